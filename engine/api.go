@@ -1,0 +1,177 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+
+	"github.com/redactd/redactd/engine/page"
+)
+
+// Status is the state of a document or job.
+type Status string
+
+const (
+	StatusUploaded  Status = "uploaded"
+	StatusAnalyzing Status = "analyzing"
+	StatusRedacting Status = "redacting"
+	StatusRedacted  Status = "redacted"
+	StatusError     Status = "error"
+)
+
+// Terminal reports whether no further transition can happen.
+func (s Status) Terminal() bool { return s == StatusRedacted || s == StatusError }
+
+// Retention is the retention mode of a job.
+type Retention string
+
+const (
+	Ephemeral Retention = "ephemeral"
+	Studio    Retention = "studio"
+)
+
+// Errors the service returns; the server maps them to HTTP codes.
+// Wrapped errors carry a message meant for the caller (no PII, no paths).
+var (
+	ErrUnauthorized = errors.New("unauthorized")       // 401
+	ErrInvalid      = errors.New("invalid request")    // 400 invalid_request
+	ErrQuota        = errors.New("insufficient quota") // 402 quota_exceeded
+	ErrNotFound     = errors.New("not found")          // 404 not_found
+	ErrTooLarge     = errors.New("file too large")     // 413 file_too_large
+	ErrConflict     = errors.New("conflict")           // 409 idempotency_conflict
+	ErrUnavailable  = errors.New("unavailable")        // 503 unavailable (disk full, shutting down)
+)
+
+// Options are the redaction settings of a job. A nil slice means "not
+// given": the account's saved default applies.
+type Options struct {
+	Categories []page.Category
+	Included   []string
+	Excluded   []string
+}
+
+// Account owns keys, jobs, documents and defaults.
+type Account struct {
+	ID         string
+	Email      string
+	Plan       string // free or standard
+	PagesQuota int64
+	PagesUsed  int64
+	Defaults   Options
+	CreatedAt  time.Time
+}
+
+// Job is the API view of a job.
+type Job struct {
+	ID        string
+	AccountID string
+	Status    Status
+	Retention Retention
+	CreatedAt time.Time
+	Documents []Document
+}
+
+// Document is the API view of a document.
+type Document struct {
+	ID           string
+	FileName     string
+	Status       Status
+	PageCount    int
+	ErrorMessage string // empty unless Status is error
+}
+
+// File is one uploaded file of a multipart job.
+type File struct {
+	Name string
+	Data []byte
+}
+
+// CreateJobRequest is POST /v1/jobs after parsing.
+type CreateJobRequest struct {
+	Files          []File
+	Options        Options
+	Retention      Retention
+	IdempotencyKey string
+}
+
+// InitFile is one entry of POST /v1/jobs/init.
+type InitFile struct {
+	FileName    string
+	ContentType string
+	SizeBytes   int64
+}
+
+// InitJobRequest is POST /v1/jobs/init after parsing.
+type InitJobRequest struct {
+	Files          []InitFile
+	Options        Options
+	Retention      Retention
+	IdempotencyKey string
+}
+
+// Reservation answers InitJob.
+type Reservation struct {
+	JobID   string
+	Uploads []ReservedUpload
+}
+
+// ReservedUpload is one file slot; Token is the signed, expiring secret the
+// server puts into the upload URL.
+type ReservedUpload struct {
+	DocumentID string
+	FileName   string
+	Token      string
+	Expires    time.Time
+}
+
+// DemoResult describes the redaction of the built-in sample.
+type DemoResult struct {
+	Status      string
+	Message     string
+	SampleInput string
+	DetectedPII []DemoDetection
+}
+
+// DemoDetection is one category found in the sample.
+type DemoDetection struct {
+	Category string
+	Example  string
+	Masked   bool
+}
+
+// KeyInfo describes an API key without revealing it.
+type KeyInfo struct {
+	ID        string // short public id, usable with revoke
+	AccountID string
+	Email     string
+	CreatedAt time.Time
+	Revoked   bool
+}
+
+// Service is everything the HTTP layer needs; it never touches storage
+// itself. All methods are safe for concurrent use.
+type Service interface {
+	Authenticate(ctx context.Context, apiKey string) (*Account, error)
+	CreateJob(ctx context.Context, acct *Account, req CreateJobRequest) (*Job, error)
+	InitJob(ctx context.Context, acct *Account, req InitJobRequest) (*Reservation, error)
+	// PutUpload stores the bytes of a reserved document. token is the
+	// secret from the upload URL; an expired, forged or reused-for-another
+	// document token gives ErrNotFound or ErrUnauthorized.
+	PutUpload(ctx context.Context, docID, token, contentType string, size int64, body io.Reader) error
+	Commit(ctx context.Context, acct *Account, jobID string) (*Job, error)
+	GetJob(ctx context.Context, acct *Account, jobID string) (*Job, error)
+	DeleteJob(ctx context.Context, acct *Account, jobID string) error
+	// Output opens a redacted document's PDF. The caller closes it.
+	Output(ctx context.Context, acct *Account, docID string) (io.ReadCloser, int64, error)
+	Demo(ctx context.Context) (*DemoResult, []byte, error)
+
+	// Admin.
+	CreateKey(ctx context.Context, email, plan string, pages int64) (key string, info KeyInfo, err error)
+	ListKeys(ctx context.Context) ([]KeyInfo, error)
+	RevokeKey(ctx context.Context, keyID string) error
+	SetDefaults(ctx context.Context, email string, opts Options) error
+
+	Ready() error
+	Close() error
+}

@@ -1,0 +1,242 @@
+// Package config is the one place where redactd's settings are defined.
+// Every setting has a name, a default, an environment variable
+// (REDACTD_ + upper-cased name with '-' as '_') and a command-line flag of
+// the same name. Values are applied in order: defaults, the optional config
+// file (JSON object keyed by setting name), environment, flags.
+//
+// The README's configuration reference is generated from Settings (see
+// Reference), so the documentation cannot drift from the code.
+package config
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config holds every setting. Field tags: `name` is the flag and file key,
+// `help` is the one-line description, `def` is the default as text.
+type Config struct {
+	// Server
+	Data      string `name:"data" def:"./data" help:"data directory: job log (pebble) and document files"`
+	Listen    string `name:"listen" def:"127.0.0.1:8080" help:"HTTP listen address for the API"`
+	PublicURL string `name:"public-url" def:"" help:"base URL clients reach the server at, used in upload_url and redacted_pdf_path (default http://LISTEN)"`
+	AdminSock string `name:"admin-socket" def:"" help:"unix socket for admin commands while serving (default DATA/admin.sock)"`
+	Pprof     bool   `name:"pprof" def:"false" help:"serve /debug/pprof/ on the admin socket"`
+	LogLevel  string `name:"log-level" def:"info" help:"debug, info, warn or error"`
+	LogFormat string `name:"log-format" def:"json" help:"json or text"`
+
+	// Limits
+	MaxUploadBytes    int64         `name:"max-upload-bytes" def:"104857600" help:"largest accepted file in bytes (413 above it at init; 400 on multipart)"`
+	MaxRequestBytes   int64         `name:"max-request-bytes" def:"268435456" help:"largest multipart request body in bytes"`
+	MaxFilesPerJob    int           `name:"max-files-per-job" def:"50" help:"most files in one job"`
+	MaxPagesPerDoc    int           `name:"max-pages-per-doc" def:"2000" help:"documents with more pages end in error"`
+	MaxPagePixels     int64         `name:"max-page-pixels" def:"60000000" help:"largest page raster in pixels at output dpi; larger pages are rendered at a reduced dpi, images above 4x this end in error"`
+	MaxTermCount      int           `name:"max-terms" def:"1000" help:"most entries in pii_included_terms or pii_excluded_terms"`
+	MaxConcurrentJobs int           `name:"max-concurrent-jobs" def:"64" help:"documents being processed at once across all jobs; further documents wait in the queue"`
+	UploadURLTTL      time.Duration `name:"upload-url-ttl" def:"15m" help:"lifetime of direct-upload URLs"`
+	OutputTTL         time.Duration `name:"output-ttl" def:"24h" help:"how long outputs of ephemeral jobs are kept"`
+	StudioTTL         time.Duration `name:"studio-ttl" def:"720h" help:"how long studio jobs (originals, masks, outputs) are kept"`
+	JanitorInterval   time.Duration `name:"janitor-interval" def:"1m" help:"how often expired jobs are purged"`
+	RateLimit         float64       `name:"rate-limit" def:"20" help:"requests per second allowed per API key (token bucket refill rate); 0 disables"`
+	RateBurst         int           `name:"rate-burst" def:"40" help:"token bucket size per API key"`
+	FreePages         int64         `name:"free-pages" def:"5" help:"page quota of a new free-plan account"`
+	StandardPages     int64         `name:"standard-pages" def:"10000" help:"page quota of a new standard-plan account"`
+
+	// Pipeline
+	DPI               float64 `name:"dpi" def:"150" help:"output resolution in dots per inch"`
+	Workers           int     `name:"workers" def:"0" help:"page workers (render, words, burn, encode); 0 means the number of CPUs"`
+	MaxPixelsInFlight int64   `name:"max-pixels-in-flight" def:"200000000" help:"cap on raster pixels held by pages in flight, bounding memory"`
+	MuPDFStoreBytes   int64   `name:"mupdf-store-bytes" def:"268435456" help:"MuPDF resource cache per document in bytes"`
+	JPEGQuality       int     `name:"jpeg-quality" def:"85" help:"quality of JPEG-encoded photographic pages"`
+
+	// Models
+	ModelDir   string        `name:"model-dir" def:"" help:"directory with the NER model and OCR models (default: built-in search: ./models, next to the binary, /usr/share/redactd/models)"`
+	ORTLib     string        `name:"ort-lib" def:"" help:"path to libonnxruntime.so (default: searched like model-dir)"`
+	Device     string        `name:"device" def:"cpu" help:"ONNX Runtime execution provider: cpu or cuda"`
+	ORTThreads int           `name:"ort-threads" def:"0" help:"ONNX Runtime intra-op threads per session; 0 means the number of CPUs"`
+	NERModel   string        `name:"ner-model" def:"builtin" help:"builtin, or a directory with a Hugging Face token-classification model.onnx, tokenizer.json and labels.json"`
+	BatchSize  int           `name:"batch-size" def:"64" help:"largest model batch (NER sentences, OCR lines)"`
+	BatchWait  time.Duration `name:"batch-wait" def:"3ms" help:"longest a model request waits for a batch to fill"`
+	OCR        string        `name:"ocr" def:"auto" help:"auto (pages without text and large images), always, or off"`
+	OCRMaxSide int           `name:"ocr-max-side" def:"1536" help:"longest side in pixels of the image fed to text detection"`
+}
+
+// Default returns the configuration with every default applied.
+func Default() Config {
+	var c Config
+	forEach(&c, func(f field) {
+		if err := f.set(f.def); err != nil {
+			panic(fmt.Sprintf("config: bad default for %s: %v", f.name, err))
+		}
+	})
+	return c
+}
+
+// Load builds a configuration from defaults, the file named by the
+// "config" flag or REDACTD_CONFIG, environment variables and flags.
+// args are the command-line arguments after the subcommand.
+func Load(fs *flag.FlagSet, args []string) (Config, error) {
+	c := Default()
+	file := fs.String("config", os.Getenv("REDACTD_CONFIG"), "JSON config file")
+	flags := map[string]*string{}
+	forEach(&c, func(f field) {
+		flags[f.name] = fs.String(f.name, "", f.help+" (default "+strconv.Quote(f.def)+")")
+	})
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if *file != "" {
+		if err := c.applyFile(*file); err != nil {
+			return c, err
+		}
+	}
+	var err error
+	forEach(&c, func(f field) {
+		if err != nil {
+			return
+		}
+		if v, ok := os.LookupEnv(EnvName(f.name)); ok {
+			if e := f.set(v); e != nil {
+				err = fmt.Errorf("config: %s: %w", EnvName(f.name), e)
+			}
+		}
+	})
+	if err != nil {
+		return c, err
+	}
+	fs.Visit(func(fl *flag.Flag) {
+		if err != nil || fl.Name == "config" {
+			return
+		}
+		forEach(&c, func(f field) {
+			if f.name == fl.Name {
+				if e := f.set(*flags[f.name]); e != nil {
+					err = fmt.Errorf("config: --%s: %w", f.name, e)
+				}
+			}
+		})
+	})
+	if err != nil {
+		return c, err
+	}
+	return c, c.Validate()
+}
+
+// Validate checks values that parse but make no sense.
+func (c *Config) Validate() error {
+	switch {
+	case c.DPI < 36 || c.DPI > 600:
+		return fmt.Errorf("config: dpi %v outside 36..600", c.DPI)
+	case c.Device != "cpu" && c.Device != "cuda":
+		return fmt.Errorf("config: device %q: want cpu or cuda", c.Device)
+	case c.OCR != "auto" && c.OCR != "always" && c.OCR != "off":
+		return fmt.Errorf("config: ocr %q: want auto, always or off", c.OCR)
+	case c.MaxUploadBytes <= 0, c.MaxFilesPerJob <= 0, c.MaxPagesPerDoc <= 0, c.MaxPagePixels <= 0:
+		return fmt.Errorf("config: limits must be positive")
+	case c.JPEGQuality < 1 || c.JPEGQuality > 100:
+		return fmt.Errorf("config: jpeg-quality %d outside 1..100", c.JPEGQuality)
+	}
+	return nil
+}
+
+func (c *Config) applyFile(path string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return fmt.Errorf("config: %s: %w", path, err)
+	}
+	known := map[string]field{}
+	forEach(c, func(f field) { known[f.name] = f })
+	for k, v := range m {
+		f, ok := known[k]
+		if !ok {
+			return fmt.Errorf("config: %s: unknown setting %q", path, k)
+		}
+		s := fmt.Sprint(v)
+		if fl, ok := v.(float64); ok {
+			s = strconv.FormatFloat(fl, 'f', -1, 64)
+		}
+		if err := f.set(s); err != nil {
+			return fmt.Errorf("config: %s: %s: %w", path, k, err)
+		}
+	}
+	return nil
+}
+
+// EnvName is the environment variable of a setting.
+func EnvName(name string) string {
+	return "REDACTD_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+}
+
+// Reference renders the settings as a Markdown table for the README.
+func Reference() string {
+	var rows []string
+	var c Config
+	forEach(&c, func(f field) {
+		def := f.def
+		if def == "" {
+			def = "(empty)"
+		}
+		rows = append(rows, fmt.Sprintf("| `--%s` | `%s` | `%s` | %s |", f.name, EnvName(f.name), def, f.help))
+	})
+	sort.Strings(rows)
+	return "| flag / file key | environment | default | meaning |\n|---|---|---|---|\n" + strings.Join(rows, "\n") + "\n"
+}
+
+type field struct {
+	name, def, help string
+	v               reflect.Value
+}
+
+func (f field) set(s string) error {
+	switch f.v.Interface().(type) {
+	case string:
+		f.v.SetString(s)
+	case bool:
+		b, err := strconv.ParseBool(s)
+		if err != nil {
+			return err
+		}
+		f.v.SetBool(b)
+	case int, int64:
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return err
+		}
+		f.v.SetInt(n)
+	case float64:
+		n, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return err
+		}
+		f.v.SetFloat(n)
+	case time.Duration:
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			return err
+		}
+		f.v.SetInt(int64(d))
+	default:
+		return fmt.Errorf("unsupported type %s", f.v.Type())
+	}
+	return nil
+}
+
+func forEach(c *Config, fn func(field)) {
+	v := reflect.ValueOf(c).Elem()
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		fn(field{name: sf.Tag.Get("name"), def: sf.Tag.Get("def"), help: sf.Tag.Get("help"), v: v.Field(i)})
+	}
+}

@@ -1,0 +1,47 @@
+package page
+
+// Category is a PII category, one of the values of pii_categories.
+type Category string
+
+const (
+	Person       Category = "Person"
+	Email        Category = "Email"
+	PhoneNumber  Category = "PhoneNumber"
+	Address      Category = "Address"
+	Organization Category = "Organization"
+	Date         Category = "Date"
+	IBAN         Category = "IBAN"
+	CreditCard   Category = "CreditCard"
+	// IncludedTerm marks spans forced by pii_included_terms; they are
+	// masked whatever the category filter says.
+	IncludedTerm Category = "IncludedTerm"
+)
+
+// Categories lists the categories a caller may name, in the spec's order.
+var Categories = []Category{Person, Email, PhoneNumber, Address, Organization, Date, IBAN, CreditCard}
+
+// ParseCategory returns the category named s exactly, or false.
+func ParseCategory(s string) (Category, bool) {
+	for _, c := range Categories {
+		if string(c) == s {
+			return c, true
+		}
+	}
+	return "", false
+}
+
+// Span is a detection: words First..Last (inclusive, indices into
+// Page.Words, on any number of lines) belong to Category.
+//
+// Start is the rune offset in the first word where the span begins and
+// End the rune offset in the last word where it ends (exclusive); End == 0
+// means the end of the last word. Partial words let a detector mask an
+// e-mail address glued to a label ("mail:jo@x.org") without the label,
+// when the producer gave per-character quads.
+type Span struct {
+	First, Last int
+	Start, End  int
+	Category    Category
+	Score       float32
+	Recognizer  string
+}

@@ -1,0 +1,72 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/redactd/redactd/engine/page"
+)
+
+// Processor turns one original document into a flattened, redacted PDF.
+// The engine owns files and states; the processor only reads the input,
+// writes the output and reports progress. Processing the same input twice
+// yields the same output, so recovery can simply start over.
+type Processor interface {
+	// Process reads the original at in.Path and writes the redacted PDF to
+	// out. It calls progress when the document enters a new state and once
+	// the page count is known; a non-nil error from progress (quota exceeded,
+	// job deleted) aborts processing and is returned as is.
+	Process(ctx context.Context, in ProcessInput, out io.Writer, progress func(Progress) error) (*ProcessResult, error)
+}
+
+// ProcessInput names a document to redact, with its resolved options
+// (account defaults already applied).
+type ProcessInput struct {
+	DocID   string
+	Path    string
+	Options Options
+}
+
+// Progress is reported while a document moves through the pipeline.
+type Progress struct {
+	Status    Status // analyzing once opened, redacting once detection is done
+	PageCount int    // known after opening; 0 before
+}
+
+// ProcessResult is what a finished document leaves behind.
+type ProcessResult struct {
+	PageCount   int
+	OutputBytes int64
+	Masks       []Mask
+}
+
+// Mask is one masked box, kept for studio jobs so a review editor can
+// reopen the detections.
+type Mask struct {
+	Page       int           `json:"page"`
+	Box        page.Rect     `json:"box"` // in page points
+	Category   page.Category `json:"category"`
+	Source     string        `json:"source"`
+	Recognizer string        `json:"recognizer"`
+	Score      float32       `json:"score"`
+}
+
+// DocError is a failure of one document that the caller should see as the
+// document's error_message. Its message never contains document content.
+type DocError struct{ Msg string }
+
+func (e *DocError) Error() string { return e.Msg }
+
+// DocErrorf wraps a caller-facing failure message.
+func DocErrorf(msg string) error { return &DocError{Msg: msg} }
+
+// UserMessage returns the error_message for err: the DocError's message
+// when there is one, else a generic message (internal details stay in logs).
+func UserMessage(err error) string {
+	var de *DocError
+	if errors.As(err, &de) {
+		return de.Msg
+	}
+	return "internal error while processing the document"
+}
