@@ -1,0 +1,88 @@
+// Package metrics defines every Prometheus metric redactd exports, in one
+// place, so names stay stable and the documented list cannot drift.
+// Packages record into these variables; the server exposes Registry at
+// /metrics.
+package metrics
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+)
+
+// Registry holds redactd's metrics plus the Go and process collectors.
+var Registry = prometheus.NewRegistry()
+
+var (
+	// HTTP layer.
+	HTTPRequests = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "redactd_http_requests_total", Help: "HTTP requests by route and status code.",
+	}, []string{"route", "code"})
+	HTTPDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name: "redactd_http_request_duration_seconds", Help: "HTTP request latency by route.",
+		Buckets: prometheus.ExponentialBuckets(0.0005, 2, 16),
+	}, []string{"route"})
+	Errors = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "redactd_errors_total", Help: "Error responses and document failures by code.",
+	}, []string{"code"})
+
+	// Job service.
+	QueueDepth = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "redactd_queue_depth", Help: "Documents waiting to be processed.",
+	})
+	DocumentsInFlight = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "redactd_documents_in_flight", Help: "Documents being processed now.",
+	})
+	Documents = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "redactd_documents_total", Help: "Documents that reached a terminal state, by status.",
+	}, []string{"status"})
+	JobsCreated = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "redactd_jobs_created_total", Help: "Jobs created.",
+	})
+	QuotaPages = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "redactd_quota_pages_charged_total", Help: "Pages charged against account quotas.",
+	})
+	DocumentDuration = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name: "redactd_document_duration_seconds", Help: "Time from dequeue to terminal state per document.",
+		Buckets: prometheus.ExponentialBuckets(0.01, 2, 16),
+	})
+
+	// Pipeline.
+	Pages = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "redactd_pages_total", Help: "Pages redacted.",
+	})
+	StageDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name: "redactd_stage_duration_seconds", Help: "Time per page in each pipeline stage (open, render, words, ocr, detect, burn, encode).",
+		Buckets: prometheus.ExponentialBuckets(0.0001, 2, 18),
+	}, []string{"stage"})
+	OutputBytesPerPage = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name: "redactd_output_bytes_per_page", Help: "Encoded size of each output page.",
+		Buckets: prometheus.ExponentialBuckets(1024, 2, 14),
+	})
+	PixelsInFlight = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "redactd_pixels_in_flight", Help: "Raster pixels held by pages in flight (bounded by max-pixels-in-flight).",
+	})
+	Detections = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "redactd_detections_total", Help: "Masked spans by category and recognizer.",
+	}, []string{"category", "recognizer"})
+
+	// Models.
+	BatchSize = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name: "redactd_model_batch_size", Help: "Requests per model batch.",
+		Buckets: []float64{1, 2, 4, 8, 16, 32, 64, 128, 256},
+	}, []string{"model"})
+	BatchDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name: "redactd_model_batch_duration_seconds", Help: "Model run time per batch.",
+		Buckets: prometheus.ExponentialBuckets(0.0005, 2, 16),
+	}, []string{"model"})
+)
+
+func init() {
+	Registry.MustRegister(
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		HTTPRequests, HTTPDuration, Errors,
+		QueueDepth, DocumentsInFlight, Documents, JobsCreated, QuotaPages, DocumentDuration,
+		Pages, StageDuration, OutputBytesPerPage, PixelsInFlight, Detections,
+		BatchSize, BatchDuration,
+	)
+}
