@@ -175,3 +175,11 @@ type Service interface {
 	Ready() error
 	Close() error
 }
+
+// NamedOutput is optionally implemented by the reader Service.Output
+// returns: FileName is the document's file_name, from which the server
+// derives the download name (NAME-redacted.pdf) for Content-Disposition.
+// Without it the server names the download after the document id.
+type NamedOutput interface {
+	FileName() string
+}

@@ -1,0 +1,238 @@
+package engine
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"net/mail"
+	"slices"
+	"strings"
+
+	"github.com/redactd/redactd/engine/joblog"
+	"github.com/redactd/redactd/engine/page"
+)
+
+// API keys are "rdk_" followed by 32 random bytes in unpadded base64url;
+// only their SHA-256 is stored. Key ids are 12 hex digits, public, usable
+// with RevokeKey and unrelated to the key's bytes.
+const (
+	keyPrefix = "rdk_"
+	keyLen    = len(keyPrefix) + 43
+)
+
+// Authenticate maps an X-API-Key value to its account. Unknown, malformed
+// and revoked keys give ErrUnauthorized.
+func (e *Engine) Authenticate(ctx context.Context, apiKey string) (*Account, error) {
+	if len(apiKey) != keyLen || !strings.HasPrefix(apiKey, keyPrefix) {
+		return nil, ErrUnauthorized
+	}
+	sum := sha256.Sum256([]byte(apiKey))
+	k, err := e.jl.KeyByHash(sum[:])
+	if joblog.IsNotFound(err) {
+		return nil, ErrUnauthorized
+	}
+	if err != nil {
+		return nil, e.logErr("authenticate", err)
+	}
+	if subtle.ConstantTimeCompare(k.Hash, sum[:]) != 1 || k.Revoked {
+		return nil, ErrUnauthorized
+	}
+	a, err := e.jl.Account(k.AccountID)
+	if joblog.IsNotFound(err) {
+		return nil, ErrUnauthorized
+	}
+	if err != nil {
+		return nil, e.logErr("authenticate", err)
+	}
+	return toAccount(a), nil
+}
+
+// normalizeEmail trims and lower-cases an address and checks its syntax.
+func normalizeEmail(s string) (string, error) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if len(s) > 254 {
+		return "", fmt.Errorf("%w: email: too long", ErrInvalid)
+	}
+	a, err := mail.ParseAddress(s)
+	if err != nil || a.Address != s {
+		return "", fmt.Errorf("%w: email: not a valid address", ErrInvalid)
+	}
+	return s, nil
+}
+
+func (e *Engine) planPages(plan string) int64 {
+	if plan == PlanFree {
+		return e.cfg.FreePages
+	}
+	return e.cfg.StandardPages
+}
+
+// CreateKey issues a new API key for the account with this e-mail address,
+// creating the account when the address is new: plan (default standard)
+// sets its quota to cfg.FreePages or cfg.StandardPages unless pages > 0
+// overrides it. For an existing account plan and pages are ignored (they
+// describe a new account); it just gets another key. The key is returned
+// only here.
+func (e *Engine) CreateKey(ctx context.Context, email, plan string, pages int64) (string, KeyInfo, error) {
+	email, err := normalizeEmail(email)
+	if err != nil {
+		return "", KeyInfo{}, err
+	}
+	if plan != "" && plan != PlanFree && plan != PlanStandard {
+		return "", KeyInfo{}, fmt.Errorf("%w: plan: want free or standard", ErrInvalid)
+	}
+	if pages < 0 {
+		return "", KeyInfo{}, fmt.Errorf("%w: pages: must not be negative", ErrInvalid)
+	}
+	e.adminMu.Lock()
+	defer e.adminMu.Unlock()
+
+	now := e.now()
+	b := e.jl.NewBatch()
+	a, err := e.jl.AccountByEmail(email)
+	switch {
+	case joblog.IsNotFound(err):
+		if plan == "" {
+			plan = PlanStandard
+		}
+		a = &joblog.Account{
+			ID: newID(), Email: email, Plan: plan, PagesQuota: e.planPages(plan), CreatedAt: now,
+			Defaults: joblog.RedactOptions{Categories: categoryNames(page.Categories), Included: []string{}, Excluded: []string{}},
+		}
+		if pages > 0 {
+			a.PagesQuota = pages
+		}
+		b.PutAccount(a)
+	case err != nil:
+		b.Discard()
+		return "", KeyInfo{}, e.logErr("create key", err)
+	}
+
+	raw := make([]byte, 32)
+	rand.Read(raw)
+	key := keyPrefix + base64.RawURLEncoding.EncodeToString(raw)
+	idb := make([]byte, 6)
+	rand.Read(idb)
+	sum := sha256.Sum256([]byte(key))
+	k := &joblog.Key{ID: hex.EncodeToString(idb), AccountID: a.ID, Hash: sum[:], CreatedAt: now}
+	b.PutKey(k)
+	if err := b.Commit(true); err != nil {
+		return "", KeyInfo{}, e.logErr("create key", err)
+	}
+	e.log.Info("api key created", "key_id", k.ID, "account", a.ID)
+	return key, KeyInfo{ID: k.ID, AccountID: a.ID, Email: a.Email, CreatedAt: now}, nil
+}
+
+// ListKeys lists every key, oldest first, without the keys themselves.
+func (e *Engine) ListKeys(ctx context.Context) ([]KeyInfo, error) {
+	keys, err := e.jl.Keys()
+	if err != nil {
+		return nil, e.logErr("list keys", err)
+	}
+	emails := map[string]string{}
+	out := make([]KeyInfo, 0, len(keys))
+	for _, k := range keys {
+		email, ok := emails[k.AccountID]
+		if !ok {
+			if a, err := e.jl.Account(k.AccountID); err == nil {
+				email = a.Email
+			}
+			emails[k.AccountID] = email
+		}
+		out = append(out, KeyInfo{ID: k.ID, AccountID: k.AccountID, Email: email, CreatedAt: k.CreatedAt, Revoked: k.Revoked})
+	}
+	slices.SortStableFunc(out, func(a, b KeyInfo) int { return a.CreatedAt.Compare(b.CreatedAt) })
+	return out, nil
+}
+
+// RevokeKey revokes a key by its public id; revoking twice is not an
+// error. Unknown ids give ErrNotFound.
+func (e *Engine) RevokeKey(ctx context.Context, keyID string) error {
+	e.adminMu.Lock()
+	defer e.adminMu.Unlock()
+	k, err := e.jl.Key(keyID)
+	if joblog.IsNotFound(err) {
+		return ErrNotFound
+	}
+	if err != nil {
+		return e.logErr("revoke key", err)
+	}
+	if k.Revoked {
+		return nil
+	}
+	k.Revoked = true
+	k.RevokedAt = e.now()
+	b := e.jl.NewBatch()
+	b.PutKey(k)
+	if err := b.Commit(true); err != nil {
+		return e.logErr("revoke key", err)
+	}
+	e.log.Info("api key revoked", "key_id", k.ID, "account", k.AccountID)
+	return nil
+}
+
+// SetDefaults saves the account's default options. A nil list leaves the
+// saved value unchanged; an empty list saves "none".
+func (e *Engine) SetDefaults(ctx context.Context, email string, opts Options) error {
+	email, err := normalizeEmail(email)
+	if err != nil {
+		return err
+	}
+	opts, err = e.validateOptions(opts)
+	if err != nil {
+		return err
+	}
+	a, err := e.jl.AccountByEmail(email)
+	if joblog.IsNotFound(err) {
+		return ErrNotFound
+	}
+	if err != nil {
+		return e.logErr("set defaults", err)
+	}
+	unlock := e.lockAcct(a.ID)
+	defer unlock()
+	if a, err = e.jl.Account(a.ID); err != nil {
+		return e.logErr("set defaults", err)
+	}
+	if opts.Categories != nil {
+		a.Defaults.Categories = categoryNames(opts.Categories)
+	}
+	if opts.Included != nil {
+		a.Defaults.Included = opts.Included
+	}
+	if opts.Excluded != nil {
+		a.Defaults.Excluded = opts.Excluded
+	}
+	b := e.jl.NewBatch()
+	b.PutAccount(a)
+	if err := b.Commit(true); err != nil {
+		return e.logErr("set defaults", err)
+	}
+	return nil
+}
+
+func categoryNames(cs []page.Category) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = string(c)
+	}
+	return out
+}
+
+// quotaDenial returns why a document of pages pages cannot be charged to
+// a, or "" when it can. See the quota rules on Engine.
+func (e *Engine) quotaDenial(a *joblog.Account, pages int) string {
+	switch {
+	case pages > e.cfg.MaxPagesPerDoc:
+		return fmt.Sprintf("document has %d pages; the limit is %d", pages, e.cfg.MaxPagesPerDoc)
+	case a.Plan == PlanFree && int64(pages) > a.PagesQuota:
+		return fmt.Sprintf("free plan: documents up to %d pages", a.PagesQuota)
+	case int64(pages) > a.PagesQuota-a.PagesUsed:
+		return "insufficient page quota"
+	}
+	return ""
+}

@@ -1,0 +1,149 @@
+package engine
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// Files live under DATA/files/<job id>/, one directory per job so that a
+// purge is one RemoveAll:
+//
+//	<doc id>.orig         the original upload
+//	<doc id>.pdf          the redacted output
+//	<doc id>.masks.json   studio jobs: the masks (engine.Mask list)
+//	.tmp-*                files being written; renamed into place once synced
+//
+// A file becomes visible under its final name only after fsync + rename,
+// and the record that points at it is committed only after the directory
+// is synced too, so the job log never refers to a half-written file.
+
+const tmpPrefix = ".tmp-"
+
+func (e *Engine) jobDir(jobID string) string { return filepath.Join(e.filesDir, jobID) }
+
+func (e *Engine) origPath(jobID, docID string) string {
+	return filepath.Join(e.filesDir, jobID, docID+".orig")
+}
+
+func (e *Engine) outPath(jobID, docID string) string {
+	return filepath.Join(e.filesDir, jobID, docID+".pdf")
+}
+
+func (e *Engine) masksPath(jobID, docID string) string {
+	return filepath.Join(e.filesDir, jobID, docID+".masks.json")
+}
+
+// createTemp opens a new temporary file in dir.
+func createTemp(dir string) (*os.File, error) { return os.CreateTemp(dir, tmpPrefix+"*") }
+
+// closeSynced flushes f to stable storage and closes it.
+func (e *Engine) closeSynced(f *os.File) error {
+	if err := e.syncFile(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// writeFileAtomic writes data to dir/name through a synced temporary file
+// and a rename. The caller syncs dir once after its last rename.
+func (e *Engine) writeFileAtomic(dir, name string, data []byte) error {
+	f, err := createTemp(dir)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
+	if err := e.closeSynced(f); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Rename(f.Name(), filepath.Join(dir, name)); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return nil
+}
+
+// syncDir makes renames and creations inside dir durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// removeIfEmpty removes a job directory that a purge could not remove
+// because a worker still had a temporary file in it.
+func removeIfEmpty(dir string) { os.Remove(dir) }
+
+// storageError turns a file-system or log failure on a request path into
+// the caller-facing error: ErrUnavailable (503), never a path or errno.
+// Full, read-only or otherwise failing storage cannot be fixed by the
+// caller, and the request left nothing behind.
+func storageError(err error) error {
+	switch {
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
+		return fmt.Errorf("%w: storage is full", ErrUnavailable)
+	case errors.Is(err, syscall.EROFS):
+		return fmt.Errorf("%w: storage is read-only", ErrUnavailable)
+	default:
+		return fmt.Errorf("%w: storage error", ErrUnavailable)
+	}
+}
+
+// File kinds accepted on the multipart path.
+const (
+	kindPDF  = "pdf"
+	kindPNG  = "png"
+	kindJPEG = "jpeg"
+	kindTIFF = "tiff"
+)
+
+// sniff identifies a file from its first bytes. PDF readers accept the
+// header anywhere in the first KiB, so we do too.
+func sniff(b []byte) (string, bool) {
+	head := b[:min(len(b), 1024)]
+	switch {
+	case bytes.Contains(head, []byte("%PDF-")):
+		return kindPDF, true
+	case bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")):
+		return kindPNG, true
+	case bytes.HasPrefix(b, []byte{0xFF, 0xD8, 0xFF}):
+		return kindJPEG, true
+	case bytes.HasPrefix(b, []byte("II*\x00")), bytes.HasPrefix(b, []byte("MM\x00*")):
+		return kindTIFF, true
+	}
+	return "", false
+}
+
+// removeTemps deletes leftover temporary files in a job directory (crash
+// leftovers; run at startup only, when no writer can be active).
+func removeTemps(dir string) error {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, ent := range ents {
+		if strings.HasPrefix(ent.Name(), tmpPrefix) {
+			if err := os.Remove(filepath.Join(dir, ent.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+		}
+	}
+	return nil
+}

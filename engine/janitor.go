@@ -1,0 +1,275 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/redactd/redactd/engine/joblog"
+)
+
+// orphanGrace is how old a job directory without a job record must be
+// before the periodic janitor removes it: job creation writes the files
+// before the record, so a young orphan may be a creation in progress.
+const orphanGrace = time.Hour
+
+// janitorBatch bounds the expired jobs handled per pass.
+const janitorBatch = 1000
+
+// recover runs at Open, before any worker: it removes files that no
+// record points at (half-created jobs, temporary files), requeues
+// released documents that lost their queue entry, drops queue entries of
+// finished or deleted documents, removes originals of finished ephemeral
+// documents, and counts the queue.
+func (e *Engine) recover() error {
+	if err := e.sweepOrphans(0, true); err != nil {
+		return err
+	}
+	var requeue, finished []*joblog.Doc
+	err := e.jl.ScanDocs(func(d *joblog.Doc) bool {
+		switch term := Status(d.Status).Terminal(); {
+		case !term && d.Released && d.QueuedAt == 0:
+			requeue = append(requeue, d)
+		case term && (d.QueuedAt != 0 || !d.HasOriginal):
+			finished = append(finished, d)
+		}
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	b := e.jl.NewBatch()
+	for _, d := range requeue {
+		d.QueuedAt = e.queueStamp()
+		b.Enqueue(d.QueuedAt, d.ID, d.JobID)
+		b.PutDoc(d)
+	}
+	for _, d := range finished {
+		if d.QueuedAt != 0 {
+			b.Dequeue(d.QueuedAt, d.ID)
+			d.QueuedAt = 0
+			b.PutDoc(d)
+		}
+		if !d.HasOriginal {
+			if err := os.Remove(e.origPath(d.JobID, d.ID)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+		}
+	}
+	q, err := e.jl.Queue()
+	if err != nil {
+		return err
+	}
+	for _, ent := range q {
+		d, err := e.jl.Doc(ent.DocID)
+		if joblog.IsNotFound(err) || (err == nil && d.QueuedAt != ent.At) {
+			b.DeleteQueued(ent)
+		} else if err != nil {
+			return err
+		}
+	}
+	if !b.Empty() {
+		if err := b.Commit(true); err != nil {
+			return err
+		}
+	} else {
+		b.Discard()
+	}
+	n, err := e.jl.Count("queue")
+	if err != nil {
+		return err
+	}
+	e.queued.Store(int64(n))
+	e.updateQueueGauge()
+	if len(requeue) > 0 || n > 0 {
+		e.log.Info("engine: recovered queue", "queued", n, "requeued", len(requeue))
+	}
+	return nil
+}
+
+// sweepOrphans removes job directories that no job record points at and
+// that are older than grace. At startup (startup true, grace 0) it also
+// removes temporary files in live job directories.
+func (e *Engine) sweepOrphans(grace time.Duration, startup bool) error {
+	ents, err := os.ReadDir(e.filesDir)
+	if err != nil {
+		return err
+	}
+	for _, ent := range ents {
+		path := filepath.Join(e.filesDir, ent.Name())
+		switch {
+		case ent.IsDir() && validID(ent.Name()):
+			_, err := e.jl.Job(ent.Name())
+			if err == nil {
+				if startup {
+					if err := removeTemps(path); err != nil {
+						return err
+					}
+				}
+				continue
+			}
+			if !joblog.IsNotFound(err) {
+				return err
+			}
+		case strings.HasPrefix(ent.Name(), tmpPrefix):
+		default:
+			continue // not ours; leave it
+		}
+		if grace > 0 {
+			info, err := ent.Info()
+			if err != nil || e.now().Sub(info.ModTime()) < grace {
+				continue
+			}
+		}
+		if err := os.RemoveAll(path); err != nil {
+			return err
+		}
+		e.log.Info("engine: removed orphaned files", "name", ent.Name())
+	}
+	return nil
+}
+
+// janitor purges expired jobs every cfg.JanitorInterval.
+func (e *Engine) janitor() {
+	defer e.bg.Done()
+	e.janitorOnce(e.base)
+	t := time.NewTicker(e.cfg.JanitorInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			e.janitorOnce(e.base)
+		case <-e.stop:
+			return
+		}
+	}
+}
+
+// janitorOnce handles the retention entries that are due: it purges
+// finished jobs and expires direct-upload reservations whose URLs ran
+// out. Then it removes old orphaned directories.
+func (e *Engine) janitorOnce(ctx context.Context) {
+	e.janMu.Lock()
+	defer e.janMu.Unlock()
+	due, err := e.jl.Expired(e.now(), janitorBatch)
+	if err != nil {
+		if !errors.Is(err, joblog.ErrClosed) {
+			e.log.Error("engine: janitor", "err", err)
+		}
+		return
+	}
+	purged := 0
+	for _, ent := range due {
+		if ctx.Err() != nil {
+			return
+		}
+		p, err := e.expire(ctx, ent)
+		if err != nil {
+			e.log.Error("engine: janitor", "job", ent.JobID, "err", err)
+		}
+		if p {
+			purged++
+		}
+	}
+	if purged > 0 {
+		e.log.Info("engine: purged expired jobs", "jobs", purged)
+	}
+	if err := e.sweepOrphans(orphanGrace, false); err != nil && ctx.Err() == nil {
+		e.log.Error("engine: janitor: sweeping orphans", "err", err)
+	}
+	// Recount the queue so the depth gauge cannot drift.
+	if n, err := e.jl.Count("queue"); err == nil {
+		e.queued.Store(int64(n))
+		e.updateQueueGauge()
+	}
+}
+
+// expire handles one due retention entry and reports whether it purged
+// the job.
+func (e *Engine) expire(ctx context.Context, ent joblog.RetentionEntry) (bool, error) {
+	j, err := e.jl.Job(ent.JobID)
+	if joblog.IsNotFound(err) {
+		return false, e.dropExpiry(ent)
+	}
+	if err != nil {
+		return false, err
+	}
+	if !j.ExpiresAt.Equal(ent.At) {
+		return false, e.dropExpiry(ent)
+	}
+	if !j.FinishedAt.IsZero() {
+		err := e.purge(ctx, j.ID, j.AccountID)
+		if errors.Is(err, ErrNotFound) {
+			err = nil
+		}
+		return err == nil, err
+	}
+	return false, e.expireUploads(j.ID, j.AccountID, ent)
+}
+
+func (e *Engine) dropExpiry(ent joblog.RetentionEntry) error {
+	b := e.jl.NewBatch()
+	b.DeleteExpiry(ent)
+	return b.Commit(false)
+}
+
+// expireUploads ends the reservation of a direct-upload job whose URLs
+// expired: reserved documents go to error ("upload not received" without
+// a file, "upload not committed" with one).
+func (e *Engine) expireUploads(jobID, accountID string, ent joblog.RetentionEntry) error {
+	unlock := e.lockAcct(accountID)
+	defer unlock()
+	j, err := e.jl.Job(jobID)
+	if err != nil {
+		if joblog.IsNotFound(err) {
+			return nil
+		}
+		return err
+	}
+	if !j.ExpiresAt.Equal(ent.At) {
+		return nil
+	}
+	docs, err := e.jl.JobDocs(j)
+	if err != nil {
+		return err
+	}
+	b := e.jl.NewBatch()
+	failed := 0
+	for _, d := range docs {
+		if d.Released || d.Status != string(StatusUploaded) {
+			continue
+		}
+		d.ErrorMessage = "upload not received"
+		if d.HasOriginal {
+			d.ErrorMessage = "upload not committed"
+			d.HasOriginal = false
+		}
+		e.setStatus(b, j, d, StatusError, d.ErrorMessage)
+		b.PutDoc(d)
+		failed++
+	}
+	if !allTerminal(docs) {
+		// Released documents are still running; their completion starts
+		// the retention clock.
+		b.SetExpiry(j.ID, j.ExpiresAt, time.Time{})
+		j.ExpiresAt = time.Time{}
+	}
+	e.settle(b, j, docs)
+	if err := b.Commit(true); err != nil {
+		return err
+	}
+	for _, d := range docs {
+		if d.ErrorMessage == "upload not committed" {
+			os.Remove(e.origPath(j.ID, d.ID))
+		}
+	}
+	for range failed {
+		recordTerminal(StatusError, time.Time{})
+	}
+	e.log.Info("engine: upload reservation expired", "job", j.ID, "documents", failed)
+	return nil
+}

@@ -1,0 +1,584 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/redactd/redactd/engine/joblog"
+	"github.com/redactd/redactd/engine/metrics"
+	"github.com/redactd/redactd/engine/page"
+)
+
+// Idempotency namespaces.
+const (
+	nsCreate = "create"
+	nsInit   = "init"
+)
+
+const (
+	maxIdemKey    = 200 // characters
+	maxTermBytes  = 256
+	maxNameBytes  = 255
+	purgeWaitTime = 30 * time.Second
+)
+
+// validateOptions checks categories and terms, trims terms and drops
+// duplicate categories. Nil lists stay nil (meaning "use the default").
+func (e *Engine) validateOptions(o Options) (Options, error) {
+	if o.Categories != nil {
+		cats := make([]page.Category, 0, len(o.Categories))
+		for _, c := range o.Categories {
+			pc, ok := page.ParseCategory(string(c))
+			if !ok {
+				return o, fmt.Errorf("%w: pii_categories: unknown category %q", ErrInvalid, truncate(string(c), 40))
+			}
+			if !slices.Contains(cats, pc) {
+				cats = append(cats, pc)
+			}
+		}
+		o.Categories = cats
+	}
+	var err error
+	if o.Included, err = e.validateTerms("pii_included_terms", o.Included); err != nil {
+		return o, err
+	}
+	if o.Excluded, err = e.validateTerms("pii_excluded_terms", o.Excluded); err != nil {
+		return o, err
+	}
+	return o, nil
+}
+
+// validateTerms checks a term list. Messages name the field and index,
+// never the term (terms are often personal data).
+func (e *Engine) validateTerms(field string, terms []string) ([]string, error) {
+	if terms == nil {
+		return nil, nil
+	}
+	if len(terms) > e.cfg.MaxTermCount {
+		return nil, fmt.Errorf("%w: %s: more than %d terms", ErrInvalid, field, e.cfg.MaxTermCount)
+	}
+	out := make([]string, 0, len(terms))
+	for i, t := range terms {
+		t = strings.TrimSpace(t)
+		switch {
+		case !utf8.ValidString(t):
+			return nil, fmt.Errorf("%w: %s[%d]: not valid UTF-8", ErrInvalid, field, i)
+		case t == "":
+			return nil, fmt.Errorf("%w: %s[%d]: empty term", ErrInvalid, field, i)
+		case len(t) > maxTermBytes:
+			return nil, fmt.Errorf("%w: %s[%d]: longer than %d bytes", ErrInvalid, field, i, maxTermBytes)
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "") + "…"
+}
+
+func validateRetention(r Retention) (Retention, error) {
+	switch r {
+	case "":
+		return Ephemeral, nil
+	case Ephemeral, Studio:
+		return r, nil
+	}
+	return "", fmt.Errorf("%w: retention: want ephemeral or studio", ErrInvalid)
+}
+
+func validateIdemKey(k string) error {
+	if !utf8.ValidString(k) {
+		return fmt.Errorf("%w: X-Idempotency-Key: not valid UTF-8", ErrInvalid)
+	}
+	if utf8.RuneCountInString(k) > maxIdemKey {
+		return fmt.Errorf("%w: X-Idempotency-Key: longer than %d characters", ErrInvalid, maxIdemKey)
+	}
+	return nil
+}
+
+// cleanName keeps the last path element of an uploaded file name (some
+// clients send full paths) and refuses names that cannot be echoed back
+// safely. An empty name becomes "document-N".
+func cleanName(name string, i int, field string) (string, error) {
+	if k := strings.LastIndexAny(name, `/\`); k >= 0 {
+		name = name[k+1:]
+	}
+	name = strings.TrimSpace(name)
+	switch {
+	case !utf8.ValidString(name):
+		return "", fmt.Errorf("%w: %s: file name is not valid UTF-8", ErrInvalid, field)
+	case len(name) > maxNameBytes:
+		return "", fmt.Errorf("%w: %s: file name longer than %d bytes", ErrInvalid, field, maxNameBytes)
+	case strings.IndexFunc(name, unicode.IsControl) >= 0:
+		return "", fmt.Errorf("%w: %s: file name contains control characters", ErrInvalid, field)
+	case name == "" || name == "." || name == "..":
+		return fmt.Sprintf("document-%d", i+1), nil
+	}
+	return name, nil
+}
+
+// fingerprint hashes a request for idempotency comparison.
+func fingerprint(v any) string {
+	b, _ := json.Marshal(v)
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+var errIdemMismatch = fmt.Errorf("%w: X-Idempotency-Key was already used with a different request", ErrInvalid)
+
+// replay returns the job an idempotency key already created, nil when the
+// key is unused, or errIdemMismatch.
+func (e *Engine) replay(accountID, ns, key, fp string) (*joblog.Job, error) {
+	r, err := e.jl.Idem(accountID, ns, key)
+	if joblog.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, e.logErr("idempotency", err)
+	}
+	if r.Fingerprint != fp {
+		return nil, errIdemMismatch
+	}
+	j, err := e.jl.Job(r.JobID)
+	if joblog.IsNotFound(err) {
+		return nil, nil // purged together with its record; cannot happen
+	}
+	if err != nil {
+		return nil, e.logErr("idempotency", err)
+	}
+	return j, nil
+}
+
+// resolve applies the account's defaults to omitted options.
+func resolve(o Options, a *joblog.Account) joblog.RedactOptions {
+	r := joblog.RedactOptions{
+		Categories: slices.Clone(a.Defaults.Categories),
+		Included:   slices.Clone(a.Defaults.Included),
+		Excluded:   slices.Clone(a.Defaults.Excluded),
+	}
+	if o.Categories != nil {
+		r.Categories = categoryNames(o.Categories)
+	}
+	if o.Included != nil {
+		r.Included = o.Included
+	}
+	if o.Excluded != nil {
+		r.Excluded = o.Excluded
+	}
+	r.Categories, r.Included, r.Excluded = nonNil(r.Categories), nonNil(r.Included), nonNil(r.Excluded)
+	return r
+}
+
+// account reads the caller's account for a state change.
+func (e *Engine) account(acct *Account) (*joblog.Account, error) {
+	if acct == nil {
+		return nil, ErrUnauthorized
+	}
+	a, err := e.jl.Account(acct.ID)
+	if joblog.IsNotFound(err) {
+		return nil, ErrUnauthorized
+	}
+	if err != nil {
+		return nil, e.logErr("account", err)
+	}
+	return a, nil
+}
+
+func quotaLeft(a *joblog.Account) bool { return a.PagesUsed < a.PagesQuota }
+
+// fileFP is one file of a create fingerprint.
+type fileFP struct {
+	Name   string `json:"name"`
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256,omitempty"`
+	Type   string `json:"type,omitempty"`
+}
+
+type requestFP struct {
+	Kind      string    `json:"kind"`
+	Options   Options   `json:"options"`
+	Retention Retention `json:"retention"`
+	Files     []fileFP  `json:"files"`
+}
+
+// CreateJob creates a job from a multipart upload. See Engine for the
+// rules; the originals are durable before the job is recorded.
+func (e *Engine) CreateJob(ctx context.Context, acct *Account, req CreateJobRequest) (*Job, error) {
+	if acct == nil {
+		return nil, ErrUnauthorized
+	}
+	if e.closing.Load() {
+		return nil, fmt.Errorf("%w: shutting down", ErrUnavailable)
+	}
+	fpReq := requestFP{Kind: nsCreate, Options: req.Options, Retention: req.Retention}
+	if len(req.Files) == 0 {
+		return nil, fmt.Errorf("%w: files: at least one file is required", ErrInvalid)
+	}
+	if len(req.Files) > e.cfg.MaxFilesPerJob {
+		return nil, fmt.Errorf("%w: files: more than %d files", ErrInvalid, e.cfg.MaxFilesPerJob)
+	}
+	docs := make([]*joblog.Doc, len(req.Files))
+	for i, f := range req.Files {
+		field := fmt.Sprintf("files[%d]", i)
+		name, err := cleanName(f.Name, i, field)
+		if err != nil {
+			return nil, err
+		}
+		if len(f.Data) == 0 {
+			return nil, fmt.Errorf("%w: %s: empty file", ErrInvalid, field)
+		}
+		if int64(len(f.Data)) > e.cfg.MaxUploadBytes {
+			return nil, fmt.Errorf("%w: %s: larger than %d bytes", ErrInvalid, field, e.cfg.MaxUploadBytes)
+		}
+		kind, ok := sniff(f.Data)
+		if !ok {
+			return nil, fmt.Errorf("%w: %s: unsupported file type (want PDF, PNG, JPEG or TIFF)", ErrInvalid, field)
+		}
+		sum := sha256.Sum256(f.Data)
+		docs[i] = &joblog.Doc{Index: i, FileName: name, Kind: kind, SizeBytes: int64(len(f.Data)), SHA256: hex.EncodeToString(sum[:])}
+		fpReq.Files = append(fpReq.Files, fileFP{Name: f.Name, Size: int64(len(f.Data)), SHA256: docs[i].SHA256})
+	}
+	ret, err := validateRetention(req.Retention)
+	if err != nil {
+		return nil, err
+	}
+	opts, err := e.validateOptions(req.Options)
+	if err != nil {
+		return nil, err
+	}
+	if err := validateIdemKey(req.IdempotencyKey); err != nil {
+		return nil, err
+	}
+	fp := fingerprint(fpReq)
+
+	if req.IdempotencyKey != "" {
+		unlock := e.idem.lock(acct.ID + "\x00" + nsCreate + "\x00" + req.IdempotencyKey)
+		defer unlock()
+		if j, err := e.replay(acct.ID, nsCreate, req.IdempotencyKey, fp); err != nil || j != nil {
+			if err != nil {
+				return nil, err
+			}
+			return e.view(j)
+		}
+	}
+	a, err := e.account(acct)
+	if err != nil {
+		return nil, err
+	}
+	if !quotaLeft(a) {
+		return nil, ErrQuota
+	}
+
+	// Originals first, durable, in a directory no record points at yet; a
+	// crash before the batch leaves an orphan directory that the next
+	// start removes.
+	jobID := newID()
+	dir := e.jobDir(jobID)
+	if err := e.writeOriginals(dir, docs, req.Files); err != nil {
+		os.RemoveAll(dir)
+		e.log.Error("engine: writing originals failed", "job", jobID, "err", err)
+		return nil, storageError(err)
+	}
+	j, err := e.recordJob(ctx, acct.ID, jobID, nsCreate, req.IdempotencyKey, fp, ret, opts, docs, false)
+	if err != nil || j.ID != jobID {
+		os.RemoveAll(dir)
+		if err != nil {
+			return nil, err
+		}
+		return e.view(j) // a concurrent request with the same key won
+	}
+	e.wake()
+	e.log.Info("job created", "job", jobID, "account", acct.ID, "documents", len(docs), "retention", string(ret))
+	return e.view(j)
+}
+
+func (e *Engine) writeOriginals(dir string, docs []*joblog.Doc, files []File) error {
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		return err
+	}
+	if err := syncDir(e.filesDir); err != nil {
+		return err
+	}
+	for i, d := range docs {
+		d.ID = newID()
+		if err := e.writeFileAtomic(dir, d.ID+".orig", files[i].Data); err != nil {
+			return err
+		}
+		d.HasOriginal = true
+	}
+	return syncDir(dir)
+}
+
+// recordJob commits a new job with its documents in one synced batch,
+// under the account lock, after rechecking idempotency and quota. direct
+// jobs are reservations (documents not released); others are queued at
+// once. If the idempotency key was taken meanwhile it returns that job.
+func (e *Engine) recordJob(ctx context.Context, accountID, jobID, ns, idemKey, fp string, ret Retention, opts Options, docs []*joblog.Doc, direct bool) (*joblog.Job, error) {
+	unlock := e.lockAcct(accountID)
+	defer unlock()
+	if idemKey != "" {
+		if j, err := e.replay(accountID, ns, idemKey, fp); err != nil || j != nil {
+			return j, err
+		}
+	}
+	a, err := e.jl.Account(accountID)
+	if joblog.IsNotFound(err) {
+		return nil, ErrUnauthorized
+	}
+	if err != nil {
+		return nil, e.logErr("create job", err)
+	}
+	if !quotaLeft(a) {
+		return nil, ErrQuota
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	now := e.now()
+	j := &joblog.Job{
+		ID: jobID, AccountID: accountID, Retention: string(ret), CreatedAt: now,
+		Options: resolve(opts, a), Direct: direct,
+	}
+	if idemKey != "" {
+		j.IdemNS, j.IdemKey = ns, idemKey
+	}
+	b := e.jl.NewBatch()
+	if direct {
+		j.UploadExpires = now.Add(e.cfg.UploadURLTTL)
+		j.ExpiresAt = j.UploadExpires
+		b.SetExpiry(j.ID, time.Time{}, j.ExpiresAt)
+	}
+	for _, d := range docs {
+		if d.ID == "" {
+			d.ID = newID()
+		}
+		d.JobID, d.AccountID, d.Status, d.UpdatedAt = jobID, accountID, string(StatusUploaded), now
+		j.DocIDs = append(j.DocIDs, d.ID)
+		e.event(b, j, d.ID, "", StatusUploaded, "")
+		if !direct {
+			d.Released = true
+			d.QueuedAt = e.queueStamp()
+			b.Enqueue(d.QueuedAt, d.ID, jobID)
+		}
+		b.PutDoc(d)
+	}
+	if idemKey != "" {
+		b.PutIdem(accountID, ns, idemKey, &joblog.Idem{JobID: jobID, Fingerprint: fp, CreatedAt: now})
+	}
+	e.settle(b, j, docs)
+	if err := b.Commit(true); err != nil {
+		return nil, e.logErr("create job", err)
+	}
+	if !direct {
+		e.queued.Add(int64(len(docs)))
+		e.updateQueueGauge()
+	}
+	metrics.JobsCreated.Inc()
+	return j, nil
+}
+
+// view builds the API view of a job, read again from one snapshot.
+func (e *Engine) view(j *joblog.Job) (*Job, error) {
+	j, docs, err := e.jl.JobAndDocs(j.ID)
+	if err != nil {
+		return nil, e.logErr("get job", err)
+	}
+	return jobView(j, docs), nil
+}
+
+// ownedJob reads a job of the caller's account; anything else is
+// ErrNotFound, so ids of other accounts cannot be probed.
+func (e *Engine) ownedJob(acct *Account, jobID string) (*joblog.Job, error) {
+	if acct == nil {
+		return nil, ErrUnauthorized
+	}
+	if !validID(jobID) {
+		return nil, ErrNotFound
+	}
+	j, err := e.jl.Job(jobID)
+	if joblog.IsNotFound(err) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, e.logErr("get job", err)
+	}
+	if j.AccountID != acct.ID {
+		return nil, ErrNotFound
+	}
+	return j, nil
+}
+
+// GetJob returns the job with its documents, read from one snapshot.
+func (e *Engine) GetJob(ctx context.Context, acct *Account, jobID string) (*Job, error) {
+	if acct == nil {
+		return nil, ErrUnauthorized
+	}
+	if !validID(jobID) {
+		return nil, ErrNotFound
+	}
+	j, docs, err := e.jl.JobAndDocs(jobID)
+	if joblog.IsNotFound(err) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, e.logErr("get job", err)
+	}
+	if j.AccountID != acct.ID {
+		return nil, ErrNotFound
+	}
+	return jobView(j, docs), nil
+}
+
+// DeleteJob purges the job at once, whatever its retention mode: records,
+// files, events and idempotency record; processing of its documents is
+// canceled and pages charged for unfinished documents are refunded.
+func (e *Engine) DeleteJob(ctx context.Context, acct *Account, jobID string) error {
+	j, err := e.ownedJob(acct, jobID)
+	if err != nil {
+		return err
+	}
+	if err := e.purge(ctx, j.ID, acct.ID); err != nil {
+		return err
+	}
+	e.log.Info("job deleted", "job", jobID, "account", acct.ID)
+	return nil
+}
+
+// purge deletes a job's records in one synced batch, cancels its workers,
+// waits for them (bounded by ctx) and removes its files. A worker that
+// outlives the wait finds its document gone and removes what it wrote.
+func (e *Engine) purge(ctx context.Context, jobID, accountID string) error {
+	unlock := e.lockAcct(accountID)
+	j, err := e.jl.Job(jobID)
+	if err != nil || j.AccountID != accountID {
+		unlock()
+		if err == nil || joblog.IsNotFound(err) {
+			return ErrNotFound
+		}
+		return e.logErr("delete job", err)
+	}
+	docs, err := e.jl.JobDocs(j)
+	if err != nil {
+		unlock()
+		return e.logErr("delete job", err)
+	}
+	b := e.jl.NewBatch()
+	if err := e.refundUnfinished(b, j, docs); err != nil {
+		b.Discard()
+		unlock()
+		return e.logErr("delete job", err)
+	}
+	b.PurgeJob(j, docs)
+	if err := b.Commit(true); err != nil {
+		unlock()
+		return e.logErr("delete job", err)
+	}
+	unlock()
+	for _, d := range docs {
+		if d.QueuedAt != 0 {
+			e.queued.Add(-1)
+		}
+	}
+	e.updateQueueGauge()
+
+	wait, cancel := context.WithTimeout(ctx, purgeWaitTime)
+	defer cancel()
+	for _, done := range e.sched.cancelJob(jobID) {
+		select {
+		case <-done:
+		case <-wait.Done():
+		}
+	}
+	dir := e.jobDir(jobID)
+	if err := os.RemoveAll(dir); err != nil {
+		// The records are gone, so the caller's delete succeeded; the
+		// janitor removes the orphaned directory later.
+		e.log.Error("engine: removing job files failed", "job", jobID, "err", err)
+	}
+	syncDir(e.filesDir)
+	return nil
+}
+
+// refundUnfinished gives back the pages of documents that were charged
+// but are deleted before they finished, so that only redacted documents
+// consume quota.
+func (e *Engine) refundUnfinished(b *joblog.Batch, j *joblog.Job, docs []*joblog.Doc) error {
+	var pages int64
+	for _, d := range docs {
+		if d.Charged && !d.Refunded && !Status(d.Status).Terminal() {
+			pages += d.ChargedPages
+		}
+	}
+	if pages == 0 {
+		return nil
+	}
+	a, err := e.jl.Account(j.AccountID)
+	if err != nil {
+		return err
+	}
+	a.PagesUsed -= pages
+	b.PutAccount(a)
+	return nil
+}
+
+// Output opens a redacted document's PDF.
+func (e *Engine) Output(ctx context.Context, acct *Account, docID string) (io.ReadCloser, int64, error) {
+	if acct == nil {
+		return nil, 0, ErrUnauthorized
+	}
+	if !validID(docID) {
+		return nil, 0, ErrNotFound
+	}
+	d, err := e.jl.Doc(docID)
+	if joblog.IsNotFound(err) {
+		return nil, 0, ErrNotFound
+	}
+	if err != nil {
+		return nil, 0, e.logErr("output", err)
+	}
+	if d.AccountID != acct.ID {
+		return nil, 0, ErrNotFound
+	}
+	if d.Status != string(StatusRedacted) || !d.HasOutput {
+		return nil, 0, fmt.Errorf("%w: output not ready", ErrNotFound)
+	}
+	f, err := os.Open(e.outPath(d.JobID, d.ID))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0, ErrNotFound // purged meanwhile
+	}
+	if err != nil {
+		e.log.Error("engine: opening output failed", "doc", docID, "err", err)
+		return nil, 0, storageError(err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, storageError(err)
+	}
+	return &namedFile{File: f, name: d.FileName}, st.Size(), nil
+}
+
+// namedFile is the reader Output returns; it implements NamedOutput so the
+// server can name the download after the uploaded file.
+type namedFile struct {
+	*os.File
+	name string
+}
+
+func (f *namedFile) FileName() string { return f.name }
