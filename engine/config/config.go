@@ -52,9 +52,10 @@ type Config struct {
 	// Pipeline
 	DPI               float64 `name:"dpi" def:"150" help:"output resolution in dots per inch"`
 	Workers           int     `name:"workers" def:"0" help:"page workers (render, words, burn, encode); 0 means the number of CPUs"`
-	MaxPixelsInFlight int64   `name:"max-pixels-in-flight" def:"200000000" help:"cap on raster pixels held by pages in flight, bounding memory"`
+	MaxPixelsInFlight int64   `name:"max-pixels-in-flight" def:"64000000" help:"cap on raster pixels held by pages in flight (3 bytes each), bounding memory whatever the number of jobs"`
 	MuPDFStoreBytes   int64   `name:"mupdf-store-bytes" def:"268435456" help:"MuPDF resource cache per document in bytes"`
 	JPEGQuality       int     `name:"jpeg-quality" def:"85" help:"quality of JPEG-encoded photographic pages"`
+	TextBits          int     `name:"text-bits" def:"4" help:"bits per sample of text-like output pages: 4 (16 levels, about half the size) or 8 (lossless)"`
 
 	// Models
 	ModelDir   string        `name:"model-dir" def:"" help:"directory with the NER model and OCR models (default: built-in search: ./models, next to the binary, /usr/share/redactd/models)"`
@@ -142,6 +143,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("config: limits must be positive")
 	case c.JPEGQuality < 1 || c.JPEGQuality > 100:
 		return fmt.Errorf("config: jpeg-quality %d outside 1..100", c.JPEGQuality)
+	case c.TextBits != 4 && c.TextBits != 8:
+		return fmt.Errorf("config: text-bits %d: want 4 or 8", c.TextBits)
 	}
 	return nil
 }

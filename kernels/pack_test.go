@@ -1,0 +1,63 @@
+package kernels
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+func TestPack4MatchesRef(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	for _, n := range []int{0, 1, 2, 3, 15, 16, 17, 31, 32, 33, 1275, 3825} {
+		src := randomBytes(rng, n)
+		want := randomBytes(rng, Pack4Size(n)+2)
+		got := append([]byte(nil), want...)
+		Pack4Ref(want, src)
+		Pack4(got, src)
+		checkEqual(t, fmt.Sprintf("n=%d", n), got, want)
+	}
+}
+
+func TestQuant4Error(t *testing.T) {
+	for v := range 256 {
+		q := quant4(byte(v))
+		if q > 15 || absInt(int(Expand4(q))-v) > 8 {
+			t.Fatalf("%d -> level %d -> %d", v, q, Expand4(q))
+		}
+	}
+	if quant4(0) != 0 || quant4(255) != 15 {
+		t.Fatal("black or white not kept")
+	}
+}
+
+func TestFilterText(t *testing.T) {
+	var rf RowFilter
+	cur := []byte{1, 2, 3}
+	if got := rf.FilterText(cur, nil); string(got) != "\x00\x01\x02\x03" {
+		t.Fatalf("first row %v", got)
+	}
+	if got := rf.FilterText(cur, []byte{1, 2, 3}); string(got) != "\x02\x00\x00\x00" {
+		t.Fatalf("repeated row %v", got)
+	}
+	if got := rf.FilterText(cur, []byte{1, 2, 4}); string(got) != "\x00\x01\x02\x03" {
+		t.Fatalf("changed row %v", got)
+	}
+}
+
+func BenchmarkPack4(b *testing.B) {
+	page := benchPage(1)
+	dst := make([]byte, Pack4Size(benchW))
+	for _, k := range []struct {
+		name string
+		fn   func(dst, src []byte)
+	}{{"ref", Pack4Ref}, {"opt", Pack4}} {
+		b.Run(k.name, func(b *testing.B) {
+			b.SetBytes(int64(len(page)))
+			for b.Loop() {
+				for y := range benchH {
+					k.fn(dst, page[y*benchW:(y+1)*benchW])
+				}
+			}
+		})
+	}
+}
