@@ -156,6 +156,7 @@ type Page struct {
 	width, height float64
 	words         []page.Word
 	images        []page.Rect
+	color         bool
 }
 
 // LoadPage loads page i (0-based): it interprets the page once into
@@ -186,7 +187,7 @@ func (d *Document) LoadPage(ctx context.Context, i int) (*Page, error) {
 	if code != C.RD_OK {
 		return nil, codeError(code, &errbuf, i)
 	}
-	p := &Page{doc: d, c: cp, index: i, width: float64(cp.w), height: float64(cp.h)}
+	p := &Page{doc: d, c: cp, index: i, width: float64(cp.w), height: float64(cp.h), color: cp.color != 0}
 	if cp.nchars > 0 {
 		p.words = buildWords(unsafe.Slice(cp.chars, cp.nchars))
 	}
@@ -241,8 +242,14 @@ func pixels(v float64) int {
 	return max(1, int(math.Ceil(v-0.001)))
 }
 
+// Color reports whether anything drawn on the page has colour. Render
+// draws gray pages into one channel: a third of the memory, and no colour
+// conversion later.
+func (p *Page) Color() bool { return p.color }
+
 // Render draws the page (contents, then annotations, then widgets) at dpi
-// into an 8-bit RGB raster from page.NewRaster on a white background.
+// into an 8-bit raster from page.NewRaster on a white background: RGB
+// when the page has colour, one gray channel otherwise (see Color).
 // It refuses with ErrTooLarge, before allocating, when the raster would
 // exceed maxPixels pixels (which must be positive). Render may be called
 // from any goroutine, concurrently with LoadPage and other renders of the
@@ -263,13 +270,17 @@ func (p *Page) Render(ctx context.Context, dpi float64, maxPixels int64) (*page.
 	if p.c == nil {
 		return nil, ErrClosed
 	}
-	r := page.NewRaster(w, h, 3)
+	channels := 3
+	if !p.color {
+		channels = 1
+	}
+	r := page.NewRaster(w, h, channels)
 	var (
 		errbuf [C.RD_ERRLEN]C.char
 		code   C.int
 	)
 	err := withCookie(ctx, func(ck *C.fz_cookie) {
-		code = C.rd_render(p.doc.c, p.c, C.float(dpi/72), C.int(w), C.int(h), C.int(r.Stride),
+		code = C.rd_render(p.doc.c, p.c, C.float(dpi/72), C.int(w), C.int(h), C.int(r.Stride), C.int(boolInt(!p.color)),
 			(*C.uchar)(unsafe.Pointer(&r.Pix[0])), ck, &errbuf[0])
 	})
 	if err != nil {
@@ -424,4 +435,11 @@ func rdLog(level C.int, msg *C.char) {
 		kind = "error"
 	}
 	slog.Debug("mupdf "+kind, "msg", C.GoString(msg))
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -326,12 +326,14 @@ int rd_load_page(rd_doc *d, int number, fz_cookie *cookie, rd_page **out, char *
 	fz_context *ctx = d->ctx;
 	fz_page *page = NULL;
 	fz_device *dev = NULL;
+	fz_device *list_dev = NULL;
 	fz_stext_page *st = NULL;
 	rd_page *p = NULL;
 	rd_text t = {0};
 	int code = RD_OK;
 	fz_var(page);
 	fz_var(dev);
+	fz_var(list_dev);
 	fz_var(st);
 	fz_var(p);
 	fz_var(t);
@@ -371,12 +373,22 @@ int rd_load_page(rd_doc *d, int number, fz_cookie *cookie, rd_page **out, char *
 		p->w = r.x1;
 		p->h = r.y1;
 		for (int src = 0; src < RD_NSRC; src++) {
+			int color = 0;
 			p->lists[src] = fz_new_display_list(ctx, r);
-			dev = fz_new_list_device(ctx, p->lists[src]);
+			list_dev = fz_new_list_device(ctx, p->lists[src]);
+			// The test device passes everything on to the list device and
+			// notes whether anything drawn has colour (images looked at
+			// pixel by pixel), so gray pages render straight to one channel.
+			dev = fz_new_test_device(ctx, &color, 0.02f, FZ_TEST_OPT_IMAGES | FZ_TEST_OPT_SHADINGS, list_dev);
 			rd_run_source(ctx, page, src, dev, ctm, cookie);
 			fz_close_device(ctx, dev);
 			fz_drop_device(ctx, dev);
 			dev = NULL;
+			fz_close_device(ctx, list_dev);
+			fz_drop_device(ctx, list_dev);
+			list_dev = NULL;
+			if (color)
+				p->color = 1;
 			if (cookie && cookie->abort)
 				fz_throw(ctx, FZ_ERROR_ABORT, "page loading aborted");
 		}
@@ -396,6 +408,7 @@ int rd_load_page(rd_doc *d, int number, fz_cookie *cookie, rd_page **out, char *
 	fz_always(ctx) {
 		fz_drop_stext_page(ctx, st);
 		fz_drop_device(ctx, dev);
+		fz_drop_device(ctx, list_dev);
 		fz_drop_page(ctx, page);
 	}
 	fz_catch(ctx) {
@@ -419,7 +432,7 @@ void rd_free_text(rd_page *p)
 	p->nchars = p->nimages = 0;
 }
 
-int rd_render(rd_doc *d, rd_page *p, float scale, int w, int h, int stride,
+int rd_render(rd_doc *d, rd_page *p, float scale, int w, int h, int stride, int gray,
 	unsigned char *samples, fz_cookie *cookie, char *err)
 {
 	fz_context *ctx = rd_get_ctx(d);
@@ -434,7 +447,7 @@ int rd_render(rd_doc *d, rd_page *p, float scale, int w, int h, int stride,
 	fz_var(dev);
 	fz_var(code);
 	fz_try(ctx) {
-		pix = fz_new_pixmap_with_data(ctx, fz_device_rgb(ctx), w, h, NULL, 0, stride, samples);
+		pix = fz_new_pixmap_with_data(ctx, gray ? fz_device_gray(ctx) : fz_device_rgb(ctx), w, h, NULL, 0, stride, samples);
 		fz_clear_pixmap_with_value(ctx, pix, 255);
 		dev = fz_new_draw_device(ctx, fz_identity, pix);
 		fz_matrix ctm = fz_scale(scale, scale);

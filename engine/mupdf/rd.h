@@ -45,6 +45,7 @@ typedef struct {
 typedef struct {
 	fz_display_list *lists[RD_NSRC];
 	float w, h;
+	int color; // nonzero when anything drawn is not gray (fz_new_test_device)
 	rd_char *chars;
 	int nchars;
 	rd_rect *images;
@@ -55,7 +56,7 @@ int rd_open(const unsigned char *data, size_t len, size_t store, size_t maxmem,
 	rd_doc **out, int *npages, char *err);
 int rd_load_page(rd_doc *d, int number, fz_cookie *cookie, rd_page **out, char *err);
 void rd_free_text(rd_page *p);
-int rd_render(rd_doc *d, rd_page *p, float scale, int w, int h, int stride,
+int rd_render(rd_doc *d, rd_page *p, float scale, int w, int h, int stride, int gray,
 	unsigned char *samples, fz_cookie *cookie, char *err);
 void rd_drop_page(rd_doc *d, rd_page *p);
 void rd_close(rd_doc *d);
