@@ -1,0 +1,210 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/server"
+)
+
+// withOps runs fn against the running server's admin socket when one
+// answers, else against the store opened directly (no document
+// processing: the engine is opened without a processor) and closed again.
+func withOps(cfg config.Config, stderr io.Writer, fn func(context.Context, adminOps) error) error {
+	ctx := context.Background()
+	sock := adminSocket(cfg)
+	if adminAnswers(sock) {
+		c := newAdminClient(sock)
+		defer c.hc.CloseIdleConnections()
+		return fn(ctx, c)
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	eng, err := engine.Open(cfg, nil, log)
+	if err != nil {
+		return fmt.Errorf("open store %s: %w", cfg.Data, err)
+	}
+	err = fn(ctx, eng)
+	if cerr := eng.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("close store: %w", cerr)
+	}
+	return err
+}
+
+func keys(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return usagef("keys: want create, list or revoke")
+	}
+	switch args[0] {
+	case "create":
+		return keysCreate(args[1:], stdout, stderr)
+	case "list":
+		return keysList(args[1:], stdout, stderr)
+	case "revoke":
+		return keysRevoke(args[1:], stdout, stderr)
+	}
+	return usagef("keys: unknown subcommand %q (want create, list or revoke)", args[0])
+}
+
+// keysCreate prints details, then the new key alone on the last line, so
+// scripts can take it with tail -n1.
+func keysCreate(args []string, stdout, stderr io.Writer) error {
+	var email, plan string
+	var pages int64
+	cfg, fs, err := loadConfig("keys create", args, stderr, func(fs *flag.FlagSet) {
+		fs.StringVar(&email, "email", "", "account e-mail address (the account is created on first use)")
+		fs.StringVar(&plan, "plan", engine.PlanFree, "plan of a new account: free or standard")
+		fs.Int64Var(&pages, "pages", 0, "page quota of a new account (0: the plan's default)")
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usagef("keys create: unexpected argument %q", fs.Arg(0))
+	case strings.TrimSpace(email) == "":
+		return usagef("keys create: --email is required")
+	case plan != engine.PlanFree && plan != engine.PlanStandard:
+		return usagef("keys create: --plan must be free or standard")
+	case pages < 0:
+		return usagef("keys create: --pages must not be negative")
+	}
+	return withOps(cfg, stderr, func(ctx context.Context, ops adminOps) error {
+		key, info, err := ops.CreateKey(ctx, email, plan, pages)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "key id:  %s\naccount: %s\nemail:   %s\n%s\n", info.ID, info.AccountID, info.Email, key)
+		return nil
+	})
+}
+
+func keysList(args []string, stdout, stderr io.Writer) error {
+	cfg, fs, err := loadConfig("keys list", args, stderr, nil)
+	if err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("keys list: unexpected argument %q", fs.Arg(0))
+	}
+	return withOps(cfg, stderr, func(ctx context.Context, ops adminOps) error {
+		ks, err := ops.ListKeys(ctx)
+		if err != nil {
+			return err
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tACCOUNT\tEMAIL\tCREATED\tSTATE")
+		for _, k := range ks {
+			state := "active"
+			if k.Revoked {
+				state = "revoked"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", k.ID, k.AccountID, k.Email, k.CreatedAt.UTC().Format(time.RFC3339), state)
+		}
+		return tw.Flush()
+	})
+}
+
+func keysRevoke(args []string, stdout, stderr io.Writer) error {
+	var id string
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		id, args = args[0], args[1:]
+	}
+	cfg, fs, err := loadConfig("keys revoke", args, stderr, nil)
+	if err != nil {
+		return err
+	}
+	if id == "" && fs.NArg() > 0 {
+		id = fs.Arg(0)
+	} else if fs.NArg() > 0 {
+		return usagef("keys revoke: unexpected argument %q", fs.Arg(0))
+	}
+	if id == "" {
+		return usagef("keys revoke: want the key id (see keys list)")
+	}
+	return withOps(cfg, stderr, func(ctx context.Context, ops adminOps) error {
+		if err := ops.RevokeKey(ctx, id); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "revoked %s\n", id)
+		return nil
+	})
+}
+
+// rawFlag records a flag's value and whether it was given at all, so an
+// omitted list stays nil (not given) while '[]' means explicitly none.
+type rawFlag struct {
+	set bool
+	val string
+}
+
+func (f *rawFlag) String() string     { return f.val }
+func (f *rawFlag) Set(s string) error { f.set, f.val = true, s; return nil }
+
+func defaults(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] != "set" {
+		return usagef("defaults: want set")
+	}
+	var email string
+	var cats, incl, excl rawFlag
+	cfg, fs, err := loadConfig("defaults set", args[1:], stderr, func(fs *flag.FlagSet) {
+		fs.StringVar(&email, "email", "", "account e-mail address")
+		fs.Var(&cats, "categories", `JSON array of categories, e.g. '["Person","Email"]'`)
+		fs.Var(&incl, "include", `JSON array of terms always redacted`)
+		fs.Var(&excl, "exclude", `JSON array of terms never redacted`)
+	})
+	if err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("defaults set: unexpected argument %q", fs.Arg(0))
+	}
+	if strings.TrimSpace(email) == "" {
+		return usagef("defaults set: --email is required")
+	}
+	var opts engine.Options
+	if cats.set {
+		if opts.Categories, err = server.ParseCategories("--categories", []byte(cats.val)); err != nil {
+			return usagef("%v", err)
+		}
+	}
+	if incl.set {
+		if opts.Included, err = server.ParseTerms("--include", []byte(incl.val), cfg.MaxTermCount); err != nil {
+			return usagef("%v", err)
+		}
+	}
+	if excl.set {
+		if opts.Excluded, err = server.ParseTerms("--exclude", []byte(excl.val), cfg.MaxTermCount); err != nil {
+			return usagef("%v", err)
+		}
+	}
+	return withOps(cfg, stderr, func(ctx context.Context, ops adminOps) error {
+		if err := ops.SetDefaults(ctx, email, opts); err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, "defaults saved")
+		return nil
+	})
+}
+
+func configReference(args []string, stdout io.Writer) error {
+	if len(args) > 0 {
+		return usagef("config-reference takes no arguments")
+	}
+	_, err := io.WriteString(stdout, config.Reference())
+	return err
+}
+
+// doctor is a placeholder: installation checks (ONNX Runtime library,
+// models, data directory, MuPDF) are tracked by their own issue.
+func doctor(args []string, stdout, stderr io.Writer) error {
+	fmt.Fprintln(stderr, "redactd doctor: not implemented yet")
+	return fmt.Errorf("doctor: not implemented")
+}

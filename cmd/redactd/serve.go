@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/server"
+)
+
+// shutdownGrace is how long in-flight requests get after SIGINT/SIGTERM.
+const shutdownGrace = 30 * time.Second
+
+// loadConfig parses settings for a subcommand; extra registers the
+// subcommand's own flags on the same flag set first.
+func loadConfig(name string, args []string, stderr io.Writer, extra func(fs *flag.FlagSet)) (config.Config, *flag.FlagSet, error) {
+	fs := flag.NewFlagSet("redactd "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if extra != nil {
+		extra(fs)
+	}
+	cfg, err := config.Load(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return cfg, fs, err
+		}
+		if strings.HasPrefix(err.Error(), "config:") {
+			return cfg, fs, err
+		}
+		return cfg, fs, usagef("%v", err)
+	}
+	return cfg, fs, nil
+}
+
+// newLogger builds the process logger from log-level and log-format.
+func newLogger(cfg config.Config, w io.Writer) (*slog.Logger, error) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(cfg.LogLevel)); err != nil {
+		return nil, fmt.Errorf("config: log-level %q: want debug, info, warn or error", cfg.LogLevel)
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	switch cfg.LogFormat {
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	case "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	}
+	return nil, fmt.Errorf("config: log-format %q: want json or text", cfg.LogFormat)
+}
+
+// adminSocket is the admin socket path: admin-socket, or DATA/admin.sock.
+func adminSocket(cfg config.Config) string {
+	if cfg.AdminSock != "" {
+		return cfg.AdminSock
+	}
+	return cfg.Data + string(os.PathSeparator) + "admin.sock"
+}
+
+// serve runs the API server until SIGINT or SIGTERM.
+func serve(args []string, stderr io.Writer) error {
+	cfg, fs, err := loadConfig("serve", args, stderr, nil)
+	if err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("serve: unexpected argument %q", fs.Arg(0))
+	}
+	log, err := newLogger(cfg, stderr)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(cfg.Data, 0o700); err != nil {
+		return fmt.Errorf("data directory: %w", err)
+	}
+	// Refuse to start beside a running server before touching the store.
+	if adminAnswers(adminSocket(cfg)) {
+		return fmt.Errorf("another redactd is serving %s (its admin socket answers)", cfg.Data)
+	}
+
+	proc, err := newProcessor(cfg, log)
+	if err != nil {
+		return err
+	}
+	defer proc.Close()
+	eng, err := engine.Open(cfg, proc.Processor, log)
+	if err != nil {
+		return fmt.Errorf("open engine: %w", err)
+	}
+	defer eng.Close()
+
+	ln, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	srv := server.New(cfg, eng, log)
+	admin, err := startAdmin(adminSocket(cfg), cfg.Pprof, eng, log)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer admin.Close()
+
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	log.Info("listening", "addr", ln.Addr().String(), "public_url", srv.PublicURL(), "admin_socket", adminSocket(cfg))
+
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	stop()
+	log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		log.Warn("http shutdown", "err", err)
+	}
+	return nil
+}

@@ -1,0 +1,692 @@
+package detect
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/page"
+)
+
+// usStates maps US state and territory abbreviations to themselves and
+// full names (lower case) to abbreviations.
+var usStates = func() map[string]string {
+	m := map[string]string{}
+	for _, p := range strings.Split("AL alabama|AK alaska|AZ arizona|AR arkansas|CA california|CO colorado|CT connecticut|"+
+		"DE delaware|DC district of columbia|FL florida|GA georgia|HI hawaii|ID idaho|IL illinois|IN indiana|IA iowa|"+
+		"KS kansas|KY kentucky|LA louisiana|ME maine|MD maryland|MA massachusetts|MI michigan|MN minnesota|"+
+		"MS mississippi|MO missouri|MT montana|NE nebraska|NV nevada|NH new hampshire|NJ new jersey|NM new mexico|"+
+		"NY new york|NC north carolina|ND north dakota|OH ohio|OK oklahoma|OR oregon|PA pennsylvania|RI rhode island|"+
+		"SC south carolina|SD south dakota|TN tennessee|TX texas|UT utah|VT vermont|VA virginia|WA washington|"+
+		"WV west virginia|WI wisconsin|WY wyoming|PR puerto rico|GU guam|VI virgin islands|AS american samoa|"+
+		"MP northern mariana islands|AA armed forces americas|AE armed forces europe|AP armed forces pacific", "|") {
+		ab, name, _ := strings.Cut(p, " ")
+		m[ab] = ab
+		m[name] = ab
+	}
+	return m
+}()
+
+// caProvinces are Canadian province and territory abbreviations.
+var caProvinces = map[string]bool{"AB": true, "BC": true, "MB": true, "NB": true, "NL": true, "NS": true, "NT": true,
+	"NU": true, "ON": true, "PE": true, "QC": true, "SK": true, "YT": true}
+
+// addressContext are labels that make an address more certain.
+var addressContext = map[string]bool{"address": true, "addr": true, "adresse": true, "anschrift": true, "wohnhaft": true,
+	"located": true, "lives": true, "living": true, "residing": true, "resides": true, "domicile": true, "domicilié": true,
+	"domiciliée": true, "dirección": true, "direccion": true, "domicilio": true, "indirizzo": true, "residente": true,
+	"adres": true, "woonadres": true, "endereço": true, "endereco": true, "morada": true, "ship": true, "shipping": true,
+	"billing": true, "mailing": true, "postal": true, "street": true, "wohnort": true, "sede": true, "siège": true}
+
+// addrNameStop are words that end a street name: function words and
+// words that introduce something else.
+var addrNameStop = map[string]bool{"the": true, "a": true, "an": true, "and": true, "or": true, "to": true, "of": true,
+	"in": true, "on": true, "at": true, "for": true, "with": true, "by": true, "from": true, "is": true, "are": true,
+	"was": true, "were": true, "be": true, "my": true, "your": true, "our": true, "their": true, "his": true, "her": true,
+	"this": true, "that": true, "i": true, "you": true, "we": true, "they": true, "he": true, "she": true, "it": true,
+	"had": true, "has": true, "have": true, "than": true, "per": true, "all": true, "each": true, "more": true, "less": true,
+	"times": true, "items": true, "pages": true, "years": true, "days": true, "people": true}
+
+// addrParticles may sit inside a street name after a prefix type
+// ("rue de la Paix", "Rua Joaquim de Oliveira Cruz").
+var addrParticles = map[string]bool{"de": true, "la": true, "le": true, "les": true, "du": true, "des": true, "d'": true,
+	"l'": true, "del": true, "della": true, "delle": true, "dei": true, "di": true, "da": true, "do": true, "dos": true,
+	"das": true, "y": true, "e": true, "et": true, "der": true, "den": true, "am": true, "an": true, "von": true, "van": true,
+	"los": true, "las": true, "el": true, "al": true, "san": true, "santa": true, "st": true, "st.": true, "ste": true}
+
+var (
+	zipUS       = regexp.MustCompile(`^(\d{5})(?:-\d{4})?$`)
+	postcode5   = regexp.MustCompile(`^(?:[A-Z]{1,2}-)?\d{5}$`)
+	postcode4   = regexp.MustCompile(`^(?:[A-Z]{1,2}-)?\d{4}$`)
+	ukInward    = regexp.MustCompile(`^\d[ABD-HJLNP-UW-Z]{2}$`)
+	ukCompact   = regexp.MustCompile(`^([A-Z]{1,2}\d[A-Z\d]?)(\d[ABD-HJLNP-UW-Z]{2})$`)
+	caFSA       = regexp.MustCompile(`^[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z]$`)
+	caLDU       = regexp.MustCompile(`^\d[ABCEGHJ-NPRSTV-Z]\d$`)
+	caCompact   = regexp.MustCompile(`^([ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z])(\d[ABCEGHJ-NPRSTV-Z]\d)$`)
+	nlLetters   = regexp.MustCompile(`^[A-Z]{2}$`)
+	nlCompact   = regexp.MustCompile(`^[1-9]\d{3}[A-Z]{2}$`)
+)
+
+// houseNumber matches house numbers: "12", "12a", "12-14", "5/7b".
+var houseNumber = houseNumberMatcher{}
+
+type houseNumberMatcher struct{}
+
+// MatchString reports whether s is 1-5 digits with an optional letter,
+// optionally followed by '-' or '/' and another such number.
+func (houseNumberMatcher) MatchString(s string) bool {
+	i := houseNumberPart(s)
+	if i == 0 {
+		return false
+	}
+	if i == len(s) {
+		return true
+	}
+	if s[i] != '-' && s[i] != '/' {
+		return false
+	}
+	j := houseNumberPart(s[i+1:])
+	return j > 0 && i+1+j == len(s)
+}
+
+func houseNumberPart(s string) int {
+	i := 0
+	for i < len(s) && i < 6 && isDigit(s[i]) {
+		i++
+	}
+	if i == 0 || i > 5 {
+		return 0
+	}
+	if i < len(s) && isLetterByte(s[i]) {
+		i++
+	}
+	return i
+}
+
+type addressFinder struct {
+	gz *gazetteer.Gazetteers
+	// firstWords are the first words of the multi-word forms the finder
+	// looks up (post-box designators, prefix street types, state and city
+	// names), so that it joins words only where a form may start.
+	boxFirst, prefixFirst, stateFirst, cityFirst gazetteer.Set
+	// standaloneUnits are the unit words that make an address alone
+	// ("Suite 286"); others ("Unit 4", "Floor 2") only extend a street.
+	standaloneUnits map[string]bool
+}
+
+func newAddressFinder(gz *gazetteer.Gazetteers) *addressFinder {
+	a := &addressFinder{gz: gz, standaloneUnits: map[string]bool{"apt": true, "apt.": true, "apartment": true,
+		"suite": true, "ste": true, "ste.": true, "appt": true, "appt.": true, "appartement": true, "wohnung": true,
+		"whg": true, "whg.": true, "apto": true, "apto.": true, "apartamento": true},
+		boxFirst: firstWords(gz.POBoxes), prefixFirst: firstWords(gz.StreetPrefix), cityFirst: firstWords(gz.Cities),
+		stateFirst: gazetteer.Set{}}
+	for name := range usStates {
+		if f, _, ok := strings.Cut(name, " "); ok {
+			a.stateFirst[f] = struct{}{}
+		}
+	}
+	return a
+}
+
+// firstWords returns the first words of the multi-word entries of s.
+func firstWords(s gazetteer.Set) gazetteer.Set {
+	out := gazetteer.Set{}
+	for k := range s {
+		if f, _, ok := strings.Cut(k, " "); ok {
+			out[f] = struct{}{}
+			out[strings.TrimSuffix(f, ".")] = struct{}{}
+		}
+	}
+	return out
+}
+
+// part is one piece of an address on a line, in view word indices.
+type part struct {
+	first, last int
+	score       float32
+	kind        uint8
+}
+
+const (
+	partStreet uint8 = iota
+	partUnit
+	partPostal // postcode, maybe with city or state
+	partBox
+)
+
+func (a *addressFinder) find(v *View) []page.Span {
+	var parts []part
+	for k := 0; k < v.Lines(); k++ {
+		first, end := v.Line(k)
+		// A street ending the line before makes a postcode at the start
+		// of this one likely, whatever the city.
+		street := len(parts) > 0 && parts[len(parts)-1].kind != partPostal && parts[len(parts)-1].last == first-1
+		parts = append(parts, a.line(v, first, end, street)...)
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return a.join(v, parts)
+}
+
+// lw is word i's core in lower case; "" outside the line.
+func lw(v *View, i, first, end int) string {
+	if i < first || i >= end {
+		return ""
+	}
+	return v.coreLower(i)
+}
+
+func tw(v *View, i, first, end int) string {
+	if i < first || i >= end {
+		return ""
+	}
+	return v.coreText(i)
+}
+
+// endsClause reports whether word i ends with punctuation that ends a
+// street name (a comma before the city, a full stop).
+func endsClause(v *View, i int) bool {
+	s, e := v.WordRange(i)
+	_, ce := v.core(i)
+	return ce < e && strings.ContainsAny(v.Text[ce:e], ",;:") || e > s && v.Text[e-1] == '.' && !strings.HasSuffix(v.coreText(i), ".")
+}
+
+// line finds the address parts of one line.
+func (a *addressFinder) line(v *View, first, end int, street bool) []part {
+	var out []part
+	for i := first; i < end; i++ {
+		afterStreet := street && i == first || len(out) > 0 && out[len(out)-1].kind != partPostal && i-out[len(out)-1].last <= 1
+		if p, ok := a.street(v, i, first, end); ok {
+			p.last = a.unitAfter(v, p.last, first, end)
+			out = append(out, p)
+			i = p.last
+			continue
+		}
+		if p, ok := a.postal(v, i, first, end, afterStreet); ok {
+			out = append(out, p)
+			i = p.last
+			continue
+		}
+		if n := a.boxAt(v, i, first, end); n > 0 {
+			out = append(out, part{first: i, last: n, score: 0.75, kind: partBox})
+			i = n
+			continue
+		}
+		if a.standaloneUnits[lw(v, i, first, end)] {
+			if n := a.unitAfter(v, i-1, first, end); n > i-1 {
+				out = append(out, part{first: i, last: n, score: 0.5, kind: partUnit})
+				i = n
+			}
+		}
+	}
+	return out
+}
+
+// street matches a street with its house number starting at word i.
+func (a *addressFinder) street(v *View, i, first, end int) (part, bool) {
+	w := lw(v, i, first, end)
+	t := tw(v, i, first, end)
+	// English order: "15 Millicent Drive", "4589 40th Street NW".
+	// French order: "12 rue de la Paix", "12, rue de la Paix", "12 bis rue".
+	if houseNumber.MatchString(t) {
+		j := i + 1
+		if c := lw(v, j, first, end); c == "bis" || c == "ter" {
+			j++
+		}
+		if p, ok := a.prefixName(v, j, first, end, false); ok {
+			return part{first: i, last: p, score: 0.65, kind: partStreet}, true
+		}
+		if endsClause(v, i) {
+			return part{}, false
+		}
+		for k := i + 1; k < end && k <= i+5; k++ {
+			l := lw(v, k, first, end)
+			if k > i+1 && a.isSuffixType(l, v.coreText(k)) {
+				e := k
+				// "Willow Creek Road": the last of several types.
+				for e+1 < end && !endsClause(v, e) && a.isSuffixType(lw(v, e+1, first, end), v.coreText(e+1)) && isCapitalised(v.coreText(e+1)) {
+					e++
+				}
+				if d := lw(v, e+1, first, end); isDirectional(d) && !endsClause(v, e) {
+					e++
+				}
+				return part{first: i, last: e, score: 0.65, kind: partStreet}, true
+			}
+			if !a.streetNameWord(v, k) || endsClause(v, k) {
+				break
+			}
+		}
+		return part{}, false
+	}
+	if !hasLetter(w) {
+		return part{}, false
+	}
+	// Prefix type then number: "Via Roma 10", "Calle Mayor, 5", "Am Markt 3".
+	if p, ok := a.prefixName(v, i, first, end, true); ok {
+		return part{first: i, last: p, score: 0.65, kind: partStreet}, true
+	}
+	// Compound: "Hauptstraße 5", "Kerkstraat 12a".
+	if isCapitalised(t) && i+1 < end && houseNumber.MatchString(tw(v, i+1, first, end)) {
+		for _, suf := range a.gz.StreetCompound {
+			if len(w) > len(suf)+2 && strings.HasSuffix(w, suf) {
+				return part{first: i, last: i + 1, score: 0.7, kind: partStreet}, true
+			}
+		}
+	}
+	// Name then suffix type then number: "Berliner Straße 5", "Main Street 5".
+	if isCapitalised(t) && !addrNameStop[w] {
+		for k := i + 1; k < end && k <= i+3; k++ {
+			l := lw(v, k, first, end)
+			if a.isSuffixType(l, v.coreText(k)) && k+1 < end && houseNumber.MatchString(tw(v, k+1, first, end)) {
+				return part{first: i, last: k + 1, score: 0.65, kind: partStreet}, true
+			}
+			if !isCapitalised(v.coreText(k)) || endsClause(v, k) {
+				break
+			}
+		}
+	}
+	return part{}, false
+}
+
+// prefixName matches a prefix street type at i followed by a name; with
+// wantNumber, the name must be followed by a house number (which the part
+// then includes). It returns the last word.
+func (a *addressFinder) prefixName(v *View, i, first, end int, wantNumber bool) (int, bool) {
+	w := lw(v, i, first, end)
+	n := 1
+	if !a.gz.StreetPrefix.Has(w) {
+		if !a.prefixFirst.Has(w) {
+			return 0, false
+		}
+		two := w + " " + lw(v, i+1, first, end)
+		if !a.gz.StreetPrefix.Has(two) {
+			return 0, false
+		}
+		n = 2
+	}
+	if wantNumber && !isCapitalised(tw(v, i, first, end)) && !isLowerLine(v, first, end) {
+		return 0, false
+	}
+	last := -1
+	for k := i + n; k < end && k < i+n+6; k++ {
+		t := tw(v, k, first, end)
+		l := lw(v, k, first, end)
+		if wantNumber && last >= 0 && houseNumber.MatchString(t) {
+			return k, true
+		}
+		if addrParticles[l] || strings.HasPrefix(l, "d'") || strings.HasPrefix(l, "l'") || strings.HasPrefix(l, "d’") {
+			continue
+		}
+		if !hasLetter(l) || addrNameStop[l] || !(isCapitalised(t) || hasDigit(t) || isLowerLine(v, first, end) && !a.gz.Common.Has(l)) {
+			break
+		}
+		last = k
+		if endsClause(v, k) {
+			if wantNumber && k+1 < end && houseNumber.MatchString(tw(v, k+1, first, end)) {
+				return k + 1, true
+			}
+			break
+		}
+	}
+	if wantNumber || last < 0 {
+		return 0, false
+	}
+	return last, true
+}
+
+// isLowerLine reports whether the line has no capitalised word, as in
+// chat text or OCR of a lower-case form, where capitalisation says nothing.
+func isLowerLine(v *View, first, end int) bool {
+	for i := first; i < end; i++ {
+		if isCapitalised(v.coreText(i)) {
+			return false
+		}
+	}
+	return true
+}
+
+func hasLetter(s string) bool {
+	for _, r := range s {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= 0x80 {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *addressFinder) isSuffixType(l, t string) bool {
+	if l == "" {
+		return false
+	}
+	if a.gz.StreetSuffix.Has(l) || strings.HasSuffix(l, ".") && a.gz.StreetSuffix.Has(l[:len(l)-1]) {
+		// Abbreviations count only as written with a capital or a dot.
+		return len(l) > 4 || isCapitalised(t) || strings.HasSuffix(l, ".")
+	}
+	return false
+}
+
+// streetNameWord reports whether word k may be part of a street name
+// between the house number and the street type.
+func (a *addressFinder) streetNameWord(v *View, k int) bool {
+	t := v.coreText(k)
+	l := v.coreLower(k)
+	if addrNameStop[l] || !hasLetter(l) && !houseNumber.MatchString(t) {
+		return false
+	}
+	// "40th", "5th"; "Main"; lower case only inside a lower-case line.
+	return isCapitalised(t) || hasDigit(t) || isDirectional(l) || isLowerLine(v, v.lineFirst(k), v.lineEnd(k))
+}
+
+func (v *View) lineFirst(i int) int { f, _ := v.Line(v.LineOf(i)); return f }
+func (v *View) lineEnd(i int) int   { _, e := v.Line(v.LineOf(i)); return e }
+
+func isDirectional(l string) bool {
+	switch strings.TrimSuffix(l, ".") {
+	case "n", "s", "e", "w", "ne", "nw", "se", "sw", "north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest":
+		return true
+	}
+	return false
+}
+
+// unitAfter extends an address ending at word last over a following unit
+// ("Apt. 305", "Suite 603", "#12", "Unit 4B"), possibly after a comma.
+func (a *addressFinder) unitAfter(v *View, last, first, end int) int {
+	k := last + 1
+	l := lw(v, k, first, end)
+	if l == "" {
+		return last
+	}
+	if strings.HasPrefix(l, "#") && len(l) > 1 && houseNumber.MatchString(l[1:]) {
+		return k
+	}
+	if a.gz.Units.Has(l) || a.gz.Units.Has(strings.TrimSuffix(l, ".")) {
+		n := tw(v, k+1, first, end)
+		if houseNumber.MatchString(strings.TrimPrefix(n, "#")) || len(n) == 1 && isCapitalised(n) {
+			return k + 1
+		}
+	}
+	return last
+}
+
+// boxAt matches a post-office box at i ("P.O. Box 101", "Postfach 12 34",
+// "PSC 7004, Box 8380") and returns its last word, or 0.
+func (a *addressFinder) boxAt(v *View, i, first, end int) int {
+	if l := v.coreLower(i); !a.gz.POBoxes.Has(l) && !a.boxFirst.Has(l) && !strings.HasSuffix(l, ".") {
+		return 0
+	}
+	for n := min(4, end-i); n >= 1; n-- {
+		var parts []string
+		for k := i; k < i+n; k++ {
+			parts = append(parts, v.coreLower(k))
+		}
+		form := strings.Join(parts, " ")
+		if !a.gz.POBoxes.Has(form) && !a.gz.POBoxes.Has(strings.TrimSuffix(form, ".")) {
+			continue
+		}
+		if len(form) <= 3 && !isAllUpper(v.coreText(i)) {
+			continue // "bp", "pmb", "psc" only in capitals
+		}
+		k := i + n
+		if !allDigits(tw(v, k, first, end)) {
+			return 0
+		}
+		last := k
+		// Grouped digits ("Postfach 12 34 56") and "PSC 7004, Box 8380".
+		for k+1 < end && allDigits(tw(v, k+1, first, end)) && len(tw(v, k+1, first, end)) <= 3 {
+			k++
+			last = k
+		}
+		if lw(v, last+1, first, end) == "box" && allDigits(tw(v, last+2, first, end)) {
+			last += 2
+		}
+		return last
+	}
+	return 0
+}
+
+// postal matches a postcode line part at i: US state + ZIP, UK and
+// Canadian postcodes, NL "1234 AB", and 4- or 5-digit codes followed by a
+// known city. Cities before the code on the same line are included.
+func (a *addressFinder) postal(v *View, i, first, end int, afterStreet bool) (part, bool) {
+	t := tw(v, i, first, end)
+	l := lw(v, i, first, end)
+	// Every form has digits in its first four words.
+	if !hasDigit(t) && !hasDigit(tw(v, i+1, first, end)) && !hasDigit(tw(v, i+2, first, end)) && !hasDigit(tw(v, i+3, first, end)) {
+		return part{}, false
+	}
+	// US: "IL 62704", "Illinois 62704-1234", "APO AP 11949".
+	if st, ok := a.usState(v, i, first, end); ok {
+		n := 1
+		if strings.Contains(st.name, " ") {
+			n = strings.Count(st.name, " ") + 1
+		}
+		if m := zipUS.FindStringSubmatch(tw(v, i+n, first, end)); m != nil {
+			if states, ok := a.gz.USZip3[m[1][:3]]; ok && strings.Contains(states, st.abbr) {
+				return part{first: a.cityBefore(v, i, first), last: i + n, score: 0.8, kind: partPostal}, true
+			}
+		}
+	}
+	// UK: "SW1A 1AA", "M1 1AE", "SW1A1AA".
+	digit := hasDigit(t)
+	if digit && len(t) <= 4 && isAllUpper(t) && a.gz.GBOutward.Has(t) && ukInward.MatchString(tw(v, i+1, first, end)) {
+		return part{first: a.cityBefore(v, i, first), last: i + 1, score: 0.8, kind: partPostal}, true
+	}
+	if !digit {
+		return part{}, false
+	}
+	if m := ukCompact.FindStringSubmatch(t); len(t) >= 5 && len(t) <= 7 && m != nil && a.gz.GBOutward.Has(m[1]) {
+		return part{first: a.cityBefore(v, i, first), last: i, score: 0.7, kind: partPostal}, true
+	}
+	// Canada: "T2P 1J9", "T2P1J9".
+	if len(t) == 3 && caFSA.MatchString(t) && a.gz.CAFSA.Has(t) && caLDU.MatchString(tw(v, i+1, first, end)) {
+		s := i
+		if caProvinces[tw(v, i-1, first, end)] {
+			s = a.cityBefore(v, i-1, first)
+		}
+		return part{first: s, last: i + 1, score: 0.8, kind: partPostal}, true
+	}
+	if len(t) == 6 {
+		if m := caCompact.FindStringSubmatch(t); m != nil && a.gz.CAFSA.Has(m[1]) {
+			return part{first: i, last: i, score: 0.7, kind: partPostal}, true
+		}
+	}
+	// NL: "1234 AB Amsterdam", "1234AB".
+	if len(t) == 4 && allDigits(t) && t[0] != '0' && nlLetters.MatchString(tw(v, i+1, first, end)) {
+		if ab := tw(v, i+1, first, end); ab != "SA" && ab != "SD" && ab != "SS" && isCapitalised(tw(v, i+2, first, end)) {
+			return part{first: i, last: a.cityAfter(v, i+2, first, end, true), score: 0.75, kind: partPostal}, true
+		}
+	}
+	if len(t) == 6 && nlCompact.MatchString(t) && isCapitalised(tw(v, i+1, first, end)) {
+		return part{first: i, last: a.cityAfter(v, i+1, first, end, true), score: 0.7, kind: partPostal}, true
+	}
+	// "10115 Berlin", "F-75002 Paris", "1010 Wien": the city must be known.
+	if len(t) <= 8 && (postcode5.MatchString(t) || postcode4.MatchString(t) && (i == first || endsClause(v, i-1))) {
+		if c := a.cityAfter(v, i+1, first, end, afterStreet); c > i {
+			score := float32(0.7)
+			if len(l) == 4 {
+				score = 0.6
+			}
+			return part{first: i, last: c, score: score, kind: partPostal}, true
+		}
+	}
+	return part{}, false
+}
+
+type stateMatch struct{ name, abbr string }
+
+// usState matches a state abbreviation (upper case) or full name at i.
+func (a *addressFinder) usState(v *View, i, first, end int) (stateMatch, bool) {
+	t := tw(v, i, first, end)
+	if len(t) == 2 && isAllUpper(t) {
+		if ab, ok := usStates[t]; ok {
+			return stateMatch{t, ab}, true
+		}
+	}
+	if !isCapitalised(t) {
+		return stateMatch{}, false
+	}
+	l := lw(v, i, first, end)
+	if ab, ok := usStates[l]; ok && len(l) > 2 && !a.stateFirst.Has(l) {
+		return stateMatch{l, ab}, true
+	}
+	if !a.stateFirst.Has(l) {
+		return stateMatch{}, false
+	}
+	for n := 3; n >= 1; n-- {
+		if i+n > end {
+			continue
+		}
+		var ws []string
+		for k := i; k < i+n; k++ {
+			ws = append(ws, lw(v, k, first, end))
+		}
+		name := strings.Join(ws, " ")
+		if ab, ok := usStates[name]; ok && len(name) > 2 {
+			return stateMatch{name, ab}, true
+		}
+	}
+	return stateMatch{}, false
+}
+
+// cityBefore extends a postcode at i to the left over a city name: up to
+// three capitalised words, the last of which may end with a comma
+// ("Springfield, IL"). It returns the first word.
+func (a *addressFinder) cityBefore(v *View, i, first int) int {
+	s := i
+	for k := i - 1; k >= first && k >= i-3; k-- {
+		t := v.coreText(k)
+		if !isCapitalised(t) || addrNameStop[v.coreLower(k)] || hasDigit(t) {
+			break
+		}
+		if k < i-1 && endsClause(v, k) {
+			break
+		}
+		s = k
+	}
+	return s
+}
+
+// cityAfter matches a city starting at word i (one to three words); when
+// any is true a capitalised word is enough, else the city must be in the
+// gazetteer. It returns the city's last word, or i-1 when none.
+func (a *addressFinder) cityAfter(v *View, i, first, end int, any bool) int {
+	if i >= end || !isCapitalised(v.coreText(i)) {
+		return i - 1
+	}
+	if f := a.gz.Lex[v.coreLower(i)]; f&gazetteer.MultiStart == 0 || !a.cityFirst.Has(v.coreLower(i)) {
+		if f&gazetteer.City != 0 || any {
+			return i
+		}
+		return i - 1
+	}
+	for n := min(3, end-i); n >= 1; n-- {
+		var ws []string
+		for k := i; k < i+n; k++ {
+			ws = append(ws, v.coreLower(k))
+		}
+		if a.gz.Cities.Has(strings.Join(ws, " ")) {
+			return i + n - 1
+		}
+	}
+	if any {
+		return i
+	}
+	return i - 1
+}
+
+// join merges the parts of one address: a street followed, on the same
+// line or the next few, by units, a city line and a postcode becomes one
+// span; parts that stand alone become spans of their own.
+func (a *addressFinder) join(v *View, parts []part) []page.Span {
+	var out []page.Span
+	for i := 0; i < len(parts); {
+		p := parts[i]
+		score := p.score
+		j := i + 1
+		for j < len(parts) && parts[j].kind != partStreet && parts[j].kind != partBox &&
+			parts[j-1].kind != partPostal && a.adjacent(v, parts[j-1].last, parts[j].first) {
+			p.last = parts[j].last
+			score = max(score, parts[j].score) + 0.05
+			j++
+		}
+		if j > i+1 {
+			score = min(score+0.1, 0.95)
+		} else if p.kind == partStreet || p.kind == partPostal {
+			// A lone street or postcode line followed by a city or country
+			// line: "12 Main St" / "Springfield".
+			if k := a.placeLineAfter(v, p.last); k > p.last {
+				p.last = k
+				score += 0.05
+			}
+		}
+		if v.lineContext(p.first, addressContext) {
+			score = min(score+0.1, 0.95)
+		}
+		if sp, ok := v.coreSpan(p.first, p.last, page.Address, score, "address"); ok {
+			out = append(out, sp)
+		}
+		i = j
+	}
+	return out
+}
+
+// adjacent reports whether an address part ending at word a continues
+// with a part starting at word b: on the same line with at most three
+// words between (a city), or on one of the next three lines with only
+// place-like lines between.
+func (a *addressFinder) adjacent(v *View, last, next int) bool {
+	la, lb := v.LineOf(last), v.LineOf(next)
+	if la == lb {
+		return next-last <= 4
+	}
+	if lb-la > 3 || next != v.lineFirst(next) && !a.placeWords(v, v.lineFirst(next), next) {
+		return false
+	}
+	for k := la + 1; k < lb; k++ {
+		f, e := v.Line(k)
+		if !a.placeWords(v, f, e) {
+			return false
+		}
+	}
+	return last == v.lineEnd(last)-1 || a.placeWords(v, last+1, v.lineEnd(last))
+}
+
+// placeWords reports whether words [f, e) are a short run of capitalised
+// words (a city, region or country line), possibly with commas.
+func (a *addressFinder) placeWords(v *View, f, e int) bool {
+	if e-f > 4 {
+		return false
+	}
+	for i := f; i < e; i++ {
+		t := v.coreText(i)
+		if t == "" {
+			continue
+		}
+		if !isCapitalised(t) || addrNameStop[v.coreLower(i)] || hasDigit(t) {
+			return false
+		}
+	}
+	return true
+}
+
+// placeLineAfter extends an address ending a line over the next line when
+// that line is a known city or country; it returns the new last word.
+func (a *addressFinder) placeLineAfter(v *View, last int) int {
+	if last != v.lineEnd(last)-1 || v.LineOf(last)+1 >= v.Lines() {
+		return last
+	}
+	f, e := v.Line(v.LineOf(last) + 1)
+	if e-f == 0 || e-f > 3 || !a.placeWords(v, f, e) {
+		return last
+	}
+	var ws []string
+	for i := f; i < e; i++ {
+		ws = append(ws, v.coreLower(i))
+	}
+	name := strings.Join(ws, " ")
+	if a.gz.Cities.Has(name) || a.gz.Countries.Has(name) {
+		return e - 1
+	}
+	return last
+}

@@ -1,0 +1,257 @@
+// Package gazetteer holds the word lists the pattern recognizers use to
+// confirm a match: first names and surnames, common words, cities and
+// countries, postcode prefixes, street and unit types, company legal forms
+// and honorifics. The lists are built by engine/detect/internal/gen from
+// the shared data sources and embedded, so the service needs no data
+// files at run time; data/README.md names every source and its licence.
+package gazetteer
+
+import (
+	"bufio"
+	"embed"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+//go:embed data/*.txt
+var files embed.FS
+
+// Set is a set of lower-case strings.
+type Set map[string]struct{}
+
+// Has reports whether s (already lower case) is in the set.
+func (s Set) Has(k string) bool { _, ok := s[k]; return ok }
+
+// Ranked maps lower-case strings to their frequency rank (0 = most
+// frequent).
+type Ranked map[string]int32
+
+// Has reports whether k is in the list.
+func (r Ranked) Has(k string) bool { _, ok := r[k]; return ok }
+
+// Rank returns k's rank, or -1 when absent.
+func (r Ranked) Rank(k string) int {
+	if n, ok := r[k]; ok {
+		return int(n)
+	}
+	return -1
+}
+
+// Flag bits of Lex: what a lower-case word is known as.
+const (
+	FirstName uint32 = 1 << iota
+	Surname
+	Common
+	City
+	Country
+	Title
+	LegalForm // the word alone is a legal form (normalised with NormLegal)
+	StreetSuffix
+	StreetPrefix
+	Unit
+	POBox
+	// MultiStart marks the first word of a multi-word entry of Cities,
+	// Countries, StreetPrefix or POBoxes: only there is joining words worth
+	// trying.
+	MultiStart
+	TopFirstName // among the 1000 most frequent first names
+)
+
+// Gazetteers are the loaded lists. All keys are lower case except the UK
+// outward codes and Canadian FSAs, which are upper case.
+type Gazetteers struct {
+	// FirstNames are ranked by how many people bear them.
+	FirstNames Ranked
+	Surnames   Set
+	// Common holds words written in lower case in running text.
+	Common            Set
+	Cities, Countries Set
+	Titles            Set
+	// LegalForms are normalised with NormLegal.
+	LegalForms Set
+	GBOutward  Set
+	CAFSA      Set
+	// USZip3 maps a ZIP prefix to the states it serves ("606" -> "IL").
+	USZip3 map[string]string
+	// Street types by position: StreetSuffix follow the name as a word
+	// ("Main Street"), StreetPrefix precede it ("rue", "Via"), and
+	// StreetCompound end a word ("Hauptstraße"), longest first.
+	StreetSuffix, StreetPrefix Set
+	StreetCompound             []string
+	Units, POBoxes             Set
+	// Lex maps a lower-case word to its Flag bits, so a recognizer learns
+	// everything about a word with one lookup.
+	Lex map[string]uint32
+}
+
+var (
+	once sync.Once
+	g    *Gazetteers
+	gErr error
+)
+
+// Get returns the lists, loading them on first use (about 30 ms). The
+// embedded files are part of the binary, so an error here is a build
+// defect; callers may treat it as fatal.
+func Get() (*Gazetteers, error) {
+	once.Do(func() { g, gErr = load() })
+	return g, gErr
+}
+
+func load() (*Gazetteers, error) {
+	z := &Gazetteers{USZip3: map[string]string{}, StreetSuffix: Set{}, StreetPrefix: Set{}, Units: Set{}, POBoxes: Set{}}
+	sets := []struct {
+		file string
+		dst  *Set
+	}{
+		{"surnames.txt", &z.Surnames}, {"common_words.txt", &z.Common},
+		{"cities.txt", &z.Cities}, {"countries.txt", &z.Countries}, {"titles.txt", &z.Titles},
+		{"legal_forms.txt", &z.LegalForms}, {"gb_outward.txt", &z.GBOutward}, {"ca_fsa.txt", &z.CAFSA},
+	}
+	for _, s := range sets {
+		m := Set{}
+		if err := eachLine(s.file, func(l string) { m[l] = struct{}{} }); err != nil {
+			return nil, err
+		}
+		*s.dst = m
+	}
+	z.FirstNames = Ranked{}
+	if err := eachLine("first_names.txt", func(l string) {
+		if _, dup := z.FirstNames[l]; !dup {
+			z.FirstNames[l] = int32(len(z.FirstNames))
+		}
+	}); err != nil {
+		return nil, err
+	}
+	if err := eachLine("us_zip3.txt", func(l string) {
+		if p, st, ok := strings.Cut(l, " "); ok {
+			z.USZip3[p] = st
+		}
+	}); err != nil {
+		return nil, err
+	}
+	compound := map[string]bool{}
+	if err := eachLine("street_types.txt", func(l string) {
+		f := strings.Split(l, "\t")
+		if len(f) != 3 {
+			return
+		}
+		for _, form := range strings.Split(f[2], "|") {
+			switch f[1] {
+			case "suffix":
+				z.StreetSuffix[form] = struct{}{}
+			case "prefix":
+				z.StreetPrefix[form] = struct{}{}
+			case "compound":
+				compound[form] = true
+			}
+		}
+	}); err != nil {
+		return nil, err
+	}
+	for c := range compound {
+		z.StreetCompound = append(z.StreetCompound, c)
+	}
+	sort.Slice(z.StreetCompound, func(i, j int) bool {
+		a, b := z.StreetCompound[i], z.StreetCompound[j]
+		return len(a) > len(b) || len(a) == len(b) && a < b
+	})
+	if err := eachLine("unit_types.txt", func(l string) {
+		kind, forms, _ := strings.Cut(l, "\t")
+		dst := z.Units
+		if kind == "pobox" {
+			dst = z.POBoxes
+		}
+		for _, f := range strings.Split(forms, "|") {
+			dst[f] = struct{}{}
+		}
+	}); err != nil {
+		return nil, err
+	}
+	z.buildLex()
+	return z, nil
+}
+
+func (z *Gazetteers) buildLex() {
+	z.Lex = make(map[string]uint32, len(z.Surnames)+len(z.Cities)+len(z.FirstNames))
+	mark := func(s Set, f uint32) {
+		for k := range s {
+			if first, _, multi := strings.Cut(k, " "); multi {
+				z.Lex[first] |= MultiStart
+				z.Lex[strings.TrimSuffix(first, ".")] |= MultiStart
+				continue
+			}
+			z.Lex[k] |= f
+			if t := strings.TrimSuffix(k, "."); t != k && t != "" {
+				z.Lex[t] |= f
+			}
+		}
+	}
+	for k, r := range z.FirstNames {
+		z.Lex[k] |= FirstName
+		if r < 1000 {
+			z.Lex[k] |= TopFirstName
+		}
+	}
+	mark(z.Surnames, Surname)
+	mark(z.Common, Common)
+	mark(z.Cities, City)
+	mark(z.Countries, Country)
+	mark(z.Titles, Title)
+	mark(z.LegalForms, LegalForm)
+	mark(z.StreetSuffix, StreetSuffix)
+	mark(z.StreetPrefix, StreetPrefix)
+	mark(z.Units, Unit)
+	mark(z.POBoxes, POBox)
+}
+
+// Is reports whether the lower-case word w has any of the flags f.
+func (z *Gazetteers) Is(w string, f uint32) bool { return z.Lex[w]&f != 0 }
+
+func eachLine(name string, fn func(string)) error {
+	f, err := files.Open("data/" + name)
+	if err != nil {
+		return fmt.Errorf("gazetteer: %w", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		l := sc.Text()
+		if l == "" || l[0] == '#' {
+			continue
+		}
+		fn(l)
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("gazetteer: %s: %w", name, err)
+	}
+	return nil
+}
+
+// NormLegal is how legal forms are compared: lower case, without dots,
+// spaces, hyphens, commas or apostrophes ("S.p.A." = "spa").
+func NormLegal(s string) string {
+	plain := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' || c == '.' || c == ' ' || c == '-' || c == ',' || c == '\'' || c >= 0x80 {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range strings.ToLower(s) {
+		switch r {
+		case '.', ' ', '-', ',', '\'':
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

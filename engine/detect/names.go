@@ -1,0 +1,532 @@
+package detect
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/page"
+)
+
+// The person and organization recognizers are a recall helper for the NER
+// model, not a replacement: they only fire on strong, cheap evidence
+// (a first name followed by a surname, an honorific, a label such as
+// "Name:", a legal form such as "GmbH"), and never on a capitalised common
+// word alone, so "Will you come?" and "Grace period" stay readable.
+
+// particles join the parts of a surname ("Donald van der Voet").
+var particles = map[string]bool{"van": true, "von": true, "der": true, "den": true, "de": true, "del": true, "della": true,
+	"di": true, "da": true, "du": true, "dos": true, "das": true, "do": true, "la": true, "le": true, "bin": true, "ibn": true,
+	"al": true, "el": true, "ter": true, "ten": true, "zu": true, "y": true, "e": true, "mc": true, "st.": true}
+
+// nameLabels introduce a person's name in forms and letters.
+var nameLabels = map[string]bool{"name": true, "names": true, "contact": true, "dear": true, "attn": true, "attention": true,
+	"signed": true, "signature": true, "from": true, "to": true, "cc": true, "employee": true, "patient": true, "applicant": true,
+	"customer": true, "client": true, "author": true, "by": true, "sincerely": true, "regards": true, "recipient": true,
+	"sender": true, "tenant": true, "landlord": true, "owner": true, "holder": true, "cardholder": true, "beneficiary": true,
+	"manager": true, "witness": true, "nom": true, "prénom": true, "prenom": true, "nombre": true, "apellido": true, "apellidos": true,
+	"nome": true, "cognome": true, "naam": true, "vorname": true, "nachname": true, "herr": true, "frau": true,
+	"liebe": true, "lieber": true, "geehrte": true, "geehrter": true, "cher": true, "chère": true, "estimado": true,
+	"estimada": true, "caro": true, "cara": true, "beste": true, "geachte": true, "prezado": true, "prezada": true,
+	"full": true, "surname": true, "forename": true, "firstname": true, "lastname": true}
+
+// rankTitles are ranks and offices written before a name ("General Ross
+// Hoyt", "Captain Newell Beaty"); unlike honorifics they are also ordinary
+// words ("General Motors"), so the name after them must be a known one.
+var rankTitles = map[string]bool{"general": true, "captain": true, "major": true, "colonel": true, "sergeant": true,
+	"lieutenant": true, "admiral": true, "commander": true, "corporal": true, "private": true, "president": true,
+	"senator": true, "governor": true, "mayor": true, "king": true, "queen": true, "prince": true, "princess": true,
+	"saint": true, "pope": true, "bishop": true, "father": true, "brother": true, "sister": true, "uncle": true,
+	"aunt": true, "judge": true, "justice": true, "officer": true, "agent": true, "coach": true, "doctor": true,
+	"professor": true, "chairman": true, "director": true, "minister": true, "chancellor": true, "dean": true,
+	"detective": true, "inspector": true, "sheriff": true, "councillor": true, "councilman": true, "rabbi": true,
+	"reverend": true, "pastor": true, "archbishop": true, "cardinal": true, "emperor": true, "empress": true,
+	"duke": true, "duchess": true, "count": true, "countess": true, "baron": true, "baroness": true}
+
+// salutations precede a name without a colon.
+var salutations = map[string]bool{"dear": true, "liebe": true, "lieber": true, "geehrte": true, "geehrter": true,
+	"cher": true, "chère": true, "estimado": true, "estimada": true, "caro": true, "cara": true, "beste": true,
+	"geachte": true, "prezado": true, "prezada": true, "hello": true, "hi": true, "bonjour": true, "hola": true}
+
+// stopwords never belong to a name or an organization's name.
+var stopwords = map[string]bool{"the": true, "a": true, "an": true, "and": true, "or": true, "of": true, "to": true,
+	"in": true, "on": true, "at": true, "for": true, "with": true, "by": true, "from": true, "is": true, "are": true,
+	"was": true, "were": true, "be": true, "i": true, "you": true, "we": true, "they": true, "he": true, "she": true,
+	"it": true, "my": true, "your": true, "our": true, "their": true, "his": true, "her": true, "this": true, "that": true,
+	"der": true, "die": true, "das": true, "le": true, "la": true, "les": true, "el": true, "il": true, "lo": true,
+	"un": true, "une": true, "ein": true, "eine": true, "het": true, "een": true, "o": true, "os": true, "as": true,
+	"dear": true, "hello": true, "hi": true, "mr": true, "mrs": true, "ms": true, "dr": true}
+
+type nameFinder struct {
+	gz  *gazetteer.Gazetteers
+	org *orgFinder
+	// single enables lone first names; weak enables unknown word +
+	// surname. Both trade precision for recall (see the evaluation).
+	single, weak bool
+}
+
+func newNameFinder(gz *gazetteer.Gazetteers) *nameFinder {
+	return &nameFinder{gz: gz, org: newOrgFinder(gz), single: true, weak: true}
+}
+
+// nameShaped reports whether w looks like a capitalised name: letters
+// (with inner hyphens or apostrophes), first letter upper case, at least
+// two letters.
+func nameShaped(w string) bool {
+	if len(w) < 2 {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(w)
+	if !unicode.IsUpper(r) {
+		return false
+	}
+	letters := 0
+	prev := rune(0)
+	for _, r := range w {
+		switch {
+		case unicode.IsLetter(r):
+			letters++
+		case r == '-' || r == '\'' || r == '’':
+			if !unicode.IsLetter(prev) {
+				return false
+			}
+		default:
+			return false
+		}
+		prev = r
+	}
+	return letters >= 2 && unicode.IsLetter(prev)
+}
+
+// isInitial matches "J." and "J".
+func isInitial(w string) bool {
+	r, n := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r) && (len(w) == n || w[n:] == ".")
+}
+
+type nameTok struct {
+	core, low      string
+	shaped         bool
+	first, surname bool
+	common         bool
+	initial        bool
+	particle       bool
+	// stop: the word ends in punctuation that ends a name (",", ";", ":").
+	stop bool
+	// punct is the first punctuation byte after the core, or 0.
+	punct byte
+	// noname: a function word, or a word of addresses, companies or
+	// places ("Street", "Ltd", "Arabia") that a name never contains.
+	noname bool
+	city   bool
+	// top: among the most frequent first names.
+	top bool
+}
+
+func (n *nameFinder) tok(v *View, i int) nameTok {
+	c := v.coreText(i)
+	l := v.coreLower(i)
+	t := nameTok{core: c, low: l, shaped: nameShaped(c), initial: isInitial(c), particle: particles[l]}
+	if t.shaped {
+		f := n.gz.Lex[l]
+		t.first = f&gazetteer.FirstName != 0
+		t.top = f&gazetteer.TopFirstName != 0
+		t.surname = f&gazetteer.Surname != 0
+		t.noname = stopwords[l] || f&gazetteer.Country != 0 || n.notName(l, f)
+		t.common = t.noname || f&gazetteer.Common != 0 || months[l] > 0 || weekdays[l]
+		t.city = f&gazetteer.City != 0
+	}
+	_, we := v.WordRange(i)
+	_, ce := v.core(i)
+	if ce < we {
+		t.punct = v.Text[ce]
+		switch v.Text[ce] {
+		case ',', ';', ':', '!', '?', ')':
+			t.stop = true
+		case '.':
+			t.stop = !t.initial
+		}
+	}
+	return t
+}
+
+// notName reports whether l is a word of addresses or company names
+// ("Street", "Apt", "Ltd"): such a capitalised word is no evidence of a
+// person.
+func (n *nameFinder) notName(l string, f uint32) bool {
+	const addrOrLegal = gazetteer.StreetSuffix | gazetteer.StreetPrefix | gazetteer.Unit | gazetteer.LegalForm
+	if f&addrOrLegal != 0 {
+		return true
+	}
+	// "S.A.", "Co." are legal forms once normalised.
+	return strings.ContainsAny(l, ".-'") && n.gz.Is(gazetteer.NormLegal(l), gazetteer.LegalForm)
+}
+
+// inAddress reports whether the name [s, e] of line [first, end) sits in
+// a street: after a house number or a prefix street type ("15 Via Carlo
+// Cattaneo", "Rua Joaquim ..."), or before a street type ("Koontz Lane").
+func (n *nameFinder) inAddress(v *View, s, e, first, end int) bool {
+	if s > first {
+		p := v.coreLower(s - 1)
+		if houseNumber.MatchString(p) || n.gz.StreetPrefix.Has(p) || n.gz.StreetPrefix.Has(strings.TrimSuffix(p, ".")) {
+			return true
+		}
+	}
+	if e+1 < end {
+		q := strings.TrimSuffix(v.coreLower(e+1), ".")
+		if n.gz.StreetSuffix.Has(q) && isCapitalised(v.coreText(e+1)) || houseNumber.MatchString(q) && e+2 >= end {
+			return true
+		}
+	}
+	return false
+}
+
+func (n *nameFinder) find(v *View) []page.Span {
+	var out []page.Span
+	buf := make([]nameTok, v.Len())
+	for k := 0; k < v.Lines(); k++ {
+		first, end := v.Line(k)
+		if end-first == 0 {
+			continue
+		}
+		toks := buf[:end-first]
+		for i := first; i < end; i++ {
+			toks[i-first] = n.tok(v, i)
+		}
+		for i := 0; i < len(toks); {
+			s, e, score := n.at(toks, i)
+			if score == 0 {
+				i++
+				continue
+			}
+			i = e + 1
+			if n, _ := n.org.legalAt(v, first+e+1, end); n > 0 {
+				continue // "Boston Consulting Group": the organization's
+			}
+			if n.inAddress(v, first+s, first+e, first, end) {
+				continue // the address recognizer's
+			}
+			if e+1 < len(toks) && toks[e+1].shaped && toks[e+1].common && !toks[e].stop {
+				// "Paxton Carnegie Public Library", "Montreal Hockey
+				// Club": a name runs on into capitalised common words.
+				continue
+			}
+			if sp, ok := v.coreSpan(first+s, first+e, page.Person, score, "name-gazetteer"); ok {
+				out = append(out, sp)
+			}
+		}
+	}
+	return out
+}
+
+// titleTok reports whether t is an honorific; one- and two-letter ones
+// other than the usual English ones need their dot ("M. Dupont").
+func (n *nameFinder) titleTok(v nameTok) bool {
+	l := strings.TrimSuffix(v.low, ".")
+	if !n.gz.Titles.Has(l) || !isCapitalised(v.core) {
+		return false
+	}
+	switch l {
+	case "mr", "mrs", "ms", "dr", "mx", "mme", "mlle", "sir", "herr", "frau", "miss", "prof", "dame", "lord", "lady":
+		return true
+	}
+	return len([]rune(l)) > 2 || strings.HasSuffix(v.core, ".") || strings.HasSuffix(v.low, ".")
+}
+
+// extend grows a name from toks[s] to the right over further name words,
+// initials and particles; it returns the last word.
+func extend(toks []nameTok, s int, max int) int {
+	e := s
+	words := 1
+	for j := s + 1; j < len(toks) && words < max && !toks[j-1].stop; j++ {
+		t := toks[j]
+		switch {
+		case t.noname:
+			return e
+		case t.shaped && (!t.common || t.surname || t.first):
+			e = j
+			words++
+		case t.initial && j+1 < len(toks) && toks[j+1].shaped:
+			continue
+		case t.particle && !t.stop && particleRun(toks, j):
+			continue
+		default:
+			return e
+		}
+	}
+	return e
+}
+
+// particleRun reports whether the particles from toks[j] on ("van der")
+// lead to a name word ("Voet").
+func particleRun(toks []nameTok, j int) bool {
+	for ; j < len(toks); j++ {
+		switch t := toks[j]; {
+		case t.particle && !t.stop:
+			continue
+		case t.shaped && !t.noname && !t.common:
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// placeAfter reports whether toks[i] is followed by ", <state or
+// country>" ("Austin, Texas"), which makes it a place.
+func (n *nameFinder) placeAfter(toks []nameTok, i int) bool {
+	if toks[i].punct != ',' || i+1 >= len(toks) {
+		return false
+	}
+	l := toks[i+1].low
+	_, state := usStates[l]
+	_, abbr := usStates[toks[i+1].core]
+	return state || abbr || n.gz.Countries.Has(l)
+}
+
+// inPlace reports whether toks[i] sits where a city would in an address:
+// after a comma, or before a word with digits (a postcode).
+func (n *nameFinder) inPlace(toks []nameTok, i int) bool {
+	return i > 0 && toks[i-1].punct == ',' || i+1 < len(toks) && hasDigit(toks[i+1].core)
+}
+
+// at tries the name rules at toks[i]; it returns the words [s, e] of a
+// name and its score, or score 0.
+func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
+	t := toks[i]
+	next := func(j int) (int, bool) {
+		if toks[j].stop {
+			return 0, false
+		}
+		for k := j + 1; k < len(toks); k++ {
+			if toks[k].initial || toks[k].particle {
+				if toks[k].stop {
+					return 0, false
+				}
+				continue
+			}
+			return k, toks[k].shaped
+		}
+		return 0, false
+	}
+	// Honorific + capitalised words: "Dr. Smith", "Herr Müller", "Mme Dupont".
+	if n.titleTok(t) {
+		if t.punct != 0 && t.punct != '.' {
+			// "Mr, ..." or "Dr:" is no title of a name.
+			return 0, 0, 0
+		}
+		s := i + 1
+		if s < len(toks) && toks[s].initial && s+1 < len(toks) {
+			s++
+		}
+		if s < len(toks) {
+			if u := toks[s]; u.shaped && !u.noname && (!u.common || u.first || u.surname) {
+				return i + 1, extend(toks, s, 4), 0.75
+			}
+		}
+		return 0, 0, 0
+	}
+	// Label + capitalised words: "Name: May Chen", "Dear John,".
+	if (nameLabels[t.low] && t.punct == ':' || salutations[t.low] && t.punct == 0) && i+1 < len(toks) {
+		if u := toks[i+1]; u.shaped && !u.noname && (!u.common || u.first || u.surname) && !n.titleTok(u) {
+			e := extend(toks, i+1, 3)
+			if e > i+1 || u.first || u.surname {
+				return i + 1, e, 0.6
+			}
+		}
+	}
+	if !t.shaped || t.noname {
+		return 0, 0, 0
+	}
+	j, ok := next(i)
+	if !ok {
+		if n.single && t.first && !t.common && (!t.city || t.top) &&
+			!isAllUpper(t.core) && !n.placeAfter(toks, i) && !(t.city && n.inPlace(toks, i)) {
+			// A lone known first name: "Why is David so impulsive?".
+			return i, i, 0.4
+		}
+		return 0, 0, 0
+	}
+	u := toks[j]
+	if u.noname {
+		return 0, 0, 0
+	}
+	if rankTitles[t.low] {
+		if (u.first || u.surname) && !u.common {
+			return j, extend(toks, j, 4), 0.6
+		}
+		return 0, 0, 0
+	}
+	switch {
+	case t.first && (u.surname || u.first) && !(t.common && u.common):
+		// "Will Smith", "May Chen", "Mary Ann Smith"
+		if t.common && u.first && j+1 < len(toks) && toks[j+1].shaped && !toks[j].stop {
+			// "Tower Man George Hauser": the name starts at the
+			// first name after the common word.
+			return j, extend(toks, j, 4), 0.6
+		}
+		score := float32(0.6)
+		if !t.common && !u.common {
+			score = 0.7
+		}
+		return i, extend(toks, i, 4), score
+	case t.first && !t.common && !u.common && !u.first && !t.city && !u.city:
+		// A known first name and an unknown capitalised word:
+		// "Brian Berločnik".
+		return i, extend(toks, i, 3), 0.5
+	case n.weak && !t.common && !t.first && !t.city && u.surname && !u.common && !isAllUpper(t.core):
+		// An unknown capitalised word and a known surname: "Ngozi Johnson".
+		return i, extend(toks, i, 3), 0.45
+	}
+	return 0, 0, 0
+}
+
+// Organizations: capitalised words ending in a legal form.
+
+type orgFinder struct {
+	gz *gazetteer.Gazetteers
+	// prefixes holds every prefix of every legal form, so that legalAt
+	// stops joining words as soon as no form can match.
+	prefixes gazetteer.Set
+}
+
+func newOrgFinder(gz *gazetteer.Gazetteers) *orgFinder {
+	o := &orgFinder{gz: gz, prefixes: gazetteer.Set{}}
+	for f := range gz.LegalForms {
+		for i := range f {
+			if i > 0 {
+				o.prefixes[f[:i]] = struct{}{}
+			}
+		}
+		o.prefixes[f] = struct{}{}
+	}
+	return o
+}
+
+// lowerLegalOK are legal forms people write in lower case ("acme inc.").
+var lowerLegalOK = map[string]bool{"inc": true, "ltd": true, "llc": true, "llp": true, "plc": true, "gmbh": true,
+	"corp": true, "ltda": true, "srl": true, "sarl": true, "bv": true, "pty": true, "ptyltd": true}
+
+// orgConnectors may sit between the capitalised words of a name.
+// "and" is left out: "Carfax and Keychain Logistics Corp." is two names.
+var orgConnectors = map[string]bool{"&": true, "of": true, "for": true, "de": true, "der": true, "van": true, "di": true,
+	"des": true, "du": true, "del": true, "+": true}
+
+func (o *orgFinder) find(v *View) []page.Span {
+	var out []page.Span
+	for k := 0; k < v.Lines(); k++ {
+		first, end := v.Line(k)
+		for j := first; j < end; j++ {
+			n, score := o.legalAt(v, j, end)
+			if n == 0 {
+				continue
+			}
+			s := o.nameStart(v, j, first, n)
+			if s < 0 {
+				continue
+			}
+			if sp, ok := v.coreSpan(s, j+n-1, page.Organization, score, "org-legal-form"); ok {
+				out = append(out, sp)
+			}
+			j += n - 1
+		}
+	}
+	return out
+}
+
+// legalAt returns how many words starting at j form a legal form (up to
+// four: "GmbH & Co. KG", "Pty. Ltd."), preferring the longest, and the
+// score; 0 when none.
+func (o *orgFinder) legalAt(v *View, j, end int) (int, float32) {
+	best := 0
+	for n := 1; n <= 4 && j+n <= end; n++ {
+		s, _ := v.core(j)
+		_, e := v.core(j + n - 1)
+		if e <= s {
+			break
+		}
+		norm := gazetteer.NormLegal(v.Lower[s:e])
+		if !o.prefixes.Has(norm) {
+			break
+		}
+		if o.gz.LegalForms.Has(norm) {
+			best = n
+		}
+	}
+	if best == 0 {
+		return 0, 0
+	}
+	n := best
+	s, _ := v.core(j)
+	_, e := v.core(j + n - 1)
+	surface, norm := v.Text[s:e], gazetteer.NormLegal(v.Lower[s:e])
+	// "APO AA 65303", "Calgary AB T2P": a state or province code before
+	// a postcode, not a legal form.
+	if len(norm) <= 2 && j+n < end && hasDigit(v.coreText(j+n)) && !endsClause(v, j+n-1) {
+		return 0, 0
+	}
+	lowerSurface := v.Lower[s:e] == surface
+	switch {
+	case len(norm) <= 4 && lowerSurface && !lowerLegalOK[norm]:
+		return 0, 0
+	case o.gz.Common.Has(norm) && !isCapitalised(surface):
+		return 0, 0
+	case len(norm) <= 3 && !lowerSurface && !lowerLegalOK[norm] && !isAllUpper(surface) && !strings.Contains(surface, ".") && !isCapitalised(surface):
+		return 0, 0
+	}
+	if o.gz.Common.Has(norm) {
+		return n, 0.55
+	}
+	return n, 0.75
+}
+
+// nameStart walks left from the legal form at j over capitalised words
+// and connectors and returns the first word of the organization's name,
+// or -1 when there is none.
+func (o *orgFinder) nameStart(v *View, j, first, n int) int {
+	s := -1
+	for k := j - 1; k >= first && j-k <= 6; k-- {
+		c := v.coreText(k)
+		l := v.coreLower(k)
+		if stopwords[l] && !orgConnectors[l] {
+			break
+		}
+		if w := v.WordText(k); k < j-1 && (strings.HasSuffix(w, ".") && !isInitial(c) || strings.HasSuffix(w, ":") ||
+			strings.HasSuffix(w, ";") || strings.HasSuffix(w, ",")) {
+			break
+		}
+		if allDigits(c) || houseNumber.MatchString(c) {
+			break
+		}
+		if isCapitalised(c) || hasLetter(c) && strings.ContainsAny(c, "0123456789&") && len(c) > 1 || c == "&" {
+			s = k
+			continue
+		}
+		if orgConnectors[l] && s >= 0 {
+			// "Bank of America Corp." but not "Priya Raman of Raman &
+			// Associates Ltd.": "of" and "for" follow a common noun.
+			if (l == "of" || l == "for") && (k == first || !o.gz.Common.Has(v.coreLower(k-1)) || !isCapitalised(v.coreText(k-1))) {
+				break
+			}
+			continue
+		}
+		break
+	}
+	if s < 0 && j > first {
+		// "morningstar inc.": one lower-case word that is not common.
+		l := v.coreLower(j - 1)
+		if lowerLegalOK[gazetteer.NormLegal(v.coreLower(j))] && len(l) > 2 && !o.gz.Common.Has(l) && !stopwords[l] && !hasDigit(l) {
+			s = j - 1
+		}
+	}
+	// Drop connectors left dangling at the start.
+	for s >= 0 && s < j && orgConnectors[v.coreLower(s)] {
+		s++
+	}
+	if s == j {
+		return -1
+	}
+	return s
+}

@@ -1,0 +1,343 @@
+package detect
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/nyaruka/phonenumbers"
+
+	"github.com/redactd/redactd/engine/page"
+)
+
+// phoneRegions are the numbering plans national-format numbers are tried
+// against; numbers written with +CC or 00CC are checked against their own.
+var phoneRegions = []string{"US", "GB", "DE", "FR", "ES", "IT", "NL", "CA", "IN", "AU", "BR"}
+
+// phoneContext are labels that make a merely possible number (right length
+// for its plan, but not in an allocated range, or unformatted) a phone
+// number when they appear on its line or the line before.
+var phoneContext = map[string]bool{
+	"tel": true, "tel.": true, "tele": true, "telephone": true, "phone": true, "ph": true, "call": true, "fax": true,
+	"mobile": true, "mob": true, "cell": true, "cellphone": true, "office": true, "home": true, "work": true,
+	"contact": true, "reach": true, "dial": true, "text": true, "sms": true, "whatsapp": true, "hotline": true,
+	"direct": true, "landline": true, "switchboard": true,
+	"telefon": true, "telefonnummer": true, "rufnummer": true, "handy": true, "mobil": true, "mobilnummer": true, "durchwahl": true,
+	"telefax": true, "tél": true, "téléphone": true, "portable": true, "numéro": true, "teléfono": true, "telefono": true,
+	"móvil": true, "movil": true, "celular": true, "cellulare": true, "telefoon": true, "mobiel": true, "telemóvel": true,
+	"telefone": true, "fone": true, "numero": true,
+}
+
+// notPhoneLabel are words before a number that say it is something else.
+var notPhoneLabel = map[string]bool{"suite": true, "apt": true, "unit": true, "room": true, "box": true, "flat": true,
+	"floor": true, "ste": true, "no": true, "nr": true, "nº": true, "n°": true, "#": true, "invoice": true, "order": true,
+	"ref": true, "reference": true, "account": true, "acct": true, "id": true, "customer": true, "po": true, "zip": true,
+	"postcode": true, "iban": true, "bic": true, "swift": true, "sort": true, "routing": true, "aba": true, "ssn": true,
+	"policy": true, "case": true, "ticket": true, "serial": true, "isbn": true, "rechnung": true, "kundennummer": true,
+	"facture": true, "pedido": true, "fattura": true, "factuur": true, "fatura": true, "postfach": true, "bp": true}
+
+// findPhones scans each line for phone-shaped runs (digits with spaces,
+// dots, dashes, slashes and parentheses, optionally starting with + and
+// followed by an extension), drops those that are dates, year ranges,
+// amounts, card numbers or thousands-grouped numbers, and keeps those that
+// libphonenumber says are valid in one of phoneRegions (or possible, next
+// to a phone label).
+func findPhones(v *View) []page.Span {
+	t := v.Text
+	var out []page.Span
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		if !isDigit(c) && c != '+' && c != '(' {
+			continue
+		}
+		if wordCharBefore(t, i) || i > 0 && strings.IndexByte("+.,/-", t[i-1]) >= 0 && i > 1 && isDigit(t[i-2]) {
+			// Inside a word or a longer number: skip the rest of it.
+			for i < len(t) && (isAlnumByte(t[i]) || strings.IndexByte(".,/-", t[i]) >= 0) {
+				i++
+			}
+			continue
+		}
+		s, e, digits := phoneRun(t, i)
+		if e <= s {
+			continue
+		}
+		i = e - 1
+		if digits < 7 || digits > 15 {
+			continue
+		}
+		ext := phoneExtension(v.Lower, e)
+		cand := t[s:e]
+		if notPhone(t, s, e, cand) {
+			continue
+		}
+		if w := v.WordAt(s); w > 0 && v.LineOf(w-1) == v.LineOf(w) && notPhoneLabel[strings.TrimSuffix(v.coreLower(w-1), ".")] {
+			continue
+		}
+		score := phoneScore(v, s, cand)
+		if score == 0 {
+			continue
+		}
+		if sp, ok := v.Span(s, e+ext, page.PhoneNumber, score, "phone"); ok {
+			out = append(out, sp)
+		}
+		i = e + ext - 1
+	}
+	return out
+}
+
+// phoneRun returns the phone-shaped run starting at t[i] and its digit
+// count. Separators (one space, '-', '.', '/') must sit between digits or
+// brackets; the run never crosses a line break.
+func phoneRun(t string, i int) (s, e, digits int) {
+	s = i
+	j := i
+	if t[j] == '+' {
+		if j+1 >= len(t) || !isDigit(t[j+1]) {
+			return 0, 0, 0
+		}
+		j++
+	}
+	open := 0
+	lastDigit := s
+scan:
+	for j < len(t) && digits <= 17 {
+		c := t[j]
+		switch {
+		case isDigit(c):
+			digits++
+			lastDigit = j + 1
+		case c == '(' && open == 0 && j+1 < len(t) && (isDigit(t[j+1]) || t[j+1] == '+'):
+			open++
+		case c == ')' && open > 0 && isDigit(t[j-1]):
+			open--
+			lastDigit = j + 1
+		case (c == ' ' || c == '-' || c == '.' || c == '/') && j+1 < len(t) &&
+			(isDigit(t[j+1]) || t[j+1] == '(') && (isDigit(t[j-1]) || t[j-1] == ')'):
+		default:
+			break scan
+		}
+		j++
+	}
+	e = lastDigit
+	// An opening bracket never closed belongs to the text, not the number.
+	if strings.Count(t[s:e], "(") != strings.Count(t[s:e], ")") {
+		if t[s] == '(' && strings.Count(t[s:e], "(") == strings.Count(t[s:e], ")")+1 {
+			s++
+		} else {
+			return 0, 0, 0
+		}
+	}
+	// A run must end where a word ends: "12345678abc" is a reference.
+	if wordCharAt(t, e) && !(e < len(t) && (t[e] == 'x' || t[e] == 'X') && e+1 < len(t) && isDigit(t[e+1])) {
+		return 0, 0, 0
+	}
+	return s, e, digits
+}
+
+var extPrefixes = []string{"extension", "ext.", "ext", "x", "#", "poste", "durchwahl", "dw", "int."}
+
+// phoneExtension returns the length of an extension ("x818", " ext. 12",
+// " #123") starting at l[e:], or 0.
+func phoneExtension(l string, e int) int {
+	j := e
+	if j < len(l) && l[j] == ' ' {
+		j++
+	}
+	rest := l[j:min(len(l), j+14)]
+	for _, p := range extPrefixes {
+		if !strings.HasPrefix(rest, p) {
+			continue
+		}
+		k := j + len(p)
+		if k < len(l) && l[k] == ' ' && p != "x" {
+			k++
+		}
+		d := k
+		for d < len(l) && d-k < 6 && isDigit(l[d]) {
+			d++
+		}
+		if d == k || wordCharAt(l, d) {
+			return 0
+		}
+		return d - e
+	}
+	return 0
+}
+
+// notPhone rejects runs of the right length that are something else.
+func notPhone(t string, s, e int, cand string) bool {
+	// A clock time follows: "2021-03-04 14:56" made the run swallow "14".
+	if e < len(t) && t[e] == ':' {
+		return true
+	}
+	for _, part := range strings.Split(cand, " ") {
+		if _, ok := parseNumericDate(part); ok {
+			return true
+		}
+	}
+	if isYearRange(cand) || isThousands(cand) {
+		return true
+	}
+	// Amounts: a currency sign or code, or a percent sign, next to it.
+	before := strings.TrimRight(t[max(0, s-4):s], " ")
+	if strings.HasSuffix(before, "$") || strings.HasSuffix(before, "€") || strings.HasSuffix(before, "£") || strings.HasSuffix(before, "¥") {
+		return true
+	}
+	after := strings.TrimLeft(t[e:min(len(t), e+5)], " ")
+	for _, c := range []string{"€", "$", "£", "%", "EUR", "USD", "GBP", "CHF"} {
+		if strings.HasPrefix(after, c) {
+			return true
+		}
+	}
+	d := phonenumbers.NormalizeDigitsOnly(cand)
+	if len(d) >= 13 && isCardNumber(d) {
+		return true
+	}
+	return false
+}
+
+// isYearRange matches "1990-2000" and "1990 - 2000".
+func isYearRange(c string) bool {
+	c = strings.ReplaceAll(c, " ", "")
+	if len(c) != 9 || (c[4] != '-' && c[4] != '/') {
+		return false
+	}
+	y := func(s string) bool { return (s[:2] == "19" || s[:2] == "20") && allDigits(s) }
+	return y(c[:4]) && y(c[5:])
+}
+
+// isThousands matches numbers grouped by threes with dots or spaces as
+// thousands separators: "1.234.567", "12 345 678".
+func isThousands(c string) bool {
+	for _, sep := range []string{".", " "} {
+		parts := strings.Split(c, sep)
+		if len(parts) < 3 || len(parts[0]) > 3 || !allDigits(parts[0]) {
+			continue
+		}
+		ok := true
+		for _, p := range parts[1:] {
+			if len(p) != 3 || !allDigits(p) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// phoneScore validates a candidate and scores it; 0 rejects it.
+func phoneScore(v *View, s int, cand string) float32 {
+	digits := phonenumbers.NormalizeDigitsOnly(cand)
+	formatted := len(digits) != len(cand)
+	ctx := v.lineContext(v.WordAt(s), phoneContext)
+	var valid, possible bool
+	switch {
+	case cand[0] == '+':
+		valid, possible = checkPhone("+"+digits, "ZZ")
+	case strings.HasPrefix(digits, "00") && len(digits) > 9:
+		valid, possible = checkPhone("+"+digits[2:], "ZZ")
+	case strings.HasPrefix(digits, "011") && len(digits) > 10:
+		valid, possible = checkPhone("+"+digits[3:], "ZZ")
+	}
+	if !valid {
+		for _, r := range phoneRegions {
+			if !plausible(r, digits) {
+				continue
+			}
+			va, po := checkPhone(digits, r)
+			valid = valid || va
+			possible = possible || po
+			if valid {
+				break
+			}
+		}
+	}
+	switch {
+	case valid && ctx:
+		return 0.9
+	case valid && formatted:
+		return 0.8
+	case possible && ctx:
+		return 0.6
+	}
+	return 0
+}
+
+// plausible is a cheap check that digits could be a national-format
+// number of region r, to spare libphonenumber's slow parser the rest.
+func plausible(r, d string) bool {
+	n := len(d)
+	switch r {
+	case "US", "CA":
+		if n == 11 && d[0] == '1' {
+			d, n = d[1:], 10
+		}
+		return n == 10 && d[0] >= '2' || n == 7 && d[0] >= '2'
+	case "GB":
+		return d[0] == '0' && (n == 10 || n == 11)
+	case "DE":
+		return d[0] == '0' && d[1] != '0' && n >= 6 && n <= 13
+	case "FR":
+		return d[0] == '0' && d[1] != '0' && n == 10
+	case "ES":
+		return n == 9 && d[0] >= '6'
+	case "IT":
+		return d[0] == '0' && n >= 6 && n <= 11 || d[0] == '3' && (n == 9 || n == 10)
+	case "NL":
+		return d[0] == '0' && n == 10
+	case "IN":
+		return n == 10 && d[0] >= '6' || d[0] == '0' && n == 11
+	case "AU":
+		return d[0] == '0' && n == 10 || n == 8 && d[0] >= '2'
+	case "BR":
+		return (n == 10 || n == 11) && d[0] != '0' || d[0] == '0' && (n == 11 || n == 12)
+	}
+	return false
+}
+
+// phoneCache remembers libphonenumber's verdicts: documents repeat their
+// numbers (letterheads, footers) and each verdict costs ~20 µs.
+var phoneCache struct {
+	sync.Mutex
+	m map[string]uint8
+}
+
+const phoneCacheMax = 1 << 14
+
+func checkPhone(num, region string) (valid, possible bool) {
+	key := region + num
+	phoneCache.Lock()
+	r, ok := phoneCache.m[key]
+	phoneCache.Unlock()
+	if !ok {
+		if n, err := phonenumbers.Parse(num, region); err == nil {
+			if phonenumbers.IsValidNumber(n) {
+				r |= 1
+			}
+			if phonenumbers.IsPossibleNumber(n) {
+				r |= 2
+			}
+		}
+		phoneCache.Lock()
+		if phoneCache.m == nil || len(phoneCache.m) >= phoneCacheMax {
+			phoneCache.m = make(map[string]uint8)
+		}
+		phoneCache.m[key] = r
+		phoneCache.Unlock()
+	}
+	return r&1 != 0, r&2 != 0
+}

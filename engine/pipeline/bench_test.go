@@ -1,0 +1,135 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/mupdf"
+	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/engine/testpdf"
+)
+
+// letterPDF makes an n-page text document of dense business-letter pages
+// with some personal data on each.
+func letterPDF(n int) []byte {
+	doc := testpdf.New()
+	for i := 0; i < n; i++ {
+		p := doc.AddPage(612, 792, 0)
+		y := 740.0
+		p.Text(72, y, 14, fmt.Sprintf("Account review %d", i+1))
+		for l := 0; l < 44; l++ {
+			y -= 15
+			switch l % 11 {
+			case 3:
+				p.Text(72, y, 10, "Contact Maria Gonzalez at maria.gonzalez@example.com or +44 20 7946 0958 about the invoice.")
+			case 7:
+				p.Text(72, y, 10, "Payment to IBAN GB82 WEST 1234 5698 7654 32 was confirmed on 12 March 2024 by the bank.")
+			default:
+				p.Text(72, y, 10, "The quarterly results were discussed at length and the committee agreed on next steps.")
+			}
+		}
+	}
+	return doc.Bytes()
+}
+
+func writeTemp(b testing.TB, data []byte) string {
+	path := filepath.Join(b.TempDir(), "in.pdf")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
+
+// BenchmarkPipelinePage is one text page through the whole pipeline at
+// 150 dpi: open, render, words, detection, burn, encode, write.
+func BenchmarkPipelinePage(b *testing.B) {
+	p := newTestPipeline(b)
+	path := writeTemp(b, letterPDF(1))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := p.Process(context.Background(), engine.ProcessInput{Path: path, Options: engine.Options{Categories: page.Categories}},
+			io.Discard, func(engine.Progress) error { return nil }); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPipelineVsRender measures the pipeline's throughput on a
+// 100-page text PDF against MuPDF rendering alone (load + render every
+// page at the same dpi, on as many goroutines as the pipeline's workers),
+// in the same run, and reports the ratio. Target: ratio >= 0.5.
+func BenchmarkPipelineVsRender(b *testing.B) {
+	const pages = 100
+	data := letterPDF(pages)
+	path := writeTemp(b, data)
+	p := newTestPipeline(b)
+	dpi := p.cfg.DPI
+	workers := p.render.Cap()
+	b.ResetTimer()
+	var pipe, render time.Duration
+	for i := 0; i < b.N; i++ {
+		t := time.Now()
+		if _, err := renderOnly(data, dpi, workers); err != nil {
+			b.Fatal(err)
+		}
+		render += time.Since(t)
+		t = time.Now()
+		if _, err := p.Process(context.Background(), engine.ProcessInput{Path: path, Options: engine.Options{Categories: page.Categories}},
+			io.Discard, func(engine.Progress) error { return nil }); err != nil {
+			b.Fatal(err)
+		}
+		pipe += time.Since(t)
+	}
+	b.ReportMetric(float64(pages*b.N)/pipe.Seconds(), "pipeline-pages/s")
+	b.ReportMetric(float64(pages*b.N)/render.Seconds(), "render-pages/s")
+	b.ReportMetric(render.Seconds()/pipe.Seconds(), "ratio")
+}
+
+
+// renderOnly loads and renders every page with MuPDF on workers goroutines.
+func renderOnly(data []byte, dpi float64, workers int) (int, error) {
+	doc, err := mupdf.Open(data, mupdf.Options{})
+	if err != nil {
+		return 0, err
+	}
+	defer doc.Close()
+	next := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var firstErr error
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				pg, err := doc.LoadPage(context.Background(), i)
+				if err == nil {
+					var r *page.Raster
+					r, err = pg.Render(context.Background(), dpi, 1e9)
+					if err == nil {
+						r.Release()
+					}
+					pg.Close()
+				}
+				if err != nil {
+					mu.Lock()
+					firstErr = err
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := 0; i < doc.NumPages(); i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return doc.NumPages(), firstErr
+}

@@ -1,0 +1,88 @@
+package pipeline
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/burn"
+	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/engine/metrics"
+	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/engine/pdfout"
+)
+
+// maskPadPt is the margin around each character box, in points, so
+// anti-aliased edges of glyphs are covered too.
+const maskPadPt = 1.5
+
+type encodedPage = pdfout.EncodedPage
+
+// burnAndEncode masks the spans into the page's raster and compresses it.
+// The raster is released by the caller afterwards.
+func (p *Pipeline) burnAndEncode(pg *page.Page, spans []page.Span) pageResult {
+	t := time.Now()
+	boxes := burn.Boxes(pg, spans, maskPadPt)
+	burn.Burn(pg.Raster, pg.DPI, boxes)
+	observe("burn", t)
+
+	masks := make([]engine.Mask, 0, len(boxes))
+	for _, b := range boxes {
+		masks = append(masks, engine.Mask{Page: pg.Index, Box: b.Rect, Category: b.Category,
+			Source: b.Source.String(), Recognizer: b.Recognizer, Score: b.Score})
+		metrics.Detections.WithLabelValues(string(b.Category), b.Recognizer).Inc()
+	}
+
+	t = time.Now()
+	enc, err := pdfout.Encode(pg.Raster, pg.Width, pg.Height, pdfout.Options{JPEGQuality: p.cfg.JPEGQuality, TextBits: p.cfg.TextBits})
+	observe("encode", t)
+	if err != nil {
+		return pageResult{err: fmt.Errorf("pipeline: encode page %d: %w", pg.Index+1, err)}
+	}
+	return pageResult{enc: enc, masks: masks}
+}
+
+// pdfWriter writes encoded pages in order and counts the output.
+type pdfWriter struct {
+	cw *countingWriter
+	w  *pdfout.Writer
+}
+
+func newPDFWriter(out io.Writer, cfg config.Config) (*pdfWriter, error) {
+	cw := &countingWriter{w: out}
+	w, err := pdfout.NewWriter(cw, pdfout.Options{JPEGQuality: cfg.JPEGQuality})
+	if err != nil {
+		return nil, err
+	}
+	return &pdfWriter{cw: cw, w: w}, nil
+}
+
+func (w *pdfWriter) writePage(e *encodedPage) error {
+	st, err := w.w.WriteEncoded(e)
+	if err != nil {
+		return fmt.Errorf("pipeline: write page: %w", err)
+	}
+	metrics.OutputBytesPerPage.Observe(float64(st.Bytes))
+	metrics.Pages.Inc()
+	return nil
+}
+
+func (w *pdfWriter) close() error { return w.w.Close() }
+func (w *pdfWriter) bytes() int64 { return w.cw.n }
+
+// VerifyOutput is the safety check the engine runs on every finished
+// output before marking its document redacted (engine.OutputVerifier).
+func (p *Pipeline) VerifyOutput(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	return pdfout.Verify(f, st.Size())
+}

@@ -1,0 +1,139 @@
+// Package pipeline is the engine's Processor: it opens a document, and for
+// every page renders it, finds its words (text layer, form fields,
+// annotations, OCR), detects PII, burns masks into the raster and encodes
+// it, writing a flattened PDF page by page in order.
+//
+// Pages flow through three ants pools with bounded queues:
+//
+//	load+render (CPU, Workers) → analyse (waits on model batchers) → burn+encode (CPU, Workers)
+//
+// so model batches fill with lines from many pages and documents while the
+// CPU pools never run more goroutines than cores. Memory is bounded by a
+// process-wide budget of raster pixels in flight and by a per-document
+// window of pages between dispatch and the in-order writer.
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"runtime"
+	"time"
+
+	"github.com/panjf2000/ants/v2"
+	"golang.org/x/sync/semaphore"
+
+	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/engine/detect"
+	"github.com/redactd/redactd/engine/metrics"
+	"github.com/redactd/redactd/engine/page"
+)
+
+// OCR recognises words in a raster. Quads of the returned words are in
+// the raster's pixels; region, when not empty, limits recognition to that
+// pixel rectangle.
+type OCR interface {
+	Recognize(ctx context.Context, r *page.Raster, region PixelRect) ([]page.Word, error)
+}
+
+// PixelRect is a rectangle in raster pixels; the zero value means the
+// whole raster.
+type PixelRect struct{ X0, Y0, X1, Y1 int }
+
+// Empty reports whether r selects nothing (meaning: the whole raster).
+func (r PixelRect) Empty() bool { return r.X1 <= r.X0 || r.Y1 <= r.Y0 }
+
+// Deps are the models and detectors the pipeline uses. OCR may be nil
+// (ocr=off, or no models installed): pages without a text layer are then
+// rendered and encoded without detection on their pixels.
+type Deps struct {
+	Detectors []detect.Detector
+	OCR       OCR
+	// Verify, when set, is the output safety check run on each finished
+	// PDF by the engine; the pipeline exposes it for wiring convenience.
+	Log *slog.Logger
+}
+
+// Pipeline implements engine.Processor.
+type Pipeline struct {
+	cfg     config.Config
+	deps    Deps
+	log     *slog.Logger
+	render  *ants.Pool
+	analyse *ants.Pool
+	encode  *ants.Pool
+	pixels  *semaphore.Weighted
+	maxPix  int64
+	window  int
+}
+
+// New starts the pipeline's pools. Close stops them.
+func New(cfg config.Config, deps Deps) (*Pipeline, error) {
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	log := deps.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	p := &Pipeline{cfg: cfg, deps: deps, log: log, maxPix: cfg.MaxPixelsInFlight, window: 4 * workers}
+	if p.maxPix <= 0 {
+		p.maxPix = 64_000_000
+	}
+	p.pixels = semaphore.NewWeighted(p.maxPix)
+	var err error
+	mk := func(n int) *ants.Pool {
+		if err != nil {
+			return nil
+		}
+		var pool *ants.Pool
+		pool, err = ants.NewPool(n, ants.WithPanicHandler(func(v any) {
+			log.Error("pipeline: panic in pool task escaped recovery", "panic", fmt.Sprint(v))
+		}))
+		return pool
+	}
+	p.render = mk(workers)
+	// Analysis mostly waits on model batchers; more goroutines there let
+	// batches fill with lines from many pages.
+	p.analyse = mk(8 * workers)
+	p.encode = mk(workers)
+	if err != nil {
+		p.Close()
+		return nil, fmt.Errorf("pipeline: %w", err)
+	}
+	return p, nil
+}
+
+// Close releases the pools, waiting briefly for running tasks.
+func (p *Pipeline) Close() error {
+	for _, pool := range []*ants.Pool{p.render, p.analyse, p.encode} {
+		if pool != nil {
+			pool.ReleaseTimeout(5 * time.Second)
+		}
+	}
+	return nil
+}
+
+// DPI is the resolution pages are rendered and written at.
+func (p *Pipeline) DPI() float64 { return p.cfg.DPI }
+
+// observe records a stage duration.
+func observe(stage string, start time.Time) {
+	metrics.StageDuration.WithLabelValues(stage).Observe(time.Since(start).Seconds())
+}
+
+var _ io.Writer = (*countingWriter)(nil)
+
+// countingWriter counts bytes written to the output.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(b []byte) (int, error) {
+	n, err := c.w.Write(b)
+	c.n += int64(n)
+	return n, err
+}

@@ -1,0 +1,234 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/detect"
+	"github.com/redactd/redactd/engine/metrics"
+	"github.com/redactd/redactd/engine/page"
+)
+
+// pageResult is one page after burn and encode, waiting for the writer.
+type pageResult struct {
+	enc   *encodedPage
+	masks []engine.Mask
+	err   error
+}
+
+// Process implements engine.Processor.
+func (p *Pipeline) Process(ctx context.Context, in engine.ProcessInput, out io.Writer, progress func(engine.Progress) error) (*engine.ProcessResult, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	start := time.Now()
+	data, err := os.ReadFile(in.Path)
+	if err != nil {
+		return nil, fmt.Errorf("pipeline: read original: %w", err)
+	}
+	src, err := p.open(ctx, data)
+	observe("open", start)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+
+	n := src.NumPages()
+	if n == 0 {
+		return nil, engine.DocErrorf("the document has no pages")
+	}
+	if n > p.cfg.MaxPagesPerDoc {
+		return nil, engine.DocErrorf(fmt.Sprintf("the document has %d pages; the limit is %d", n, p.cfg.MaxPagesPerDoc))
+	}
+	if err := progress(engine.Progress{Status: engine.StatusAnalyzing, PageCount: n}); err != nil {
+		return nil, err
+	}
+
+	opts := detect.Options{Categories: in.Options.Categories, Included: in.Options.Included, Excluded: in.Options.Excluded}
+	w, err := newPDFWriter(out, p.cfg)
+	if err != nil {
+		return nil, err
+	}
+
+	results := make([]chan pageResult, n)
+	for i := range results {
+		results[i] = make(chan pageResult, 1)
+	}
+	slots := make(chan struct{}, p.window)
+	var analysed sync.WaitGroup
+	analysed.Add(n)
+	redacting := make(chan struct{})
+	go func() { analysed.Wait(); close(redacting) }()
+
+	// Dispatcher: pages enter the pipeline in order, at most window at a time.
+	go func() {
+		for i := 0; i < n; i++ {
+			select {
+			case slots <- struct{}{}:
+			case <-ctx.Done():
+				for ; i < n; i++ {
+					results[i] <- pageResult{err: ctx.Err()}
+					analysed.Done()
+				}
+				return
+			}
+			p.submitPage(ctx, src, i, opts, results[i], analysed.Done)
+		}
+	}()
+
+	res := &engine.ProcessResult{PageCount: n}
+	reportedRedacting := false
+	for i := 0; i < n; i++ {
+		var r pageResult
+		select {
+		case r = <-results[i]:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		<-slots
+		if r.err != nil {
+			cancel()
+			return nil, r.err
+		}
+		if !reportedRedacting {
+			select {
+			case <-redacting:
+				reportedRedacting = true
+				if err := progress(engine.Progress{Status: engine.StatusRedacting, PageCount: n}); err != nil {
+					return nil, err
+				}
+			default:
+			}
+		}
+		t := time.Now()
+		if err := w.writePage(r.enc); err != nil {
+			return nil, err
+		}
+		observe("write", t)
+		res.Masks = append(res.Masks, r.masks...)
+	}
+	if !reportedRedacting {
+		if err := progress(engine.Progress{Status: engine.StatusRedacting, PageCount: n}); err != nil {
+			return nil, err
+		}
+	}
+	if err := w.close(); err != nil {
+		return nil, err
+	}
+	res.OutputBytes = w.bytes()
+	metrics.DocumentDuration.Observe(time.Since(start).Seconds())
+	return res, nil
+}
+
+// submitPage runs one page through render → analyse → encode, delivering
+// exactly one result on done (and calling analysed once) whatever happens.
+func (p *Pipeline) submitPage(ctx context.Context, src source, i int, opts detect.Options, done chan<- pageResult, analysed func()) {
+	var once sync.Once
+	markAnalysed := func() { once.Do(analysed) }
+	fail := func(err error) {
+		markAnalysed()
+		done <- pageResult{err: err}
+	}
+	guard := func(stage string, fn func()) func() {
+		return func() {
+			defer func() {
+				if v := recover(); v != nil {
+					p.log.Error("pipeline: panic", "stage", stage, "page", i, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+					fail(engine.DocErrorf(fmt.Sprintf("page %d could not be processed", i+1)))
+				}
+			}()
+			fn()
+		}
+	}
+	submit := func(pool interface{ Submit(func()) error }, stage string, fn func()) {
+		if err := pool.Submit(guard(stage, fn)); err != nil {
+			fail(fmt.Errorf("pipeline: submit %s: %w", stage, err))
+		}
+	}
+
+	submit(p.render, "render", func() {
+		pg, pix, err := p.loadAndRender(ctx, src, i)
+		if err != nil {
+			fail(err)
+			return
+		}
+		submit(p.analyse, "analyse", func() {
+			spans, err := p.analysePage(ctx, pg, opts)
+			markAnalysed()
+			if err != nil {
+				p.releasePage(pg, pix)
+				done <- pageResult{err: err}
+				return
+			}
+			submit(p.encode, "encode", func() {
+				r := p.burnAndEncode(pg, spans)
+				p.releasePage(pg, pix)
+				done <- r
+			})
+		})
+	})
+}
+
+// loadAndRender loads page i and renders it at the configured dpi (lower
+// when the page would exceed the pixel limit), holding its pixels from
+// the process-wide budget until releasePage.
+func (p *Pipeline) loadAndRender(ctx context.Context, src source, i int) (*page.Page, int64, error) {
+	t := time.Now()
+	lp, err := src.Load(i)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer lp.Close()
+	w, h := lp.Size()
+	if w <= 0 || h <= 0 {
+		return nil, 0, engine.DocErrorf(fmt.Sprintf("page %d has an empty size", i+1))
+	}
+	dpi := p.cfg.DPI
+	px := pixelsAt(w, h, dpi)
+	if px > p.cfg.MaxPagePixels {
+		// Very large pages are written at a lower resolution rather than
+		// refused, down to a floor that still keeps text legible.
+		dpi = dpi * math.Sqrt(float64(p.cfg.MaxPagePixels)/float64(px))
+		if dpi < 18 {
+			return nil, 0, engine.DocErrorf(fmt.Sprintf("page %d is too large (%.0f x %.0f pt)", i+1, w, h))
+		}
+		px = pixelsAt(w, h, dpi)
+	}
+	need := min(px, p.maxPix)
+	if err := p.pixels.Acquire(ctx, need); err != nil {
+		return nil, 0, err
+	}
+	metrics.PixelsInFlight.Add(float64(need))
+	pg := &page.Page{Index: i, Width: w, Height: h, DPI: dpi, Words: lp.Words(), ImageRegions: lp.ImageRegions()}
+	observe("load", t)
+	t = time.Now()
+	r, err := lp.Render(dpi, p.cfg.MaxPagePixels)
+	observe("render", t)
+	if err != nil {
+		p.releasePage(pg, need)
+		return nil, 0, err
+	}
+	pg.Raster = r
+	return pg, need, nil
+}
+
+func (p *Pipeline) releasePage(pg *page.Page, pix int64) {
+	if pg != nil && pg.Raster != nil {
+		pg.Raster.Release()
+		pg.Raster = nil
+	}
+	if pix > 0 {
+		p.pixels.Release(pix)
+		metrics.PixelsInFlight.Sub(float64(pix))
+	}
+}
+
+func pixelsAt(w, h, dpi float64) int64 {
+	return int64(w*dpi/72+1) * int64(h*dpi/72+1)
+}

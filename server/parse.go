@@ -1,0 +1,550 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/engine/page"
+)
+
+// Parsing of the two job-creation bodies lives here as pure functions of
+// bytes and limits, so it can be unit-tested and fuzzed without a listener.
+// Every rejection is an *APIError whose message starts with the offending
+// field.
+
+const (
+	// maxFieldBytes bounds a non-file multipart field (a JSON array of up to
+	// MaxTermCount terms of maxTermRunes each fits comfortably).
+	maxFieldBytes = 1 << 20
+	// maxInitBodyBytes bounds the JSON body of POST /v1/jobs/init.
+	maxInitBodyBytes = 4 << 20
+	// maxTermRunes bounds one included or excluded term.
+	maxTermRunes = 256
+	// maxIdempotencyKey is the spec's limit on X-Idempotency-Key.
+	maxIdempotencyKey = 200
+	// maxFileName is the longest file name kept, in bytes.
+	maxFileName = 255
+	// extraParts is how many non-file parts a multipart body may have on top
+	// of MaxFiles (one per known field, with room to spare).
+	extraParts = 8
+)
+
+// Form field names, shared by both create paths.
+const (
+	fieldFiles      = "files"
+	fieldCategories = "pii_categories"
+	fieldIncluded   = "pii_included_terms"
+	fieldExcluded   = "pii_excluded_terms"
+	fieldRetention  = "retention"
+)
+
+// Limits bound what a request may carry.
+type Limits struct {
+	MaxBodyBytes int64 // whole multipart body
+	MaxFileBytes int64 // one file
+	MaxFiles     int   // files per job
+	MaxTerms     int   // entries in each terms list
+}
+
+// LimitsFrom takes the limits from the configuration.
+func LimitsFrom(cfg config.Config) Limits {
+	return Limits{
+		MaxBodyBytes: cfg.MaxRequestBytes,
+		MaxFileBytes: cfg.MaxUploadBytes,
+		MaxFiles:     cfg.MaxFilesPerJob,
+		MaxTerms:     cfg.MaxTermCount,
+	}
+}
+
+// ParseMultipart parses the multipart/form-data body of POST /v1/jobs.
+// contentType is the request's Content-Type header. Unknown fields are
+// rejected (a misspelt "pii_categories" silently falling back to defaults
+// would redact less than the caller asked for). IdempotencyKey is not set:
+// it comes from a header.
+func ParseMultipart(contentType string, body io.Reader, lim Limits) (engine.CreateJobRequest, error) {
+	var req engine.CreateJobRequest
+	mt, params, err := mime.ParseMediaType(contentType)
+	if err != nil || mt != "multipart/form-data" {
+		return req, invalidf("Content-Type", "must be multipart/form-data")
+	}
+	boundary := params["boundary"]
+	if boundary == "" || len(boundary) > 70 {
+		return req, invalidf("Content-Type", "multipart boundary missing or invalid")
+	}
+	lr := &limitReader{r: body, n: lim.MaxBodyBytes}
+	mr := multipart.NewReader(lr, boundary)
+	seen := map[string]bool{}
+	var cats, incl, excl, ret []byte
+	for parts := 0; ; parts++ {
+		p, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return req, bodyError(lr, "body", "malformed multipart data")
+		}
+		if parts >= lim.MaxFiles+extraParts {
+			return req, invalidf("body", "too many parts (at most %d files)", lim.MaxFiles)
+		}
+		name := p.FormName()
+		switch name {
+		case fieldFiles:
+			if len(req.Files) >= lim.MaxFiles {
+				return req, invalidf(fieldFiles, "at most %d files per job", lim.MaxFiles)
+			}
+			f, err := readFilePart(p, len(req.Files), lr, lim.MaxFileBytes)
+			if err != nil {
+				return req, err
+			}
+			req.Files = append(req.Files, f)
+		case fieldCategories, fieldIncluded, fieldExcluded, fieldRetention:
+			if seen[name] {
+				return req, invalidf(name, "given more than once")
+			}
+			seen[name] = true
+			v, err := readField(p, name, lr)
+			if err != nil {
+				return req, err
+			}
+			switch name {
+			case fieldCategories:
+				cats = v
+			case fieldIncluded:
+				incl = v
+			case fieldExcluded:
+				excl = v
+			case fieldRetention:
+				ret = v
+			}
+		case "":
+			return req, invalidf("body", "part without a form-data name")
+		default:
+			return req, invalidf(quoteField(name), "unknown field")
+		}
+	}
+	if len(req.Files) == 0 {
+		return req, invalidf(fieldFiles, "at least one file is required")
+	}
+	if seen[fieldCategories] {
+		if req.Options.Categories, err = ParseCategories(fieldCategories, cats); err != nil {
+			return req, err
+		}
+	}
+	if seen[fieldIncluded] {
+		if req.Options.Included, err = ParseTerms(fieldIncluded, incl, lim.MaxTerms); err != nil {
+			return req, err
+		}
+	}
+	if seen[fieldExcluded] {
+		if req.Options.Excluded, err = ParseTerms(fieldExcluded, excl, lim.MaxTerms); err != nil {
+			return req, err
+		}
+	}
+	req.Retention = engine.Ephemeral
+	if seen[fieldRetention] {
+		if req.Retention, err = parseRetention(string(ret)); err != nil {
+			return req, err
+		}
+	}
+	return req, nil
+}
+
+func readFilePart(p *multipart.Part, i int, lr *limitReader, max int64) (engine.File, error) {
+	field := fmt.Sprintf("files[%d]", i)
+	if p.FileName() == "" {
+		return engine.File{}, invalidf(field, "part has no filename")
+	}
+	data, err := io.ReadAll(io.LimitReader(p, max+1))
+	if err != nil {
+		return engine.File{}, bodyError(lr, field, "malformed multipart data")
+	}
+	if int64(len(data)) > max {
+		return engine.File{}, invalidf(field, "file exceeds the limit of %d bytes", max)
+	}
+	if len(data) == 0 {
+		return engine.File{}, invalidf(field, "file is empty")
+	}
+	return engine.File{Name: SanitizeFileName(p.FileName()), Data: data}, nil
+}
+
+func readField(p *multipart.Part, name string, lr *limitReader) ([]byte, error) {
+	v, err := io.ReadAll(io.LimitReader(p, maxFieldBytes+1))
+	if err != nil {
+		return nil, bodyError(lr, name, "malformed multipart data")
+	}
+	if len(v) > maxFieldBytes {
+		return nil, invalidf(name, "longer than %d bytes", maxFieldBytes)
+	}
+	return v, nil
+}
+
+// bodyError reports a read failure: 413 when the body limit was hit, else
+// a 400 naming field.
+func bodyError(lr *limitReader, field, msg string) error {
+	if lr.exceeded {
+		return tooLargef("request body exceeds the limit of %d bytes", lr.limit())
+	}
+	return invalidf(field, "%s", msg)
+}
+
+// ParseInit parses the JSON body of POST /v1/jobs/init. Unknown fields are
+// rejected for the same reason as in ParseMultipart. A file whose
+// size_bytes exceeds lim.MaxFileBytes gives 413.
+func ParseInit(body []byte, lim Limits) (engine.InitJobRequest, error) {
+	var req engine.InitJobRequest
+	if len(body) > maxInitBodyBytes {
+		return req, tooLargef("request body exceeds the limit of %d bytes", maxInitBodyBytes)
+	}
+	var in struct {
+		Files      json.RawMessage `json:"files"`
+		Categories json.RawMessage `json:"pii_categories"`
+		Included   json.RawMessage `json:"pii_included_terms"`
+		Excluded   json.RawMessage `json:"pii_excluded_terms"`
+		Retention  json.RawMessage `json:"retention"`
+	}
+	if err := decodeStrict(body, &in); err != nil {
+		return req, invalidf("body", "%s", jsonProblem(err, "a JSON object"))
+	}
+	var err error
+	if req.Files, err = parseInitFiles(in.Files, lim); err != nil {
+		return req, err
+	}
+	if present(in.Categories) {
+		if req.Options.Categories, err = ParseCategories(fieldCategories, in.Categories); err != nil {
+			return req, err
+		}
+	}
+	if present(in.Included) {
+		if req.Options.Included, err = ParseTerms(fieldIncluded, in.Included, lim.MaxTerms); err != nil {
+			return req, err
+		}
+	}
+	if present(in.Excluded) {
+		if req.Options.Excluded, err = ParseTerms(fieldExcluded, in.Excluded, lim.MaxTerms); err != nil {
+			return req, err
+		}
+	}
+	req.Retention = engine.Ephemeral
+	if present(in.Retention) {
+		var s string
+		if !utf8.Valid(in.Retention) || json.Unmarshal(in.Retention, &s) != nil {
+			return req, invalidf(fieldRetention, "must be \"ephemeral\" or \"studio\"")
+		}
+		if req.Retention, err = parseRetention(s); err != nil {
+			return req, err
+		}
+	}
+	return req, nil
+}
+
+// present reports whether a JSON field was given with a non-null value;
+// null means the same as omitted.
+func present(raw json.RawMessage) bool {
+	return len(raw) > 0 && !bytes.Equal(bytes.TrimSpace(raw), []byte("null"))
+}
+
+func parseInitFiles(raw json.RawMessage, lim Limits) ([]engine.InitFile, error) {
+	if !present(raw) {
+		return nil, invalidf(fieldFiles, "at least one file is required")
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, invalidf(fieldFiles, "must be an array of objects")
+	}
+	if len(items) == 0 {
+		return nil, invalidf(fieldFiles, "at least one file is required")
+	}
+	if len(items) > lim.MaxFiles {
+		return nil, invalidf(fieldFiles, "at most %d files per job", lim.MaxFiles)
+	}
+	out := make([]engine.InitFile, 0, len(items))
+	for i, it := range items {
+		f, err := parseInitFile(fmt.Sprintf("files[%d]", i), it, lim)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+func parseInitFile(field string, raw json.RawMessage, lim Limits) (engine.InitFile, error) {
+	var f engine.InitFile
+	var in struct {
+		FileName    json.RawMessage `json:"filename"`
+		ContentType json.RawMessage `json:"content_type"`
+		SizeBytes   json.RawMessage `json:"size_bytes"`
+	}
+	if err := decodeStrict(raw, &in); err != nil {
+		return f, invalidf(field, "%s", jsonProblem(err, "an object with filename, content_type and size_bytes"))
+	}
+	name, err := jsonString(field+".filename", in.FileName)
+	if err != nil {
+		return f, err
+	}
+	if strings.TrimSpace(name) == "" {
+		return f, invalidf(field+".filename", "must not be empty")
+	}
+	ct, err := jsonString(field+".content_type", in.ContentType)
+	if err != nil {
+		return f, err
+	}
+	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/pdf" {
+		return f, invalidf(field+".content_type", "must be application/pdf (direct upload takes PDFs only)")
+	}
+	if !present(in.SizeBytes) {
+		return f, invalidf(field+".size_bytes", "is required")
+	}
+	size, err := strconv.ParseInt(string(bytes.TrimSpace(in.SizeBytes)), 10, 64)
+	if err != nil {
+		return f, invalidf(field+".size_bytes", "must be an integer")
+	}
+	if size <= 0 {
+		return f, invalidf(field+".size_bytes", "must be positive (empty files are rejected)")
+	}
+	if size > lim.MaxFileBytes {
+		return f, tooLargef("%s.size_bytes: file exceeds the limit of %d bytes", field, lim.MaxFileBytes)
+	}
+	return engine.InitFile{FileName: SanitizeFileName(name), ContentType: "application/pdf", SizeBytes: size}, nil
+}
+
+// jsonString decodes a required JSON string field.
+func jsonString(field string, raw json.RawMessage) (string, error) {
+	if !present(raw) {
+		return "", invalidf(field, "is required")
+	}
+	if !utf8.Valid(raw) {
+		return "", invalidf(field, "is not valid UTF-8")
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", invalidf(field, "must be a string")
+	}
+	return s, nil
+}
+
+// ParseCategories parses a JSON array of category names (the multipart
+// field's text, or the init body's raw value). Names must match the spec
+// exactly; duplicates are dropped. `null` means omitted (nil); `[]` means
+// explicitly none (empty, non-nil).
+func ParseCategories(field string, raw []byte) ([]page.Category, error) {
+	names, err := parseStringArray(field, raw, len(page.Categories)*4)
+	if err != nil || names == nil {
+		return nil, err
+	}
+	out := make([]page.Category, 0, len(names))
+	seen := map[page.Category]bool{}
+	for _, n := range names {
+		c, ok := page.ParseCategory(n)
+		if !ok {
+			return nil, invalidf(field, "unknown category %s (known: %s)", quoteField(n), categoryList())
+		}
+		if !seen[c] {
+			seen[c] = true
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// ParseTerms parses a JSON array of terms. Each term must be non-blank,
+// at most maxTermRunes characters and free of control characters; there
+// may be at most max terms. `null` means omitted; `[]` explicitly none.
+func ParseTerms(field string, raw []byte, max int) ([]string, error) {
+	terms, err := parseStringArray(field, raw, max)
+	if err != nil || terms == nil {
+		return nil, err
+	}
+	for i, t := range terms {
+		switch {
+		case strings.TrimSpace(t) == "":
+			return nil, invalidf(field, "term %d is blank", i)
+		case utf8.RuneCountInString(t) > maxTermRunes:
+			return nil, invalidf(field, "term %d is longer than %d characters", i, maxTermRunes)
+		case strings.IndexFunc(t, unicode.IsControl) >= 0:
+			return nil, invalidf(field, "term %d contains control characters", i)
+		}
+	}
+	return terms, nil
+}
+
+// parseStringArray decodes raw as a JSON array of at most max strings.
+// It checks UTF-8 first because encoding/json would silently replace
+// invalid bytes with U+FFFD, changing what the caller asked to match.
+func parseStringArray(field string, raw []byte, max int) ([]string, error) {
+	if !utf8.Valid(raw) {
+		return nil, invalidf(field, "is not valid UTF-8")
+	}
+	if !present(raw) {
+		if len(bytes.TrimSpace(raw)) == 0 {
+			return nil, invalidf(field, "must be a JSON array of strings")
+		}
+		return nil, nil // null: same as omitted
+	}
+	var v []string
+	if err := decodeStrict(raw, &v); err != nil {
+		return nil, invalidf(field, "must be a JSON array of strings")
+	}
+	if len(v) > max {
+		return nil, invalidf(field, "at most %d entries", max)
+	}
+	if v == nil {
+		v = []string{}
+	}
+	return v, nil
+}
+
+func parseRetention(s string) (engine.Retention, error) {
+	switch engine.Retention(s) {
+	case engine.Ephemeral, engine.Studio:
+		return engine.Retention(s), nil
+	}
+	return "", invalidf(fieldRetention, "must be \"ephemeral\" or \"studio\"")
+}
+
+// ParseIdempotencyKey validates the X-Idempotency-Key header: at most 200
+// characters of UTF-8 without control characters. Empty means none.
+func ParseIdempotencyKey(v []byte) (string, error) {
+	const field = "X-Idempotency-Key"
+	if len(v) == 0 {
+		return "", nil
+	}
+	if !utf8.Valid(v) {
+		return "", invalidf(field, "is not valid UTF-8")
+	}
+	s := string(v)
+	if utf8.RuneCountInString(s) > maxIdempotencyKey {
+		return "", invalidf(field, "longer than %d characters", maxIdempotencyKey)
+	}
+	if strings.IndexFunc(s, unicode.IsControl) >= 0 {
+		return "", invalidf(field, "contains control characters")
+	}
+	return s, nil
+}
+
+// SanitizeFileName reduces a client-supplied file name to a safe base
+// name: invalid UTF-8 replaced, directories (either slash) dropped,
+// control and format characters (including bidi overrides) removed,
+// surrounding blanks trimmed, at most 255 bytes. An empty or dot-only
+// result becomes "file".
+func SanitizeFileName(name string) string {
+	name = strings.ToValidUTF8(name, "_")
+	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
+		name = name[i+1:]
+	}
+	name = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			return -1
+		}
+		return r
+	}, name)
+	name = strings.TrimSpace(name)
+	if len(name) > maxFileName {
+		cut := maxFileName
+		for cut > 0 && !utf8.RuneStart(name[cut]) {
+			cut--
+		}
+		name = strings.TrimSpace(name[:cut])
+	}
+	if strings.Trim(name, ".") == "" {
+		return "file"
+	}
+	return name
+}
+
+// decodeStrict decodes one JSON value, rejecting unknown fields and
+// trailing data.
+func decodeStrict(raw []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errTrailing
+	}
+	return nil
+}
+
+var errTrailing = errors.New("trailing data after the JSON value")
+
+// jsonProblem describes a decode error without echoing the input beyond
+// an unknown field's (truncated) name.
+func jsonProblem(err error, want string) string {
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &te) && te.Field != "":
+		return fmt.Sprintf("field %s has the wrong type", quoteField(te.Field))
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		name, _ := strconv.Unquote(strings.TrimPrefix(err.Error(), "json: unknown field "))
+		return fmt.Sprintf("unknown field %s", quoteField(name))
+	case err == errTrailing:
+		return err.Error()
+	}
+	return "must be " + want
+}
+
+// quoteField quotes a caller-supplied name for an error message, cut to
+// 64 bytes so a hostile name cannot bloat responses.
+func quoteField(s string) string {
+	s = strings.ToValidUTF8(s, "_")
+	if len(s) > 64 {
+		cut := 64
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return strconv.Quote(s)
+}
+
+func categoryList() string {
+	names := make([]string, len(page.Categories))
+	for i, c := range page.Categories {
+		names[i] = string(c)
+	}
+	return strings.Join(names, ", ")
+}
+
+// limitReader reads at most n bytes and remembers whether the source had
+// more, so a multipart error can be told apart from an oversized body.
+type limitReader struct {
+	r        io.Reader
+	n        int64
+	read     int64
+	exceeded bool
+}
+
+func (l *limitReader) Read(p []byte) (int, error) {
+	if l.read >= l.n {
+		// Probe one byte to tell "exactly n" from "more than n".
+		var one [1]byte
+		k, err := l.r.Read(one[:])
+		if k > 0 {
+			l.exceeded = true
+			return 0, errBodyTooLarge
+		}
+		return 0, err
+	}
+	if rem := l.n - l.read; int64(len(p)) > rem {
+		p = p[:rem]
+	}
+	k, err := l.r.Read(p)
+	l.read += int64(k)
+	return k, err
+}
+
+func (l *limitReader) limit() int64 { return l.n }
+
+var errBodyTooLarge = errors.New("request body too large")

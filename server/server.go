@@ -1,0 +1,302 @@
+// Package server is redactd's HTTP layer: routing, authentication, rate
+// limiting, request parsing and validation, error bodies, request ids, the
+// direct-upload endpoint, health, metrics and the OpenAPI document. It
+// calls only engine.Service and never touches storage itself.
+package server
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/valyala/fasthttp"
+	"github.com/valyala/fasthttp/fasthttpadaptor"
+
+	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/engine/metrics"
+)
+
+// Timeouts of the listener. Reads are generous because a direct upload
+// of max-upload-bytes over a slow link streams through one request.
+const (
+	readTimeout  = 10 * time.Minute
+	writeTimeout = 10 * time.Minute
+	idleTimeout  = 2 * time.Minute
+	// drainLimit is how much unread request body is drained after a
+	// handler before giving up on the connection (it is then closed,
+	// since the rest of the body would be read as the next request).
+	drainLimit = 64 << 10
+)
+
+// Server serves the /v1 API over fasthttp.
+type Server struct {
+	cfg       config.Config
+	svc       engine.Service
+	log       *slog.Logger
+	lim       Limits
+	rl        *limiter
+	routes    []*route
+	srv       *fasthttp.Server
+	metricsH  fasthttp.RequestHandler
+	publicURL atomic.Pointer[string]
+}
+
+// New builds a server for svc. Nothing listens until Serve.
+func New(cfg config.Config, svc engine.Service, log *slog.Logger) *Server {
+	if log == nil {
+		log = slog.Default()
+	}
+	s := &Server{
+		cfg:      cfg,
+		svc:      svc,
+		log:      log,
+		lim:      LimitsFrom(cfg),
+		rl:       newLimiter(cfg.RateLimit, cfg.RateBurst, nil),
+		metricsH: fasthttpadaptor.NewFastHTTPHandler(promhttp.HandlerFor(metrics.Registry, promhttp.HandlerOpts{})),
+	}
+	s.routes = s.routeTable()
+	if cfg.PublicURL != "" {
+		u := strings.TrimRight(cfg.PublicURL, "/")
+		s.publicURL.Store(&u)
+	}
+	s.srv = &fasthttp.Server{
+		Handler: s.handle,
+		Name:    "redactd",
+		// Bodies are streamed: the handler gets the request after the
+		// headers and reads the body itself, enforcing the configured
+		// limits (fasthttp's MaxRequestBodySize is only the threshold above
+		// which it streams instead of buffering).
+		StreamRequestBody:            true,
+		MaxRequestBodySize:           int(min(cfg.MaxRequestBytes, int64(^uint(0)>>1))),
+		DisablePreParseMultipartForm: true,
+		ReadBufferSize:               16 << 10, // request line + headers
+		ReadTimeout:                  readTimeout,
+		WriteTimeout:                 writeTimeout,
+		IdleTimeout:                  idleTimeout,
+		NoDefaultContentType:         true,
+		SecureErrorLogMessage:        true,
+		CloseOnShutdown:              true,
+		Logger:                       fasthttpLogger{log},
+		ErrorHandler:                 s.connError,
+	}
+	return s
+}
+
+// Serve accepts connections on ln until Shutdown. Without a configured
+// public-url, upload_url and redacted_pdf_path are built from ln's
+// address.
+func (s *Server) Serve(ln net.Listener) error {
+	if s.publicURL.Load() == nil {
+		u := "http://" + listenHost(s.cfg.Listen, ln.Addr())
+		s.publicURL.CompareAndSwap(nil, &u)
+	}
+	return s.srv.Serve(ln)
+}
+
+// Shutdown stops accepting connections and waits for in-flight requests
+// until ctx is done.
+func (s *Server) Shutdown(ctx context.Context) error {
+	return s.srv.ShutdownWithContext(ctx)
+}
+
+// PublicURL is the base of the absolute URLs the server hands out.
+func (s *Server) PublicURL() string {
+	if p := s.publicURL.Load(); p != nil {
+		return *p
+	}
+	return "http://" + s.cfg.Listen
+}
+
+// listenHost picks the host:port for the default public URL: the
+// configured listen address, with the real port when it was 0, and a
+// loopback host when it was unspecified.
+func listenHost(listen string, addr net.Addr) string {
+	host, port, err := net.SplitHostPort(listen)
+	if err != nil {
+		return addr.String()
+	}
+	if ta, ok := addr.(*net.TCPAddr); ok && (port == "0" || port == "") {
+		port = strconv.Itoa(ta.Port)
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port)
+}
+
+// reqCtx is one request being served.
+type reqCtx struct {
+	*fasthttp.RequestCtx
+	ctx      context.Context
+	id       string
+	route    string
+	params   []string // values of the route's {placeholders}, in order
+	acct     *engine.Account
+	code     string // error code, for logs and metrics
+	consumed bool   // the request body was read to its end
+}
+
+// param returns the i-th path parameter.
+func (r *reqCtx) param(i int) string { return r.params[i] }
+
+// handle is the root handler: request id, routing, auth, rate limit,
+// the route's handler, error body, metrics and the access log.
+func (s *Server) handle(fctx *fasthttp.RequestCtx) {
+	start := time.Now()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r := &reqCtx{RequestCtx: fctx, ctx: ctx, id: requestID(fctx.Request.Header.Peek("X-Request-Id")), route: "unmatched"}
+	fctx.Response.Header.Set("X-Request-Id", r.id)
+	defer s.finish(r, start)
+	defer func() {
+		if v := recover(); v != nil {
+			s.log.Error("panic in handler", "request_id", r.id, "route", r.route, "panic", fmt.Sprint(v))
+			s.writeError(r, errInternal)
+		}
+	}()
+	if err := s.dispatch(r); err != nil {
+		ae := mapError(err)
+		if ae.Status >= 500 {
+			s.log.Error("request failed", "request_id", r.id, "route", r.route, "err", err)
+		}
+		s.writeError(r, ae)
+	}
+}
+
+func (s *Server) dispatch(r *reqCtx) error {
+	rt, params, allowed := s.match(string(r.Method()), string(r.Path()))
+	if rt == nil {
+		if allowed != "" {
+			r.Response.Header.Set("Allow", allowed)
+			return &APIError{Status: fasthttp.StatusMethodNotAllowed, Code: CodeMethodNotAllowed, Message: "Method not allowed"}
+		}
+		return errNotFound
+	}
+	r.route, r.params = rt.pattern, params
+	if rt.auth {
+		if err := s.authenticate(r); err != nil {
+			return err
+		}
+	}
+	return rt.h(r)
+}
+
+// authenticate resolves X-API-Key to an account and applies the key's rate
+// limit.
+func (s *Server) authenticate(r *reqCtx) error {
+	key := r.Request.Header.Peek("X-API-Key")
+	if len(key) == 0 {
+		return errUnauthorized
+	}
+	acct, err := s.svc.Authenticate(r.ctx, string(key))
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(key)
+	if ok, wait := s.rl.allow(string(sum[:])); !ok {
+		secs := retryAfterSeconds(wait)
+		r.Response.Header.Set("Retry-After", strconv.Itoa(secs))
+		return &APIError{Status: fasthttp.StatusTooManyRequests, Code: CodeRateLimited, Message: fmt.Sprintf("Rate limited; retry after %d s", secs)}
+	}
+	r.acct = acct
+	return nil
+}
+
+// finish drains what is left of the request body (or marks the
+// connection for closing), records metrics and writes the access log.
+func (s *Server) finish(r *reqCtx, start time.Time) {
+	s.drain(r)
+	status := r.Response.StatusCode()
+	el := time.Since(start)
+	metrics.HTTPRequests.WithLabelValues(r.route, strconv.Itoa(status)).Inc()
+	metrics.HTTPDuration.WithLabelValues(r.route).Observe(el.Seconds())
+	attrs := []any{"request_id", r.id, "method", string(r.Method()), "route", r.route, "status", status, "duration_ms", float64(el.Microseconds()) / 1000}
+	if r.code != "" {
+		metrics.Errors.WithLabelValues(r.code).Inc()
+		attrs = append(attrs, "code", r.code)
+	}
+	if r.acct != nil {
+		attrs = append(attrs, "account", r.acct.ID)
+	}
+	s.log.Info("request", attrs...)
+}
+
+// drain reads a small unread remainder of the request body so the
+// connection can be reused; a larger one closes the connection instead
+// (an early 401 or 413 must not wait for a 100 MB upload).
+func (s *Server) drain(r *reqCtx) {
+	if r.consumed || r.Request.Header.ContentLength() == 0 {
+		return
+	}
+	body := r.RequestBodyStream()
+	if body == nil {
+		return
+	}
+	if cl := r.Request.Header.ContentLength(); cl > drainLimit || cl == -1 {
+		r.SetConnectionClose()
+		return
+	}
+	n, err := io.Copy(io.Discard, io.LimitReader(body, drainLimit+1))
+	if err != nil || n > drainLimit {
+		r.SetConnectionClose()
+	}
+}
+
+// writeError writes the JSON error body.
+func (s *Server) writeError(r *reqCtx, ae *APIError) {
+	r.code = ae.Code
+	r.Response.ResetBody() // also closes a body stream already set
+	r.Response.Header.Del("Content-Disposition")
+	writeJSON(r, ae.Status, errorBody{Error: ae.Message, Code: ae.Code, RequestID: r.id})
+}
+
+func writeJSON(r *reqCtx, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		// Only our own response types are marshalled; this cannot happen
+		// short of a programming error.
+		status = fasthttp.StatusInternalServerError
+		b = []byte(`{"error":"Internal error","code":"internal"}`)
+	}
+	r.SetStatusCode(status)
+	r.SetContentType("application/json")
+	r.SetBody(append(b, '\n'))
+}
+
+// connError answers requests fasthttp could not parse (bad headers, body
+// read failures) with a JSON error body.
+func (s *Server) connError(fctx *fasthttp.RequestCtx, err error) {
+	id := newRequestID()
+	status, code, msg := fasthttp.StatusBadRequest, CodeInvalid, "request: malformed HTTP request"
+	var small *fasthttp.ErrSmallBuffer
+	if errors.As(err, &small) {
+		status, code, msg = fasthttp.StatusRequestHeaderFieldsTooLarge, CodeInvalid, "request: headers too large"
+	}
+	b, _ := json.Marshal(errorBody{Error: msg, Code: code, RequestID: id})
+	fctx.Response.Header.Set("X-Request-Id", id)
+	fctx.SetStatusCode(status)
+	fctx.SetContentType("application/json")
+	fctx.SetBody(append(b, '\n'))
+	fctx.SetConnectionClose()
+	metrics.HTTPRequests.WithLabelValues("unparsed", strconv.Itoa(status)).Inc()
+	metrics.Errors.WithLabelValues(code).Inc()
+}
+
+// fasthttpLogger routes fasthttp's own messages into slog at debug level
+// (they may quote request lines).
+type fasthttpLogger struct{ log *slog.Logger }
+
+func (l fasthttpLogger) Printf(format string, args ...any) {
+	l.log.Debug("fasthttp", "msg", fmt.Sprintf(format, args...))
+}
