@@ -15,6 +15,10 @@ setup:
 build:
 	$(GO) build -o bin/ ./cmd/...
 
+# run sets up, builds and serves on the embedded defaults (see README).
+run: setup build
+	./deploy/run-local.sh
+
 vet:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }

@@ -1,0 +1,66 @@
+package config
+
+import (
+	"flag"
+	"io"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestReadmeReference fails when the README's configuration table differs
+// from the settings defined here: regenerate it with
+// `redactd config-reference`.
+func TestReadmeReference(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const begin, end = "<!-- config-reference:begin -->\n", "<!-- config-reference:end -->"
+	s := string(b)
+	i, j := strings.Index(s, begin), strings.Index(s, end)
+	if i < 0 || j < i {
+		t.Fatal("README.md has no config-reference markers")
+	}
+	if got := s[i+len(begin) : j]; got != Reference() {
+		t.Errorf("README.md configuration table is out of date; regenerate it with `redactd config-reference`")
+	}
+}
+
+func TestLoadPrecedence(t *testing.T) {
+	dir := t.TempDir()
+	file := dir + "/c.json"
+	if err := os.WriteFile(file, []byte(`{"dpi": 100, "listen": "127.0.0.1:1", "rate-limit": 5}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("REDACTD_LISTEN", "127.0.0.1:2")
+	t.Setenv("REDACTD_RATE_LIMIT", "7")
+	fs := newFlagSet()
+	c, err := Load(fs, []string{"--config", file, "--rate-limit", "9"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.DPI != 100 || c.Listen != "127.0.0.1:2" || c.RateLimit != 9 {
+		t.Errorf("dpi %v listen %q rate %v: want file 100, env 127.0.0.1:2, flag 9", c.DPI, c.Listen, c.RateLimit)
+	}
+	if c.Workers != 0 || c.OutputTTL.Hours() != 24 {
+		t.Errorf("defaults not applied: %+v", c)
+	}
+	for _, bad := range [][]string{{"--dpi", "5"}, {"--device", "tpu"}, {"--upload-url-ttl", "soon"}} {
+		if _, err := Load(newFlagSet(), bad); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+	if err := os.WriteFile(file, []byte(`{"no-such-setting": 1}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(newFlagSet(), []string{"--config", file}); err == nil {
+		t.Error("unknown key in config file accepted")
+	}
+}
+
+func newFlagSet() *flag.FlagSet {
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}

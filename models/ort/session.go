@@ -1,0 +1,148 @@
+package ort
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+
+	onnx "github.com/yalue/onnxruntime_go"
+)
+
+// Session is one loaded model with fixed input and output names and
+// dynamic shapes: every Run may pass tensors of a different batch size or
+// length. Run is safe from several goroutines (ONNX Runtime allows
+// concurrent runs), but redactd feeds each session from one executor.
+type Session struct {
+	name    string
+	s       *onnx.DynamicAdvancedSession
+	inputs  []string
+	outputs []string
+
+	closeOnce sync.Once
+}
+
+// NewSession opens the model at modelPath with the process's thread and
+// device policy. inputs and outputs name the graph's tensors in the order
+// Run takes them.
+func NewSession(modelPath string, inputs, outputs []string) (*Session, error) {
+	cfg, ok := Current()
+	if !ok {
+		return nil, ErrNotInitialized
+	}
+	if _, err := os.Stat(modelPath); err != nil {
+		return nil, fmt.Errorf("ort: model: %w", err)
+	}
+	opts, err := sessionOptions(cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer opts.Destroy()
+	s, err := onnx.NewDynamicAdvancedSession(modelPath, inputs, outputs, opts)
+	if err != nil {
+		return nil, fmt.Errorf("ort: opening %s: %w", modelPath, err)
+	}
+	return &Session{name: modelPath, s: s, inputs: inputs, outputs: outputs}, nil
+}
+
+// sessionOptions builds the options every session shares.
+func sessionOptions(cfg Options) (*onnx.SessionOptions, error) {
+	o, err := onnx.NewSessionOptions()
+	if err != nil {
+		return nil, fmt.Errorf("ort: session options: %w", err)
+	}
+	steps := []struct {
+		what string
+		fn   func() error
+	}{
+		{"intra-op threads", func() error { return o.SetIntraOpNumThreads(cfg.Threads) }},
+		{"inter-op threads", func() error { return o.SetInterOpNumThreads(1) }},
+		{"intra-op spinning", func() error { return o.AddSessionConfigEntry("session.intra_op.allow_spinning", "0") }},
+		{"inter-op spinning", func() error { return o.AddSessionConfigEntry("session.inter_op.allow_spinning", "0") }},
+		{"execution mode", func() error { return o.SetExecutionMode(onnx.ExecutionModeSequential) }},
+		{"graph optimisation", func() error { return o.SetGraphOptimizationLevel(onnx.GraphOptimizationLevelEnableAll) }},
+	}
+	for _, st := range steps {
+		if err := st.fn(); err != nil {
+			o.Destroy()
+			return nil, fmt.Errorf("ort: session options: %s: %w", st.what, err)
+		}
+	}
+	if cfg.Device == "cuda" {
+		if err := appendCUDA(o, cfg.LibPath); err != nil {
+			o.Destroy()
+			return nil, err
+		}
+	}
+	return o, nil
+}
+
+// appendCUDA adds the CUDA execution provider, explaining the usual cause
+// when the library lacks it.
+func appendCUDA(o *onnx.SessionOptions, lib string) error {
+	co, err := onnx.NewCUDAProviderOptions()
+	if err == nil {
+		defer co.Destroy()
+		err = o.AppendExecutionProviderCUDA(co)
+	}
+	if err != nil {
+		return fmt.Errorf("ort: device cuda: the ONNX Runtime library %s has no usable CUDA execution provider "+
+			"(install the GPU build of ONNX Runtime with CUDA and cuDNN, or use --device cpu): %w", lib, err)
+	}
+	return nil
+}
+
+// Run runs the model. inputs and outputs follow the names given to
+// NewSession; a nil output is allocated by ONNX Runtime and stored back
+// into outputs (the caller destroys it).
+func (s *Session) Run(inputs, outputs []onnx.Value) error {
+	if err := s.s.Run(inputs, outputs); err != nil {
+		return fmt.Errorf("ort: run %s: %w", s.name, err)
+	}
+	return nil
+}
+
+// Inputs returns the input names.
+func (s *Session) Inputs() []string { return s.inputs }
+
+// Outputs returns the output names.
+func (s *Session) Outputs() []string { return s.outputs }
+
+// Close releases the session. It is safe to call more than once.
+func (s *Session) Close() error {
+	var err error
+	s.closeOnce.Do(func() {
+		if e := s.s.Destroy(); e != nil {
+			err = fmt.Errorf("ort: close %s: %w", s.name, e)
+		}
+	})
+	return err
+}
+
+// IOInfo describes one model input or output.
+type IOInfo struct {
+	Name  string
+	Shape []int64 // -1 for dynamic dimensions
+	Type  string
+}
+
+// ModelIO lists a model's inputs and outputs, for checking a model file
+// before opening a session on it.
+func ModelIO(modelPath string) (inputs, outputs []IOInfo, err error) {
+	if !Initialized() {
+		return nil, nil, ErrNotInitialized
+	}
+	in, out, err := onnx.GetInputOutputInfo(modelPath)
+	if err != nil {
+		return nil, nil, fmt.Errorf("ort: reading %s: %w", modelPath, err)
+	}
+	return convIO(in), convIO(out), nil
+}
+
+func convIO(l []onnx.InputOutputInfo) []IOInfo {
+	out := make([]IOInfo, len(l))
+	for i, x := range l {
+		out[i] = IOInfo{Name: x.Name, Shape: append([]int64(nil), x.Dimensions...), Type: strings.TrimPrefix(x.DataType.String(), "ONNX_TENSOR_ELEMENT_DATA_TYPE_")}
+	}
+	return out
+}
