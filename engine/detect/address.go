@@ -55,16 +55,16 @@ var addrParticles = map[string]bool{"de": true, "la": true, "le": true, "les": t
 	"los": true, "las": true, "el": true, "al": true, "san": true, "santa": true, "st": true, "st.": true, "ste": true}
 
 var (
-	zipUS       = regexp.MustCompile(`^(\d{5})(?:-\d{4})?$`)
-	postcode5   = regexp.MustCompile(`^(?:[A-Z]{1,2}-)?\d{5}$`)
-	postcode4   = regexp.MustCompile(`^(?:[A-Z]{1,2}-)?\d{4}$`)
-	ukInward    = regexp.MustCompile(`^\d[ABD-HJLNP-UW-Z]{2}$`)
-	ukCompact   = regexp.MustCompile(`^([A-Z]{1,2}\d[A-Z\d]?)(\d[ABD-HJLNP-UW-Z]{2})$`)
-	caFSA       = regexp.MustCompile(`^[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z]$`)
-	caLDU       = regexp.MustCompile(`^\d[ABCEGHJ-NPRSTV-Z]\d$`)
-	caCompact   = regexp.MustCompile(`^([ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z])(\d[ABCEGHJ-NPRSTV-Z]\d)$`)
-	nlLetters   = regexp.MustCompile(`^[A-Z]{2}$`)
-	nlCompact   = regexp.MustCompile(`^[1-9]\d{3}[A-Z]{2}$`)
+	zipUS     = regexp.MustCompile(`^(\d{5})(?:-\d{4})?$`)
+	postcode5 = regexp.MustCompile(`^(?:[A-Z]{1,2}-)?\d{5}$`)
+	postcode4 = regexp.MustCompile(`^(?:[A-Z]{1,2}-)?\d{4}$`)
+	ukInward  = regexp.MustCompile(`^\d[ABD-HJLNP-UW-Z]{2}$`)
+	ukCompact = regexp.MustCompile(`^([A-Z]{1,2}\d[A-Z\d]?)(\d[ABD-HJLNP-UW-Z]{2})$`)
+	caFSA     = regexp.MustCompile(`^[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z]$`)
+	caLDU     = regexp.MustCompile(`^\d[ABCEGHJ-NPRSTV-Z]\d$`)
+	caCompact = regexp.MustCompile(`^([ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z])(\d[ABCEGHJ-NPRSTV-Z]\d)$`)
+	nlLetters = regexp.MustCompile(`^[A-Z]{2}$`)
+	nlCompact = regexp.MustCompile(`^[1-9]\d{3}[A-Z]{2}$`)
 )
 
 // houseNumber matches house numbers: "12", "12a", "12-14", "5/7b".
@@ -109,6 +109,9 @@ type addressFinder struct {
 	// looks up (post-box designators, prefix street types, state and city
 	// names), so that it joins words only where a form may start.
 	boxFirst, prefixFirst, stateFirst, cityFirst gazetteer.Set
+	// starts are the lower-case words other than numbers and capitalised
+	// words that may begin an address part.
+	starts gazetteer.Set
 	// standaloneUnits are the unit words that make an address alone
 	// ("Suite 286"); others ("Unit 4", "Floor 2") only extend a street.
 	standaloneUnits map[string]bool
@@ -120,6 +123,15 @@ func newAddressFinder(gz *gazetteer.Gazetteers) *addressFinder {
 		"whg": true, "whg.": true, "apto": true, "apto.": true, "apartamento": true},
 		boxFirst: firstWords(gz.POBoxes), prefixFirst: firstWords(gz.StreetPrefix), cityFirst: firstWords(gz.Cities),
 		stateFirst: gazetteer.Set{}}
+	a.starts = gazetteer.Set{}
+	for _, set := range []gazetteer.Set{gz.StreetPrefix, a.prefixFirst, gz.POBoxes, a.boxFirst} {
+		for k := range set {
+			a.starts[k] = struct{}{}
+		}
+	}
+	for k := range a.standaloneUnits {
+		a.starts[k] = struct{}{}
+	}
 	for name := range usStates {
 		if f, _, ok := strings.Cut(name, " "); ok {
 			a.stateFirst[f] = struct{}{}
@@ -196,6 +208,12 @@ func endsClause(v *View, i int) bool {
 func (a *addressFinder) line(v *View, first, end int, street bool) []part {
 	var out []part
 	for i := first; i < end; i++ {
+		// Every part starts with a digit, a capital letter or a keyword
+		// (prefix street type, post-box or unit word): skip other words
+		// cheaply, which is most words of running text.
+		if t := v.coreText(i); t == "" || !isDigit(t[0]) && !isCapitalised(t) && !a.starts.Has(v.coreLower(i)) {
+			continue
+		}
 		afterStreet := street && i == first || len(out) > 0 && out[len(out)-1].kind != partPostal && i-out[len(out)-1].last <= 1
 		if p, ok := a.street(v, i, first, end); ok {
 			p.last = a.unitAfter(v, p.last, first, end)

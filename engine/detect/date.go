@@ -199,6 +199,13 @@ type dateFinder struct {
 	out []page.Span
 }
 
+// findDates finds dates and date-times: numeric dates in any order with
+// '/', '-' or '.' (calendar-checked, two- or four-digit years), "04 03
+// 2021", ISO 8601 date-times, month names and abbreviations in seven
+// languages with days, ordinals, years and ranges ("3rd of March 2021",
+// "1 de enero de 2020", "3–5 März 2021"), widened by a weekday before and a
+// clock time after. A weekday alone ("see you Thursday") is not masked: it
+// identifies no one and would blank out ordinary prose.
 func findDates(v *View) []page.Span {
 	f := &dateFinder{v: v}
 	for k := 0; k < v.Lines(); k++ {

@@ -1,7 +1,12 @@
 // Package detect finds personal data on a page: it runs detectors (the
-// pattern recognizers of this package, the NER model of models/ner behind
-// an adapter), merges what they find, applies the caller's category filter
-// and excluded terms, and adds the caller's included terms.
+// pattern recognizers of this package and the NER model of models/ner,
+// which implements Detector), merges what they find, applies the caller's
+// category filter and excluded terms, and adds the caller's included terms.
+//
+// Detectors see the page's words; View turns a run of lines into one text
+// (words joined by spaces, lines by newlines) whose byte offsets map back
+// to words and rune offsets, so a match inside "Email:jo@x.org" becomes a
+// partial-word span.
 //
 // Recognizers validate what they match (checksums, calendars, numbering
 // plans, gazetteers), because a redaction service that masks every number
@@ -115,7 +120,7 @@ func Run(ctx context.Context, p *page.Page, ds []Detector, opts Options) ([]page
 	if len(opts.Excluded) > 0 {
 		all = dropExcluded(v, all, opts.Excluded)
 	}
-	all = append(all, findTerms(v, opts.Included, page.IncludedTerm, 1, "included-term")...)
+	all = append(all, Merge(findTerms(v, opts.Included, page.IncludedTerm, 1, "included-term"))...)
 	SortSpans(all)
 	return all, nil
 }
@@ -165,15 +170,16 @@ func Merge(ss []page.Span) []page.Span {
 	if len(ss) < 2 {
 		return ss
 	}
-	SortSpans(ss)
-	slices.SortStableFunc(ss, func(a, b page.Span) int {
-		if a.Category < b.Category {
-			return -1
-		}
-		if a.Category > b.Category {
+	// Category first, then position: overlapping spans of a category
+	// become neighbours.
+	slices.SortFunc(ss, func(a, b page.Span) int {
+		if a.Category != b.Category {
+			if a.Category < b.Category {
+				return -1
+			}
 			return 1
 		}
-		return 0
+		return comparePos(a, b)
 	})
 	out := ss[:0]
 	for _, s := range ss {
@@ -196,19 +202,8 @@ func Merge(ss []page.Span) []page.Span {
 // SortSpans orders spans by start, then end, then category.
 func SortSpans(ss []page.Span) {
 	slices.SortFunc(ss, func(a, b page.Span) int {
-		as, bs := spanStart(a), spanStart(b)
-		if as != bs {
-			if as.less(bs) {
-				return -1
-			}
-			return 1
-		}
-		ae, be := spanEnd(a), spanEnd(b)
-		if ae != be {
-			if ae.less(be) {
-				return -1
-			}
-			return 1
+		if c := comparePos(a, b); c != 0 {
+			return c
 		}
 		switch {
 		case a.Category < b.Category:
@@ -218,6 +213,25 @@ func SortSpans(ss []page.Span) {
 		}
 		return 0
 	})
+}
+
+// comparePos orders spans by start, then end.
+func comparePos(a, b page.Span) int {
+	as, bs := spanStart(a), spanStart(b)
+	if as != bs {
+		if as.less(bs) {
+			return -1
+		}
+		return 1
+	}
+	ae, be := spanEnd(a), spanEnd(b)
+	if ae != be {
+		if ae.less(be) {
+			return -1
+		}
+		return 1
+	}
+	return 0
 }
 
 func filterCategories(ss []page.Span, cats []page.Category) []page.Span {

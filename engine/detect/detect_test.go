@@ -50,7 +50,7 @@ func TestRunMerge(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []page.Span{
-		span(0, 2, page.Person, 0.9, "b"),        // union of 0-1 and 1-2, best score
+		span(0, 2, page.Person, 0.9, "b"),       // union of 0-1 and 1-2, best score
 		span(5, 6, page.Organization, 0.7, "a"), // different categories overlapping: both kept
 		span(6, 6, page.Person, 0.4, "b"),
 		span(8, 8, page.Address, 0.5, "b"),

@@ -2,6 +2,7 @@ package detect
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -182,9 +183,17 @@ func (n *nameFinder) inAddress(v *View, s, e, first, end int) bool {
 	return false
 }
 
+// tokPool recycles the per-page token buffers of nameFinder.find.
+var tokPool = sync.Pool{New: func() any { return new([]nameTok) }}
+
 func (n *nameFinder) find(v *View) []page.Span {
 	var out []page.Span
-	buf := make([]nameTok, v.Len())
+	bp := tokPool.Get().(*[]nameTok)
+	defer tokPool.Put(bp)
+	if cap(*bp) < v.Len() {
+		*bp = make([]nameTok, v.Len())
+	}
+	buf := (*bp)[:v.Len()]
 	for k := 0; k < v.Lines(); k++ {
 		first, end := v.Line(k)
 		if end-first == 0 {
@@ -296,6 +305,9 @@ func (n *nameFinder) inPlace(toks []nameTok, i int) bool {
 // name and its score, or score 0.
 func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 	t := toks[i]
+	if !t.shaped && t.punct != ':' && !isCapitalised(t.core) {
+		return 0, 0, 0 // no rule starts at a lower-case word without a colon
+	}
 	next := func(j int) (int, bool) {
 		if toks[j].stop {
 			return 0, false

@@ -2,6 +2,7 @@ package detect
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -55,7 +56,9 @@ func Recognizers() ([]Detector, error) {
 			&recognizer{"org-legal-form", newOrgFinder(gz).find},
 		}
 	})
-	return recs, recErr
+	// A copy, so that callers may append their own detectors (the NER
+	// model) without writing into the shared slice.
+	return slices.Clone(recs), recErr
 }
 
 // Small character helpers shared by the recognizers.

@@ -59,6 +59,10 @@ func TestPhone(t *testing.T) {
 		{"06-10446904", []string{"06-10446904"}},
 		{"Fax: +33 1 42 68 53 00.", []string{"+33 1 42 68 53 00"}},
 		{"Mobile: 98765 43210", []string{"98765 43210"}},
+		{"+1 212 555 0147 #123", []string{"+1 212 555 0147 #123"}},
+		{"Tel: 785 8949", []string{"785 8949"}}, // possible (local) number next to a label
+		{"(11) 98765-4321", []string{"(11) 98765-4321"}},
+		{"Ph: +61 2 9374 4000", []string{"+61 2 9374 4000"}},
 		// False: dates, times, IBANs, cards, zip codes, amounts, ranges,
 		// versions, unformatted numbers without a label.
 		{"On 2021-03-04 14:56:41 we met", nil},
@@ -71,6 +75,8 @@ func TestPhone(t *testing.T) {
 		{"Order 2813882583 shipped", nil},
 		{"Suite 680 36 4022 Oakridge Lane", nil},
 		{"version 10.2.3.4456", nil},
+		{"785 8949 apples", nil}, // possible only, no label
+		{"ref 20210304", nil},
 	})
 }
 

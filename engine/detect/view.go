@@ -31,7 +31,7 @@ type View struct {
 	// cs, ce are word i's core: its bytes without leading and trailing
 	// punctuation (TrimPunct), which most recognizers look at.
 	cs, ce []int32
-	line  []int32 // ordinal of word i's line within the view
+	line   []int32 // ordinal of word i's line within the view
 	// lines[k] is [first word, end word) of the view's k-th line.
 	lines [][2]int32
 }

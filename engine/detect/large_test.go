@@ -9,7 +9,13 @@ import (
 	"time"
 )
 
-func TestSlowInputs(t *testing.T) {
+// TestLargeInputs runs pathological pages (tens of thousands of
+// candidates of one kind) through every recognizer: each must stay
+// linear, which shows as this test finishing in about a second.
+func TestLargeInputs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large inputs")
+	}
 	r := rand.New(rand.NewSource(1))
 	var b strings.Builder
 	for i := 0; i < 3000; i++ {

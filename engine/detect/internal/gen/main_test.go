@@ -1,0 +1,47 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestGeneratedUpToDate regenerates the gazetteers from the shared data
+// and compares them with the committed files, so a change to a source, a
+// hand-written list or the generator cannot go unnoticed.
+func TestGeneratedUpToDate(t *testing.T) {
+	src := filepath.Join("..", "..", "..", "..", "..", "shared", "data")
+	if _, err := os.Stat(filepath.Join(src, "gazetteers")); err != nil {
+		t.Skipf("shared data not available: %v", err)
+	}
+	out := t.TempDir()
+	g := &gen{src: src, out: out, manual: "manual"}
+	for _, step := range []func() error{g.firstNames, g.surnames, g.commonWords, g.cities, g.postal, g.streetTypes, g.unitTypes, g.legalForms, g.titles} {
+		if err := step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, err := filepath.Glob(filepath.Join(out, "*.txt"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("nothing generated: %v", err)
+	}
+	committed, _ := filepath.Glob(filepath.Join("..", "..", "gazetteer", "data", "*.txt"))
+	if len(committed) != len(files) {
+		t.Errorf("%d committed files, %d generated", len(committed), len(files))
+	}
+	for _, f := range files {
+		got, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join("..", "..", "gazetteer", "data", filepath.Base(f)))
+		if err != nil {
+			t.Errorf("%s: %v", filepath.Base(f), err)
+			continue
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s is stale: run go generate ./engine/detect", filepath.Base(f))
+		}
+	}
+}
