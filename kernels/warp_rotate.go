@@ -20,18 +20,31 @@ func Rotate(dst []byte, dstStride int, src []byte, w, h, stride, ch, deg int) {
 			}
 		}
 	case 90, 270:
-		// Walk the source rows (sequential reads); each becomes a column.
+		// Walk the source rows (sequential reads); each becomes a column:
+		// pixel (x, y) lands at (h-1-y, x) for 90 and (y, w-1-x) for 270.
 		for y := 0; y < h; y++ {
 			s := src[y*stride : y*stride+w*ch]
-			for x := 0; x < w; x++ {
-				var dx, dy int
-				if deg == 90 {
-					dx, dy = h-1-y, x
-				} else {
-					dx, dy = y, w-1-x
+			o, step := (h-1-y)*ch, dstStride // 90: down the column
+			if deg == 270 {
+				o, step = (w-1)*dstStride+y*ch, -dstStride // up the column
+			}
+			switch ch {
+			case 1:
+				for _, v := range s {
+					dst[o] = v
+					o += step
 				}
-				o := dy*dstStride + dx*ch
-				copy(dst[o:o+ch], s[x*ch:x*ch+ch])
+			case 3:
+				for x := 0; x < w; x++ {
+					d := dst[o : o+3 : o+3]
+					d[0], d[1], d[2] = s[3*x], s[3*x+1], s[3*x+2]
+					o += step
+				}
+			default:
+				for x := 0; x < w; x++ {
+					copy(dst[o:o+ch], s[x*ch:x*ch+ch])
+					o += step
+				}
 			}
 		}
 	default:

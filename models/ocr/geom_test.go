@@ -1,0 +1,262 @@
+package ocr
+
+import (
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func near(a, b Point, tol float64) bool { return dist(a, b) <= tol }
+
+func TestMinAreaRectOfRotatedRectangle(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 1))
+	for range 100 {
+		want := rect{
+			C: Point{r.Float64() * 500, r.Float64() * 500},
+			L: 20 + r.Float64()*300, S: 5 + r.Float64()*15,
+		}
+		a := (r.Float64() - 0.5) * math.Pi / 3 // within ±30 degrees of horizontal
+		want.U = Point{math.Cos(a), math.Sin(a)}
+		q := want.quad()
+		// Points inside plus the corners.
+		pts := []Point{q.UL, q.UR, q.LL, q.LR}
+		for range 50 {
+			pts = append(pts, lerp(lerp(q.UL, q.UR, r.Float64()), lerp(q.LL, q.LR, r.Float64()), r.Float64()))
+		}
+		got := minAreaRect(convexHull(pts))
+		if math.Abs(got.L-want.L) > 1e-6 || math.Abs(got.S-want.S) > 1e-6 || !near(got.C, want.C, 1e-6) {
+			t.Fatalf("got %+v, want %+v", got, want)
+		}
+		gq := got.quad()
+		if !near(gq.UL, q.UL, 1e-6) || !near(gq.LR, q.LR, 1e-6) {
+			t.Fatalf("corners %v, want %v", gq, q)
+		}
+	}
+}
+
+func TestCanonicalOrientation(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		in   rect
+		u    Point
+		l, s float64
+	}{
+		{"horizontal, axis given backwards", rect{U: Point{-1, 0}, L: 100, S: 10}, Point{1, 0}, 100, 10},
+		{"horizontal, short axis given", rect{U: Point{0, 1}, L: 10, S: 100}, Point{1, 0}, 100, 10},
+		{"vertical reads upwards", rect{U: Point{0, 1}, L: 100, S: 10}, Point{0, -1}, 100, 10},
+		{"squarish vertical read across", rect{U: Point{0, 1}, L: 12, S: 10}, Point{1, 0}, 10, 12},
+	} {
+		got := canonical(c.in)
+		if !near(got.U, c.u, 1e-12) || got.L != c.l || got.S != c.s {
+			t.Errorf("%s: got U %v L %v S %v", c.name, got.U, got.L, got.S)
+		}
+	}
+	// Text along +x has its lower edge at larger y.
+	q := rect{C: Point{50, 50}, U: Point{1, 0}, L: 100, S: 10}.quad()
+	if q.UL != (Point{0, 45}) || q.LR != (Point{100, 55}) {
+		t.Errorf("quad %v", q)
+	}
+}
+
+func TestRotationRoundTrip(t *testing.T) {
+	const w, h = 300, 200
+	for _, rot := range []rotation{0, 90, 180, 270} {
+		for _, p := range []Point{{0, 0}, {300, 0}, {10, 190}, {150.5, 99.25}} {
+			q := rot.apply(p, w, h)
+			if back := rot.invert(q, w, h); !near(back, p, 1e-9) {
+				t.Errorf("rotation %d: %v -> %v -> %v", rot, p, q, back)
+			}
+		}
+	}
+	// Clockwise quarter turn: the top-left corner goes to the top right.
+	if got := rotation(90).apply(Point{0, 0}, w, h); got != (Point{h, 0}) {
+		t.Errorf("90: %v", got)
+	}
+}
+
+func TestQuadSubAndFlip(t *testing.T) {
+	q := Quad{UL: Point{0, 0}, UR: Point{100, 0}, LL: Point{0, 10}, LR: Point{100, 10}}
+	s := q.sub(0.25, 0.5)
+	if s.UL != (Point{25, 0}) || s.LR != (Point{50, 10}) {
+		t.Errorf("sub %v", s)
+	}
+	f := q.flip()
+	if f.UL != q.LR || f.flip() != q {
+		t.Errorf("flip %v", f)
+	}
+	if q.Width() != 100 || q.Height() != 10 {
+		t.Errorf("size %v x %v", q.Width(), q.Height())
+	}
+}
+
+func TestDetSize(t *testing.T) {
+	for _, c := range []struct{ w, h, max, ww, wh int }{
+		{1700, 2200, 1536, 1184, 1536},
+		{100, 50, 1536, 96, 64},
+		{10, 10, 1536, 32, 32},
+		{4000, 100, 1536, 1536, 32},
+	} {
+		if w, h := detSize(c.w, c.h, c.max); w != c.ww || h != c.wh {
+			t.Errorf("detSize(%d,%d,%d) = %d,%d want %d,%d", c.w, c.h, c.max, w, h, c.ww, c.wh)
+		}
+	}
+}
+
+func TestCTCDecode(t *testing.T) {
+	// Classes: 0 blank, 1 'a', 2 'b'. Steps: a a blank a b b blank.
+	best := []int{1, 1, 0, 1, 2, 2, 0}
+	const classes = 3
+	probs := make([]float32, len(best)*classes)
+	for t, c := range best {
+		for k := range classes {
+			probs[t*classes+k] = 0.1
+		}
+		probs[t*classes+c] = 0.8
+	}
+	probs[1*classes+1] = 0.9 // the repeat keeps its best probability
+	got := ctcDecode(probs, classes)
+	want := []sym{{1, 0, 1, 0.9}, {1, 3, 3, 0.8}, {2, 4, 5, 0.8}}
+	if len(got) != len(want) {
+		t.Fatalf("got %+v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("sym %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
+
+func TestLoadDict(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "keys.txt")
+	if err := os.WriteFile(p, []byte("a\r\nb\nc"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err := loadDict(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d) != 5 || d[0] != "" || d[1] != "a" || d[3] != "c" || d[4] != " " {
+		t.Fatalf("dict %q", d)
+	}
+	empty := filepath.Join(t.TempDir(), "empty.txt")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := loadDict(empty); err == nil {
+		t.Error("empty dictionary accepted")
+	}
+	if _, err := loadDict(filepath.Join(t.TempDir(), "none")); err == nil {
+		t.Error("missing dictionary accepted")
+	}
+}
+
+// stripes makes a crop with dark glyph columns at the given ranges.
+func stripes(w int, inked [][2]int) crop {
+	pix := make([]byte, w*recH)
+	for i := range pix {
+		pix[i] = 240
+	}
+	for _, r := range inked {
+		for y := 10; y < 38; y++ {
+			for x := r[0]; x < r[1]; x++ {
+				pix[y*w+x] = 20
+			}
+		}
+	}
+	return crop{pix: pix, w: w, ch: 1}
+}
+
+func TestSplitPointsCutInGaps(t *testing.T) {
+	// Glyphs 14 wide every 20 columns: gaps at 14..19 of each period.
+	var inked [][2]int
+	for x := 0; x+14 <= 1000; x += 20 {
+		inked = append(inked, [2]int{x, x + 14})
+	}
+	c := stripes(1000, inked)
+	cuts := c.splitPoints(320)
+	if cuts[0] != 0 || cuts[len(cuts)-1] != 1000 {
+		t.Fatalf("cuts %v", cuts)
+	}
+	for k := 1; k < len(cuts); k++ {
+		if cuts[k]-cuts[k-1] > 320 {
+			t.Errorf("piece %d is %d wide", k, cuts[k]-cuts[k-1])
+		}
+		if k < len(cuts)-1 {
+			if (cuts[k]-1)%20 < 14 && cuts[k]%20 < 14 {
+				t.Errorf("cut %d at column %d falls inside a glyph", k, cuts[k])
+			}
+		}
+	}
+	if got := stripes(300, nil).splitPoints(320); len(got) != 2 {
+		t.Errorf("narrow crop split: %v", got)
+	}
+}
+
+func TestSpacesFix(t *testing.T) {
+	// Glyphs of 16 columns, ink height 28. Letter gaps 3 columns (0.11),
+	// word gaps 12 (0.43).
+	var inked [][2]int
+	var gs []glyph
+	x := 5
+	add := func(text string, gap int) {
+		inked = append(inked, [2]int{x, x + 16})
+		gs = append(gs, glyph{text: text, x: float64(x) + 8, p: 1})
+		x += 16 + gap
+	}
+	// "ab cd ef gh": the recogniser gave spaces after b and d, missed the
+	// one after f, and put a false one between g and h.
+	add("a", 3)
+	add("b", 12)
+	add("c", 3)
+	add("d", 12)
+	add("e", 3)
+	add("f", 12)
+	add("g", 3)
+	add("h", 3)
+	c := stripes(x+5, inked)
+	withSpace := func(after int, at float64) {
+		gs = append(gs[:after+1], append([]glyph{{text: " ", x: at, space: true}}, gs[after+1:]...)...)
+	}
+	withSpace(6, gs[6].x+9) // g_h (false)
+	withSpace(3, gs[3].x+14)
+	withSpace(1, gs[1].x+14)
+	withSpace(1, gs[1].x+15) // a doubled space
+	j := &lineJob{gs: gs, ink: c.inkProfile()}
+	if !j.ink.ok {
+		t.Fatal("ink not found")
+	}
+	sp := spacing([]*lineJob{j, j}) // two lines' worth of spaces
+	var text string
+	for _, g := range sp.fix(j) {
+		text += g.text
+	}
+	if text != "ab cd ef gh" {
+		t.Errorf("fixed text %q (thresholds %+v)", text, sp)
+	}
+	// Without clear ink nothing changes.
+	flat := &lineJob{gs: gs, ink: stripes(x+5, nil).inkProfile()}
+	if got := sp.fix(flat); len(got) != len(gs) {
+		t.Error("glyphs changed on a blank crop")
+	}
+}
+
+func TestWordsCoverLineAndSplitChars(t *testing.T) {
+	q := Quad{UL: Point{0, 0}, UR: Point{200, 0}, LL: Point{0, 20}, LR: Point{200, 20}}
+	gs := []glyph{
+		{text: "a", x: 20, p: 1}, {text: "b", x: 40, p: 0.5},
+		{text: " ", x: 60, space: true},
+		{text: "c", x: 100, p: 1},
+	}
+	ws := words(gs, q, 200)
+	if len(ws) != 2 || ws[0].Text != "ab" || ws[1].Text != "c" {
+		t.Fatalf("words %+v", ws)
+	}
+	if ws[0].Quad.UL.X != 0 || ws[0].Quad.UR.X != 70 || ws[1].Quad.UL.X != 70 || ws[1].Quad.UR.X != 200 {
+		t.Errorf("word spans %v %v", ws[0].Quad, ws[1].Quad)
+	}
+	if ws[0].Conf != 0.75 || len(ws[0].Chars) != 2 || ws[0].Chars[0].UR.X != 30 {
+		t.Errorf("word 0: conf %v chars %v", ws[0].Conf, ws[0].Chars)
+	}
+}

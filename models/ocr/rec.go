@@ -1,0 +1,237 @@
+package ocr
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/redactd/redactd/kernels"
+	onnx "github.com/yalue/onnxruntime_go"
+)
+
+// Recogniser input geometry (PP-OCRv4 rec_image_shape 3,48,320).
+const (
+	recH      = 48
+	recMinW   = 320 // narrower crops are padded to this width, as in training
+	recStride = 8   // input pixels per output time step
+	// recBudget bounds one model run to this many input columns (batch
+	// size times padded width). On CPU the recogniser's cost per column
+	// grows with the batch (activations leave the caches: measured 81 ms
+	// per 1000 columns for one 320-wide line, 148 for sixteen, 196 for
+	// 32), so batches are cut into small runs; the output of a run is
+	// columns/8 x 6625 floats.
+	recBudget = 1280
+)
+
+// crop is an 8-bit image at recogniser height.
+type crop struct {
+	pix []byte
+	w   int
+	ch  int
+}
+
+// cropQuad cuts q out of img at height 48 keeping its aspect ratio, with a
+// supersampling prefilter when the line is reduced a lot.
+func cropQuad(img Image, q Quad) (crop, bool) {
+	h := q.Height()
+	if h < 1 || q.Width() < 1 {
+		return crop{}, false
+	}
+	w := max(int(math.Round(recH*q.Width()/h)), 4)
+	m, ok := q.homography(float64(w), recH)
+	if !ok {
+		return crop{}, false
+	}
+	ss := min(max(int(math.Ceil(h/recH/1.5)), 1), 4)
+	pix := make([]byte, w*recH*img.Channels)
+	kernels.WarpPerspective(pix, w, recH, w*img.Channels, img.Pix, img.W, img.H, img.Stride, img.Channels, m, ss)
+	return crop{pix: pix, w: w, ch: img.Channels}, true
+}
+
+// flip turns the crop by 180 degrees.
+func (c crop) flip() crop {
+	out := make([]byte, len(c.pix))
+	kernels.Rotate(out, c.w*c.ch, c.pix, c.w, recH, c.w*c.ch, c.ch, 180)
+	return crop{pix: out, w: c.w, ch: c.ch}
+}
+
+// sub returns columns x0..x1-1 of the crop (a copy).
+func (c crop) sub(x0, x1 int) crop {
+	w := x1 - x0
+	out := make([]byte, w*recH*c.ch)
+	for y := 0; y < recH; y++ {
+		copy(out[y*w*c.ch:(y+1)*w*c.ch], c.pix[y*c.w*c.ch+x0*c.ch:y*c.w*c.ch+x1*c.ch])
+	}
+	return crop{pix: out, w: w, ch: c.ch}
+}
+
+// splitPoints cuts a crop wider than maxW into pieces at most maxW wide,
+// each cut at the most uniform column (a gap between characters, for dark
+// text on light paper or the reverse) in the last 40% of the piece.
+func (c crop) splitPoints(maxW int) []int {
+	cuts := []int{0}
+	if c.w <= maxW {
+		return append(cuts, c.w)
+	}
+	// Column variance over the middle rows, where glyphs are.
+	v := make([]float64, c.w)
+	for x := 0; x < c.w; x++ {
+		var s, s2 float64
+		n := 0
+		for y := recH / 6; y < recH-recH/6; y++ {
+			p := c.pix[y*c.w*c.ch+x*c.ch:]
+			g := float64(p[0])
+			if c.ch == 3 {
+				g = (float64(p[0]) + float64(p[1]) + float64(p[2])) / 3
+			}
+			s += g
+			s2 += g * g
+			n++
+		}
+		m := s / float64(n)
+		v[x] = s2/float64(n) - m*m
+	}
+	start := 0
+	for c.w-start > maxW {
+		lo, hi := start+maxW*6/10, start+maxW
+		bx := hi - 1
+		for x := hi - 1; x >= lo; x-- {
+			if v[x] < v[bx] {
+				bx = x
+			}
+		}
+		// Cut in the middle of the run of equally uniform columns.
+		l, r := bx, bx
+		for l > lo && v[l-1] <= v[bx]+1 {
+			l--
+		}
+		for r < hi-1 && v[r+1] <= v[bx]+1 {
+			r++
+		}
+		cut := (l + r + 1) / 2
+		cuts = append(cuts, cut)
+		start = cut
+	}
+	return append(cuts, c.w)
+}
+
+// recReq is one crop to recognise.
+type recReq struct{ c crop }
+
+// sym is one decoded symbol: its class, the time steps it spans and its
+// probability.
+type sym struct {
+	class  int32
+	t0, t1 int32 // first and last time step
+	p      float32
+}
+
+// recResp is the decoded output for one crop.
+type recResp struct {
+	syms  []sym
+	stepW float64 // crop pixels per time step
+}
+
+// recKey buckets crops by width: everything up to the minimum width
+// together, then buckets growing by 25% so padding stays under a quarter.
+func recKey(r recReq) int {
+	if r.c.w <= recMinW {
+		return 0
+	}
+	return 1 + int(math.Log(float64(r.c.w)/recMinW)/math.Log(1.25))
+}
+
+// runRec is the recogniser batcher's run function: it runs the batch in
+// chunks within recBudget and decodes each crop greedily.
+func (e *Engine) runRec(_ context.Context, reqs []recReq) ([]recResp, error) {
+	out := make([]recResp, len(reqs))
+	for i := 0; i < len(reqs); {
+		// Grow the chunk while its padded size stays within the budget.
+		j, wmax := i+1, padW(reqs[i].c.w)
+		for j < len(reqs) {
+			nw := max(wmax, padW(reqs[j].c.w))
+			if (j-i+1)*nw > recBudget {
+				break
+			}
+			wmax = nw
+			j++
+		}
+		if err := e.recChunk(reqs[i:j], out[i:j], wmax); err != nil {
+			return nil, err
+		}
+		i = j
+	}
+	return out, nil
+}
+
+// padW is the tensor width for a crop: at least recMinW, a multiple of 8.
+func padW(w int) int { return max(recMinW, (w+recStride-1)/recStride*recStride) }
+
+func (e *Engine) recChunk(reqs []recReq, out []recResp, wmax int) error {
+	n := len(reqs)
+	plane := recH * wmax
+	in := make([]float32, n*3*plane) // zero is the normalised mid-gray padding
+	for i, r := range reqs {
+		kernels.NormalizeCHW(in[i*3*plane:], wmax, recH, r.c.pix, r.c.w, recH, r.c.w*r.c.ch, r.c.ch, e.recLUT, true)
+	}
+	x, err := onnx.NewTensor(onnx.NewShape(int64(n), 3, recH, int64(wmax)), in)
+	if err != nil {
+		return fmt.Errorf("ocr: recogniser input: %w", err)
+	}
+	defer x.Destroy()
+	steps := wmax / recStride
+	classes := len(e.dict)
+	probs := make([]float32, n*steps*classes)
+	y, err := onnx.NewTensor(onnx.NewShape(int64(n), int64(steps), int64(classes)), probs)
+	if err != nil {
+		return fmt.Errorf("ocr: recogniser output: %w", err)
+	}
+	defer y.Destroy()
+	if err := e.rec.Run([]onnx.Value{x}, []onnx.Value{y}); err != nil {
+		return err
+	}
+	// Decode in parallel: the model is idle meanwhile.
+	var wg sync.WaitGroup
+	for i := range reqs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			valid := min(steps, (reqs[i].c.w+recStride-1)/recStride)
+			out[i] = recResp{
+				syms:  ctcDecode(probs[i*steps*classes:(i*steps+valid)*classes], classes),
+				stepW: float64(wmax) / float64(steps),
+			}
+		}()
+	}
+	wg.Wait()
+	return nil
+}
+
+// ctcDecode is greedy CTC decoding: the best class at every step, repeats
+// merged, blanks (class 0) dropped.
+func ctcDecode(probs []float32, classes int) []sym {
+	var out []sym
+	prev := int32(-1)
+	steps := len(probs) / classes
+	for t := 0; t < steps; t++ {
+		row := probs[t*classes : (t+1)*classes]
+		best, bp := 0, row[0]
+		for k, p := range row {
+			if p > bp {
+				best, bp = k, p
+			}
+		}
+		c := int32(best)
+		switch {
+		case c == prev && c != 0:
+			s := &out[len(out)-1]
+			s.t1 = int32(t)
+			s.p = max(s.p, bp)
+		case c != 0:
+			out = append(out, sym{class: c, t0: int32(t), t1: int32(t), p: bp})
+		}
+		prev = c
+	}
+	return out
+}
