@@ -54,12 +54,16 @@ func (p *Pipeline) addOCRWords(ctx context.Context, pg *page.Page) error {
 	defer observe("ocr", t)
 	scale := 72 / pg.DPI
 	var found []page.Word
+	lineBase := 0 // line ids of each region's words follow the previous region's
 	for _, reg := range regions {
 		words, err := p.deps.OCR.Recognize(ctx, pg.Raster, reg)
 		if err != nil {
 			return err
 		}
+		next := lineBase
 		for _, w := range words {
+			w.Line += lineBase
+			next = max(next, w.Line+1)
 			w.Quad = scaleQuad(w.Quad, scale)
 			for k := range w.Chars {
 				w.Chars[k] = scaleQuad(w.Chars[k], scale)
@@ -67,6 +71,7 @@ func (p *Pipeline) addOCRWords(ctx context.Context, pg *page.Page) error {
 			w.Source = page.SourceOCR
 			found = append(found, w)
 		}
+		lineBase = next
 	}
 	pg.Words = mergeWords(pg.Words, found)
 	return nil

@@ -92,7 +92,6 @@ func BenchmarkPipelineVsRender(b *testing.B) {
 	b.ReportMetric(render.Seconds()/pipe.Seconds(), "ratio")
 }
 
-
 // renderOnly loads and renders every page with MuPDF on workers goroutines.
 func renderOnly(data []byte, dpi float64, workers int) (int, error) {
 	doc, err := mupdf.Open(data, mupdf.Options{})
