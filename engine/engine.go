@@ -52,7 +52,9 @@ import (
 // output fails the verifier, "insufficient page quota" and the free-plan
 // and page-limit messages below, "upload not received" / "upload not
 // committed" for direct uploads, "server storage unavailable" when the
-// output cannot be written, and "processing failed repeatedly" for a
+// output cannot be written for a reason other than a full or read-only
+// disk (those keep the document queued and retry it every few seconds
+// until space returns), and "processing failed repeatedly" for a
 // document whose processing was interrupted (crash) maxAttempts times.
 //
 // Quota. Each account has a page quota (plan free: cfg.FreePages, plan

@@ -429,8 +429,10 @@ func (e *Engine) GetJob(ctx context.Context, acct *Account, jobID string) (*Job,
 	if acct == nil {
 		return nil, ErrUnauthorized
 	}
-	if !validID(jobID) {
-		return nil, ErrNotFound
+	// Check the owner before reading the documents, so another account's
+	// job costs what an unknown id costs (no timing oracle on existence).
+	if _, err := e.ownedJob(acct, jobID); err != nil {
+		return nil, err
 	}
 	j, docs, err := e.jl.JobAndDocs(jobID)
 	if joblog.IsNotFound(err) {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime/debug"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/redactd/redactd/engine/joblog"
@@ -191,6 +192,10 @@ func (e *Engine) process(ctx context.Context, q joblog.QueueEntry) error {
 	}
 	if err != nil {
 		e.log.Error("engine: creating output failed", "doc", d.ID, "err", err)
+		if storageFailure(err) {
+			e.abandon(d.ID) // stays queued; retried after retryDelay
+			return err
+		}
 		return e.finish(d.ID, outcome{errMsg: "server storage unavailable"}, start)
 	}
 	defer os.Remove(out.Name()) // no-op once renamed
@@ -200,7 +205,10 @@ func (e *Engine) process(ctx context.Context, q joblog.QueueEntry) error {
 	if perr == nil {
 		if err := e.closeSynced(out); err != nil {
 			e.log.Error("engine: syncing output failed", "doc", d.ID, "err", err)
-			perr = DocErrorf("server storage unavailable")
+			perr = err
+			if !storageFailure(err) {
+				perr = DocErrorf("server storage unavailable")
+			}
 		}
 	} else {
 		out.Close()
@@ -217,6 +225,14 @@ func (e *Engine) process(ctx context.Context, q joblog.QueueEntry) error {
 	}
 	if ctx.Err() != nil || errors.Is(perr, errDocGone) {
 		return nil // the job was deleted
+	}
+	if perr != nil && storageFailure(perr) {
+		// The storage failed, not the document (disk full, read-only):
+		// give the attempt back and leave the document queued; work
+		// retries it after retryDelay, so it completes once space returns.
+		os.Remove(out.Name())
+		e.abandon(d.ID)
+		return fmt.Errorf("engine: storage: %w", perr)
 	}
 	if perr != nil {
 		os.Remove(out.Name())
@@ -558,4 +574,11 @@ func (e *Engine) publish(jobID, docID string, o outcome) error {
 		}
 	}
 	return syncDir(e.jobDir(jobID))
+}
+
+// storageFailure reports whether err is the storage refusing writes
+// (full, over quota, read-only): a condition of the machine that goes
+// away, not a property of the document.
+func storageFailure(err error) bool {
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) || errors.Is(err, syscall.EROFS)
 }
