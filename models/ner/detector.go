@@ -1,0 +1,270 @@
+package ner
+
+import (
+	"context"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/redactd/redactd/engine/page"
+)
+
+// DetectorOptions tune a Detector; the zero value is the default.
+type DetectorOptions struct {
+	// Locations reports every location the model finds (a city or a
+	// country in running text) as an Address. By default only locations
+	// next to an address (a city line under a street line) are, since a
+	// place name alone is not a postal address.
+	Locations bool
+	// MinScore drops spans whose mean token probability is below it.
+	MinScore float32
+	// WindowTokens is the most tokens the model sees at once (default: the
+	// window the model was trained on, 64). Whole lines are packed into
+	// windows; consecutive windows share one line so that an entity
+	// crossing their boundary is seen whole by one of them.
+	WindowTokens int
+}
+
+// Detector applies a Model to the words of a page. It implements the
+// engine's detector interface (Name, Detect) without importing it.
+type Detector struct {
+	m *Model
+	o DetectorOptions
+}
+
+// NewDetector returns a detector over m; m stays owned by the caller.
+func NewDetector(m *Model, o DetectorOptions) *Detector {
+	if o.WindowTokens <= 0 {
+		o.WindowTokens = m.WindowTokens()
+	}
+	o.WindowTokens = max(o.WindowTokens, 8)
+	return &Detector{m: m, o: o}
+}
+
+// Name identifies the detector in spans and errors.
+func (d *Detector) Name() string { return "ner" }
+
+// tokRef locates a token in the page: its word and rune range there.
+type tokRef struct {
+	word       int
+	start, end int
+}
+
+// unit is a run of tokens of one line, at most WindowTokens long (a longer
+// line is cut into several units).
+type unit struct {
+	line int
+	toks []string
+	refs []tokRef
+}
+
+// Detect finds Person, Organization and Address spans on p.
+func (d *Detector) Detect(ctx context.Context, p *page.Page) ([]page.Span, error) {
+	units := d.units(p)
+	if len(units) == 0 {
+		return nil, nil
+	}
+	wins := windows(units, d.o.WindowTokens)
+	seqs := make([][]string, len(wins))
+	for i, w := range wins {
+		seqs[i] = w.tokens(units)
+	}
+	tagged, err := d.m.TagAll(ctx, seqs)
+	if err != nil {
+		return nil, fmt.Errorf("ner: page %d: %w", p.Index, err)
+	}
+	toks, refs, labels, scores := assemble(units, wins, tagged)
+	return d.spans(p, toks, refs, labels, scores), nil
+}
+
+// units tokenizes the page line by line.
+func (d *Detector) units(p *page.Page) []unit {
+	var out []unit
+	maxT := d.o.WindowTokens
+	for li, l := range p.Lines() {
+		cur := unit{line: li}
+		for wi := l[0]; wi < l[1]; wi++ {
+			for _, pc := range Pieces(p.Words[wi].Text) {
+				if len(cur.toks) == maxT {
+					out = append(out, cur)
+					cur = unit{line: li}
+				}
+				cur.toks = append(cur.toks, pc.Text)
+				cur.refs = append(cur.refs, tokRef{word: wi, start: pc.Start, end: pc.End})
+			}
+		}
+		if len(cur.toks) > 0 {
+			out = append(out, cur)
+		}
+	}
+	return out
+}
+
+// window is units [from, to) run through the model together.
+type window struct{ from, to int }
+
+// sepAfter reports whether an NL token separates unit i from unit i+1.
+func sepAfter(units []unit, i int) bool { return units[i].line != units[i+1].line }
+
+func (w window) tokens(units []unit) []string {
+	var out []string
+	for i := w.from; i < w.to; i++ {
+		if i > w.from && sepAfter(units, i-1) {
+			out = append(out, NL)
+		}
+		out = append(out, units[i].toks...)
+	}
+	return out
+}
+
+// windows packs units greedily into windows of at most n tokens; each
+// window after the first starts with the last unit of the one before
+// (when that one held more than one unit).
+func windows(units []unit, n int) []window {
+	var out []window
+	for i := 0; i < len(units); {
+		j, size := i, 0
+		for j < len(units) {
+			add := len(units[j].toks)
+			if j > i && sepAfter(units, j-1) {
+				add++
+			}
+			if j > i && size+add > n {
+				break
+			}
+			size += add
+			j++
+		}
+		out = append(out, window{i, j})
+		if j == len(units) {
+			break
+		}
+		if j-i > 1 {
+			i = j - 1
+		} else {
+			i = j
+		}
+	}
+	return out
+}
+
+// assemble builds the page-wide token sequence (units joined, NL between
+// lines) with each unit's labels taken from its owner: the first window in
+// which it is not the last unit, else the last window holding it. The NL
+// after a unit is labelled by the same window when it holds the next unit
+// too, and O otherwise.
+func assemble(units []unit, wins []window, tagged []Tagged) (toks []string, refs []tokRef, labels []Label, scores []float32) {
+	owner := make([]int, len(units))
+	for i := range owner {
+		owner[i] = -1
+	}
+	for wi, w := range wins {
+		for u := w.from; u < w.to; u++ {
+			if owner[u] >= 0 && wins[owner[u]].to-1 != u {
+				continue // owned by a window where it is not last
+			}
+			owner[u] = wi
+		}
+	}
+	// offset of unit u inside window w's token sequence
+	offset := func(w window, u int) int {
+		off := 0
+		for i := w.from; i < u; i++ {
+			off += len(units[i].toks)
+			if sepAfter(units, i) {
+				off++
+			}
+		}
+		return off
+	}
+	for u := range units {
+		w := wins[owner[u]]
+		t := tagged[owner[u]]
+		off := offset(w, u)
+		toks = append(toks, units[u].toks...)
+		refs = append(refs, units[u].refs...)
+		labels = append(labels, t.Labels[off:off+len(units[u].toks)]...)
+		scores = append(scores, t.Scores[off:off+len(units[u].toks)]...)
+		if u+1 < len(units) && sepAfter(units, u) {
+			toks = append(toks, NL)
+			refs = append(refs, tokRef{word: -1})
+			if u+1 < w.to {
+				k := off + len(units[u].toks)
+				labels = append(labels, t.Labels[k])
+				scores = append(scores, t.Scores[k])
+			} else {
+				labels = append(labels, O)
+				scores = append(scores, 1)
+			}
+		}
+	}
+	return toks, refs, labels, scores
+}
+
+// spans decodes the labels and maps token spans to page spans.
+func (d *Detector) spans(p *page.Page, toks []string, refs []tokRef, labels []Label, scores []float32) []page.Span {
+	decoded := Decode(toks, labels, scores)
+	addr := addressLike(decoded, toks, d.o.Locations)
+	var out []page.Span
+	for k, s := range decoded {
+		var cat page.Category
+		switch {
+		case s.Entity == Person:
+			cat = page.Person
+		case s.Entity == Organization:
+			cat = page.Organization
+		case addr[k]:
+			cat = page.Address
+		default:
+			continue
+		}
+		if s.Score < d.o.MinScore {
+			continue
+		}
+		first, last := refs[s.First], refs[s.Last]
+		end := last.end
+		if end >= utf8.RuneCountInString(p.Words[last.word].Text) {
+			end = 0
+		}
+		out = append(out, page.Span{
+			First: first.word, Last: last.word,
+			Start: first.start, End: end,
+			Category: cat, Score: s.Score, Recognizer: d.Name(),
+		})
+	}
+	return out
+}
+
+// addressLike marks the spans reported as Address: Address spans, and
+// Location spans either all (locations) or those chained to an Address
+// span through other such spans with only punctuation and line breaks
+// (at most three tokens) between them: "Springfield, IL" under a street.
+func addressLike(spans []Span, toks []string, locations bool) []bool {
+	out := make([]bool, len(spans))
+	for k, s := range spans {
+		out[k] = s.Entity == Address || (locations && s.Entity == Location)
+	}
+	gapOK := func(a, b int) bool { // tokens strictly between a and b
+		if b-a-1 > 3 {
+			return false
+		}
+		for i := a + 1; i < b; i++ {
+			if toks[i] != NL && Shape(toks[i]) != shapePunct {
+				return false
+			}
+		}
+		return true
+	}
+	for changed := true; changed; {
+		changed = false
+		for k, s := range spans {
+			if out[k] || s.Entity != Location {
+				continue
+			}
+			if (k > 0 && out[k-1] && gapOK(spans[k-1].Last, s.First)) ||
+				(k+1 < len(spans) && out[k+1] && gapOK(s.Last, spans[k+1].First)) {
+				out[k], changed = true, true
+			}
+		}
+	}
+	return out
+}

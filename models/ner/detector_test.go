@@ -1,0 +1,278 @@
+package ner
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/redactd/redactd/engine/page"
+)
+
+// testPage lays out lines of text as a page: words split on spaces, one
+// line id per line, boxes on a 12pt grid.
+func testPage(lines ...string) *page.Page {
+	p := &page.Page{Width: 612, Height: 792}
+	for li, l := range lines {
+		x := 72.0
+		for _, w := range strings.Fields(l) {
+			wd := 6 * float64(utf8.RuneCountInString(w))
+			r := page.Rect{X0: x, Y0: 72 + 14*float64(li), X1: x + wd, Y1: 84 + 14*float64(li)}
+			p.Words = append(p.Words, page.Word{Text: w, Quad: page.QuadFromRect(r), Line: li, Conf: 1})
+			x += wd + 4
+		}
+	}
+	return p
+}
+
+// checkSpans asserts what every span must satisfy on p.
+func checkSpans(t *testing.T, p *page.Page, spans []page.Span) {
+	t.Helper()
+	for _, s := range spans {
+		if s.First < 0 || s.Last >= len(p.Words) || s.First > s.Last {
+			t.Errorf("span %+v out of the page's %d words", s, len(p.Words))
+			continue
+		}
+		if s.Start < 0 || s.Start >= utf8.RuneCountInString(p.Words[s.First].Text) {
+			t.Errorf("span %+v: start outside its first word %q", s, p.Words[s.First].Text)
+		}
+		if s.End < 0 || s.End > utf8.RuneCountInString(p.Words[s.Last].Text) {
+			t.Errorf("span %+v: end outside its last word %q", s, p.Words[s.Last].Text)
+		}
+		if s.Score <= 0 || s.Score > 1 || s.Recognizer != "ner" {
+			t.Errorf("span %+v: bad score or recognizer", s)
+		}
+		switch s.Category {
+		case page.Person, page.Organization, page.Address:
+		default:
+			t.Errorf("span %+v: category %s", s, s.Category)
+		}
+	}
+}
+
+// spanText renders a span's text, honouring partial words.
+func spanText(p *page.Page, s page.Span) string {
+	var parts []string
+	for i := s.First; i <= s.Last; i++ {
+		r := []rune(p.Words[i].Text)
+		a, b := 0, len(r)
+		if i == s.First {
+			a = s.Start
+		}
+		if i == s.Last && s.End != 0 {
+			b = s.End
+		}
+		parts = append(parts, string(r[a:b]))
+	}
+	return string(s.Category) + ":" + strings.Join(parts, " ")
+}
+
+func TestDetectorDocument(t *testing.T) {
+	m := builtin(t)
+	p := testPage(
+		"INVOICE",
+		"Bill to:",
+		"John Smith",
+		"Acme Corp",
+		"12 Main Street",
+		"Springfield, IL 62704",
+		"Dear Mr. Smith,",
+		"thank you for your order. Please pay within 30 days.",
+	)
+	spans, err := NewDetector(m, DetectorOptions{}).Detect(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSpans(t, p, spans)
+	var got []string
+	for _, s := range spans {
+		got = append(got, spanText(p, s))
+	}
+	for _, want := range []string{"Person:John Smith", "Organization:Acme Corp"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("spans %q lack %q", got, want)
+		}
+	}
+	// The address runs over two lines: every word of both is masked.
+	covered := map[int]bool{}
+	for _, s := range spans {
+		if s.Category == page.Address {
+			for i := s.First; i <= s.Last; i++ {
+				covered[i] = true
+			}
+		}
+	}
+	for i, w := range p.Words {
+		if (w.Line == 4 || w.Line == 5) && !covered[i] {
+			t.Errorf("address word %q not in an Address span (spans %q)", w.Text, got)
+		}
+	}
+}
+
+// TestDetectorPartialWord: punctuation glued to a name stays unmasked.
+func TestDetectorPartialWord(t *testing.T) {
+	m := builtin(t)
+	p := testPage("Contact: (John Smith), thanks.")
+	spans, err := NewDetector(m, DetectorOptions{}).Detect(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSpans(t, p, spans)
+	for _, s := range spans {
+		if s.Category == page.Person {
+			if got := spanText(p, s); got != "Person:John Smith" {
+				t.Errorf("person span %q, want Person:John Smith", got)
+			}
+			return
+		}
+	}
+	t.Errorf("no person in %v", spans)
+}
+
+func TestDetectorEmptyPage(t *testing.T) {
+	m := builtin(t)
+	spans, err := NewDetector(m, DetectorOptions{}).Detect(context.Background(), &page.Page{})
+	if err != nil || len(spans) != 0 {
+		t.Fatalf("empty page: %v %v", spans, err)
+	}
+	// Words made only of spaces or nothing.
+	p := &page.Page{Words: []page.Word{{Text: ""}, {Text: " ", Line: 1}}}
+	if _, err := NewDetector(m, DetectorOptions{}).Detect(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDetectorLongPage: many lines and a line longer than a window.
+func TestDetectorLongPage(t *testing.T) {
+	m := builtin(t)
+	var lines []string
+	for i := range 120 {
+		if i%10 == 0 {
+			lines = append(lines, strings.Repeat("word ", 150)+"Maria Garcia")
+			continue
+		}
+		lines = append(lines, "Line of text number about the contract with Globex Corporation .")
+	}
+	p := testPage(lines...)
+	spans, err := NewDetector(m, DetectorOptions{}).Detect(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSpans(t, p, spans)
+}
+
+func TestWindows(t *testing.T) {
+	mk := func(line, n int) unit {
+		u := unit{line: line}
+		for range n {
+			u.toks = append(u.toks, "x")
+			u.refs = append(u.refs, tokRef{})
+		}
+		return u
+	}
+	tests := []struct {
+		name  string
+		units []unit
+		n     int
+		want  []window
+	}{
+		{"one", []unit{mk(0, 3)}, 10, []window{{0, 1}}},
+		{"pack with overlap", []unit{mk(0, 3), mk(1, 3), mk(2, 3), mk(3, 3)}, 8, []window{{0, 2}, {1, 3}, {2, 4}}},
+		{"too long alone", []unit{mk(0, 10), mk(0, 2), mk(1, 10)}, 10, []window{{0, 1}, {1, 2}, {2, 3}}},
+		{"same line no NL", []unit{mk(0, 5), mk(0, 5)}, 10, []window{{0, 2}}},
+	}
+	for _, tt := range tests {
+		if got := windows(tt.units, tt.n); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: windows = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestAssemble: each unit takes its labels from the first window where it
+// is not last, and NL labels come from the window holding both lines.
+func TestAssemble(t *testing.T) {
+	units := []unit{
+		{line: 0, toks: []string{"a", "b"}, refs: make([]tokRef, 2)},
+		{line: 1, toks: []string{"c"}, refs: make([]tokRef, 1)},
+		{line: 2, toks: []string{"d", "e"}, refs: make([]tokRef, 2)},
+	}
+	wins := []window{{0, 2}, {1, 3}}
+	lab := func(e Entity) Label { return Label{Entity: e} }
+	// Window 0: a b NL c -> tagged PER; window 1: c NL d e -> tagged ORG.
+	tagged := []Tagged{
+		{Labels: []Label{lab(Person), lab(Person), lab(Person), lab(Person)}, Scores: []float32{1, 1, 1, 1}},
+		{Labels: []Label{lab(Organization), lab(Organization), lab(Organization), lab(Organization)}, Scores: []float32{.5, .5, .5, .5}},
+	}
+	toks, _, labels, _ := assemble(units, wins, tagged)
+	wantToks := []string{"a", "b", NL, "c", NL, "d", "e"}
+	if !slices.Equal(toks, wantToks) {
+		t.Fatalf("tokens %q, want %q", toks, wantToks)
+	}
+	// c is last in window 0, so window 1 owns it.
+	want := []Entity{Person, Person, Person, Organization, Organization, Organization, Organization}
+	for i, l := range labels {
+		if l.Entity != want[i] {
+			t.Errorf("token %d %q: %v, want %v", i, toks[i], l.Entity, want[i])
+		}
+	}
+}
+
+func TestDecode(t *testing.T) {
+	P := func(in bool) Label { return Label{Entity: Person, Inside: in} }
+	A := func(in bool) Label { return Label{Entity: Address, Inside: in} }
+	tests := []struct {
+		name   string
+		toks   []string
+		labels []Label
+		want   []Span
+	}{
+		{"plain", []string{"a", "b", "c"}, []Label{P(false), P(true), O}, []Span{{Person, 0, 1, 1}}},
+		{"I after O starts", []string{"a", "b"}, []Label{O, P(true)}, []Span{{Person, 1, 1, 1}}},
+		{"type change", []string{"a", "b"}, []Label{P(false), A(true)}, []Span{{Person, 0, 0, 1}, {Address, 1, 1, 1}}},
+		{"B splits", []string{"a", "b"}, []Label{P(false), P(false)}, []Span{{Person, 0, 0, 1}, {Person, 1, 1, 1}}},
+		{"NL inside", []string{"a", NL, "b"}, []Label{A(false), A(true), A(true)}, []Span{{Address, 0, 2, 1}}},
+		{"NL trimmed", []string{NL, "a", NL}, []Label{A(false), A(true), A(true)}, []Span{{Address, 1, 1, 1}}},
+		{"punct trimmed", []string{"(", "a", ")", ","}, []Label{P(false), P(true), P(true), P(true)}, []Span{{Person, 1, 1, 1}}},
+		{"dot and paren kept", []string{"a", "(", "b", ")", "."}, []Label{P(false), P(true), P(true), P(true), P(true)}, []Span{{Person, 0, 4, 1}}},
+		{"only NL", []string{NL}, []Label{A(false)}, nil},
+	}
+	for _, tt := range tests {
+		scores := make([]float32, len(tt.toks))
+		for i := range scores {
+			scores[i] = 1
+		}
+		if got := Decode(tt.toks, tt.labels, scores); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestParseLabel(t *testing.T) {
+	tests := map[string]Label{
+		"O":                O,
+		"B-PER":            {Person, false},
+		"I-PER":            {Person, true},
+		"B-ORG":            {Organization, false},
+		"I-LOC":            {Location, true},
+		"B-ADDR":           {Address, false},
+		"S-PERSON":         {Person, false},
+		"E-ORGANIZATION":   {Organization, true},
+		"U-GPE":            {Location, false},
+		"B-MISC":           {Misc, false},
+		"PER":              {Person, true},
+		"B-STREET_ADDRESS": {Address, false},
+	}
+	for in, want := range tests {
+		if got := ParseLabel(in); got != want {
+			t.Errorf("ParseLabel(%q) = %v, want %v", in, got, want)
+		}
+		if got := ParseLabel(in).String(); in[0] == 'B' || in[0] == 'I' || in == "O" {
+			if strings.HasSuffix(in, "PER") || strings.HasSuffix(in, "ORG") || in == "O" {
+				if got != in {
+					t.Errorf("String() = %q, want %q", got, in)
+				}
+			}
+		}
+	}
+}

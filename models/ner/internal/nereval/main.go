@@ -1,0 +1,245 @@
+// Command nereval scores the NER detector (model, windows, span mapping:
+// everything the pipeline runs) on presidio-research's generated
+// evaluation set, at the level that matters for redaction: which words get
+// masked with which category.
+//
+// Each example's text becomes a page (lines split at newlines, words at
+// white space); gold spans map PERSON to Person, ORGANIZATION to
+// Organization, ADDRESS and LOCATION to Address. A word is gold for a
+// category when a gold span covers part of it, predicted when a detected
+// span does. The report also gives span recall: the share of gold spans
+// with at least one word masked under their category.
+//
+// Usage: go run ./models/ner/internal/nereval [-model DIR] [-data FILE] [-merge manifest.json]
+// With -merge the scores are written into the manifest under
+// scores.go_detector_presidio_generated_large.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/models/ner"
+	"github.com/redactd/redactd/models/ort"
+)
+
+type example struct {
+	Text  string `json:"full_text"`
+	Spans []struct {
+		Type  string `json:"entity_type"`
+		Start int    `json:"start_position"`
+		End   int    `json:"end_position"`
+	} `json:"spans"`
+}
+
+var categories = map[string]page.Category{
+	"PERSON": page.Person, "ORGANIZATION": page.Organization, "ADDRESS": page.Address, "LOCATION": page.Address,
+}
+
+type counts struct{ TP, FP, FN, Spans, SpansHit int }
+
+type prf struct {
+	P       float64 `json:"p"`
+	R       float64 `json:"r"`
+	F1      float64 `json:"f1"`
+	Support int     `json:"support_words"`
+	// SpanRecall is the share of gold spans with a word masked under
+	// their category.
+	SpanRecall float64 `json:"span_recall"`
+}
+
+func main() {
+	modelDir := flag.String("model", ner.Builtin, "model directory, or builtin")
+	data := flag.String("data", "/work/shared/data/pii/presidio_research/generated_large.json", "presidio-research generated JSON")
+	merge := flag.String("merge", "", "manifest.json to write the scores into")
+	threads := flag.Int("threads", 1, "ONNX Runtime intra-op threads")
+	flag.Parse()
+	log.SetFlags(0)
+
+	b, err := os.ReadFile(*data)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var exs []example
+	if err := json.Unmarshal(b, &exs); err != nil {
+		log.Fatalf("%s: %v", *data, err)
+	}
+	if err := ort.Init(ort.Options{Threads: *threads}); err != nil {
+		log.Fatal(err)
+	}
+	m, err := ner.Load(*modelDir, ner.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer m.Close()
+
+	out := map[string]any{"examples": len(exs), "data": *data, "model": m.Manifest().Name + " " + m.Manifest().Version}
+	for _, mode := range []struct {
+		name string
+		opts ner.DetectorOptions
+	}{{"default", ner.DetectorOptions{}}, {"locations_as_address", ner.DetectorOptions{Locations: true}}} {
+		res, err := evaluate(m, ner.NewDetector(m, mode.opts), exs)
+		if err != nil {
+			log.Fatal(err)
+		}
+		out[mode.name] = res
+	}
+	enc, _ := json.MarshalIndent(out, "", " ")
+	fmt.Println(string(enc))
+	if *merge != "" {
+		if err := mergeInto(*merge, out); err != nil {
+			log.Fatal(err)
+		}
+	}
+}
+
+// evaluate runs the detector on every example and scores masked words.
+func evaluate(m *ner.Model, d *ner.Detector, exs []example) (map[string]prf, error) {
+	c := map[page.Category]*counts{page.Person: {}, page.Organization: {}, page.Address: {}}
+	ctx := context.Background()
+	for _, ex := range exs {
+		p, offs := textPage(ex.Text)
+		gold := make([]map[page.Category]bool, len(p.Words))
+		pred := make([]map[page.Category]bool, len(p.Words))
+		for i := range p.Words {
+			gold[i], pred[i] = map[page.Category]bool{}, map[page.Category]bool{}
+		}
+		type goldSpan struct {
+			cat   page.Category
+			words []int
+		}
+		var gspans []goldSpan
+		for _, s := range ex.Spans {
+			cat, ok := categories[s.Type]
+			if !ok {
+				continue
+			}
+			g := goldSpan{cat: cat}
+			for i, o := range offs {
+				if o[0] < s.End && o[1] > s.Start {
+					gold[i][cat] = true
+					g.words = append(g.words, i)
+				}
+			}
+			if len(g.words) > 0 {
+				gspans = append(gspans, g)
+			}
+		}
+		spans, err := d.Detect(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range spans {
+			for i := s.First; i <= s.Last; i++ {
+				pred[i][s.Category] = true
+			}
+		}
+		for i := range p.Words {
+			for cat, k := range c {
+				switch {
+				case gold[i][cat] && pred[i][cat]:
+					k.TP++
+				case pred[i][cat]:
+					k.FP++
+				case gold[i][cat]:
+					k.FN++
+				}
+			}
+		}
+		for _, g := range gspans {
+			c[g.cat].Spans++
+			for _, w := range g.words {
+				if pred[w][g.cat] {
+					c[g.cat].SpansHit++
+					break
+				}
+			}
+		}
+	}
+	res := map[string]prf{}
+	var tot counts
+	for cat, k := range c {
+		res[string(cat)] = score(*k)
+		tot.TP, tot.FP, tot.FN, tot.Spans, tot.SpansHit = tot.TP+k.TP, tot.FP+k.FP, tot.FN+k.FN, tot.Spans+k.Spans, tot.SpansHit+k.SpansHit
+	}
+	res["micro"] = score(tot)
+	return res, nil
+}
+
+func score(k counts) prf {
+	var r prf
+	if k.TP+k.FP > 0 {
+		r.P = round(float64(k.TP) / float64(k.TP+k.FP))
+	}
+	if k.TP+k.FN > 0 {
+		r.R = round(float64(k.TP) / float64(k.TP+k.FN))
+	}
+	if r.P+r.R > 0 {
+		r.F1 = round(2 * r.P * r.R / (r.P + r.R))
+	}
+	if k.Spans > 0 {
+		r.SpanRecall = round(float64(k.SpansHit) / float64(k.Spans))
+	}
+	r.Support = k.TP + k.FN
+	return r
+}
+
+func round(f float64) float64 { return float64(int(f*10000+0.5)) / 10000 }
+
+// textPage lays text out as a page: a line per newline, words split at
+// white space; offs gives each word's [start, end) in text, in runes
+// (presidio positions are Python string indices, i.e. code points).
+func textPage(text string) (*page.Page, [][2]int) {
+	p := &page.Page{Width: 612, Height: 792}
+	var offs [][2]int
+	pos := 0
+	for li, line := range strings.Split(text, "\n") {
+		runes := []rune(line)
+		for i := 0; i < len(runes); {
+			if unicode.IsSpace(runes[i]) {
+				i++
+				continue
+			}
+			j := i
+			for j < len(runes) && !unicode.IsSpace(runes[j]) {
+				j++
+			}
+			p.Words = append(p.Words, page.Word{Text: string(runes[i:j]), Line: li, Conf: 1})
+			offs = append(offs, [2]int{pos + i, pos + j})
+			i = j
+		}
+		pos += utf8.RuneCountInString(line) + 1
+	}
+	return p, offs
+}
+
+// mergeInto writes the scores into manifest.json, keeping everything else.
+func mergeInto(path string, scores map[string]any) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var man map[string]any
+	if err := json.Unmarshal(b, &man); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	s, _ := man["scores"].(map[string]any)
+	if s == nil {
+		s = map[string]any{}
+	}
+	s["go_detector_presidio_generated_large"] = scores
+	man["scores"] = s
+	out, err := json.MarshalIndent(man, "", " ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(out, '\n'), 0o644)
+}

@@ -1,0 +1,317 @@
+// Package ner finds people, organisations, locations and postal addresses
+// in text with an ONNX token-classification model.
+//
+// The built-in model is the project's own (models/ner/train, shipped in
+// models/ner/model and embedded in the binary): word, character and
+// word-shape features into a BiLSTM, small and fast on a CPU. An operator
+// may instead point Load at a directory holding a Hugging Face
+// token-classification model exported to ONNX with its tokenizer.json
+// (WordPiece) and label map; see hf.go.
+//
+// Tag labels one token sequence (tokens as Tokenize makes them); calls from
+// many goroutines share model runs through a dynamic batcher (models/batch)
+// that groups sequences of similar length. Detector applies the model to
+// the lines of a page (see detector.go).
+package ner
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/redactd/redactd/models/batch"
+	"github.com/redactd/redactd/models/ort"
+)
+
+//go:embed model/ner.onnx model/vocab.json model/manifest.json
+var builtinFS embed.FS
+
+// Builtin names the embedded model in Load.
+const Builtin = "builtin"
+
+// Options tune a Model; zero values mean the defaults.
+type Options struct {
+	// BatchSize is the most sequences per model run (default 64;
+	// engine/config batch-size).
+	BatchSize int
+	// BatchWait is how long a sequence waits for its batch to fill
+	// (default 2ms).
+	BatchWait time.Duration
+	// Lane, when set, is shared with other models' batchers so their runs
+	// take turns on the cores.
+	Lane *batch.Lane
+	// MaxLen is the longest sequence one run sees, in tokens for the
+	// built-in model (default 128) and in word pieces for a Hugging Face
+	// model (default 256, at most its position embeddings). Longer input
+	// to Tag is cut into pieces of MaxLen.
+	MaxLen int
+}
+
+// Model is a loaded NER model. It is safe for concurrent use.
+type Model struct {
+	opts   Options
+	labels []Label  // per output class
+	names  []string // per output class, as the model's label map says
+	sess   *ort.Session
+	b      *batch.Batcher[*seq, result]
+	tmpDir string // holds the extracted built-in model; removed by Close
+
+	// Exactly one of these is set.
+	own *ownModel
+	hf  *hfModel
+
+	manifest Manifest
+}
+
+// seq is one sequence on its way through the batcher.
+type seq struct {
+	tokens []string
+	key    int
+	// built-in model features
+	words, shapes []int64
+	chars         [][]int64
+	// Hugging Face model pieces
+	ids   []int64 // with [CLS] and [SEP]
+	first []int   // per token: index in ids of its first piece, -1 if none
+}
+
+type result struct {
+	labels []Label
+	scores []float32
+}
+
+// Manifest is the part of manifest.json the runtime reads.
+type Manifest struct {
+	Name      string   `json:"name"`
+	Version   string   `json:"version"`
+	Labels    []string `json:"labels"`
+	Tokenizer struct {
+		MaxChars     int `json:"max_chars"`
+		WindowTokens int `json:"window_tokens"`
+	} `json:"tokenizer"`
+}
+
+// Load opens the model in dir: Builtin (or "") for the embedded model, a
+// directory with ner.onnx, vocab.json and manifest.json for a model the
+// recipe trained, or a directory with a Hugging Face model.onnx,
+// tokenizer.json and labels.json (or config.json with id2label). It
+// initialises the ONNX Runtime environment with defaults if nothing did
+// before.
+func Load(dir string, opts Options) (*Model, error) {
+	if opts.BatchSize <= 0 {
+		opts.BatchSize = 64
+	}
+	if opts.BatchWait <= 0 {
+		opts.BatchWait = 2 * time.Millisecond
+	}
+	if !ort.Initialized() {
+		if err := ort.Init(ort.Options{}); err != nil {
+			return nil, err
+		}
+	}
+	m := &Model{opts: opts}
+	var err error
+	switch {
+	case dir == "" || dir == Builtin:
+		err = m.loadBuiltin()
+	case exists(filepath.Join(dir, ownModelFile)):
+		err = m.loadOwn(dir)
+	case exists(filepath.Join(dir, hfModelFile)):
+		err = m.loadHF(dir)
+	default:
+		err = fmt.Errorf("ner: %s holds neither %s (redactd model) nor %s and tokenizer.json (Hugging Face model)", dir, ownModelFile, hfModelFile)
+	}
+	if err != nil {
+		m.release()
+		return nil, err
+	}
+	m.b = batch.New("ner", m.run, batch.Options[*seq]{
+		MaxBatch: opts.BatchSize,
+		MaxWait:  opts.BatchWait,
+		Key:      func(s *seq) int { return s.key },
+		Lane:     opts.Lane,
+	})
+	return m, nil
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// loadBuiltin extracts the embedded model to a private temporary directory
+// (ONNX Runtime sessions open files) and loads it from there.
+func (m *Model) loadBuiltin() error {
+	dir, err := os.MkdirTemp("", "redactd-ner-")
+	if err != nil {
+		return fmt.Errorf("ner: extracting built-in model: %w", err)
+	}
+	m.tmpDir = dir
+	for _, name := range []string{ownModelFile, ownVocabFile, manifestFile} {
+		b, err := builtinFS.ReadFile("model/" + name)
+		if err != nil {
+			return fmt.Errorf("ner: built-in model: %w", err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
+			return fmt.Errorf("ner: extracting built-in model: %w", err)
+		}
+	}
+	return m.loadOwn(dir)
+}
+
+// Labels returns the model's output classes as label names.
+func (m *Model) Labels() []string { return append([]string(nil), m.names...) }
+
+// Manifest returns the model's manifest (name, version, labels); a Hugging
+// Face model gets one made from its label map.
+func (m *Model) Manifest() Manifest { return m.manifest }
+
+// WindowTokens is the window length the model was trained on, in tokens.
+func (m *Model) WindowTokens() int {
+	if m.manifest.Tokenizer.WindowTokens > 0 {
+		return m.manifest.Tokenizer.WindowTokens
+	}
+	return 64
+}
+
+// Tag labels tokens (as Tokenize returns them, NL between lines) and gives
+// each label's probability. Sequences longer than Options.MaxLen are cut.
+func (m *Model) Tag(ctx context.Context, tokens []string) ([]Label, []float32, error) {
+	res, err := m.TagAll(ctx, [][]string{tokens})
+	if err != nil {
+		return nil, nil, err
+	}
+	return res[0].Labels, res[0].Scores, nil
+}
+
+// Tagged is the result of tagging one sequence.
+type Tagged struct {
+	Labels []Label
+	Scores []float32
+}
+
+// TagAll tags many sequences at once; they share batches with each other
+// and with every other caller.
+func (m *Model) TagAll(ctx context.Context, seqs [][]string) ([]Tagged, error) {
+	var (
+		reqs  []*seq
+		owner []int // per request: index in seqs
+	)
+	for i, toks := range seqs {
+		for _, part := range m.split(toks) {
+			s, err := m.prepare(part)
+			if err != nil {
+				return nil, err
+			}
+			reqs = append(reqs, s)
+			owner = append(owner, i)
+		}
+	}
+	out := make([]Tagged, len(seqs))
+	for i, toks := range seqs {
+		out[i] = Tagged{Labels: make([]Label, 0, len(toks)), Scores: make([]float32, 0, len(toks))}
+	}
+	if len(reqs) == 0 {
+		return out, nil
+	}
+	res, err := m.b.DoAll(ctx, reqs)
+	if err != nil {
+		return nil, fmt.Errorf("ner: %w", err)
+	}
+	for k, r := range res {
+		o := &out[owner[k]]
+		o.Labels = append(o.Labels, r.labels...)
+		o.Scores = append(o.Scores, r.scores...)
+	}
+	return out, nil
+}
+
+// split cuts a sequence into parts the model takes in one run.
+func (m *Model) split(toks []string) [][]string {
+	if len(toks) == 0 {
+		return nil
+	}
+	if m.hf != nil {
+		return m.hf.split(toks, m.opts.MaxLen)
+	}
+	n := m.opts.MaxLen
+	if n <= 0 {
+		n = 128
+	}
+	var out [][]string
+	for len(toks) > n {
+		out = append(out, toks[:n])
+		toks = toks[n:]
+	}
+	return append(out, toks)
+}
+
+func (m *Model) prepare(toks []string) (*seq, error) {
+	if m.hf != nil {
+		return m.hf.prepare(toks)
+	}
+	return m.own.prepare(toks), nil
+}
+
+// run is the batcher's executor: one model run for a batch.
+func (m *Model) run(_ context.Context, reqs []*seq) ([]result, error) {
+	if m.hf != nil {
+		return m.hf.run(m, reqs)
+	}
+	return m.own.run(m, reqs)
+}
+
+// decodeLogits turns one row of logits into a label and its probability.
+func (m *Model) decodeLogits(row []float32) (Label, float32) {
+	best := 0
+	for j := 1; j < len(row); j++ {
+		if row[j] > row[best] {
+			best = j
+		}
+	}
+	var sum float64
+	for _, v := range row {
+		sum += math.Exp(float64(v - row[best]))
+	}
+	return m.labels[best], float32(1 / sum)
+}
+
+// Close stops the batcher (after the queued sequences ran) and releases the
+// session.
+func (m *Model) Close() error {
+	if m.b != nil {
+		if err := m.b.Close(); err != nil {
+			return err
+		}
+	}
+	return m.release()
+}
+
+func (m *Model) release() error {
+	var errs []error
+	if m.sess != nil {
+		errs = append(errs, m.sess.Close())
+	}
+	if m.tmpDir != "" {
+		errs = append(errs, os.RemoveAll(m.tmpDir))
+		m.tmpDir = ""
+	}
+	return errors.Join(errs...)
+}
+
+func readJSON(path string, v any) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("ner: %w", err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("ner: %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,321 @@
+package ner
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/redactd/redactd/models/ort"
+)
+
+// TestMain runs every test on one ONNX Runtime environment with one
+// intra-op thread, so BenchmarkTag measures sentences per core.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	closeShared()
+	_ = ort.Destroy()
+	os.Exit(code)
+}
+
+var (
+	sharedOnce sync.Once
+	shared     *Model
+	sharedErr  error
+)
+
+// needORT skips when the ONNX Runtime library is not installed (`make
+// setup`) and initialises it with one thread otherwise.
+func needORT(t testing.TB) {
+	t.Helper()
+	if _, err := ort.FindLibrary(""); err != nil {
+		t.Skipf("ONNX Runtime library not installed (run `make setup`): %v", err)
+	}
+	if err := ort.Init(ort.Options{Threads: 1}); err != nil {
+		t.Fatalf("ort.Init: %v", err)
+	}
+}
+
+// builtin returns the embedded model, loaded once for the package.
+func builtin(t testing.TB) *Model {
+	t.Helper()
+	needORT(t)
+	sharedOnce.Do(func() { shared, sharedErr = Load(Builtin, Options{}) })
+	if sharedErr != nil {
+		t.Fatalf("Load(builtin): %v", sharedErr)
+	}
+	return shared
+}
+
+func closeShared() {
+	if shared != nil {
+		_ = shared.Close()
+	}
+}
+
+// parityFixture holds torch's logits for a few inputs (train.py writes it
+// with the model); the ONNX model run from Go must reproduce them.
+type parityFixture struct {
+	Labels []string `json:"labels"`
+	Cases  []struct {
+		Text   string      `json:"text"`
+		Tokens []string    `json:"tokens"`
+		Words  []int64     `json:"words"`
+		Chars  [][]int64   `json:"chars"`
+		Shapes []int64     `json:"shapes"`
+		Logits [][]float64 `json:"logits"`
+	} `json:"cases"`
+}
+
+func TestParityWithTorch(t *testing.T) {
+	m := builtin(t)
+	var fx parityFixture
+	readFixture(t, "parity_fixture.json", &fx)
+	if !slices.Equal(fx.Labels, m.Labels()) {
+		t.Fatalf("labels %v, model has %v", fx.Labels, m.Labels())
+	}
+	var seqs [][]string
+	for _, c := range fx.Cases {
+		s := m.own.prepare(c.Tokens)
+		if !slices.Equal(s.words, c.Words) || !slices.Equal(s.shapes, c.Shapes) {
+			t.Errorf("%q: features differ from the Python side", c.Text)
+		}
+		for i := range c.Chars {
+			if !slices.Equal(s.chars[i], c.Chars[i]) {
+				t.Errorf("%q: char ids of %q differ", c.Text, c.Tokens[i])
+			}
+		}
+		seqs = append(seqs, c.Tokens)
+	}
+	// All cases in one call: they share a batch and its padding.
+	got, err := m.TagAll(context.Background(), seqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, c := range fx.Cases {
+		for i, row := range c.Logits {
+			best, p := softmaxMax(row)
+			want := ParseLabel(fx.Labels[best])
+			if got[k].Labels[i] != want {
+				// A near tie may flip between torch and ONNX Runtime.
+				if p > 0.51 {
+					t.Errorf("%q token %d %q: label %v, torch says %v (p=%.3f)", c.Text, i, c.Tokens[i], got[k].Labels[i], want, p)
+				}
+				continue
+			}
+			if d := math.Abs(float64(got[k].Scores[i]) - p); d > 1e-3 {
+				t.Errorf("%q token %d: score %.5f, torch %.5f", c.Text, i, got[k].Scores[i], p)
+			}
+		}
+	}
+}
+
+func softmaxMax(row []float64) (int, float64) {
+	best := 0
+	for j := range row {
+		if row[j] > row[best] {
+			best = j
+		}
+	}
+	var sum float64
+	for _, v := range row {
+		sum += math.Exp(v - row[best])
+	}
+	return best, 1 / sum
+}
+
+// spansOf renders the entities Tag finds as "PER:John Smith" strings.
+func spansOf(toks []string, labels []Label, scores []float32) []string {
+	var out []string
+	for _, s := range Decode(toks, labels, scores) {
+		out = append(out, s.Entity.String()+":"+strings.Join(toks[s.First:s.Last+1], " "))
+	}
+	return out
+}
+
+func TestTagExample(t *testing.T) {
+	m := builtin(t)
+	toks := Tokenize("John Smith works at Acme Corp in Berlin")
+	labels, scores, err := m.Tag(context.Background(), toks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(labels) != len(toks) || len(scores) != len(toks) {
+		t.Fatalf("%d labels and %d scores for %d tokens", len(labels), len(scores), len(toks))
+	}
+	got := spansOf(toks, labels, scores)
+	for _, want := range []string{"PER:John Smith", "ORG:Acme Corp"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("spans %v lack %s", got, want)
+		}
+	}
+	for i, s := range scores {
+		if s <= 0 || s > 1 {
+			t.Errorf("token %d: score %v outside (0,1]", i, s)
+		}
+	}
+}
+
+// TestBatchIndependence: a sequence gets the same labels and scores
+// whatever it is batched with, and concurrent callers share batches
+// without mixing their results.
+func TestBatchIndependence(t *testing.T) {
+	m := builtin(t)
+	texts := []string{
+		"John Smith works at Acme Corp in Berlin",
+		"Please send the invoice to Maria Garcia, 12 Main Street, Springfield, IL 62704.",
+		"ok",
+		"Name: JOHN O'BRIEN\nAddress: Hauptstraße 5\n10115 Berlin",
+		"The weather was nice and nobody was there.",
+		"Siemens AG and Deutsche Bank announced the deal in Frankfurt on Monday.",
+	}
+	ctx := context.Background()
+	alone := make([]Tagged, len(texts))
+	for i, tx := range texts {
+		l, s, err := m.Tag(ctx, Tokenize(tx))
+		if err != nil {
+			t.Fatal(err)
+		}
+		alone[i] = Tagged{l, s}
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for g := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := range 10 {
+				i := (g + r) % len(texts)
+				l, s, err := m.Tag(ctx, Tokenize(texts[i]))
+				if err != nil {
+					errs <- err
+					return
+				}
+				if !slices.Equal(l, alone[i].Labels) {
+					errs <- fmt.Errorf("%q: labels %v batched, %v alone", texts[i], l, alone[i].Labels)
+					return
+				}
+				for k := range s {
+					if d := math.Abs(float64(s[k] - alone[i].Scores[k])); d > 1e-5 {
+						errs <- fmt.Errorf("%q token %d: score %v batched, %v alone", texts[i], k, s[k], alone[i].Scores[k])
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+func TestTagLongAndEmpty(t *testing.T) {
+	m := builtin(t)
+	ctx := context.Background()
+	l, s, err := m.Tag(ctx, nil)
+	if err != nil || len(l) != 0 || len(s) != 0 {
+		t.Fatalf("empty input: %v %v %v", l, s, err)
+	}
+	var toks []string
+	for range 100 {
+		toks = append(toks, Tokenize("Anna Schmidt met Peter Miller in Hamburg .")...)
+	}
+	l, s, err = m.Tag(ctx, toks) // longer than MaxLen: cut and joined
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l) != len(toks) || len(s) != len(toks) {
+		t.Fatalf("%d labels for %d tokens", len(l), len(toks))
+	}
+}
+
+func TestTagCanceled(t *testing.T) {
+	m := builtin(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := m.Tag(ctx, Tokenize("John Smith")); err == nil {
+		t.Fatal("Tag with a canceled context succeeded")
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	needORT(t)
+	dir := t.TempDir()
+	if _, err := Load(dir, Options{}); err == nil || !strings.Contains(err.Error(), "neither") {
+		t.Fatalf("empty dir: err = %v", err)
+	}
+	// A model directory whose files are not what they claim.
+	for _, f := range []string{ownModelFile, ownVocabFile, manifestFile} {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Load(dir, Options{}); err == nil {
+		t.Fatal("bogus model loaded")
+	}
+	if _, err := Load(filepath.Join(dir, "missing"), Options{}); err == nil {
+		t.Fatal("missing dir loaded")
+	}
+}
+
+// benchSentences are typical document lines.
+var benchSentences = []string{
+	"John Smith works at Acme Corp in Berlin.",
+	"Please send the signed contract to Maria Garcia, 12 Main Street, Springfield, IL 62704.",
+	"Invoice INV-20391 dated 12/03/2021, total due 1,234.50 EUR.",
+	"Name: JOHN O'BRIEN",
+	"The meeting has been moved to next Tuesday at the office in Frankfurt.",
+	"Siemens AG, Werner-von-Siemens-Straße 1, 80333 München",
+	"Thank you for your prompt reply.",
+	"Dear Mr. Miller,",
+}
+
+// BenchmarkTag measures sentences per second on one core (ONNX Runtime
+// with one intra-op thread): 64 sentences of typical document lines per
+// iteration, tagged together as a page's lines are.
+func BenchmarkTag(b *testing.B) {
+	m := builtin(b)
+	var seqs [][]string
+	tokens := 0
+	for i := range 64 {
+		s := Tokenize(benchSentences[i%len(benchSentences)])
+		seqs = append(seqs, s)
+		tokens += len(s)
+	}
+	ctx := context.Background()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := m.TagAll(ctx, seqs); err != nil {
+			b.Fatal(err)
+		}
+	}
+	secs := b.Elapsed().Seconds()
+	b.ReportMetric(float64(len(seqs)*b.N)/secs, "sentences/s")
+	b.ReportMetric(float64(tokens*b.N)/secs, "tokens/s")
+}
+
+// BenchmarkTagOneByOne is the reference for BenchmarkTag: the same
+// sentences, one model run each (no batching).
+func BenchmarkTagOneByOne(b *testing.B) {
+	m := builtin(b)
+	var seqs []*seq
+	for i := range 64 {
+		seqs = append(seqs, m.own.prepare(Tokenize(benchSentences[i%len(benchSentences)])))
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		for _, s := range seqs {
+			if _, err := m.own.run(m, []*seq{s}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(len(seqs)*b.N)/b.Elapsed().Seconds(), "sentences/s")
+}

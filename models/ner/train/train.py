@@ -1,0 +1,604 @@
+"""Trains the redactd NER model and exports it to ONNX.
+
+Usage: python3 train.py --out ../model [--steps N] [--minutes M]
+
+Writes into --out: ner.onnx, vocab.json, manifest.json; and into
+../testdata: tokenizer_fixture.json and parity_fixture.json (inputs and
+torch logits, checked against onnxruntime by the Go tests).
+See ../README.md.
+"""
+
+import argparse
+import json
+import math
+import os
+import random
+import sys
+import time
+from collections import Counter
+
+import torch
+import torch.nn as nn
+
+import corpora
+import nertok
+import synth
+from model import NER
+from nertok import NL
+
+LABELS = corpora.LABELS
+L2I = {l: i for i, l in enumerate(LABELS)}
+MAX_TOKENS = 64  # runtime window size in tokens (models/ner window.go)
+
+
+def log(*a):
+    print(time.strftime("%H:%M:%S"), *a, flush=True)
+
+
+# ------------------------------------------------------------ data shaping
+
+def chunk(seq, n=MAX_TOKENS):
+    """Splits a long token sequence into windows of at most n tokens."""
+    out = []
+    for i in range(0, len(seq), n):
+        c = seq[i:i + n]
+        while c and c[0][0] == NL:
+            c = c[1:]
+        while c and c[-1][0] == NL:
+            c = c[:-1]
+        if c:
+            out.append(c)
+    return out
+
+
+def wrap(sent, rng):
+    """Inserts line breaks as a PDF text layer would when a sentence wraps.
+    A break inside an entity is tagged I-X: the entity continues."""
+    width = rng.randint(4, 14)
+    out, col = [], 0
+    for t, tag in sent:
+        if col >= width:
+            out.append((NL, tag if tag.startswith("I-") else "O"))
+            col = 0
+        out.append((t, tag))
+        col += 1
+    return out
+
+
+def recase(sent, rng, p_up=0.06, p_low=0.10):
+    x = rng.random()
+    if x < p_up:
+        return [(t.upper() if t != NL else t, g) for t, g in sent]
+    if x < p_up + p_low:
+        return [(t.lower() if t != NL else t, g) for t, g in sent]
+    return sent
+
+
+def doc_windows(doc, rng):
+    """Cuts a synthetic document (tokens with NL) into runtime-like windows
+    of whole lines of at most MAX_TOKENS tokens, starting at a random line."""
+    lines, cur = [], []
+    for t, g in doc:
+        if t == NL:
+            lines.append((cur, g))
+            cur = []
+        else:
+            cur.append((t, g))
+    lines.append((cur, "O"))
+    out = []
+    i = rng.randint(0, min(2, len(lines) - 1))
+    cap = rng.choice([MAX_TOKENS, MAX_TOKENS, 32, 48])
+    while i < len(lines):
+        win, j = [], i
+        while j < len(lines):
+            l, nlg = lines[j]
+            extra = len(l) + (1 if win else 0)
+            if win and len(win) + extra > cap:
+                break
+            if win:
+                win.append((NL, lines[j - 1][1]))
+            win.extend(l)
+            j += 1
+        out.extend(chunk(win))
+        i = max(j - 1, i + 1) if j - i > 1 else j  # one line of overlap
+    return out
+
+
+def fix_bio(seq):
+    """Window cuts can start inside an entity: I-X at the start becomes B-X."""
+    out, prev = [], "O"
+    for t, g in seq:
+        if g.startswith("I-") and (prev == "O" or prev[2:] != g[2:]):
+            g = "B-" + g[2:]
+        out.append((t, g))
+        prev = g
+    return out
+
+
+# ------------------------------------------------------------ presidio eval
+
+PRESIDIO_MAP = {"PERSON": "PER", "ORGANIZATION": "ORG", "LOCATION": "LOC", "ADDRESS": "ADDR"}
+
+
+def presidio_examples(path):
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    out = []
+    for ex in data:
+        text = ex["full_text"]
+        toks, offs = nertok.tokenize_offsets(text)
+        if not toks:
+            continue
+        spans = sorted((s["start_position"], s["end_position"], PRESIDIO_MAP[s["entity_type"]])
+                       for s in ex["spans"] if s["entity_type"] in PRESIDIO_MAP)
+        tags = []
+        prev_span = None
+        for t, (a, b) in zip(toks, offs):
+            hit = None
+            for k, (sa, sb, typ) in enumerate(spans):
+                if a < sb and b > sa:
+                    hit = (k, typ)
+                    break
+            if hit is None:
+                tags.append("O")
+                prev_span = None
+            else:
+                tags.append(("I-" if prev_span == hit[0] else "B-") + hit[1])
+                prev_span = hit[0]
+        for w in chunk(list(zip(toks, tags))):
+            out.append(fix_bio(w))
+    return out
+
+
+# ------------------------------------------------------------ vocab / tensors
+
+def build_vocab(examples, min_count=2, max_words=30000, min_char=3, max_chars=1500):
+    wc, cc = Counter(), Counter()
+    for ex in examples:
+        for t, _ in ex:
+            if t == NL:
+                continue
+            wc[nertok.norm(t)] += 1
+            for c in t[:nertok.MAX_CHARS]:
+                cc[c] += 1
+    words = ["<pad>", "<unk>", "<nl>"] + [w for w, n in wc.most_common(max_words) if n >= min_count]
+    chars = ["<pad>", "<unk>", "<nl>"] + [c for c, n in cc.most_common(max_chars) if n >= min_char]
+    return words, chars
+
+
+def encode(ex, wv, cv):
+    toks = [t for t, _ in ex]
+    return (
+        [nertok.word_id(t, wv) for t in toks],
+        [nertok.char_ids(t, cv) for t in toks],
+        [nertok.shape(t) for t in toks],
+        [L2I[g] for _, g in ex],
+    )
+
+
+def batchify(encs, idx):
+    B = len(idx)
+    T = max(len(encs[i][0]) for i in idx)
+    C = max(max(len(c) for c in encs[i][1]) for i in idx)
+    W = torch.zeros(B, T, dtype=torch.long)
+    Ch = torch.zeros(B, T, C, dtype=torch.long)
+    S = torch.zeros(B, T, dtype=torch.long)
+    Y = torch.full((B, T), -100, dtype=torch.long)
+    for b, i in enumerate(idx):
+        w, c, s, y = encs[i]
+        n = len(w)
+        W[b, :n] = torch.tensor(w)
+        S[b, :n] = torch.tensor(s)
+        Y[b, :n] = torch.tensor(y)
+        for t, cs in enumerate(c):
+            Ch[b, t, :len(cs)] = torch.tensor(cs)
+    return W, Ch, S, Y
+
+
+def make_batches(encs, bsz, rng):
+    order = sorted(range(len(encs)), key=lambda i: (len(encs[i][0]), rng.random()))
+    batches = [order[i:i + bsz] for i in range(0, len(order), bsz)]
+    rng.shuffle(batches)
+    return batches
+
+
+# ------------------------------------------------------------ decoding / scoring
+
+def trim_span(toks, a, b):
+    """Drops NL at both ends, punctuation at the start, and at the end
+    punctuation other than "." and a ")" closing a "(" of the span.
+    Mirrors trimSpan in models/ner/label.go."""
+    punct = lambda t: nertok.shape(t) == nertok.SHAPE_PUNCT
+    while a <= b and (toks[a] == NL or punct(toks[a])):
+        a += 1
+    while b >= a:
+        t = toks[b]
+        if t == NL or (punct(t) and t != "." and not (t == ")" and "(" in toks[a:b])):
+            b -= 1
+            continue
+        break
+    return a, b
+
+
+def decode(tags, toks):
+    """Greedy BIO decode with repair; spans (type, start, end) inclusive,
+    edges trimmed by trim_span. Mirrors Decode in models/ner/label.go."""
+    spans, cur = [], None
+
+    def close():
+        if cur is not None:
+            a, b = trim_span(toks, cur[1], cur[2])
+            if a <= b:
+                spans.append((cur[0], a, b))
+
+    for i, g in enumerate(tags):
+        if g == "O":
+            close()
+            cur = None
+        elif g.startswith("B-") or cur is None or cur[0] != g[2:]:
+            close()
+            cur = [g[2:], i, i]
+        else:
+            cur[2] = i
+    close()
+    return spans
+
+
+def score(golds, preds, toks_list, merge_addr=False):
+    types = ["PER", "ORG", "LOC", "ADDR"] if not merge_addr else ["PER", "ORG", "ADDR"]
+    ent = {t: [0, 0, 0] for t in types}  # tp, fp, fn
+    tok = {t: [0, 0, 0] for t in types}
+    for g, p, toks in zip(golds, preds, toks_list):
+        if merge_addr:
+            g = [x.replace("LOC", "ADDR") for x in g]
+            p = [x.replace("LOC", "ADDR") for x in p]
+        gs, ps = set(decode(g, toks)), set(decode(p, toks))
+        for t in types:
+            gt = {s for s in gs if s[0] == t}
+            pt = {s for s in ps if s[0] == t}
+            ent[t][0] += len(gt & pt)
+            ent[t][1] += len(pt - gt)
+            ent[t][2] += len(gt - pt)
+        for a, b, tk in zip(g, p, toks):
+            if tk == NL:
+                continue
+            ga, pb = a[2:] if a != "O" else None, b[2:] if b != "O" else None
+            for t in types:
+                if ga == t and pb == t:
+                    tok[t][0] += 1
+                elif pb == t:
+                    tok[t][1] += 1
+                elif ga == t:
+                    tok[t][2] += 1
+
+    def prf(c):
+        tp, fp, fn = c
+        p = tp / (tp + fp) if tp + fp else 0.0
+        r = tp / (tp + fn) if tp + fn else 0.0
+        f = 2 * p * r / (p + r) if p + r else 0.0
+        return {"p": round(p, 4), "r": round(r, 4), "f1": round(f, 4), "support": tp + fn}
+
+    res = {"entity": {}, "token": {}}
+    for name, table in (("entity", ent), ("token", tok)):
+        tot = [0, 0, 0]
+        for t in types:
+            if table[t][0] + table[t][2] + table[t][1] == 0:
+                continue
+            res[name][t] = prf(table[t])
+            tot = [x + y for x, y in zip(tot, table[t])]
+        res[name]["micro"] = prf(tot)
+    return res
+
+
+@torch.no_grad()
+def predict(model, encs, bsz=128):
+    model.eval()
+    preds = [None] * len(encs)
+    order = sorted(range(len(encs)), key=lambda i: len(encs[i][0]))
+    for k in range(0, len(order), bsz):
+        idx = order[k:k + bsz]
+        W, Ch, S, _ = batchify(encs, idx)
+        logits = model(W, Ch, S)
+        am = logits.argmax(-1)
+        for b, i in enumerate(idx):
+            n = len(encs[i][0])
+            preds[i] = [LABELS[j] for j in am[b, :n].tolist()]
+    return preds
+
+
+def evaluate(model, examples, wv, cv, merge_addr=False):
+    encs = [encode(ex, wv, cv) for ex in examples]
+    preds = predict(model, encs)
+    golds = [[g for _, g in ex] for ex in examples]
+    toks = [[t for t, _ in ex] for ex in examples]
+    return score(golds, preds, toks, merge_addr)
+
+
+# ------------------------------------------------------------ export
+
+class Exportable(nn.Module):
+    """Wraps NER for export: sparse embeddings are not exportable as such."""
+
+    def __init__(self, m):
+        super().__init__()
+        self.m = m
+
+    def forward(self, words, chars, shapes):
+        return self.m(words, chars, shapes)
+
+
+def export_onnx(model, path, wv, cv):
+    model.eval()
+    ex = [["John", "Smith", "works", "at", "Acme", "Corp", "."]]
+    enc = [encode([(t, "O") for t in e], wv, cv) for e in ex]
+    W, Ch, S, _ = batchify(enc, [0])
+    torch.onnx.export(
+        Exportable(model), (W, Ch, S), path,
+        input_names=["words", "chars", "shapes"], output_names=["logits"],
+        dynamic_axes={"words": {0: "batch", 1: "tokens"}, "chars": {0: "batch", 1: "tokens", 2: "chars"},
+                      "shapes": {0: "batch", 1: "tokens"}, "logits": {0: "batch", 1: "tokens"}},
+        opset_version=14, do_constant_folding=True)
+    import onnx
+    m = onnx.load(path)
+    onnx.checker.check_model(m)
+    return os.path.getsize(path)
+
+
+@torch.no_grad()
+def parity_fixture(model, wv, cv, path):
+    """Sentences batched with different padding, and the torch logits for
+    each; the Go test runs the ONNX model on the same inputs."""
+    model.eval()
+    texts = [
+        "John Smith works at Acme Corp in Berlin.",
+        "Name: JOHN SMITH\nAddress: 12 Main Street\nSpringfield, IL 62704",
+        "Please contact Dr. Maria Garcia-Lopez at Siemens AG, Werner-von-Siemens-Straße 1, 80333 München.",
+        "ok",
+        "The invoice was sent to Globex Corporation on 12/03/2021 by jane.doe@example.com",
+    ]
+    cases = []
+    for t in texts:
+        toks = nertok.tokenize(t)
+        enc = encode([(x, "O") for x in toks], wv, cv)
+        cases.append({"text": t, "tokens": toks, "words": enc[0], "chars": enc[1], "shapes": enc[2]})
+    # One batch with all of them (padded), plus each alone.
+    encs = [(c["words"], c["chars"], c["shapes"], [0] * len(c["words"])) for c in cases]
+    W, Ch, S, _ = batchify(encs, list(range(len(encs))))
+    batched = model(W, Ch, S)
+    for i, c in enumerate(cases):
+        n = len(c["words"])
+        alone = model(*batchify(encs, [i])[:3])[0, :n]
+        c["logits"] = [[round(v, 5) for v in row] for row in alone.tolist()]
+        c["max_batch_diff"] = float((alone - batched[i, :n]).abs().max())
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump({"labels": LABELS, "cases": cases}, f, ensure_ascii=False)
+    return max(c["max_batch_diff"] for c in cases)
+
+
+# ------------------------------------------------------------ main
+
+def heldout_sets(corp, src, data):
+    heldout = {name: sp["test"] for name, sp in corp.items()}
+    syn_eval = []
+    for d in synth.generate(600, src, seed=987654):
+        syn_eval.extend(fix_bio(w) for w in doc_windows(d, random.Random(5)))
+    heldout["synthetic_docs"] = syn_eval
+    presidio_path = os.path.join(data, "pii", "presidio_research", "generated_large.json")
+    presidio = presidio_examples(presidio_path) if os.path.exists(presidio_path) else []
+    return heldout, presidio
+
+
+def all_scores(model, heldout, presidio, wv, cv):
+    scores = {}
+    for name, exs in heldout.items():
+        if exs:
+            scores[name] = evaluate(model, exs, wv, cv)
+            log("eval", name, json.dumps(scores[name]["entity"]["micro"]))
+    if presidio:
+        scores["presidio_generated_large"] = evaluate(model, presidio, wv, cv)
+        scores["presidio_generated_large_address_merged"] = evaluate(model, presidio, wv, cv, merge_addr=True)
+        log("eval presidio", json.dumps(scores["presidio_generated_large"]["entity"]["micro"]),
+            "token", json.dumps(scores["presidio_generated_large"]["token"]["micro"]))
+    return scores
+
+
+def rescore(args):
+    """Re-evaluates a saved checkpoint (after a change to decoding or to
+    the held-out sets) and rewrites the scores of a manifest, keeping the
+    Go detector scores."""
+    ck = torch.load(args.checkpoint)
+    words, chars = ck["words"], ck["chars"]
+    wv = {w: i for i, w in enumerate(words)}
+    cv = {c: i for i, c in enumerate(chars)}
+    model = NER(len(words), len(chars), nertok.N_SHAPES, len(LABELS))
+    model.load_state_dict(ck["model"])
+    corp = corpora.load_all(os.path.join(args.data, "ner"))
+    src = synth.Sources(args.data, synth.corpus_names(corp))
+    heldout, presidio = heldout_sets(corp, src, args.data)
+    scores = all_scores(model, heldout, presidio, wv, cv)
+    with open(args.rescore, encoding="utf-8") as f:
+        man = json.load(f)
+    keep = {k: v for k, v in man.get("scores", {}).items() if k.startswith("go_")}
+    man["scores"] = {**scores, **keep}
+    with open(args.rescore, "w", encoding="utf-8") as f:
+        json.dump(man, f, indent=1, ensure_ascii=False)
+    log("rescored", args.rescore)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "model"))
+    ap.add_argument("--testdata", default=os.path.join(os.path.dirname(__file__), "..", "testdata"))
+    ap.add_argument("--data", default="/work/shared/data")
+    ap.add_argument("--steps", type=int, default=9000)
+    ap.add_argument("--minutes", type=float, default=32.0, help="hard stop for the training loop")
+    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--synth-docs", type=int, default=18000)
+    ap.add_argument("--wikiann", type=int, default=20000, help="WikiANN train sentences to use (silver labels)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--checkpoint", default="", help="also save the torch weights here (not shipped)")
+    ap.add_argument("--rescore", default="", help="only re-evaluate --checkpoint and rewrite the scores of this manifest.json")
+    args = ap.parse_args()
+
+    torch.set_num_threads(1)
+    if args.rescore:
+        rescore(args)
+        return
+    torch.manual_seed(args.seed)
+    rng = random.Random(args.seed)
+    t0 = time.time()
+
+    log("loading corpora")
+    corp = corpora.load_all(os.path.join(args.data, "ner"))
+    names = synth.corpus_names(corp)
+    src = synth.Sources(args.data, names)
+
+    counts = {}
+    train = []
+    for name, sp in corp.items():
+        sents = sp["train"]
+        if name == "wikiann" and len(sents) > args.wikiann:
+            sents = rng.sample(sents, args.wikiann)
+        counts[name] = {"train_sentences": len(sents), "test_sentences": len(sp["test"]), "repeats": 2 if name in ("wikigold", "uner_ewt", "sec") else 1}
+        # Small gold-labelled corpora count twice.
+        reps = 2 if name in ("wikigold", "uner_ewt", "sec") else 1
+        for s in sents * reps:
+            s = recase(s, rng)
+            if rng.random() < 0.25 and len(s) > 6:
+                s = wrap(s, rng)
+            for w in chunk(s):
+                train.append(fix_bio(w))
+    n_public = len(train)
+    log("synthesizing", args.synth_docs, "documents")
+    docs = synth.generate(args.synth_docs, src, seed=args.seed * 1000 + 1)
+    n_win = 0
+    for d in docs:
+        for w in doc_windows(d, rng):
+            train.append(fix_bio(w))
+            n_win += 1
+    counts["synthetic"] = {"documents": args.synth_docs, "windows": n_win}
+    log("train examples", len(train), "public", n_public, "synthetic windows", n_win,
+        "tokens", sum(len(x) for x in train))
+
+    heldout, presidio = heldout_sets(corp, src, args.data)
+
+    words, chars = build_vocab(train)
+    wv = {w: i for i, w in enumerate(words)}
+    cv = {c: i for i, c in enumerate(chars)}
+    log("vocab", len(words), "words", len(chars), "chars")
+    encs = [encode(ex, wv, cv) for ex in train]
+
+    model = NER(len(words), len(chars), nertok.N_SHAPES, len(LABELS))
+    sparse = [model.wemb.weight]
+    dense = [p for n, p in model.named_parameters() if n != "wemb.weight"]
+    lr = 2e-3
+    opt_s = torch.optim.SparseAdam(sparse, lr=lr)
+    opt_d = torch.optim.Adam(dense, lr=lr)
+    lossf = nn.CrossEntropyLoss(ignore_index=-100)
+    word_drop = 0.1
+
+    step, epoch, t_train = 0, 0, time.time()
+    deadline = t_train + args.minutes * 60
+    stopped_early = False
+    while step < args.steps and not stopped_early:
+        epoch += 1
+        model.train()
+        tot, nb = 0.0, 0
+        for idx in make_batches(encs, args.batch, rng):
+            if step >= args.steps:
+                break
+            if time.time() > deadline:
+                stopped_early = True
+                break
+            W, Ch, S, Y = batchify(encs, idx)
+            drop = (torch.rand(W.shape) < word_drop) & (W > 2)
+            W = W.masked_fill(drop, nertok.UNK)
+            # Progress is steps done or time spent, whichever is further, so
+            # the learning rate still anneals when the time limit binds.
+            frac = max(step / args.steps, (time.time() - t_train) / (args.minutes * 60))
+            cur = lr * min(1.0, (step + 1) / 300) * max(0.05, 1 - frac)
+            for o in (opt_s, opt_d):
+                for g in o.param_groups:
+                    g["lr"] = cur
+            logits = model(W, Ch, S)
+            loss = lossf(logits.reshape(-1, len(LABELS)), Y.reshape(-1))
+            opt_s.zero_grad()
+            opt_d.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(dense, 5.0)
+            opt_s.step()
+            opt_d.step()
+            tot += loss.item()
+            nb += 1
+            step += 1
+            if step % 500 == 0:
+                log(f"step {step} epoch {epoch} loss {tot / nb:.4f} lr {cur:.5f} {(time.time() - t_train) / step:.3f}s/step")
+        if nb:
+            log(f"epoch {epoch} done, step {step}, mean loss {tot / nb:.4f}")
+    train_secs = time.time() - t_train
+    log("training done", step, "steps in", round(train_secs), "s")
+
+    scores = all_scores(model, heldout, presidio, wv, cv)
+
+    os.makedirs(args.out, exist_ok=True)
+    os.makedirs(args.testdata, exist_ok=True)
+    if args.checkpoint:
+        torch.save({"model": model.state_dict(), "words": words, "chars": chars}, args.checkpoint)
+    onnx_path = os.path.join(args.out, "ner.onnx")
+    size = export_onnx(model, onnx_path, wv, cv)
+    with open(os.path.join(args.out, "vocab.json"), "w", encoding="utf-8") as f:
+        json.dump({"words": words, "chars": chars}, f, ensure_ascii=False, separators=(",", ":"))
+    diff = parity_fixture(model, wv, cv, os.path.join(args.testdata, "parity_fixture.json"))
+    log("batch padding max logit diff", diff)
+    nertok.write_fixture(os.path.join(args.testdata, "tokenizer_fixture.json"), wv, cv)
+
+    manifest = {
+        "name": "redactd-ner",
+        "version": time.strftime("%Y.%m.%d"),
+        "labels": LABELS,
+        "inputs": {
+            "words": "int64 [batch, tokens]: word ids (vocab.json words; 0 pad, 1 unknown, 2 newline)",
+            "chars": "int64 [batch, tokens, chars]: char ids (vocab.json chars; 0 pad, 1 unknown, 2 newline), first %d runes" % nertok.MAX_CHARS,
+            "shapes": "int64 [batch, tokens]: shape ids (nertok.shape / tokenize.go)",
+        },
+        "outputs": {"logits": "float32 [batch, tokens, labels]"},
+        "tokenizer": {
+            "words": "split on Unicode white space (Go unicode.IsSpace)",
+            "tokens": "maximal runs of letters/marks/numbers (Unicode L*, M*, N*); any other rune is a token alone",
+            "newline": "one NL token between lines; word id 2, char id 2, shape 1",
+            "norm": "per-rune simple lowercase (U+0130 kept), ASCII digits -> 0",
+            "max_chars": nertok.MAX_CHARS,
+            "window_tokens": MAX_TOKENS,
+        },
+        "architecture": {
+            "type": "word emb + char CNN + shape emb -> BiLSTM (length-aware reversal) -> linear",
+            "word_dim": model.wemb.embedding_dim, "char_dim": model.cemb.embedding_dim,
+            "char_filters": model.conv.out_channels, "shape_dim": model.semb.embedding_dim,
+            "hidden": model.fwd.hidden_size, "vocab_words": len(words), "vocab_chars": len(chars),
+            "parameters": sum(p.numel() for p in model.parameters()),
+        },
+        "training": {
+            "steps": step, "epochs": epoch, "batch": args.batch, "seconds": round(train_secs),
+            "stopped_by_time_limit": stopped_early, "optimizer": "Adam + SparseAdam, lr 2e-3 warmup 300, linear decay over max(step/steps, time/limit)",
+            "word_dropout": word_drop, "dropout": 0.3, "seed": args.seed, "threads": 1,
+            "data": counts,
+            "augmentation": "public sentences: 6% upper-cased, 10% lower-cased, 25% wrapped over lines, WikiGold/UNER-EWT/SEC twice; synthetic documents cut into windows of whole lines",
+            "not_trained_on": ["pii/presidio_research/* (evaluation)", "FakeNameGenerator.com_3000.csv and companies_and_organizations.csv (presidio's generator inputs)", "all held-out splits below"],
+        },
+        "heldout": {
+            "wnut17": "emerging.test.annotated", "btc": "section h", "wikigold": "every 5th document",
+            "wikiann": "test", "uner_ewt": "en_ewt-ud-test (dev used for training)", "uner_pud": "test (not trained on)",
+            "sec": "FIN3", "synthetic_docs": "600 generated documents, other seed",
+            "presidio_generated_large": "generated_large.json, PERSON/ORGANIZATION/LOCATION/ADDRESS",
+        },
+        "scores": scores,
+        "files": {"ner.onnx": size},
+        "parity_max_batch_diff": diff,
+    }
+    with open(os.path.join(args.out, "manifest.json"), "w", encoding="utf-8") as f:
+        json.dump(manifest, f, indent=1, ensure_ascii=False)
+    log("done in", round(time.time() - t0), "s; model", size, "bytes")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,34 @@
+#!/bin/sh
+# Retrains the built-in NER model: corpora + synthetic documents -> torch
+# BiLSTM -> models/ner/model/{ner.onnx,vocab.json,manifest.json}, the Go
+# test fixtures in models/ner/testdata, and the Go-side evaluation merged
+# into manifest.json. Extra arguments go to train.py (--steps, --minutes,
+# --synth-docs, --data ...). See models/ner/README.md.
+#
+# Needs Debian's python3 with torch and onnx:
+#   apt-get install -y python3-torch python3-onnx libopenblas0-pthread
+set -eu
+HERE=$(cd "$(dirname "$0")" && pwd)
+NER=$(dirname "$HERE")
+ROOT=$(cd "$NER/../.." && pwd)
+PY=${PYTHON:-/usr/bin/python3}
+
+# One thread: training shares the machine, and OpenBLAS spinning over
+# many threads makes small LSTM steps several times slower.
+export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
+
+"$PY" -c 'import torch, onnx' 2>/dev/null || {
+	echo "train.sh: $PY lacks torch/onnx; apt-get install -y python3-torch python3-onnx libopenblas0-pthread" >&2
+	exit 1
+}
+cd "$HERE"
+"$PY" train.py --out "$NER/model" --testdata "$NER/testdata" "$@"
+
+# Score the exported model through the Go detector (ONNX Runtime, windows,
+# span mapping) and record it in the manifest.
+cd "$ROOT"
+if go run ./models/ner/internal/nereval -merge models/ner/model/manifest.json >/dev/null; then
+	echo "train.sh: Go evaluation merged into models/ner/model/manifest.json"
+else
+	echo "train.sh: Go evaluation skipped (ONNX Runtime missing? run make setup)" >&2
+fi
