@@ -1,9 +1,9 @@
 package engine
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
+	"github.com/redactd/redactd/engine/imagein"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -106,29 +106,15 @@ func storageError(err error) error {
 	}
 }
 
-// File kinds accepted on the multipart path.
-const (
-	kindPDF  = "pdf"
-	kindPNG  = "png"
-	kindJPEG = "jpeg"
-	kindTIFF = "tiff"
-)
-
-// sniff identifies a file from its first bytes. PDF readers accept the
-// header anywhere in the first KiB, so we do too.
+// sniff identifies a file from its content with the same rules the
+// pipeline uses (imagein.Sniff), so what is accepted here is what gets
+// processed: PDF, PNG, JPEG, TIFF, GIF, BMP, WebP.
 func sniff(b []byte) (string, bool) {
-	head := b[:min(len(b), 1024)]
-	switch {
-	case bytes.Contains(head, []byte("%PDF-")):
-		return kindPDF, true
-	case bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")):
-		return kindPNG, true
-	case bytes.HasPrefix(b, []byte{0xFF, 0xD8, 0xFF}):
-		return kindJPEG, true
-	case bytes.HasPrefix(b, []byte("II*\x00")), bytes.HasPrefix(b, []byte("MM\x00*")):
-		return kindTIFF, true
+	k, err := imagein.Sniff(b)
+	if err != nil {
+		return "", false
 	}
-	return "", false
+	return k.String(), true
 }
 
 // removeTemps deletes leftover temporary files in a job directory (crash

@@ -248,7 +248,7 @@ func (e *Engine) CreateJob(ctx context.Context, acct *Account, req CreateJobRequ
 		}
 		kind, ok := sniff(f.Data)
 		if !ok {
-			return nil, fmt.Errorf("%w: %s: unsupported file type (want PDF, PNG, JPEG or TIFF)", ErrInvalid, field)
+			return nil, fmt.Errorf("%w: %s: unsupported file type (want PDF, PNG, JPEG, TIFF, GIF, BMP or WebP)", ErrInvalid, field)
 		}
 		sum := sha256.Sum256(f.Data)
 		docs[i] = &joblog.Doc{Index: i, FileName: name, Kind: kind, SizeBytes: int64(len(f.Data)), SHA256: hex.EncodeToString(sum[:])}

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -17,6 +16,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/redactd/redactd/engine/imagein"
 	"github.com/redactd/redactd/engine/joblog"
 )
 
@@ -97,7 +97,7 @@ func (e *Engine) InitJob(ctx context.Context, acct *Account, req InitJobRequest)
 		case f.SizeBytes > e.cfg.MaxUploadBytes:
 			return nil, fmt.Errorf("%w: %s: %d bytes exceeds the limit of %d bytes", ErrTooLarge, field, f.SizeBytes, e.cfg.MaxUploadBytes)
 		}
-		docs[i] = &joblog.Doc{Index: i, FileName: name, Kind: kindPDF, SizeBytes: f.SizeBytes}
+		docs[i] = &joblog.Doc{Index: i, FileName: name, Kind: imagein.KindPDF.String(), SizeBytes: f.SizeBytes}
 		fpReq.Files = append(fpReq.Files, initFP{Name: f.FileName, ContentType: f.ContentType, Size: f.SizeBytes})
 	}
 	ret, err := validateRetention(req.Retention)
@@ -269,7 +269,7 @@ func (e *Engine) receive(dir string, want int64, body io.Reader) (string, string
 	if int64(n) < int64(len(head)) {
 		return fail(fmt.Errorf("%w: size mismatch: reserved %d bytes, got %d", ErrInvalid, want, n))
 	}
-	if !bytes.Contains(head, []byte("%PDF-")) {
+	if k, _ := imagein.Sniff(head); k != imagein.KindPDF {
 		return fail(fmt.Errorf("%w: upload is not a PDF", ErrInvalid))
 	}
 	w := io.MultiWriter(f, h)

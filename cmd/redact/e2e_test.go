@@ -14,7 +14,6 @@ import (
 
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
-	"github.com/redactd/redactd/engine/detect"
 	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/pdfout"
 	"github.com/redactd/redactd/engine/pipeline"
@@ -33,11 +32,7 @@ func startServer(t *testing.T) (string, string) {
 	cfg.OCR = "off"
 	cfg.Workers = 2
 	log := slog.New(slog.DiscardHandler)
-	dets, err := detect.Recognizers()
-	if err != nil {
-		t.Fatal(err)
-	}
-	proc, err := pipeline.New(cfg, pipeline.Deps{Detectors: dets, Log: log})
+	proc, err := pipeline.Open(cfg, log)
 	if err != nil {
 		t.Fatal(err)
 	}

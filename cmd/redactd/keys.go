@@ -201,10 +201,3 @@ func configReference(args []string, stdout io.Writer) error {
 	_, err := io.WriteString(stdout, config.Reference())
 	return err
 }
-
-// doctor is a placeholder: installation checks (ONNX Runtime library,
-// models, data directory, MuPDF) are tracked by their own issue.
-func doctor(args []string, stdout, stderr io.Writer) error {
-	fmt.Fprintln(stderr, "redactd doctor: not implemented yet")
-	return fmt.Errorf("doctor: not implemented")
-}

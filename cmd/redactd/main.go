@@ -7,7 +7,8 @@
 //	redactd keys revoke ID
 //	redactd defaults set --email E [--categories JSON] [--include JSON] [--exclude JSON]
 //	redactd config-reference                        settings as a Markdown table
-//	redactd doctor                                  check the installation
+//	redactd doctor [settings...]                    check the installation
+//	redactd version                                 print the release
 //
 // Every command takes the settings of engine/config as flags (--data DIR,
 // ...) and REDACTD_* environment variables. The store (pebble) admits one
@@ -54,6 +55,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = configReference(args[1:], stdout)
 	case "doctor":
 		err = doctor(args[1:], stdout, stderr)
+	case "version", "--version":
+		err = printVersion(args[1:], stdout)
 	case "help", "-h", "-help", "--help":
 		usage(stdout)
 		return exitOK
@@ -84,7 +87,8 @@ func usage(w io.Writer) {
   redactd keys revoke [--data DIR] ID
   redactd defaults set --email E [--categories JSON] [--include JSON] [--exclude JSON] [--data DIR]
   redactd config-reference
-  redactd doctor
+  redactd doctor [--config FILE] [settings...]
+  redactd version
 
 Settings are flags of the same name as in 'redactd config-reference', or
 REDACTD_* environment variables, or keys of the --config JSON file.

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"fmt"
 	"log/slog"
 
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
-	"github.com/redactd/redactd/engine/detect"
 	"github.com/redactd/redactd/engine/pipeline"
 )
 
@@ -24,20 +22,10 @@ func (p *processor) Close() error {
 	return p.close()
 }
 
-// newProcessor builds the real pipeline.
-//
-// WIRING (to update as the pipeline's dependencies land): today it runs
-// the validated pattern recognizers (detect.Recognizers) only. The NER
-// model (models/ner) and OCR (models/ocr, through ONNX Runtime from
-// models/ort) are to be added to pipeline.Deps here once they expose
-// constructors; until then scanned pages are flattened without detection
-// on their pixels (pipeline.Deps documents OCR == nil as that mode).
+// newProcessor builds the complete pipeline of cfg: recognizers, the NER
+// model and OCR (pipeline.Open).
 func newProcessor(cfg config.Config, log *slog.Logger) (*processor, error) {
-	dets, err := detect.Recognizers()
-	if err != nil {
-		return nil, fmt.Errorf("detectors: %w", err)
-	}
-	p, err := pipeline.New(cfg, pipeline.Deps{Detectors: dets, Log: log})
+	p, err := pipeline.Open(cfg, log)
 	if err != nil {
 		return nil, err
 	}

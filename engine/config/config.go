@@ -37,7 +37,7 @@ type Config struct {
 	MaxRequestBytes   int64         `name:"max-request-bytes" def:"268435456" help:"largest multipart request body in bytes"`
 	MaxFilesPerJob    int           `name:"max-files-per-job" def:"50" help:"most files in one job"`
 	MaxPagesPerDoc    int           `name:"max-pages-per-doc" def:"2000" help:"documents with more pages end in error"`
-	MaxPagePixels     int64         `name:"max-page-pixels" def:"60000000" help:"largest page raster in pixels at output dpi; larger pages are rendered at a reduced dpi, images above 4x this end in error"`
+	MaxPagePixels     int64         `name:"max-page-pixels" def:"60000000" help:"largest page raster in pixels at output dpi; larger pages are rendered at a reduced dpi, image files above 2x this end in error"`
 	MaxTermCount      int           `name:"max-terms" def:"1000" help:"most entries in pii_included_terms or pii_excluded_terms"`
 	MaxConcurrentJobs int           `name:"max-concurrent-jobs" def:"64" help:"documents being processed at once across all jobs; further documents wait in the queue"`
 	UploadURLTTL      time.Duration `name:"upload-url-ttl" def:"15m" help:"lifetime of direct-upload URLs"`
@@ -50,12 +50,13 @@ type Config struct {
 	StandardPages     int64         `name:"standard-pages" def:"10000" help:"page quota of a new standard-plan account"`
 
 	// Pipeline
-	DPI               float64 `name:"dpi" def:"150" help:"output resolution in dots per inch"`
-	Workers           int     `name:"workers" def:"0" help:"page workers (render, words, burn, encode); 0 means the number of CPUs"`
-	MaxPixelsInFlight int64   `name:"max-pixels-in-flight" def:"64000000" help:"cap on raster pixels held by pages in flight (3 bytes each), bounding memory whatever the number of jobs"`
-	MuPDFStoreBytes   int64   `name:"mupdf-store-bytes" def:"268435456" help:"MuPDF resource cache per document in bytes"`
-	JPEGQuality       int     `name:"jpeg-quality" def:"85" help:"quality of JPEG-encoded photographic pages"`
-	TextBits          int     `name:"text-bits" def:"4" help:"bits per sample of text-like output pages: 4 (16 levels, about half the size) or 8 (lossless)"`
+	DPI               float64       `name:"dpi" def:"150" help:"output resolution in dots per inch"`
+	Workers           int           `name:"workers" def:"0" help:"page workers (render, words, burn, encode); 0 means the number of CPUs"`
+	MaxPixelsInFlight int64         `name:"max-pixels-in-flight" def:"64000000" help:"cap on raster pixels held by pages in flight (3 bytes each), bounding memory whatever the number of jobs"`
+	MuPDFStoreBytes   int64         `name:"mupdf-store-bytes" def:"268435456" help:"MuPDF resource cache per document in bytes"`
+	PageTimeout       time.Duration `name:"page-timeout" def:"10m" help:"longest one page may take once a worker starts on it (model queues included) before its document ends in error"`
+	JPEGQuality       int           `name:"jpeg-quality" def:"85" help:"quality of JPEG-encoded photographic pages"`
+	TextBits          int           `name:"text-bits" def:"4" help:"bits per sample of text-like output pages: 4 (16 levels, about half the size) or 8 (lossless)"`
 
 	// Models
 	ModelDir   string        `name:"model-dir" def:"" help:"directory with the NER model and OCR models (default: built-in search: ./models, next to the binary, /usr/share/redactd/models)"`

@@ -6,6 +6,14 @@
 //
 // All coordinates are MuPDF's display space, as package page defines it.
 //
+// Hostile input: everything MuPDF allocates for a document counts against
+// Options.MaxMemBytes, the bytes its decompression filters produce per
+// call against Options.MaxDecodedBytes, and those filters check the
+// call's context (MuPDF itself does not while inflating); text that
+// annotations and form fields would lay out is cut to what a widget can
+// show before MuPDF synthesises their appearances; and the colour test
+// reads a bounded number of image pixels per page. See rd.c.
+//
 // Concurrency: a Document serialises LoadPage (MuPDF documents are
 // single-threaded), but Render may run on any number of pages, from any
 // goroutines, at once: each render uses its own MuPDF context cloned from
@@ -14,6 +22,8 @@ package mupdf
 
 /*
 #cgo CFLAGS: -I${SRCDIR}/include
+#cgo LDFLAGS: -Wl,--wrap=fz_open_flated -Wl,--wrap=fz_open_lzwd -Wl,--wrap=fz_open_rld
+#cgo LDFLAGS: -Wl,--wrap=fz_open_faxd -Wl,--wrap=fz_open_dctd -Wl,--wrap=pdf_open_contents_stream
 #include <stdlib.h>
 #include "rd.h"
 */
@@ -59,7 +69,16 @@ type Options struct {
 	// store included, so a hostile file fails instead of exhausting
 	// memory; 0 means no cap. Rasters are Go memory and not counted.
 	MaxMemBytes int64
+	// MaxDecodedBytes caps the bytes MuPDF's decompression filters may
+	// produce in one call (Open, LoadPage or Render), so a decompression
+	// bomb (a few KB inflating to gigabytes of content stream or image)
+	// fails or is cut short instead of keeping a worker busy for hours;
+	// 0 means 2 GiB, negative means no cap. Those filters also check
+	// the call's context, which MuPDF alone does not do while inflating.
+	MaxDecodedBytes int64
 }
+
+const defaultMaxDecoded = 2 << 30
 
 const defaultStore = 256 << 20
 
@@ -93,8 +112,15 @@ func Open(data []byte, opts Options) (*Document, error) {
 		cd     *C.rd_doc
 		n      C.int
 	)
+	decoded := opts.MaxDecodedBytes
+	switch {
+	case decoded == 0:
+		decoded = defaultMaxDecoded
+	case decoded < 0:
+		decoded = 0
+	}
 	code := C.rd_open((*C.uchar)(unsafe.Pointer(&data[0])), C.size_t(len(data)),
-		C.size_t(store), C.size_t(max(opts.MaxMemBytes, 0)), &cd, &n, &errbuf[0])
+		C.size_t(store), C.size_t(max(opts.MaxMemBytes, 0)), C.int64_t(decoded), &cd, &n, &errbuf[0])
 	if code != C.RD_OK {
 		return nil, codeError(code, &errbuf, -1)
 	}

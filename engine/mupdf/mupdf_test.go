@@ -15,8 +15,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 	"unicode"
 
+	"github.com/redactd/redactd/engine/hostile"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/engine/testpdf"
 )
@@ -688,4 +690,103 @@ func BenchmarkRender150Parallel(b *testing.B) {
 			r.Release()
 		}
 	})
+}
+
+// hostileCase returns the bytes of a case of the hostile corpus.
+func hostileCase(t *testing.T, name string) []byte {
+	t.Helper()
+	c := hostile.Find(hostile.Documents(), name)
+	if c == nil {
+		t.Fatalf("no hostile case %q", name)
+	}
+	return c.Bytes()
+}
+
+// finishes runs fn, failing t if it has not returned after limit: a call
+// that ignores cancellation (or loops) would otherwise hang the test.
+// The limit is generous; it detects hangs, it does not time anything.
+func finishes(t *testing.T, limit time.Duration, fn func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { defer close(done); fn() }()
+	select {
+	case <-done:
+	case <-time.After(limit):
+		t.Fatalf("still running after %v", limit)
+	}
+}
+
+// TestDecompressionBombCancel: a content stream of 40 KB that inflates
+// to 16 GiB of blanks keeps MuPDF's lexer busy for over a minute, and
+// MuPDF checks no cookie while inflating; the guarded filters do.
+func TestDecompressionBombCancel(t *testing.T) {
+	doc := openDoc(t, hostileCase(t, "pdf-filter-chain-double-flate"), Options{MaxDecodedBytes: -1})
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	var err error
+	finishes(t, time.Minute, func() { _, err = doc.LoadPage(ctx, 0) })
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("LoadPage: %v, want context.DeadlineExceeded", err)
+	}
+}
+
+// TestDecodedCap: past MaxDecodedBytes a stream ends, so the rest of a
+// bombed content stream is lost while streams that are never read, and
+// pages without bombs, are unaffected.
+func TestDecodedCap(t *testing.T) {
+	opts := Options{MaxDecodedBytes: 64 << 20}
+	doc := openDoc(t, hostileCase(t, "pdf-filter-chain-double-flate"), opts)
+	var p *Page
+	finishes(t, time.Minute, func() { p = loadPage(t, doc, 0) })
+	if len(p.Words()) != 0 {
+		t.Errorf("text after the bomb was read: %v", texts(p.Words()))
+	}
+	render(t, p, 72)
+
+	doc = openDoc(t, hostileCase(t, "pdf-flate-bomb-unused"), opts)
+	if p := loadPage(t, doc, 0); !slices.ContainsFunc(p.Words(), func(w page.Word) bool { return w.Text == "jane.doe@example.com" }) {
+		t.Errorf("page beside an unused bomb lost its text: %v", texts(p.Words()))
+	}
+
+	doc = openDoc(t, hostileCase(t, "pdf-flate-bomb-image"), opts)
+	finishes(t, time.Minute, func() { render(t, loadPage(t, doc, 0), 72) })
+}
+
+// TestHugeFormValue: a 1 MB multi-line field value would take MuPDF
+// minutes to lay out; it is cut to what a widget can show first.
+func TestHugeFormValue(t *testing.T) {
+	doc := openDoc(t, hostileCase(t, "pdf-form-field-1mb"), Options{})
+	var p *Page
+	finishes(t, time.Minute, func() { p = loadPage(t, doc, 0) })
+	n, size := 0, 0
+	for _, w := range p.Words() {
+		if w.Source == page.SourceFormField {
+			n++
+			size += len(w.Text) + 1
+			if !strings.Contains("078-05-1120", w.Text) { // lines break at hyphens
+				t.Errorf("field word %q", w.Text)
+			}
+		}
+	}
+	if n == 0 || size > 16<<10 {
+		t.Errorf("%d field words of %d bytes, want some, at most 16 KiB", n, size)
+	}
+}
+
+// TestColourInspectionBudget: an image claiming 10^10 pixels from 1 KiB
+// of data would have MuPDF's colour test read 1.4e9 pixels past the end
+// of its data; beyond the page's inspection budget an image is judged by
+// its colour space, so this black RGB image makes the page colour.
+func TestColourInspectionBudget(t *testing.T) {
+	doc := openDoc(t, hostileCase(t, "pdf-image-100000px"), Options{})
+	var p *Page
+	finishes(t, time.Minute, func() { p = loadPage(t, doc, 0) })
+	if !p.Color() {
+		t.Error("an RGB image beyond the inspection budget left the page gray")
+	}
+	// Within the budget, pixels decide: the sample's gray RGB image is gray.
+	doc = openDoc(t, hostileCase(t, "pdf-filter-chain-mixed"), Options{})
+	if p := loadPage(t, doc, 0); p.Color() {
+		t.Error("a gray image made the page colour")
+	}
 }

@@ -23,10 +23,23 @@ typedef struct pdf_document pdf_document;
 typedef struct pdf_obj pdf_obj;
 pdf_page *pdf_page_from_fz_page(fz_context *ctx, fz_page *ptr);
 pdf_document *pdf_document_from_fz_document(fz_context *ctx, fz_document *ptr);
-int pdf_update_page(fz_context *ctx, pdf_page *page);
+int pdf_update_annot(fz_context *ctx, pdf_annot *annot);
+pdf_annot *pdf_first_annot(fz_context *ctx, pdf_page *page);
+pdf_annot *pdf_next_annot(fz_context *ctx, pdf_annot *annot);
 pdf_annot *pdf_first_widget(fz_context *ctx, pdf_page *page);
 pdf_annot *pdf_next_widget(fz_context *ctx, pdf_annot *prev);
 void pdf_dirty_annot(fz_context *ctx, pdf_annot *annot);
+pdf_obj *pdf_annot_obj(fz_context *ctx, pdf_annot *annot);
+pdf_obj *pdf_dict_gets(fz_context *ctx, pdf_obj *dict, const char *key);
+void pdf_dict_puts_drop(fz_context *ctx, pdf_obj *dict, const char *key, pdf_obj *val);
+int pdf_is_string(fz_context *ctx, pdf_obj *obj);
+size_t pdf_to_str_len(fz_context *ctx, pdf_obj *obj);
+char *pdf_to_str_buf(fz_context *ctx, pdf_obj *obj);
+pdf_obj *pdf_new_string(fz_context *ctx, const char *str, size_t len);
+pdf_obj *pdf_lookup_page_obj(fz_context *ctx, pdf_document *doc, int needle);
+int pdf_array_len(fz_context *ctx, pdf_obj *array);
+pdf_obj *pdf_array_get(fz_context *ctx, pdf_obj *array, int i);
+int pdf_is_dict(fz_context *ctx, pdf_obj *obj);
 pdf_obj *pdf_trailer(fz_context *ctx, pdf_document *doc);
 pdf_obj *pdf_dict_getp(fz_context *ctx, pdf_obj *dict, const char *path);
 int pdf_to_bool(fz_context *ctx, pdf_obj *obj);
@@ -47,6 +60,7 @@ struct rd_doc {
 	int need_appearances; // the AcroForm's NeedAppearances is true
 	atomic_size_t used;   // bytes allocated by MuPDF for this document
 	size_t maxmem;      // 0: no cap
+	int64_t maxdecoded; // see rd_call; 0: no cap
 };
 
 // Logging: MuPDF's warnings and errors may quote document content, so they
@@ -126,6 +140,150 @@ static void *rd_realloc(void *user, void *p, size_t size)
 
 size_t rd_mem_used(rd_doc *d) { return atomic_load(&d->used); }
 
+// Guarded streams.
+//
+// MuPDF checks its cookie between content stream operators and display
+// list nodes, but not while a filter inflates or the lexer skips
+// whitespace, so a content stream that inflates to many gigabytes of
+// blanks (a few KB of doubly compressed zeros) would keep a page busy
+// for hours whatever the caller's context says. The link wraps MuPDF's
+// decompression filters and its content stream opener (see the
+// -Wl,--wrap flags in mupdf.go) so that every stream they return reads
+// through a guard that checks the cookie of the call in progress and
+// counts the bytes the filters produce against a per-call cap. The call
+// in progress is found through the context's user pointer, set by
+// rd_open, rd_load_page and rd_render for their duration; other users of
+// MuPDF in the process (none today) see plain pass-through streams.
+
+#define RD_CALL_MAGIC 0x7264636cu
+
+// RD_MAX_INSPECT_PIXELS bounds the image pixels the colour test may read
+// per page; see rd_fill_image.
+#define RD_MAX_INSPECT_PIXELS ((int64_t)64 << 20)
+
+typedef struct {
+	unsigned magic;
+	fz_cookie *cookie;  // may be NULL
+	int64_t decoded;    // bytes produced by decompression filters so far
+	int64_t maxdecoded; // 0: no cap
+	// While rd_load_page builds a display list: the colour flag of the
+	// test device, the list device behind it and how many more image
+	// pixels the test device may inspect (see rd_fill_image).
+	int *color;
+	fz_device *list_dev;
+	int64_t inspect_left;
+} rd_call;
+
+static rd_call *rd_current(fz_context *ctx)
+{
+	rd_call *c = fz_user_context(ctx);
+	return c && c->magic == RD_CALL_MAGIC ? c : NULL;
+}
+
+static void rd_begin(fz_context *ctx, rd_call *c, rd_doc *d, fz_cookie *cookie)
+{
+	*c = (rd_call){RD_CALL_MAGIC, cookie, 0, d->maxdecoded, NULL, NULL, RD_MAX_INSPECT_PIXELS};
+	fz_set_user_context(ctx, c);
+}
+
+static void rd_end(fz_context *ctx) { fz_set_user_context(ctx, NULL); }
+
+typedef struct {
+	fz_stream *chain;
+	int count; // counts towards rd_call.decoded (decompression filters)
+} rd_guard_state;
+
+static int rd_guard_next(fz_context *ctx, fz_stream *stm, size_t max)
+{
+	rd_guard_state *g = stm->state;
+	rd_call *c = rd_current(ctx);
+	if (c && c->cookie && c->cookie->abort)
+		fz_throw(ctx, FZ_ERROR_ABORT, "aborted while decoding a stream");
+	size_t n = fz_available(ctx, g->chain, max);
+	if (n == 0)
+		return EOF;
+	if (c && g->count) {
+		c->decoded += n;
+		if (c->maxdecoded > 0 && c->decoded > c->maxdecoded)
+			fz_throw(ctx, FZ_ERROR_LIMIT, "streams decode to more than %lld bytes (decompression bomb?)",
+				(long long)c->maxdecoded);
+	}
+	stm->rp = g->chain->rp;
+	stm->wp = g->chain->rp + n;
+	g->chain->rp += n;
+	stm->pos += n;
+	return *stm->rp++;
+}
+
+static void rd_guard_drop(fz_context *ctx, void *state)
+{
+	rd_guard_state *g = state;
+	fz_drop_stream(ctx, g->chain);
+	fz_free(ctx, g);
+}
+
+// rd_guard wraps chain (taking its reference) in a guard stream.
+static fz_stream *rd_guard(fz_context *ctx, fz_stream *chain, int count)
+{
+	rd_guard_state *g = NULL;
+	fz_try(ctx)
+		g = fz_malloc_struct(ctx, rd_guard_state);
+	fz_catch(ctx) {
+		fz_drop_stream(ctx, chain);
+		fz_rethrow(ctx);
+	}
+	g->chain = chain;
+	g->count = count;
+	// fz_new_stream calls rd_guard_drop on failure. Without a seek
+	// function fz_seek skips forward by reading, as it does for the
+	// filters themselves.
+	return fz_new_stream(ctx, g, rd_guard_next, rd_guard_drop);
+}
+
+// The wrapped functions: __real_X is MuPDF's X; the linker sends every
+// call of X in MuPDF's own code to __wrap_X.
+fz_stream *__real_fz_open_flated(fz_context *ctx, fz_stream *chain, int window_bits);
+fz_stream *__real_fz_open_lzwd(fz_context *ctx, fz_stream *chain, int early_change, int min_bits, int reverse_bits, int old_tiff);
+fz_stream *__real_fz_open_rld(fz_context *ctx, fz_stream *chain);
+fz_stream *__real_fz_open_faxd(fz_context *ctx, fz_stream *chain, int k, int end_of_line, int encoded_byte_align,
+	int columns, int rows, int end_of_block, int black_is_1);
+fz_stream *__real_fz_open_dctd(fz_context *ctx, fz_stream *chain, int color_transform, int invert_cmyk, int l2factor, fz_stream *jpegtables);
+fz_stream *__real_pdf_open_contents_stream(fz_context *ctx, pdf_document *doc, pdf_obj *obj);
+
+fz_stream *__wrap_fz_open_flated(fz_context *ctx, fz_stream *chain, int window_bits)
+{
+	return rd_guard(ctx, __real_fz_open_flated(ctx, chain, window_bits), 1);
+}
+
+fz_stream *__wrap_fz_open_lzwd(fz_context *ctx, fz_stream *chain, int early_change, int min_bits, int reverse_bits, int old_tiff)
+{
+	return rd_guard(ctx, __real_fz_open_lzwd(ctx, chain, early_change, min_bits, reverse_bits, old_tiff), 1);
+}
+
+fz_stream *__wrap_fz_open_rld(fz_context *ctx, fz_stream *chain)
+{
+	return rd_guard(ctx, __real_fz_open_rld(ctx, chain), 1);
+}
+
+fz_stream *__wrap_fz_open_faxd(fz_context *ctx, fz_stream *chain, int k, int end_of_line, int encoded_byte_align,
+	int columns, int rows, int end_of_block, int black_is_1)
+{
+	return rd_guard(ctx, __real_fz_open_faxd(ctx, chain, k, end_of_line, encoded_byte_align,
+		columns, rows, end_of_block, black_is_1), 1);
+}
+
+fz_stream *__wrap_fz_open_dctd(fz_context *ctx, fz_stream *chain, int color_transform, int invert_cmyk, int l2factor, fz_stream *jpegtables)
+{
+	return rd_guard(ctx, __real_fz_open_dctd(ctx, chain, color_transform, invert_cmyk, l2factor, jpegtables), 1);
+}
+
+fz_stream *__wrap_pdf_open_contents_stream(fz_context *ctx, pdf_document *doc, pdf_obj *obj)
+{
+	// Content streams are guarded for the cookie only: their filters
+	// already count.
+	return rd_guard(ctx, __real_pdf_open_contents_stream(ctx, doc, obj), 0);
+}
+
 // rd_fail records the caught exception's message in err and classifies
 // it; other is the code for errors that are neither aborts nor memory.
 // Must be called inside fz_catch.
@@ -142,7 +300,7 @@ static int rd_fail(fz_context *ctx, char *err, int other)
 }
 
 int rd_open(const unsigned char *data, size_t len, size_t store, size_t maxmem,
-	rd_doc **out, int *npages, char *err)
+	int64_t maxdecoded, rd_doc **out, int *npages, char *err)
 {
 	*out = NULL;
 	rd_doc *d = calloc(1, sizeof *d);
@@ -154,6 +312,7 @@ int rd_open(const unsigned char *data, size_t len, size_t store, size_t maxmem,
 		pthread_mutex_init(&d->locks[i], NULL);
 	pthread_mutex_init(&d->pool_mu, NULL);
 	d->maxmem = maxmem;
+	d->maxdecoded = maxdecoded;
 	atomic_init(&d->used, 0);
 	d->data = malloc(len ? len : 1);
 	if (!d->data) {
@@ -175,6 +334,7 @@ int rd_open(const unsigned char *data, size_t len, size_t store, size_t maxmem,
 	rd_quiet(ctx);
 
 	int code = RD_OK;
+	rd_call call;
 	fz_try(ctx) {
 		// Only the PDF handler: bytes that are not a PDF must fail here
 		// rather than open as some other format MuPDF recognises.
@@ -183,6 +343,8 @@ int rd_open(const unsigned char *data, size_t len, size_t store, size_t maxmem,
 		if (!d->tmpl)
 			fz_throw(ctx, FZ_ERROR_SYSTEM, "cannot clone context: out of memory (alloc)");
 		rd_quiet(d->tmpl);
+		// Object and cross-reference streams decode while opening.
+		rd_begin(ctx, &call, d, NULL);
 		d->stm = fz_open_memory(ctx, d->data, len);
 		d->doc = fz_open_document_with_stream(ctx, "application/pdf", d->stm);
 	}
@@ -210,6 +372,7 @@ int rd_open(const unsigned char *data, size_t len, size_t store, size_t maxmem,
 			code = rd_fail(ctx, err, RD_CORRUPT);
 		}
 	}
+	rd_end(ctx);
 	if (code != RD_OK) {
 		rd_close(d);
 		return code;
@@ -228,8 +391,10 @@ static fz_context *rd_get_ctx(rd_doc *d)
 		ctx = d->pool[--d->npool];
 	else {
 		ctx = fz_clone_context(d->tmpl);
-		if (ctx)
+		if (ctx) {
 			rd_quiet(ctx);
+			rd_end(ctx);
+		}
 	}
 	pthread_mutex_unlock(&d->pool_mu);
 	return ctx;
@@ -321,6 +486,153 @@ static void rd_run_source(fz_context *ctx, fz_page *page, int src, fz_device *de
 	}
 }
 
+// Appearance synthesis. MuPDF lays out a field's whole value however
+// little of it fits the widget, in time that grows with the square of
+// its length (a 1 MB multi-line value takes minutes), partly while
+// loading the page, and it does not look at the cookie meanwhile. So
+// before a page is loaded the texts its annotations would lay out are
+// cut to RD_MAX_AP_TEXT bytes (far more than any widget shows), and once
+// a page's annotations hold RD_MAX_AP_TOTAL bytes of text in all the
+// later ones are emptied: text a viewer could not usefully show is not
+// drawn, so it never reaches the output either. Appearances are then
+// synthesised one annotation at a time, checking the cookie in between.
+#define RD_MAX_AP_TEXT (16 << 10)
+#define RD_MAX_AP_TOTAL (1 << 20)
+
+// Keys whose text an appearance may lay out: annotation contents and
+// rich text, field values and rich values.
+static const char *rd_text_keys[] = {"Contents", "RC", "V", "RV"};
+
+static size_t rd_minz(size_t a, size_t b) { return a < b ? a : b; }
+
+// rd_cap_text cuts the string dict[key] to at most max bytes (an even
+// number, so UTF-16 text keeps whole code units), looking for field
+// values through the /Parent chain as MuPDF does. It returns the length
+// the text had before.
+static size_t rd_cap_text(fz_context *ctx, pdf_obj *dict, const char *key, size_t max)
+{
+	int inherit = strcmp(key, "V") == 0 || strcmp(key, "RV") == 0;
+	for (int depth = 0; dict && depth < 32; depth++) {
+		pdf_obj *v = pdf_dict_gets(ctx, dict, key);
+		if (v) {
+			if (!pdf_is_string(ctx, v))
+				return 0;
+			size_t n = pdf_to_str_len(ctx, v);
+			if (n > max)
+				pdf_dict_puts_drop(ctx, dict, key, pdf_new_string(ctx, pdf_to_str_buf(ctx, v), max & ~(size_t)1));
+			return n;
+		}
+		if (!inherit)
+			return 0;
+		dict = pdf_dict_gets(ctx, dict, "Parent");
+	}
+	return 0;
+}
+
+// rd_cap_annots applies the text limits to the annotations of page
+// number. Damage is left for loading the page to report.
+static void rd_cap_annots(fz_context *ctx, rd_doc *d, int number, fz_cookie *cookie)
+{
+	pdf_document *pdoc = pdf_document_from_fz_document(ctx, d->doc);
+	if (!pdoc)
+		return;
+	fz_try(ctx) {
+		pdf_obj *annots = pdf_dict_gets(ctx, pdf_lookup_page_obj(ctx, pdoc, number), "Annots");
+		int n = pdf_array_len(ctx, annots);
+		size_t left = RD_MAX_AP_TOTAL;
+		for (int i = 0; i < n; i++) {
+			if (cookie && cookie->abort)
+				fz_throw(ctx, FZ_ERROR_ABORT, "page loading aborted");
+			pdf_obj *a = pdf_array_get(ctx, annots, i);
+			if (!pdf_is_dict(ctx, a))
+				continue;
+			for (size_t k = 0; k < nelem(rd_text_keys); k++) {
+				size_t len = rd_cap_text(ctx, a, rd_text_keys[k], rd_minz(left, RD_MAX_AP_TEXT));
+				left -= rd_minz(left, len);
+			}
+		}
+	}
+	fz_catch(ctx) {
+		fz_rethrow_if(ctx, FZ_ERROR_ABORT);
+		fz_rethrow_if(ctx, FZ_ERROR_SYSTEM);
+		fz_report_error(ctx);
+	}
+}
+
+static void rd_update_annot(fz_context *ctx, rd_doc *d, pdf_annot *a, int widget)
+{
+	fz_try(ctx) {
+		if (widget && d->need_appearances)
+			pdf_dirty_annot(ctx, a);
+		pdf_update_annot(ctx, a);
+	}
+	fz_catch(ctx) {
+		// A failure leaves the annotation's existing appearance, which
+		// is still a usable page.
+		fz_rethrow_if(ctx, FZ_ERROR_ABORT);
+		fz_rethrow_if(ctx, FZ_ERROR_SYSTEM);
+		fz_report_error(ctx);
+	}
+}
+
+static void rd_update_annots(fz_context *ctx, rd_doc *d, pdf_page *pp, fz_cookie *cookie)
+{
+	for (pdf_annot *a = pdf_first_annot(ctx, pp); a; a = pdf_next_annot(ctx, a)) {
+		if (cookie && cookie->abort)
+			fz_throw(ctx, FZ_ERROR_ABORT, "page loading aborted");
+		rd_update_annot(ctx, d, a, 0);
+	}
+	for (pdf_annot *w = pdf_first_widget(ctx, pp); w; w = pdf_next_widget(ctx, w)) {
+		if (cookie && cookie->abort)
+			fz_throw(ctx, FZ_ERROR_ABORT, "page loading aborted");
+		rd_update_annot(ctx, d, w, 1);
+	}
+}
+
+// Colour detection. MuPDF's test device reads every pixel of every
+// image drawn (until one has colour) from the compressed data, without
+// looking at the cookie, and for as many pixels as the image claims even
+// once the data has run out: a 1 KB image claiming 100000 x 100000
+// pixels, or a small one drawn ten thousand times, would hold the page
+// for minutes to hours. rd_fill_image replaces the device's fill_image:
+// images within the page's budget of RD_MAX_INSPECT_PIXELS go to the
+// test device as before; later ones are judged by their colour space
+// alone and go straight to the display list. The cookie is checked at
+// every image.
+typedef void (rd_fill_image_fn)(fz_context *, fz_device *, fz_image *, fz_matrix, float, fz_color_params);
+
+static rd_fill_image_fn *rd_test_fill_image; // the test device's own, the same for all
+
+static void rd_fill_image(fz_context *ctx, fz_device *dev, fz_image *img, fz_matrix ctm, float alpha, fz_color_params cp)
+{
+	rd_fill_image_fn *inspect = __atomic_load_n(&rd_test_fill_image, __ATOMIC_ACQUIRE);
+	rd_call *c = rd_current(ctx);
+	if (!c || !c->color || !c->list_dev) {
+		inspect(ctx, dev, img, ctm, alpha, cp);
+		return;
+	}
+	if (c->cookie && c->cookie->abort)
+		fz_throw(ctx, FZ_ERROR_ABORT, "page loading aborted");
+	int64_t px = (int64_t)img->w * img->h;
+	if (!*c->color && px <= c->inspect_left) {
+		c->inspect_left -= px;
+		inspect(ctx, dev, img, ctm, alpha, cp);
+		return;
+	}
+	if (img->colorspace && !fz_colorspace_is_gray(ctx, img->colorspace))
+		*c->color = 1;
+	fz_fill_image(ctx, c->list_dev, img, ctm, alpha, cp);
+}
+
+// rd_new_test_device is fz_new_test_device with rd_fill_image.
+static fz_device *rd_new_test_device(fz_context *ctx, int *color, fz_device *list_dev)
+{
+	fz_device *dev = fz_new_test_device(ctx, color, 0.02f, FZ_TEST_OPT_IMAGES | FZ_TEST_OPT_SHADINGS, list_dev);
+	__atomic_store_n(&rd_test_fill_image, dev->fill_image, __ATOMIC_RELEASE);
+	dev->fill_image = rd_fill_image;
+	return dev;
+}
+
 int rd_load_page(rd_doc *d, int number, fz_cookie *cookie, rd_page **out, char *err)
 {
 	fz_context *ctx = d->ctx;
@@ -340,7 +652,10 @@ int rd_load_page(rd_doc *d, int number, fz_cookie *cookie, rd_page **out, char *
 	fz_var(code);
 
 	*out = NULL;
+	rd_call call;
+	rd_begin(ctx, &call, d, cookie);
 	fz_try(ctx) {
+		rd_cap_annots(ctx, d, number, cookie);
 		page = fz_load_page(ctx, d->doc, number);
 		pdf_page *pp = pdf_page_from_fz_page(ctx, page);
 		if (pp) {
@@ -348,20 +663,8 @@ int rd_load_page(rd_doc *d, int number, fz_cookie *cookie, rd_page **out, char *
 			// but no /AP, FreeText without /AP) so filled form values are
 			// drawn and extracted. With NeedAppearances the form's own
 			// appearances are stale by declaration (LibreOffice writes
-			// empty ones), so every widget is rebuilt, as viewers do. A
-			// failure here leaves the existing appearances, which is still
-			// a usable page.
-			fz_try(ctx) {
-				if (d->need_appearances)
-					for (pdf_annot *w = pdf_first_widget(ctx, pp); w; w = pdf_next_widget(ctx, w))
-						pdf_dirty_annot(ctx, w);
-				pdf_update_page(ctx, pp);
-			}
-			fz_catch(ctx) {
-				fz_rethrow_if(ctx, FZ_ERROR_ABORT);
-				fz_rethrow_if(ctx, FZ_ERROR_SYSTEM);
-				fz_report_error(ctx);
-			}
+			// empty ones), so every widget is rebuilt, as viewers do.
+			rd_update_annots(ctx, d, pp, cookie);
 		}
 		fz_rect b = fz_bound_page(ctx, page);
 		fz_matrix ctm = fz_translate(-b.x0, -b.y0);
@@ -379,8 +682,12 @@ int rd_load_page(rd_doc *d, int number, fz_cookie *cookie, rd_page **out, char *
 			// The test device passes everything on to the list device and
 			// notes whether anything drawn has colour (images looked at
 			// pixel by pixel), so gray pages render straight to one channel.
-			dev = fz_new_test_device(ctx, &color, 0.02f, FZ_TEST_OPT_IMAGES | FZ_TEST_OPT_SHADINGS, list_dev);
+			dev = rd_new_test_device(ctx, &color, list_dev);
+			call.color = &color;
+			call.list_dev = list_dev;
 			rd_run_source(ctx, page, src, dev, ctm, cookie);
+			call.color = NULL;
+			call.list_dev = NULL;
 			fz_close_device(ctx, dev);
 			fz_drop_device(ctx, dev);
 			dev = NULL;
@@ -410,6 +717,7 @@ int rd_load_page(rd_doc *d, int number, fz_cookie *cookie, rd_page **out, char *
 		fz_drop_device(ctx, dev);
 		fz_drop_device(ctx, list_dev);
 		fz_drop_page(ctx, page);
+		rd_end(ctx);
 	}
 	fz_catch(ctx) {
 		code = rd_fail(ctx, err, RD_ERR);
@@ -446,6 +754,8 @@ int rd_render(rd_doc *d, rd_page *p, float scale, int w, int h, int stride, int 
 	fz_var(pix);
 	fz_var(dev);
 	fz_var(code);
+	rd_call call;
+	rd_begin(ctx, &call, d, cookie);
 	fz_try(ctx) {
 		pix = fz_new_pixmap_with_data(ctx, gray ? fz_device_gray(ctx) : fz_device_rgb(ctx), w, h, NULL, 0, stride, samples);
 		fz_clear_pixmap_with_value(ctx, pix, 255);
@@ -460,6 +770,7 @@ int rd_render(rd_doc *d, rd_page *p, float scale, int w, int h, int stride, int 
 	fz_always(ctx) {
 		fz_drop_device(ctx, dev);
 		fz_drop_pixmap(ctx, pix);
+		rd_end(ctx);
 	}
 	fz_catch(ctx) {
 		code = rd_fail(ctx, err, RD_ERR);

@@ -6,6 +6,7 @@
 #define REDACTD_RD_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <mupdf/fitz.h>
 
 enum {
@@ -53,7 +54,7 @@ typedef struct {
 } rd_page;
 
 int rd_open(const unsigned char *data, size_t len, size_t store, size_t maxmem,
-	rd_doc **out, int *npages, char *err);
+	int64_t maxdecoded, rd_doc **out, int *npages, char *err);
 int rd_load_page(rd_doc *d, int number, fz_cookie *cookie, rd_page **out, char *err);
 void rd_free_text(rd_page *p);
 int rd_render(rd_doc *d, rd_page *p, float scale, int w, int h, int stride, int gray,

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,8 +11,9 @@ import (
 	"testing"
 	"time"
 
+	fitz "github.com/gen2brain/go-fitz"
+
 	"github.com/redactd/redactd/engine"
-	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/engine/testpdf"
 )
@@ -92,43 +94,32 @@ func BenchmarkPipelineVsRender(b *testing.B) {
 	b.ReportMetric(render.Seconds()/pipe.Seconds(), "ratio")
 }
 
-// renderOnly loads and renders every page with MuPDF on workers goroutines.
+// renderOnly is the reference: MuPDF rendering alone through go-fitz (no
+// annotations, no text extraction, no detection, no encoding), every page
+// at dpi, on workers goroutines with one document each (go-fitz documents
+// are not safe for concurrent use).
 func renderOnly(data []byte, dpi float64, workers int) (int, error) {
-	doc, err := mupdf.Open(data, mupdf.Options{})
-	if err != nil {
-		return 0, err
-	}
-	defer doc.Close()
-	next := make(chan int)
 	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var firstErr error
+	errs := make([]error, workers)
+	pages := 0
 	for w := 0; w < workers; w++ {
+		doc, err := fitz.NewFromMemory(data)
+		if err != nil {
+			return 0, err
+		}
+		pages = doc.NumPage()
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
-				pg, err := doc.LoadPage(context.Background(), i)
-				if err == nil {
-					var r *page.Raster
-					r, err = pg.Render(context.Background(), dpi, 1e9)
-					if err == nil {
-						r.Release()
-					}
-					pg.Close()
-				}
-				if err != nil {
-					mu.Lock()
-					firstErr = err
-					mu.Unlock()
+			defer doc.Close()
+			for i := w; i < doc.NumPage(); i += workers {
+				if _, err := doc.ImageDPI(i, dpi); err != nil {
+					errs[w] = err
+					return
 				}
 			}
 		}()
 	}
-	for i := 0; i < doc.NumPages(); i++ {
-		next <- i
-	}
-	close(next)
 	wg.Wait()
-	return doc.NumPages(), firstErr
+	return pages, errors.Join(errs...)
 }

@@ -50,9 +50,7 @@ func (r PixelRect) Empty() bool { return r.X1 <= r.X0 || r.Y1 <= r.Y0 }
 type Deps struct {
 	Detectors []detect.Detector
 	OCR       OCR
-	// Verify, when set, is the output safety check run on each finished
-	// PDF by the engine; the pipeline exposes it for wiring convenience.
-	Log *slog.Logger
+	Log       *slog.Logger
 }
 
 // Pipeline implements engine.Processor.
@@ -64,6 +62,7 @@ type Pipeline struct {
 	analyse *ants.Pool
 	encode  *ants.Pool
 	pixels  *semaphore.Weighted
+	models  *Models // owned when built by Open
 	maxPix  int64
 	window  int
 }
@@ -112,6 +111,9 @@ func (p *Pipeline) Close() error {
 		if pool != nil {
 			pool.ReleaseTimeout(5 * time.Second)
 		}
+	}
+	if p.models != nil {
+		return p.models.Close()
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -32,7 +33,7 @@ func (p *Pipeline) Process(ctx context.Context, in engine.ProcessInput, out io.W
 	if err != nil {
 		return nil, fmt.Errorf("pipeline: read original: %w", err)
 	}
-	src, err := p.open(ctx, data)
+	src, err := p.open(data)
 	observe("open", start)
 	if err != nil {
 		return nil, err
@@ -128,18 +129,33 @@ func (p *Pipeline) Process(ctx context.Context, in engine.ProcessInput, out io.W
 
 // submitPage runs one page through render → analyse → encode, delivering
 // exactly one result on done (and calling analysed once) whatever happens.
+// Once a worker starts on it, the page runs under its own deadline
+// (page-timeout), so one hostile page cannot hold a worker forever; time
+// spent queued or waiting for the pixel budget does not count.
 func (p *Pipeline) submitPage(ctx context.Context, src source, i int, opts detect.Options, done chan<- pageResult, analysed func()) {
-	var once sync.Once
+	pctx, cancel := ctx, context.CancelFunc(func() {})
+	var once, delivered sync.Once
 	markAnalysed := func() { once.Do(analysed) }
-	fail := func(err error) {
-		markAnalysed()
-		done <- pageResult{err: err}
+	deliver := func(r pageResult) {
+		delivered.Do(func() {
+			if r.err != nil && errors.Is(pctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
+				r.err = engine.DocErrorf(fmt.Sprintf("page %d took longer than %v to process", i+1, p.cfg.PageTimeout))
+			}
+			cancel()
+			markAnalysed()
+			done <- r
+		})
 	}
+	fail := func(err error) { deliver(pageResult{err: err}) }
+	var pg *page.Page
+	var pix int64
+	release := func() { p.releasePage(pg, pix); pg, pix = nil, 0 }
 	guard := func(stage string, fn func()) func() {
 		return func() {
 			defer func() {
 				if v := recover(); v != nil {
 					p.log.Error("pipeline: panic", "stage", stage, "page", i, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+					release()
 					fail(engine.DocErrorf(fmt.Sprintf("page %d could not be processed", i+1)))
 				}
 			}()
@@ -148,28 +164,33 @@ func (p *Pipeline) submitPage(ctx context.Context, src source, i int, opts detec
 	}
 	submit := func(pool interface{ Submit(func()) error }, stage string, fn func()) {
 		if err := pool.Submit(guard(stage, fn)); err != nil {
+			release()
 			fail(fmt.Errorf("pipeline: submit %s: %w", stage, err))
 		}
 	}
 
 	submit(p.render, "render", func() {
-		pg, pix, err := p.loadAndRender(ctx, src, i)
+		if p.cfg.PageTimeout > 0 {
+			pctx, cancel = context.WithTimeout(ctx, p.cfg.PageTimeout)
+		}
+		var err error
+		pg, pix, err = p.loadAndRender(ctx, pctx, src, i)
 		if err != nil {
 			fail(err)
 			return
 		}
 		submit(p.analyse, "analyse", func() {
-			spans, err := p.analysePage(ctx, pg, opts)
-			markAnalysed()
+			spans, err := p.analysePage(pctx, pg, opts)
 			if err != nil {
-				p.releasePage(pg, pix)
-				done <- pageResult{err: err}
+				release()
+				fail(err)
 				return
 			}
+			markAnalysed()
 			submit(p.encode, "encode", func() {
 				r := p.burnAndEncode(pg, spans)
-				p.releasePage(pg, pix)
-				done <- r
+				release()
+				deliver(r)
 			})
 		})
 	})
@@ -178,29 +199,24 @@ func (p *Pipeline) submitPage(ctx context.Context, src source, i int, opts detec
 // loadAndRender loads page i and renders it at the configured dpi (lower
 // when the page would exceed the pixel limit), holding its pixels from
 // the process-wide budget until releasePage.
-func (p *Pipeline) loadAndRender(ctx context.Context, src source, i int) (*page.Page, int64, error) {
+//
+// Waiting for the budget honours ctx (the document's); the work itself
+// honours pctx (the page's deadline).
+func (p *Pipeline) loadAndRender(ctx, pctx context.Context, src source, i int) (*page.Page, int64, error) {
 	t := time.Now()
-	lp, err := src.Load(i)
+	lp, err := src.Load(pctx, i)
 	if err != nil {
 		return nil, 0, err
 	}
 	defer lp.Close()
 	w, h := lp.Size()
-	if w <= 0 || h <= 0 {
-		return nil, 0, engine.DocErrorf(fmt.Sprintf("page %d has an empty size", i+1))
+	dpi, err := p.pageDPI(i, w, h)
+	if err != nil {
+		return nil, 0, err
 	}
-	dpi := p.cfg.DPI
-	px := pixelsAt(w, h, dpi)
-	if px > p.cfg.MaxPagePixels {
-		// Very large pages are written at a lower resolution rather than
-		// refused, down to a floor that still keeps text legible.
-		dpi = dpi * math.Sqrt(float64(p.cfg.MaxPagePixels)/float64(px))
-		if dpi < 18 {
-			return nil, 0, engine.DocErrorf(fmt.Sprintf("page %d is too large (%.0f x %.0f pt)", i+1, w, h))
-		}
-		px = pixelsAt(w, h, dpi)
-	}
-	need := min(px, p.maxPix)
+	// The budget covers the raster and, for image files, the decoded
+	// source image, which can be much larger than the raster.
+	need := min(max(pixelsAt(w, h, dpi), lp.DecodePixels()), p.maxPix)
 	if err := p.pixels.Acquire(ctx, need); err != nil {
 		return nil, 0, err
 	}
@@ -208,7 +224,7 @@ func (p *Pipeline) loadAndRender(ctx context.Context, src source, i int) (*page.
 	pg := &page.Page{Index: i, Width: w, Height: h, DPI: dpi, Words: lp.Words(), ImageRegions: lp.ImageRegions()}
 	observe("load", t)
 	t = time.Now()
-	r, err := lp.Render(dpi, p.cfg.MaxPagePixels)
+	r, err := lp.Render(pctx, dpi, p.cfg.MaxPagePixels)
 	observe("render", t)
 	if err != nil {
 		p.releasePage(pg, need)
@@ -216,6 +232,33 @@ func (p *Pipeline) loadAndRender(ctx context.Context, src source, i int) (*page.
 	}
 	pg.Raster = r
 	return pg, need, nil
+}
+
+// minDPI is the lowest resolution a very large page is written at before
+// it is refused: below it, ordinary text is no longer legible.
+const minDPI = 18
+
+// pageDPI is the resolution page i of w x h points is rendered at: the
+// configured dpi, or less when the raster would exceed max-page-pixels.
+// Sizes are checked in floating point, so absurd MediaBoxes cannot
+// overflow the pixel count.
+func (p *Pipeline) pageDPI(i int, w, h float64) (float64, error) {
+	if !(w > 0 && h > 0) || math.IsInf(w, 0) || math.IsInf(h, 0) {
+		return 0, engine.DocErrorf(fmt.Sprintf("page %d has an invalid size", i+1))
+	}
+	dpi := p.cfg.DPI
+	limit := float64(p.cfg.MaxPagePixels)
+	px := (w*dpi/72 + 1) * (h*dpi/72 + 1)
+	if px <= limit {
+		return dpi, nil
+	}
+	// Very large pages are written at a lower resolution rather than
+	// refused; the margin absorbs the renderer rounding sizes up.
+	dpi *= math.Sqrt(limit/px) * 0.99
+	if dpi < minDPI {
+		return 0, engine.DocErrorf(fmt.Sprintf("page %d is too large (%.0f x %.0f pt)", i+1, w, h))
+	}
+	return dpi, nil
 }
 
 func (p *Pipeline) releasePage(pg *page.Page, pix int64) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/imagein"
 	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
@@ -16,7 +17,7 @@ type source interface {
 	NumPages() int
 	// Load prepares page i: its size, words and image regions, and what
 	// Render needs. Sources serialise Load themselves.
-	Load(i int) (loadedPage, error)
+	Load(ctx context.Context, i int) (loadedPage, error)
 	Close() error
 }
 
@@ -25,13 +26,17 @@ type loadedPage interface {
 	Size() (w, h float64)
 	Words() []page.Word
 	ImageRegions() []page.Rect
-	Render(dpi float64, maxPixels int64) (*page.Raster, error)
+	// DecodePixels is how many pixels rendering must decode beyond the
+	// raster itself (the source image of an image file; 0 for PDFs, whose
+	// images MuPDF bounds with its own memory cap).
+	DecodePixels() int64
+	Render(ctx context.Context, dpi float64, maxPixels int64) (*page.Raster, error)
 	Close()
 }
 
 // open sniffs data and opens it with the matching decoder. Failures are
 // DocErrors: they become the document's error_message.
-func (p *Pipeline) open(ctx context.Context, data []byte) (source, error) {
+func (p *Pipeline) open(data []byte) (source, error) {
 	kind, err := imagein.Sniff(data)
 	if err != nil {
 		return nil, engine.DocErrorf("unsupported file type: not a PDF, PNG, JPEG, TIFF, GIF, BMP or WebP file")
@@ -41,9 +46,9 @@ func (p *Pipeline) open(ctx context.Context, data []byte) (source, error) {
 		if err != nil {
 			return nil, pdfError(err)
 		}
-		return &pdfSource{ctx: ctx, doc: doc}, nil
+		return &pdfSource{doc: doc}, nil
 	}
-	doc, err := imagein.Open(data, 4*p.cfg.MaxPagePixels, p.cfg.MaxPagesPerDoc)
+	doc, err := imagein.Open(data, maxImagePixels(p.cfg), p.cfg.MaxPagesPerDoc)
 	if err != nil {
 		return nil, engine.DocErrorf(fmt.Sprintf("image could not be decoded: %v", err))
 	}
@@ -66,40 +71,39 @@ func pdfError(err error) error {
 }
 
 type pdfSource struct {
-	ctx context.Context
 	doc *mupdf.Document
 }
 
 func (s *pdfSource) NumPages() int { return s.doc.NumPages() }
 func (s *pdfSource) Close() error  { return s.doc.Close() }
 
-func (s *pdfSource) Load(i int) (loadedPage, error) {
-	pg, err := s.doc.LoadPage(s.ctx, i)
+func (s *pdfSource) Load(ctx context.Context, i int) (loadedPage, error) {
+	pg, err := s.doc.LoadPage(ctx, i)
 	if err != nil {
-		if s.ctx.Err() != nil {
-			return nil, s.ctx.Err()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
 		}
-		return nil, engine.DocErrorf(fmt.Sprintf("page %d of the PDF could not be read", i+1))
+		return nil, pageError(err, i, "read")
 	}
-	return &pdfPage{ctx: s.ctx, p: pg}, nil
+	return &pdfPage{p: pg}, nil
 }
 
 type pdfPage struct {
-	ctx context.Context
-	p   *mupdf.Page
+	p *mupdf.Page
 }
 
 func (p *pdfPage) Size() (float64, float64)  { return p.p.Width(), p.p.Height() }
 func (p *pdfPage) Words() []page.Word        { return p.p.Words() }
 func (p *pdfPage) ImageRegions() []page.Rect { return p.p.ImageRegions() }
 func (p *pdfPage) Close()                    { p.p.Close() }
-func (p *pdfPage) Render(dpi float64, maxPixels int64) (*page.Raster, error) {
-	r, err := p.p.Render(p.ctx, dpi, maxPixels)
+func (p *pdfPage) DecodePixels() int64       { return 0 }
+func (p *pdfPage) Render(ctx context.Context, dpi float64, maxPixels int64) (*page.Raster, error) {
+	r, err := p.p.Render(ctx, dpi, maxPixels)
 	if err != nil {
-		if p.ctx.Err() != nil {
-			return nil, p.ctx.Err()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
 		}
-		return nil, engine.DocErrorf(fmt.Sprintf("page %d of the PDF could not be rendered", p.p.Index()+1))
+		return nil, pageError(err, p.p.Index(), "rendered")
 	}
 	return r, nil
 }
@@ -113,7 +117,7 @@ type imageSource struct {
 func (s *imageSource) NumPages() int { return s.doc.NumPages() }
 func (s *imageSource) Close() error  { return nil }
 
-func (s *imageSource) Load(i int) (loadedPage, error) {
+func (s *imageSource) Load(_ context.Context, i int) (loadedPage, error) {
 	info, err := s.doc.Page(i)
 	if err != nil {
 		return nil, engine.DocErrorf(fmt.Sprintf("image page %d could not be read: %v", i+1, err))
@@ -131,10 +135,29 @@ func (p *imagePage) Size() (float64, float64)  { return p.info.WidthPt, p.info.H
 func (p *imagePage) Words() []page.Word        { return nil }
 func (p *imagePage) ImageRegions() []page.Rect { return nil }
 func (p *imagePage) Close()                    {}
-func (p *imagePage) Render(dpi float64, maxPixels int64) (*page.Raster, error) {
+func (p *imagePage) DecodePixels() int64 {
+	return int64(p.info.WidthPx) * int64(p.info.HeightPx)
+}
+func (p *imagePage) Render(_ context.Context, dpi float64, maxPixels int64) (*page.Raster, error) {
 	r, err := p.doc.Render(p.i, dpi, maxPixels)
 	if err != nil {
 		return nil, engine.DocErrorf(fmt.Sprintf("image page %d could not be decoded: %v", p.i+1, err))
 	}
 	return r, nil
 }
+
+// pageError is the caller-facing message for a page MuPDF failed on.
+func pageError(err error, i int, what string) error {
+	switch {
+	case errors.Is(err, mupdf.ErrOutOfMemory):
+		return engine.DocErrorf(fmt.Sprintf("page %d of the PDF needs more memory than allowed", i+1))
+	case errors.Is(err, mupdf.ErrTooLarge):
+		return engine.DocErrorf(fmt.Sprintf("page %d of the PDF is too large", i+1))
+	}
+	return engine.DocErrorf(fmt.Sprintf("page %d of the PDF could not be %s", i+1, what))
+}
+
+// maxImagePixels is the largest image file page accepted: twice the page
+// raster limit (a 600 dpi A3 scan fits). Decoding needs several bytes per
+// pixel, which the pixel budget accounts for (DecodePixels).
+func maxImagePixels(cfg config.Config) int64 { return 2 * cfg.MaxPagePixels }
