@@ -27,7 +27,6 @@ import (
 
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
-	"github.com/redactd/redactd/engine/detect"
 	"github.com/redactd/redactd/engine/pdfout"
 	"github.com/redactd/redactd/engine/pipeline"
 	"github.com/redactd/redactd/engine/testpdf"
@@ -84,12 +83,14 @@ func testConfig(t *testing.T) config.Config {
 func start(t *testing.T, cfg config.Config) *env {
 	t.Helper()
 	logs := &syncBuffer{}
-	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	dets, err := detect.Recognizers()
-	if err != nil {
-		t.Fatal(err)
-	}
-	proc, err := pipeline.New(cfg, pipeline.Deps{Detectors: dets, Log: log})
+	return startWith(t, cfg, logs, slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo})))
+}
+
+// startWith runs the real pipeline, engine and server on a loopback
+// listener, logging to log (whose output lands in logs).
+func startWith(t *testing.T, cfg config.Config, logs *syncBuffer, log *slog.Logger) *env {
+	t.Helper()
+	proc, err := pipeline.Open(cfg, log)
 	if err != nil {
 		t.Fatal(err)
 	}
