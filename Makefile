@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO ?= go
 export CGO_ENABLED := 1
 
-.PHONY: all build setup run test vet fmt clean
+.PHONY: all build setup run test vet fmt clean fuzz-short bundle bench
 
 all: build
 
@@ -14,6 +14,7 @@ setup:
 
 build:
 	$(GO) build -o bin/ ./cmd/...
+	$(GO) build -o bin/bench ./bench
 
 # run sets up, builds and serves on the embedded defaults (see README).
 run: setup build
@@ -25,9 +26,37 @@ vet:
 
 test: setup vet
 	$(GO) test -count=1 -timeout 45m ./...
+	$(MAKE) fuzz-short
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
 
 clean:
 	rm -rf bin dist
+
+# bundle builds the air-gapped release tarball
+# dist/redactd-VERSION-linux-amd64.tar.gz (binaries, ONNX Runtime, models,
+# config, systemd unit, install.sh, licenses, SHA256SUMS); see deploy/README.md.
+# VERSION defaults to `git describe --always --dirty`, else the VERSION file.
+bundle:
+	GO="$(GO)" VERSION="$(VERSION)" ./deploy/bundle.sh --out dist
+
+# bench installs the peer tools from Debian (bench/setup.sh), builds, runs
+# the full benchmark against a fresh bin/redactd and regenerates
+# bench/RESULTS.md with its charts; BENCH_FLAGS adds flags (e.g. --quick).
+bench: setup build
+	./bench/setup.sh
+	./bin/bench --out bench/RESULTS.md $(BENCH_FLAGS)
+
+# fuzz-short runs every Fuzz* target of the repository (found by grep, so
+# new targets join by themselves) for FUZZTIME each, one at a time; about
+# two minutes in all. Longer: make fuzz-short FUZZTIME=10m.
+FUZZTIME ?= 5s
+fuzz-short:
+	@set -e; for f in $$(git ls-files -co --exclude-standard '*_test.go' | xargs grep -l '^func Fuzz' | sort); do \
+	  pkg=./$$(dirname $$f); \
+	  for t in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$f); do \
+	    echo "fuzz $$pkg $$t for $(FUZZTIME)"; \
+	    $(GO) test -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) $$pkg; \
+	  done; \
+	done

@@ -14,6 +14,7 @@
 #       licenses/                     LICENSE, THIRD_PARTY.md, the NER manifest,
 #                                     licenses of the Go modules linked in
 #       README.md VERSION
+#       REQUIRES                      "glibc X.Y": the oldest glibc it runs on
 #       SHA256SUMS                    every file above; install.sh checks it first
 #
 # Usage: deploy/bundle.sh [--out DIR] [--version VERSION]
@@ -87,12 +88,25 @@ install -m 0644 "$ROOT/LICENSE" "$ROOT/deploy/THIRD_PARTY.md" "$S/licenses/"
 install -m 0644 "$ROOT/models/ner/model/manifest.json" "$S/licenses/ner-model-manifest.json"
 echo "$VER" >"$S/VERSION"
 
+# The oldest glibc the bundle runs on: the newest GLIBC_ symbol version any
+# of its ELF files needs (it depends on the build host's glibc, since the
+# linker binds each symbol to the host's newest version of it).
+if command -v objdump >/dev/null; then
+	glibc="$(objdump -T "$S"/bin/* "$S"/lib/*.so* | grep -o 'GLIBC_[0-9][0-9.]*' | sed 's/GLIBC_//' | sort -uV | tail -n1)"
+	[[ -n "$glibc" ]] || die "could not read the GLIBC_ symbol versions of the binaries"
+	echo "glibc $glibc" >"$S/REQUIRES"
+	echo "bundle: needs glibc >= $glibc"
+else
+	echo "bundle: warning: no objdump: the bundle does not record its glibc requirement" >&2
+fi
+
 # License files of every Go module linked into the binaries.
 (cd "$ROOT" && "$GO" list -deps -f '{{with .Module}}{{if not .Main}}{{.Path}}@{{.Version}} {{.Dir}}{{end}}{{end}}' ./cmd/redactd ./cmd/redact) |
 	sort -u | while read -r mod dir; do
 	[[ -n "$dir" ]] || continue
 	found=0
-	for f in "$dir"/LICENSE* "$dir"/LICENCE* "$dir"/COPYING* "$dir"/NOTICE* "$dir"/PATENTS; do
+	shopt -s nullglob nocaseglob
+	for f in "$dir"/licen[cs]e* "$dir"/copying* "$dir"/notice* "$dir"/patents*; do
 		[[ -f "$f" ]] || continue
 		mkdir -p "$S/licenses/go/$mod"
 		install -m 0644 "$f" "$S/licenses/go/$mod/"

@@ -94,13 +94,15 @@ VERSION="$(cat "$HERE/VERSION")"
 
 # 2. The machine can run it.
 [[ "$(uname -s)/$(uname -m)" == Linux/x86_64 ]] || die "this bundle is for Linux x86-64, not $(uname -s)/$(uname -m)"
+need="$(sed -n 's/^glibc //p' "$HERE/REQUIRES" 2>/dev/null || true)"
+: "${need:=2.28}"
 if glibc="$(getconf GNU_LIBC_VERSION 2>/dev/null)"; then
 	v="${glibc#glibc }"
-	if [[ "$(printf '%s\n2.28\n' "$v" | sort -V | head -n1)" != 2.28 ]]; then
-		die "glibc $v is too old: redactd and ONNX Runtime need glibc 2.28 or newer (Debian 10, Ubuntu 20.04, RHEL 8 or later)"
+	if [[ "$(printf '%s\n%s\n' "$v" "$need" | sort -V | head -n1)" != "$need" ]]; then
+		die "glibc $v is too old: this build of redactd needs glibc $need or newer (see README.md, \"Supported systems\")"
 	fi
 else
-	log "warning: could not read the glibc version (musl?); redactd needs glibc 2.28 or newer"
+	log "warning: could not read the glibc version (musl?); redactd needs glibc $need or newer"
 fi
 
 # 3. Service install only as root on a systemd host, never into DESTDIR.
@@ -159,6 +161,7 @@ if ((SYSTEMD)); then
 	install -d -m 0700 -o redactd -g redactd "$DATADIR"
 	chown redactd:redactd "$DATADIR" && chmod 0700 "$DATADIR"
 	sed -e "s|/usr/bin/redactd|$(sedesc "$BINDIR/redactd")|g" \
+		-e "s|/usr/share/doc/redactd|$(sedesc "$DOCDIR")|g" \
 		-e "s|/etc/redactd/redactd.json|$(sedesc "$CONF")|g" \
 		-e "s|/var/lib/redactd|$(sedesc "$DATADIR")|g" \
 		"$HERE/systemd/redactd.service" >"$newconf"

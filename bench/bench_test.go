@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"image/png"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redactd/redactd/bench/internal/report"
+	"github.com/redactd/redactd/engine/page"
+)
+
+// TestQuickBench runs the whole harness in quick mode against a real
+// redactd subprocess built from ./cmd/redactd: corpora, server, both
+// upload paths, metrics, scoring, report. It asserts that the harness
+// measured something sane, not how fast anything was: every synthetic
+// document came back as a valid flattened PDF, recall was computed, and
+// no included term leaked. The peers have their own test.
+func TestQuickBench(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds redactd and runs it end to end")
+	}
+	data := os.Getenv("REDACTD_BENCH_DATA")
+	if data == "" {
+		data = "/work/shared/data"
+	}
+	if _, err := os.Stat(filepath.Join(data, "pii", "presidio_research", "generated_large.json")); err != nil {
+		t.Skipf("shared data not available: %v", err)
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "redactd")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/redactd")
+	build.Dir = ".."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building redactd: %v\n%s", err, out)
+	}
+
+	out := filepath.Join(dir, "report", "RESULTS.md")
+	os.MkdirAll(filepath.Dir(out), 0o755)
+	cfg, err := parseFlags([]string{"--quick", "--redactd", bin, "--peers=false", "--ocr-pages=1",
+		"--data", data, "--out", out, "--work", filepath.Join(dir, "work"), "--timeout", "4m"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.timeout)
+	defer cancel()
+	rep, err := run(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := report.Write(out, rep); err != nil {
+		t.Fatal(err)
+	}
+
+	if rep.Idle == nil || len(rep.Idle.Multipart) == 0 || len(rep.Idle.Direct) == 0 {
+		t.Errorf("idle latency not measured on both upload paths: %+v", rep.Idle)
+	}
+	seen := map[string]bool{}
+	for _, c := range rep.Corpora {
+		seen[c.Name] = true
+		t.Run(c.Name, func(t *testing.T) { checkCorpus(t, c) })
+	}
+	for _, want := range []string{"text", "scan", "photo", "long", "real"} {
+		if !seen[want] {
+			t.Errorf("corpus %s missing from the report", want)
+		}
+	}
+	if len(rep.Targets) == 0 {
+		t.Error("no targets reported")
+	}
+
+	md, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## Targets", "## Accuracy", "## Time per stage", report.ThroughputPNG, report.StagesPNG} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("RESULTS.md lacks %q", want)
+		}
+	}
+	for _, name := range []string{report.ThroughputPNG, report.StagesPNG} {
+		f, err := os.Open(filepath.Join(filepath.Dir(out), name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := png.Decode(f); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		f.Close()
+	}
+}
+
+func checkCorpus(t *testing.T, c *report.Corpus) {
+	if c.Pages == 0 || c.PagesPerSec <= 0 || len(c.Latencies) == 0 || c.Wall <= 0 {
+		t.Errorf("nothing measured: %d pages at %.1f pages/s, %d latencies", c.Pages, c.PagesPerSec, len(c.Latencies))
+	}
+	s := c.Score
+	if s == nil {
+		t.Fatal("not scored")
+	}
+	if s.TextWords != 0 {
+		t.Errorf("%d words extractable from the outputs: not flattened", s.TextWords)
+	}
+	if c.Name == "real" {
+		// Real documents may legitimately fail (damaged or unsupported
+		// files); the report counts them.
+		if s.Unlabelled.Total == 0 && c.Failed < c.Docs {
+			t.Error("no words of real documents measured")
+		}
+		return
+	}
+	if c.Failed != 0 || len(s.Invalid) != 0 {
+		t.Errorf("%d jobs failed; invalid outputs: %v", c.Failed, s.Invalid)
+	}
+	if s.Docs != c.Docs || s.Pages != c.Pages {
+		t.Errorf("scored %d docs / %d pages, corpus has %d / %d", s.Docs, s.Pages, c.Docs, c.Pages)
+	}
+	rc := s.Recall()
+	if rc.Total == 0 || rc.Rate() < 0 || rc.Rate() > 1 {
+		t.Errorf("recall not computed: %+v", rc)
+	}
+	if s.Plain.Total == 0 {
+		t.Error("over-redaction not computed: no plain words")
+	}
+	inc := s.Words[page.IncludedTerm]
+	if inc == nil || inc.Total == 0 {
+		t.Fatal("no included terms in the corpus")
+	}
+	// On text-layer pages every included term must be masked; on images
+	// that depends on OCR reading it, so there only leaks count.
+	if textLayer := c.Name == "text" || c.Name == "long"; textLayer && inc.Masked != inc.Total {
+		t.Errorf("included terms masked %d of %d", inc.Masked, inc.Total)
+	}
+	if s.LeaksText[page.IncludedTerm] != 0 || s.LeaksOCR[page.IncludedTerm] != 0 {
+		t.Errorf("included terms leaked: %d by MuPDF, %d by OCR", s.LeaksText[page.IncludedTerm], s.LeaksOCR[page.IncludedTerm])
+	}
+	t.Logf("%s: %.1f pages/s, recall %.1f%%, over-redaction %.1f%%, OCR pages %d (%s)", c.Name, c.PagesPerSec,
+		100*rc.Rate(), 100*s.Plain.Rate(), s.OCRPages, time.Duration(c.Wall).Round(time.Millisecond))
+}

@@ -1,0 +1,104 @@
+// Package report holds what a benchmark run measured and writes it as
+// Markdown (bench/RESULTS.md) with two PNG charts beside it.
+package report
+
+import (
+	"time"
+
+	"github.com/redactd/redactd/bench/internal/client"
+	"github.com/redactd/redactd/bench/internal/peers"
+	"github.com/redactd/redactd/bench/internal/score"
+)
+
+// Report is one run of the benchmark.
+type Report struct {
+	Started  time.Time
+	Took     time.Duration
+	Command  string
+	Quick    bool
+	Machine  Machine
+	Versions [][2]string // component, version
+	Server   string      // how the server was run
+	DPI      float64
+
+	Idle    *Idle
+	Corpora []*Corpus
+	Sweep   []Point
+	Peers   []Peer
+	Targets []Target
+	Notes   []string
+}
+
+// Machine describes where the run happened.
+type Machine struct {
+	CPUs     int
+	CPUModel string
+	MemBytes int64
+	Kernel   string
+	// LoadStart and LoadEnd are /proc/loadavg's 1-minute figure at the
+	// start and end of the run: other work on the machine shows there.
+	LoadStart, LoadEnd string
+}
+
+// Idle is the latency of one-page jobs sent one at a time to an idle
+// server, by upload path.
+type Idle struct {
+	Pages     int
+	Multipart []time.Duration // sorted
+	Direct    []time.Duration // sorted
+}
+
+// Corpus is the measured run of one corpus and the score of its outputs.
+type Corpus struct {
+	Name, Desc    string
+	Docs, Pages   int
+	Concurrency   int
+	Upload        string
+	Wall          time.Duration
+	PagesPerSec   float64
+	Latencies     []time.Duration // sorted, all paths
+	Failed        int
+	FailSamples   []string
+	InBytes       int64 // of all documents submitted
+	OutBytes      int64 // of all outputs downloaded
+	OutPages      int   // pages of those outputs
+	InBytesDone   int64 // input bytes of the documents redacted
+	PeakRSS       int64
+	RSSHow        string
+	Stages        []client.Stage
+	Score         *score.Result
+	OCRRanOnPages bool // the server's ocr stage saw pages during the run
+}
+
+// Point is one run of the concurrency sweep.
+type Point struct {
+	Corpus      string
+	Concurrency int
+	PagesPerSec float64
+	P50         time.Duration
+}
+
+// Peer is a peer's run on a corpus and redactd's speed on the same one.
+type Peer struct {
+	Corpus  string
+	Result  peers.Result
+	Redactd float64 // redactd pages/s on the corpus
+}
+
+// Ratio is redactd's throughput over the peer's, 0 when unknown.
+func (p Peer) Ratio() float64 {
+	if pps := p.Result.PagesPerSecond(); pps > 0 {
+		return p.Redactd / pps
+	}
+	return 0
+}
+
+// Target is one goal from the issue, what was measured and whether it
+// was met.
+type Target struct {
+	Name     string
+	Goal     string
+	Measured string
+	Status   string // pass, FAIL, n/a
+	Note     string
+}

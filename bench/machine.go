@@ -1,0 +1,83 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/redactd/redactd/bench/internal/daemon"
+	"github.com/redactd/redactd/bench/internal/report"
+	"github.com/redactd/redactd/models/ort"
+)
+
+// machine describes this computer from /proc.
+func machine() report.Machine {
+	m := report.Machine{CPUs: runtime.NumCPU(), CPUModel: "unknown", Kernel: "unknown"}
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				m.CPUModel = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+				f := strings.Fields(v)
+				if n, err := strconv.ParseInt(f[0], 10, 64); err == nil {
+					m.MemBytes = n << 10
+				}
+			}
+		}
+	}
+	m.LoadStart = loadAvg()
+	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
+		m.Kernel = strings.TrimSpace(string(b))
+	}
+	return m
+}
+
+// loadAvg is the 1-minute load average.
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	return strings.Fields(string(b) + " unknown")[0]
+}
+
+// versions lists what ran: redactd's build, the bench's Go, ONNX Runtime
+// (the library the OCR leak check and the server find) and the peers.
+func versions(cfg *config, srv *server, peers []report.Peer) [][2]string {
+	out := [][2]string{}
+	if srv.d != nil {
+		out = append(out, [2]string{"redactd", cfg.redactd + " (" + daemon.Version(cfg.redactd) + ")"})
+	} else {
+		out = append(out, [2]string{"redactd", "running server at " + cfg.url})
+	}
+	if b, err := exec.Command("git", "describe", "--always", "--dirty").Output(); err == nil {
+		out = append(out, [2]string{"source tree (git describe)", strings.TrimSpace(string(b))})
+	}
+	out = append(out, [2]string{"bench (Go)", runtime.Version()})
+	if lib, err := ort.FindLibrary(""); err == nil {
+		out = append(out, [2]string{"ONNX Runtime library", lib})
+	} else {
+		out = append(out, [2]string{"ONNX Runtime library", "not found"})
+	}
+	seen := map[string]bool{}
+	for _, p := range peers {
+		if seen[p.Result.Name] {
+			continue
+		}
+		seen[p.Result.Name] = true
+		v := p.Result.Version
+		if p.Result.Missing != "" {
+			v = "missing: " + p.Result.Missing
+		}
+		out = append(out, [2]string{p.Result.Name, v})
+	}
+	return out
+}
