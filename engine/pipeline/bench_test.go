@@ -14,6 +14,7 @@ import (
 	fitz "github.com/gen2brain/go-fitz"
 
 	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/engine/testpdf"
 )
@@ -41,6 +42,18 @@ func letterPDF(n int) []byte {
 	return doc.Bytes()
 }
 
+// newFullPipeline is the pipeline `redactd serve` runs: recognizers, the
+// NER model and OCR (idle on text pages), from pipeline.Open.
+func newFullPipeline(b *testing.B) *Pipeline {
+	b.Helper()
+	p, err := Open(config.Default(), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { p.Close() })
+	return p
+}
+
 func writeTemp(b testing.TB, data []byte) string {
 	path := filepath.Join(b.TempDir(), "in.pdf")
 	if err := os.WriteFile(path, data, 0o600); err != nil {
@@ -52,7 +65,7 @@ func writeTemp(b testing.TB, data []byte) string {
 // BenchmarkPipelinePage is one text page through the whole pipeline at
 // 150 dpi: open, render, words, detection, burn, encode, write.
 func BenchmarkPipelinePage(b *testing.B) {
-	p := newTestPipeline(b)
+	p := newFullPipeline(b)
 	path := writeTemp(b, letterPDF(1))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -71,7 +84,7 @@ func BenchmarkPipelineVsRender(b *testing.B) {
 	const pages = 100
 	data := letterPDF(pages)
 	path := writeTemp(b, data)
-	p := newTestPipeline(b)
+	p := newFullPipeline(b)
 	dpi := p.cfg.DPI
 	workers := p.render.Cap()
 	b.ResetTimer()
