@@ -217,6 +217,58 @@ type requestFP struct {
 	Files     []fileFP  `json:"files"`
 }
 
+// admission is what both job-creation paths (multipart and init) decide
+// the same way once their files are validated.
+type admission struct {
+	retention Retention
+	options   Options
+	fp        string
+	// replay is the job an earlier request with the same idempotency key
+	// created; when set, the caller answers with it and creates nothing.
+	replay *joblog.Job
+	unlock func()
+}
+
+// admit validates retention, options and the idempotency key, takes the
+// per-key lock (so concurrent retries serialize), and returns either the
+// job a repeated key created before or, for a new job, checks that the
+// account has pages left. The caller must call unlock.
+func (e *Engine) admit(acct *Account, ns string, ret Retention, o Options, key string, fpReq any) (*admission, error) {
+	ret, err := validateRetention(ret)
+	if err != nil {
+		return nil, err
+	}
+	opts, err := e.validateOptions(o)
+	if err != nil {
+		return nil, err
+	}
+	if err := validateIdemKey(key); err != nil {
+		return nil, err
+	}
+	ad := &admission{retention: ret, options: opts, fp: fingerprint(fpReq), unlock: func() {}}
+	if key != "" {
+		ad.unlock = e.idem.lock(acct.ID + "\x00" + ns + "\x00" + key)
+		j, err := e.replay(acct.ID, ns, key, ad.fp)
+		if err != nil || j != nil {
+			ad.replay = j
+			if err != nil {
+				ad.unlock()
+				return nil, err
+			}
+			return ad, nil
+		}
+	}
+	a, err := e.account(acct)
+	if err == nil && !quotaLeft(a) {
+		err = ErrQuota
+	}
+	if err != nil {
+		ad.unlock()
+		return nil, err
+	}
+	return ad, nil
+}
+
 // CreateJob creates a job from a multipart upload. See Engine for the
 // rules; the originals are durable before the job is recorded.
 func (e *Engine) CreateJob(ctx context.Context, acct *Account, req CreateJobRequest) (*Job, error) {
@@ -254,36 +306,15 @@ func (e *Engine) CreateJob(ctx context.Context, acct *Account, req CreateJobRequ
 		docs[i] = &joblog.Doc{Index: i, FileName: name, Kind: kind, SizeBytes: int64(len(f.Data)), SHA256: hex.EncodeToString(sum[:])}
 		fpReq.Files = append(fpReq.Files, fileFP{Name: f.Name, Size: int64(len(f.Data)), SHA256: docs[i].SHA256})
 	}
-	ret, err := validateRetention(req.Retention)
+	ad, err := e.admit(acct, nsCreate, req.Retention, req.Options, req.IdempotencyKey, fpReq)
 	if err != nil {
 		return nil, err
 	}
-	opts, err := e.validateOptions(req.Options)
-	if err != nil {
-		return nil, err
+	defer ad.unlock()
+	if ad.replay != nil {
+		return e.view(ad.replay)
 	}
-	if err := validateIdemKey(req.IdempotencyKey); err != nil {
-		return nil, err
-	}
-	fp := fingerprint(fpReq)
-
-	if req.IdempotencyKey != "" {
-		unlock := e.idem.lock(acct.ID + "\x00" + nsCreate + "\x00" + req.IdempotencyKey)
-		defer unlock()
-		if j, err := e.replay(acct.ID, nsCreate, req.IdempotencyKey, fp); err != nil || j != nil {
-			if err != nil {
-				return nil, err
-			}
-			return e.view(j)
-		}
-	}
-	a, err := e.account(acct)
-	if err != nil {
-		return nil, err
-	}
-	if !quotaLeft(a) {
-		return nil, ErrQuota
-	}
+	ret, opts, fp := ad.retention, ad.options, ad.fp
 
 	// Originals first, durable, in a directory no record points at yet; a
 	// crash before the batch leaves an orphan directory that the next

@@ -100,36 +100,15 @@ func (e *Engine) InitJob(ctx context.Context, acct *Account, req InitJobRequest)
 		docs[i] = &joblog.Doc{Index: i, FileName: name, Kind: imagein.KindPDF.String(), SizeBytes: f.SizeBytes}
 		fpReq.Files = append(fpReq.Files, initFP{Name: f.FileName, ContentType: f.ContentType, Size: f.SizeBytes})
 	}
-	ret, err := validateRetention(req.Retention)
+	ad, err := e.admit(acct, nsInit, req.Retention, req.Options, req.IdempotencyKey, fpReq)
 	if err != nil {
 		return nil, err
 	}
-	opts, err := e.validateOptions(req.Options)
-	if err != nil {
-		return nil, err
+	defer ad.unlock()
+	if ad.replay != nil {
+		return e.reservation(ad.replay)
 	}
-	if err := validateIdemKey(req.IdempotencyKey); err != nil {
-		return nil, err
-	}
-	fp := fingerprint(fpReq)
-
-	if req.IdempotencyKey != "" {
-		unlock := e.idem.lock(acct.ID + "\x00" + nsInit + "\x00" + req.IdempotencyKey)
-		defer unlock()
-		if j, err := e.replay(acct.ID, nsInit, req.IdempotencyKey, fp); err != nil || j != nil {
-			if err != nil {
-				return nil, err
-			}
-			return e.reservation(j)
-		}
-	}
-	a, err := e.account(acct)
-	if err != nil {
-		return nil, err
-	}
-	if !quotaLeft(a) {
-		return nil, ErrQuota
-	}
+	ret, opts, fp := ad.retention, ad.options, ad.fp
 	jobID := newID()
 	dir := e.jobDir(jobID)
 	if err := os.Mkdir(dir, 0o700); err != nil {
