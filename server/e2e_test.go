@@ -27,6 +27,7 @@ import (
 
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/engine/pdfout"
 	"github.com/redactd/redactd/engine/pipeline"
 	"github.com/redactd/redactd/engine/testpdf"
@@ -818,6 +819,16 @@ func TestE2EPublicEndpoints(t *testing.T) {
 	r.json(t, &demo)
 	if demo.Status == "" || demo.SampleInput == "" || len(demo.DetectedPII) == 0 || demo.RedactedPDFPath != e.url+"/v1/demo/sample.pdf" {
 		t.Fatalf("demo = %+v", demo)
+	}
+	// The sample holds one value of each of the eight categories; a real
+	// run of the pipeline masks every one of them.
+	if demo.Status != "completed" || len(demo.DetectedPII) != len(page.Categories) {
+		t.Fatalf("demo status %q with %d examples, want completed with %d", demo.Status, len(demo.DetectedPII), len(page.Categories))
+	}
+	for _, d := range demo.DetectedPII {
+		if !d.Masked {
+			t.Errorf("demo example of %s not masked", d.Category)
+		}
 	}
 	r = e.do("GET", demo.RedactedPDFPath, "", nil, nil)
 	if r.status != 200 || r.header.Get("Content-Type") != "application/pdf" {

@@ -439,13 +439,27 @@ func (o *orgFinder) find(v *View) []page.Span {
 			if s < 0 {
 				continue
 			}
-			if sp, ok := v.coreSpan(s, j+n-1, page.Organization, score, "org-legal-form"); ok {
+			if sp, ok := o.span(v, s, j+n-1, score); ok {
 				out = append(out, sp)
 			}
 			j += n - 1
 		}
 	}
 	return out
+}
+
+// span is the organization's span: the words' cores, except that a
+// period right after the legal form belongs to the name ("Inc.", "Co.").
+func (o *orgFinder) span(v *View, first, last int, score float32) (page.Span, bool) {
+	s, _ := v.core(first)
+	_, e := v.core(last)
+	if s >= e {
+		return v.WordSpan(first, last, page.Organization, score, "org-legal-form"), true
+	}
+	if e < int(v.end[last]) && v.Text[e] == '.' {
+		e++
+	}
+	return v.Span(s, e, page.Organization, score, "org-legal-form")
 }
 
 // legalAt returns how many words starting at j form a legal form (up to

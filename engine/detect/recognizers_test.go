@@ -219,13 +219,13 @@ func TestPerson(t *testing.T) {
 
 func TestOrganization(t *testing.T) {
 	runRecCases(t, "org-legal-form", []recCase{
-		{"Acme Widgets Inc. signed", []string{"Acme Widgets Inc"}},
+		{"Acme Widgets Inc. signed", []string{"Acme Widgets Inc."}},
 		{"Siemens AG", []string{"Siemens AG"}},
 		{"Müller GmbH & Co. KG", []string{"Müller GmbH & Co. KG"}},
-		{"by Banco Santander, S.A.", []string{"Banco Santander, S.A"}},
-		{"morningstar inc. reported", []string{"morningstar inc"}},
+		{"by Banco Santander, S.A.", []string{"Banco Santander, S.A."}},
+		{"morningstar inc. reported", []string{"morningstar inc."}},
 		{"Smith & Sons Ltd", []string{"Smith & Sons Ltd"}},
-		{"Fiat S.p.A.", []string{"Fiat S.p.A"}},
+		{"Fiat S.p.A.", []string{"Fiat S.p.A."}},
 		// False: legal-form words in lower case or without a name,
 		// state codes before ZIP codes.
 		{"the company said", nil},
@@ -239,7 +239,7 @@ func TestOrganization(t *testing.T) {
 
 func TestOrganizationConnectors(t *testing.T) {
 	runRecCases(t, "org-legal-form", []recCase{
-		{"counsel, Ms. Priya Raman of Raman & Associates Ltd., 22 Baker Street", []string{"Raman & Associates Ltd"}},
-		{"paid by Bank of America Corp. today", []string{"Bank of America Corp"}},
+		{"counsel, Ms. Priya Raman of Raman & Associates Ltd., 22 Baker Street", []string{"Raman & Associates Ltd."}},
+		{"paid by Bank of America Corp. today", []string{"Bank of America Corp."}},
 	})
 }
