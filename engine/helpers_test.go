@@ -18,6 +18,7 @@ import (
 
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/engine/testlog"
 )
 
 // testProc is a test double of the document pipeline, for unit-testing
@@ -239,30 +240,12 @@ func (c *fakeClock) Advance(d time.Duration) {
 	c.mu.Unlock()
 }
 
-// syncBuffer collects log output from many goroutines.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 type env struct {
 	t     *testing.T
 	cfg   config.Config
 	clock *fakeClock
 	proc  *testProc
-	logs  *syncBuffer
+	logs  *testlog.Buffer
 	h     hooks
 	e     *Engine
 }
@@ -290,7 +273,7 @@ func newEnv(t *testing.T, mods ...func(*config.Config)) *env {
 	for _, m := range mods {
 		m(&cfg)
 	}
-	v := &env{t: t, cfg: cfg, clock: &fakeClock{t: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)}, logs: &syncBuffer{}}
+	v := &env{t: t, cfg: cfg, clock: &fakeClock{t: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)}, logs: &testlog.Buffer{}}
 	v.h = hooks{now: v.clock.Now}
 	v.open(newTestProc())
 	t.Cleanup(func() { v.e.Close() })
@@ -300,7 +283,7 @@ func newEnv(t *testing.T, mods ...func(*config.Config)) *env {
 // newEnvHooks is newEnv with a storage fault injector.
 func newEnvHooks(t *testing.T, syncFile func(*os.File) error) *env {
 	t.Helper()
-	v := &env{t: t, cfg: testConfig(t), clock: &fakeClock{t: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)}, logs: &syncBuffer{}}
+	v := &env{t: t, cfg: testConfig(t), clock: &fakeClock{t: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)}, logs: &testlog.Buffer{}}
 	v.h = hooks{now: v.clock.Now, syncFile: syncFile}
 	v.open(newTestProc())
 	t.Cleanup(func() { v.e.Close() })

@@ -30,27 +30,10 @@ import (
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/engine/pdfout"
 	"github.com/redactd/redactd/engine/pipeline"
+	"github.com/redactd/redactd/engine/testlog"
 	"github.com/redactd/redactd/engine/testpdf"
 	"github.com/redactd/redactd/server"
 )
-
-// syncBuffer is a goroutine-safe log sink.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // env is one running server.
 type env struct {
@@ -58,7 +41,7 @@ type env struct {
 	url  string
 	cfg  config.Config
 	eng  *engine.Engine
-	logs *syncBuffer
+	logs *testlog.Buffer
 	hc   *http.Client
 }
 
@@ -83,13 +66,13 @@ func testConfig(t *testing.T) config.Config {
 
 func start(t *testing.T, cfg config.Config) *env {
 	t.Helper()
-	logs := &syncBuffer{}
+	logs := &testlog.Buffer{}
 	return startWith(t, cfg, logs, slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo})))
 }
 
 // startWith runs the real pipeline, engine and server on a loopback
 // listener, logging to log (whose output lands in logs).
-func startWith(t *testing.T, cfg config.Config, logs *syncBuffer, log *slog.Logger) *env {
+func startWith(t *testing.T, cfg config.Config, logs *testlog.Buffer, log *slog.Logger) *env {
 	t.Helper()
 	proc, err := pipeline.Open(cfg, log)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/engine/testlog"
 	"github.com/redactd/redactd/engine/testpdf"
 )
 
@@ -25,7 +26,7 @@ import (
 // the MuPDF layer) sent there too for the test's duration.
 func startLogged(t *testing.T, cfg config.Config, level slog.Level) *env {
 	t.Helper()
-	logs := &syncBuffer{}
+	logs := &testlog.Buffer{}
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: level}))
 	prev := slog.Default()
 	slog.SetDefault(log)

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -23,6 +22,7 @@ import (
 	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/pdfout"
 	"github.com/redactd/redactd/engine/pipeline"
+	"github.com/redactd/redactd/engine/testlog"
 )
 
 var long = flag.Bool("long", false, "also run the slow and large hostile inputs (minutes, several GB of memory)")
@@ -38,25 +38,7 @@ const caseTimeout = 3 * time.Minute
 // DocErrors: a hostile document must never end with it.
 var genericMessage = engine.UserMessage(errors.New("x"))
 
-// syncBuffer is a log sink safe for concurrent writers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-func newHostilePipeline(t *testing.T, cfg config.Config, logs *syncBuffer) *pipeline.Pipeline {
+func newHostilePipeline(t *testing.T, cfg config.Config, logs *testlog.Buffer) *pipeline.Pipeline {
 	t.Helper()
 	rs, err := detect.Recognizers()
 	if err != nil {
@@ -176,7 +158,7 @@ func checkNoPII(t *testing.T, what, s string) {
 // with -long.
 func TestHostileDocuments(t *testing.T) {
 	cfg := config.Default()
-	logs := &syncBuffer{}
+	logs := &testlog.Buffer{}
 	p := newHostilePipeline(t, cfg, logs)
 	stopRSS := watchRSS(resetPeakRSS(t))
 
@@ -253,7 +235,7 @@ func TestHostilePageLimit(t *testing.T) {
 	}
 	cfg := config.Default()
 	cfg.MaxPagesPerDoc = 10000
-	logs := &syncBuffer{}
+	logs := &testlog.Buffer{}
 	p := newHostilePipeline(t, cfg, logs)
 	for _, name := range []string{"pdf-2500-pages", "pdf-10000-pages"} {
 		c := hostile.Find(hostile.Documents(), name)
