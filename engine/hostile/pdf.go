@@ -5,6 +5,8 @@ import (
 	"compress/zlib"
 	"fmt"
 	"strings"
+
+	"github.com/redactd/redactd/engine/testpdf"
 )
 
 // rawPDF assembles a PDF from object bodies written by hand, for the
@@ -52,23 +54,7 @@ func (r *rawPDF) bytes(root int) []byte {
 
 // layout is bytes that also returns each object's offset.
 func (r *rawPDF) layout(root int) ([]byte, []int) {
-	var out bytes.Buffer
-	out.WriteString("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-	offs := make([]int, len(r.objs))
-	for i, o := range r.objs {
-		offs[i] = out.Len()
-		fmt.Fprintf(&out, "%d 0 obj\n", i+1)
-		out.Write(o)
-		out.WriteString("\nendobj\n")
-	}
-	xref := out.Len()
-	fmt.Fprintf(&out, "xref\n0 %d\n0000000000 65535 f\r\n", len(r.objs)+1)
-	for _, off := range offs {
-		fmt.Fprintf(&out, "%010d 00000 n\r\n", off)
-	}
-	fmt.Fprintf(&out, "trailer\n<< /Size %d /Root %d 0 R%s >>\nstartxref\n%d\n%%%%EOF\n",
-		len(r.objs)+1, root, r.trailer, xref)
-	return out.Bytes(), offs
+	return testpdf.Assemble(r.objs, fmt.Sprintf("/Root %d 0 R%s", root, r.trailer))
 }
 
 // textContent is a page content stream drawing lines of Helvetica at

@@ -404,22 +404,31 @@ func (b *builder) image(n int, img image.Image) {
 }
 
 func (b *builder) finish(trailer string) []byte {
+	out, _ := Assemble(b.objs, trailer)
+	return out
+}
+
+// Assemble writes a classic PDF file: header, objects numbered from 1 in
+// order, a correct xref table, and a trailer dictionary holding /Size and
+// then trailer (e.g. "/Root 1 0 R"). It also returns each object's
+// offset, for tests that break the file on purpose.
+func Assemble(objs [][]byte, trailer string) ([]byte, []int) {
 	var out bytes.Buffer
 	out.WriteString("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-	offs := make([]int, len(b.objs))
-	for i, o := range b.objs {
+	offs := make([]int, len(objs))
+	for i, o := range objs {
 		offs[i] = out.Len()
 		fmt.Fprintf(&out, "%d 0 obj\n", i+1)
 		out.Write(o)
 		out.WriteString("\nendobj\n")
 	}
 	xref := out.Len()
-	fmt.Fprintf(&out, "xref\n0 %d\n0000000000 65535 f\r\n", len(b.objs)+1)
+	fmt.Fprintf(&out, "xref\n0 %d\n0000000000 65535 f\r\n", len(objs)+1)
 	for _, off := range offs {
 		fmt.Fprintf(&out, "%010d 00000 n\r\n", off)
 	}
-	fmt.Fprintf(&out, "trailer\n<< /Size %d %s >>\nstartxref\n%d\n%%%%EOF\n", len(b.objs)+1, trailer, xref)
-	return out.Bytes()
+	fmt.Fprintf(&out, "trailer\n<< /Size %d %s >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, trailer, xref)
+	return out.Bytes(), offs
 }
 
 func ref(n int) string { return fmt.Sprintf("%d 0 R", n) }
