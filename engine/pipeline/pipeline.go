@@ -118,15 +118,10 @@ func (p *Pipeline) Close() error {
 	return nil
 }
 
-// DPI is the resolution pages are rendered and written at.
-func (p *Pipeline) DPI() float64 { return p.cfg.DPI }
-
 // observe records a stage duration.
 func observe(stage string, start time.Time) {
 	metrics.StageDuration.WithLabelValues(stage).Observe(time.Since(start).Seconds())
 }
-
-var _ io.Writer = (*countingWriter)(nil)
 
 // countingWriter counts bytes written to the output.
 type countingWriter struct {
