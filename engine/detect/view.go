@@ -188,6 +188,15 @@ func (v *View) wordBefore(off int) int {
 func (v *View) Span(start, end int, c page.Category, score float32, recognizer string) (page.Span, bool) {
 	start = max(0, start)
 	end = min(len(v.Text), end)
+	// Offsets inside a rune (a term or pattern matched part of a
+	// multi-byte character) widen to whole runes, so the span's rune
+	// offsets stay within its words.
+	for start > 0 && start < len(v.Text) && !utf8.RuneStart(v.Text[start]) {
+		start--
+	}
+	for end < len(v.Text) && !utf8.RuneStart(v.Text[end]) {
+		end++
+	}
 	if start >= end {
 		return page.Span{}, false
 	}
