@@ -23,6 +23,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/redactd/redactd/engine/detect/gazetteer"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -116,6 +117,11 @@ func Run(ctx context.Context, p *page.Page, ds []Detector, opts Options) ([]page
 	}
 	all = validSpans(p, all)
 	all = Merge(all)
+	g, err := growerOnce()
+	if err != nil {
+		return nil, err
+	}
+	all = Merge(append(all, g.grow(v, all)...))
 	all = filterCategories(all, opts.Categories)
 	if len(opts.Excluded) > 0 {
 		all = dropExcluded(v, all, opts.Excluded)
@@ -124,6 +130,14 @@ func Run(ctx context.Context, p *page.Page, ds []Detector, opts Options) ([]page
 	SortSpans(all)
 	return all, nil
 }
+
+var growerOnce = sync.OnceValues(func() (*grower, error) {
+	gz, err := gazetteer.Get()
+	if err != nil {
+		return nil, err
+	}
+	return newGrower(gz), nil
+})
 
 // validSpans drops spans that do not fit the page (a detector bug must not
 // become an out-of-range index in the burner) and normalises rune offsets.

@@ -20,7 +20,8 @@ var phoneContext = map[string]bool{
 	"tel": true, "tel.": true, "tele": true, "telephone": true, "phone": true, "ph": true, "call": true, "fax": true,
 	"mobile": true, "mob": true, "cell": true, "cellphone": true, "office": true, "home": true, "work": true,
 	"contact": true, "reach": true, "dial": true, "text": true, "sms": true, "whatsapp": true, "hotline": true,
-	"direct": true, "landline": true, "switchboard": true,
+	"direct": true, "landline": true, "switchboard": true, "answering": true, "number": true, "ring": true,
+	"calling": true, "called": true, "phoned": true,
 	"telefon": true, "telefonnummer": true, "rufnummer": true, "handy": true, "mobil": true, "mobilnummer": true, "durchwahl": true,
 	"telefax": true, "tél": true, "téléphone": true, "portable": true, "numéro": true, "teléfono": true, "telefono": true,
 	"móvil": true, "movil": true, "celular": true, "cellulare": true, "telefoon": true, "mobiel": true, "telemóvel": true,
@@ -61,7 +62,7 @@ func findPhones(v *View) []page.Span {
 			continue
 		}
 		i = e - 1
-		if digits < 7 || digits > 15 {
+		if digits < 6 || digits > 15 {
 			continue
 		}
 		ext := phoneExtension(v.Lower, e)
@@ -244,6 +245,9 @@ func phoneScore(v *View, s int, cand string) float32 {
 	digits := phonenumbers.NormalizeDigitsOnly(cand)
 	formatted := len(digits) != len(cand)
 	ctx := v.lineContext(v.WordAt(s), phoneContext)
+	if len(digits) < 7 && !ctx {
+		return 0
+	}
 	var valid, possible bool
 	switch {
 	case cand[0] == '+':
@@ -273,8 +277,31 @@ func phoneScore(v *View, s int, cand string) float32 {
 		return 0.8
 	case possible && ctx:
 		return 0.6
+	case ctx && formatted && !groupedLikeAmount(cand):
+		// Local and foreign numbers outside our numbering plans
+		// ("785 8949", "(88) 684-334") next to a phone label.
+		return 0.5
 	}
 	return 0
+}
+
+// groupedLikeAmount matches "100 000" and "12.500": digits grouped by
+// threes after the first group, as amounts are written.
+func groupedLikeAmount(c string) bool {
+	for _, sep := range []string{".", " ", ","} {
+		parts := strings.Split(c, sep)
+		if len(parts) < 2 || len(parts[0]) > 3 || !allDigits(parts[0]) {
+			continue
+		}
+		ok := true
+		for _, p := range parts[1:] {
+			ok = ok && len(p) == 3 && allDigits(p)
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
 }
 
 // plausible is a cheap check that digits could be a national-format

@@ -1,0 +1,534 @@
+package detect
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/page"
+)
+
+// Growth: after every detector has run and their spans are merged, spans
+// grow over neighbouring words that belong to the same entity but that no
+// detector claimed. Detectors see an entity's core (a street with its
+// number, a surname the model knows); the words around it are where real
+// documents leak: the honorific before a name, the unit, town, postcode
+// and country lines under a street, a foreign street name before a house
+// number. Growth works on the merged spans of all detectors, so a street
+// the NER model found grows as one the address recognizer found does.
+//
+// Growth only ever adds words next to an existing span (or, for
+// addresses, after an address label), so it cannot mask a word far from
+// personal data.
+
+// grower holds what growth needs from the gazetteers.
+type grower struct {
+	gz *gazetteer.Gazetteers
+	// longPlaces are the first words of multi-word cities and countries
+	// ("antigua" of "antigua and barbuda"), for joining across "and"/"of".
+	maxPlaceWords int
+}
+
+// Growth limits: how far an address grows on its line, over how many
+// following lines, and how many words a following line may have.
+const (
+	growLineWords = 8
+	growLines     = 4
+	growLineMax   = 7
+)
+
+func newGrower(gz *gazetteer.Gazetteers) *grower { return &grower{gz: gz, maxPlaceWords: 6} }
+
+// grow returns the grown versions of ss (only those that changed) and
+// the addresses that follow an address label.
+func (g *grower) grow(v *View, ss []page.Span) []page.Span {
+	var out []page.Span
+	for _, s := range ss {
+		switch s.Category {
+		case page.Person:
+			f := g.honorificsBefore(v, s.First)
+			f = g.coordinatedBefore(v, f)
+			l := g.coordinatedAfter(v, s.Last)
+			if f < s.First || l > s.Last {
+				out = appendCore(out, v, f, l, page.Person, s.Score, s.Recognizer)
+			}
+		case page.Address:
+			f := g.addressBefore(v, s.First)
+			l := g.addressAfter(v, s.Last)
+			if f < s.First || l > s.Last {
+				out = appendCore(out, v, f, l, page.Address, s.Score, s.Recognizer)
+			}
+		}
+	}
+	out = append(out, g.labelledAddresses(v)...)
+	return append(out, g.addressBlocks(v)...)
+}
+
+// appendCore appends the span of words first..last without the
+// punctuation around them.
+func appendCore(out []page.Span, v *View, first, last int, c page.Category, score float32, rec string) []page.Span {
+	if sp, ok := v.coreSpan(first, last, c, score, rec); ok {
+		out = append(out, sp)
+	}
+	return out
+}
+
+// honorificsBefore returns the first word of up to two honorifics ("Dr.",
+// "Prof. Dr.", "Mme") right before word first on its line.
+func (g *grower) honorificsBefore(v *View, first int) int {
+	f := first
+	for k := first - 1; k >= 0 && k >= first-2 && v.LineOf(k) == v.LineOf(first); k-- {
+		l := strings.TrimSuffix(v.coreLower(k), ".")
+		if l == "" || !g.gz.Titles.Has(l) || strings.ContainsAny(v.Text[v.ceOf(k):v.endOf(k)], ",;:") {
+			break
+		}
+		// One-letter titles ("M." for Monsieur) only in capitals with a dot.
+		if len(l) == 1 && v.coreText(k) != strings.ToUpper(l)+"." {
+			break
+		}
+		f = k
+	}
+	return f
+}
+
+// Coordination: names listed with a name ("Kovalev, Lee and Phillips",
+// "Lang and Fowler") are names too when the gazetteers know them as first
+// names or surnames and they are neither ordinary words nor places.
+
+func isConjunction(l string) bool {
+	switch l {
+	case "and", "&", "und", "et", "y", "e", "en", "or":
+		return true
+	}
+	return false
+}
+
+// knownName reports whether word i is a capitalised first name or surname
+// that is not also an ordinary word or a place.
+func (g *grower) knownName(v *View, i int) bool {
+	t, l := v.coreText(i), v.coreLower(i)
+	if !nameShaped(t) {
+		return false
+	}
+	f := g.gz.Lex[l]
+	return f&(gazetteer.FirstName|gazetteer.Surname) != 0 && f&(gazetteer.Common|gazetteer.City|gazetteer.Country|gazetteer.Title) == 0
+}
+
+// coordinatedAfter grows a name ending at last over the names listed
+// after it on its line.
+func (g *grower) coordinatedAfter(v *View, last int) int {
+	_, end := v.Line(v.LineOf(last))
+	for {
+		k := last + 1
+		switch {
+		case k < end && isConjunction(v.coreLower(k)):
+			k++
+		case strings.HasPrefix(v.Text[v.ceOf(last):v.endOf(last)], ","):
+		default:
+			return last
+		}
+		if k >= end || !g.knownName(v, k) {
+			return last
+		}
+		last = k
+		if k+1 < end && g.knownName(v, k+1) && !strings.ContainsAny(v.Text[v.ceOf(k):v.endOf(k)], ",;:") {
+			last = k + 1
+		}
+	}
+}
+
+// coordinatedBefore grows a name starting at first over the names listed
+// before it on its line.
+func (g *grower) coordinatedBefore(v *View, first int) int {
+	lf, _ := v.Line(v.LineOf(first))
+	for {
+		k := first - 1
+		switch {
+		case k > lf && isConjunction(v.coreLower(k)):
+			k--
+		case k >= lf && strings.HasPrefix(v.Text[v.ceOf(k):v.endOf(k)], ","):
+		default:
+			return first
+		}
+		if k < lf || !g.knownName(v, k) || isConjunction(v.coreLower(k)) {
+			return first
+		}
+		first = k
+	}
+}
+
+// addrWord classifies word i for address growth.
+type addrWord uint8
+
+const (
+	awStop    addrWord = iota // ends the address
+	awPart                    // belongs to an address
+	awNeutral                 // punctuation only ("⏎, LA", "> 12"): neither
+)
+
+// classify tells whether word i may be part of an address: a short number
+// or code, a capitalised or upper-case word that is not an ordinary word,
+// or a lower-case place, street or unit word.
+func (g *grower) classify(v *View, i int) addrWord {
+	t, l := bare(v, i)
+	if t == "" {
+		return awNeutral
+	}
+	if strings.ContainsAny(t, "@/\\") || strings.Contains(l, "www") {
+		return awStop
+	}
+	if hasDigit(t) {
+		// House numbers, postcodes, "10.", "D-12345", "2B"; longer digit
+		// runs are phone, account or card numbers.
+		if len(t) <= 10 && countDigits(t) <= 6 {
+			return awPart
+		}
+		return awStop
+	}
+	if len(t) == 2 && isAllUpper(t) && (usStates[t] != "" || caProvinces[t]) || militaryWords[l] {
+		return awPart
+	}
+	f := g.gz.Lex[l]
+	place := f&(gazetteer.City|gazetteer.Country|gazetteer.StreetSuffix|gazetteer.StreetPrefix|gazetteer.Unit|gazetteer.POBox) != 0
+	switch {
+	case growStop[l] || addrNameStop[l] && !place:
+		return awStop
+	case place:
+		return awPart
+	case isCapitalised(t):
+		if f&gazetteer.Common != 0 && !isAllUpper(t) {
+			return awStop
+		}
+		return awPart
+	case addrParticles[l]:
+		return awNeutral
+	}
+	return awStop
+}
+
+// growStop are words that end an address whatever their case: labels
+// and greetings that follow address blocks, and sentence words.
+var growStop = map[string]bool{"dear": true, "hi": true, "hello": true, "re": true, "subject": true, "tel": true,
+	"phone": true, "fax": true, "email": true, "e-mail": true, "mail": true, "mobile": true, "cell": true, "office": true,
+	"date": true, "invoice": true, "attn": true, "attention": true, "please": true, "thanks": true, "thank": true,
+	"regards": true, "sincerely": true, "call": true, "website": true, "web": true, "www": true, "http": true,
+	"https": true, "iban": true, "vat": true, "tax": true, "account": true, "ref": true, "reference": true}
+
+// militaryWords are the words of US military and diplomatic addresses
+// ("USNS Frías, FPO AA 88037", "PSC 2905, Box 1278, APO AE 40674").
+var militaryWords = map[string]bool{"apo": true, "fpo": true, "dpo": true, "psc": true, "cmr": true, "uss": true,
+	"usns": true, "usnv": true, "uscgc": true, "box": true, "unit": true}
+
+// bare is word i's core, as written and in lower case, without the
+// punctuation that quoting and form layouts put before it (">31",
+// "•Suite", "(Apt").
+func bare(v *View, i int) (text, lower string) {
+	t, l := v.coreText(i), v.coreLower(i)
+	n := len(t) - len(strings.TrimLeftFunc(t, notAlnum))
+	if n > 0 && len(l) == len(t) {
+		return t[n:], l[n:]
+	}
+	return t, l
+}
+
+func notAlnum(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
+
+func countDigits(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if isDigit(s[i]) {
+			n++
+		}
+	}
+	return n
+}
+
+// placeAt matches a multi-word city or country starting at word i on its
+// line ("Antigua and Barbuda", "Democratic Republic of the Congo") and
+// returns its last word, or -1.
+func (g *grower) placeAt(v *View, i int) int {
+	_, first := bare(v, i)
+	if g.gz.Lex[first]&gazetteer.MultiStart == 0 {
+		return -1
+	}
+	_, end := v.Line(v.LineOf(i))
+	words := []string{first}
+	best := -1
+	for k := i + 1; k < end && k < i+g.maxPlaceWords; k++ {
+		words = append(words, v.coreLower(k))
+		name := strings.Join(words, " ")
+		if g.gz.Countries.Has(name) || g.gz.Cities.Has(name) {
+			best = k
+		}
+	}
+	return best
+}
+
+// addressBefore grows an address starting at word first to the left on
+// its line, over at most three numbers and name words ("07 262 Pavlou"
+// before "Drandaki 15"), stopping at punctuation that ends a clause.
+func (g *grower) addressBefore(v *View, first int) int {
+	f := first
+	lf, _ := v.Line(v.LineOf(first))
+	for k := first - 1; k >= lf && k >= first-3; k-- {
+		if endsClause(v, k) || g.classify(v, k) != awPart {
+			break
+		}
+		f = k
+	}
+	// "the corner of X and Y": the crossing is the address.
+	if f >= 2 && v.coreLower(f-1) == "of" && v.coreLower(f-2) == "corner" {
+		f -= 2
+		if f >= 1 && v.coreLower(f-1) == "the" {
+			f--
+		}
+	}
+	return f
+}
+
+// addressAfter grows an address ending at word last over the rest of its
+// line and the address lines under it; it returns the new last word.
+func (g *grower) addressAfter(v *View, last int) int {
+	last = g.alongLine(v, last)
+	for n := 0; n < growLines; n++ {
+		_, end := v.Line(v.LineOf(last))
+		if !g.onlyNeutralBetween(v, last+1, end) || v.LineOf(last)+1 >= v.Lines() {
+			break
+		}
+		f, e := v.Line(v.LineOf(last) + 1)
+		l, full := g.addressLine(v, f, e, true)
+		if l < 0 {
+			break
+		}
+		last = l
+		if !full {
+			break
+		}
+	}
+	return last
+}
+
+// alongLine grows over the address words after last on its line.
+func (g *grower) alongLine(v *View, last int) int {
+	_, end := v.Line(v.LineOf(last))
+	if g.endsSentence(v, last) {
+		return last
+	}
+	out := last
+	for k := last + 1; k < end && k <= last+growLineWords; k++ {
+		if p := g.placeAt(v, k); p >= 0 {
+			out, k = p, p
+		} else if j := g.crossing(v, k, end); j > k {
+			out, k = j, j
+		} else {
+			switch g.classify(v, k) {
+			case awStop:
+				if !g.nameBeforeNumber(v, k, end) {
+					return out
+				}
+				out = k
+			case awPart:
+				out = k
+			}
+		}
+		if g.endsSentence(v, k) || strings.ContainsAny(v.Text[v.ceOf(k):v.endOf(k)], ":;") {
+			return out
+		}
+	}
+	return out
+}
+
+// nameBeforeNumber reports whether word k is a lower-case street word
+// that no list knows, followed by a house number ("Trg revolucije 12",
+// "Gosposka ulica 47"): letters only, not an ordinary English word.
+func (g *grower) nameBeforeNumber(v *View, k, end int) bool {
+	t, l := bare(v, k)
+	if k+1 >= end || t != l || growStop[l] || addrNameStop[l] || g.gz.Lex[l]&gazetteer.Common != 0 {
+		return false
+	}
+	for _, r := range l {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	n, _ := bare(v, k+1)
+	return hasDigit(n) && len(n) <= 6
+}
+
+// crossing matches the second street of a crossing ("... and Sinko
+// Street", "... and 98 Tylova 1036") at the conjunction k and returns its
+// last word, or k when there is none: the run after the conjunction must
+// reach a street type or a number within four words.
+func (g *grower) crossing(v *View, k, end int) int {
+	switch v.coreLower(k) {
+	case "and", "&", "und", "et", "y", "e", "en":
+	default:
+		return k
+	}
+	for j := k + 1; j < end && j <= k+4; j++ {
+		if g.classify(v, j) != awPart {
+			return k
+		}
+		if hasDigit(v.coreText(j)) || g.gz.Lex[v.coreLower(j)]&gazetteer.StreetSuffix != 0 {
+			return j
+		}
+	}
+	return k
+}
+
+// addressLine reports whether words [f, e) form an address line (unit,
+// town, postcode, region, country) and returns its last address word.
+// With partial, the line may go on with other words after an address part
+// that holds a number or a known place ("Reykjavík for the forms.").
+func (g *grower) addressLine(v *View, f, e int, partial bool) (last int, full bool) {
+	if e-f == 0 || !partial && e-f > growLineMax {
+		return -1, false
+	}
+	last = -1
+	for k := f; k < e && k-f < growLineMax; k++ {
+		if p := g.placeAt(v, k); p >= 0 {
+			last, k = p, p
+			continue
+		}
+		switch g.classify(v, k) {
+		case awStop:
+			if partial && last >= 0 && g.anchored(v, f, last) {
+				return last, false
+			}
+			return -1, false
+		case awPart:
+			last = k
+		}
+	}
+	return last, last >= 0 && e-f <= growLineMax
+}
+
+func (g *grower) onlyNeutralBetween(v *View, f, e int) bool {
+	for k := f; k < e; k++ {
+		if g.classify(v, k) != awNeutral {
+			return false
+		}
+	}
+	return true
+}
+
+// endsSentence reports whether word i ends a sentence: a question or
+// exclamation mark after its core, or a full stop that is not an
+// abbreviation's ("Belarus. Please" but not "Apt. 676" or "St. John").
+func (g *grower) endsSentence(v *View, i int) bool {
+	_, ce := v.core(i)
+	_, e := v.WordRange(i)
+	tail := v.Text[ce:e]
+	switch {
+	case strings.ContainsAny(tail, "?!"):
+		return true
+	case !strings.Contains(tail, "."):
+		return false
+	}
+	_, l := bare(v, i)
+	if len(l) <= 1 || g.gz.Lex[l]&(gazetteer.Unit|gazetteer.StreetSuffix|gazetteer.StreetPrefix|gazetteer.Title|gazetteer.POBox) != 0 {
+		return false
+	}
+	if i+1 < v.Len() && v.LineOf(i+1) == v.LineOf(i) {
+		t, _ := bare(v, i+1)
+		return t == "" || !hasDigit(t[:1]) && isCapitalised(t)
+	}
+	return true
+}
+
+func (v *View) ceOf(i int) int  { _, e := v.core(i); return e }
+func (v *View) endOf(i int) int { _, e := v.WordRange(i); return e }
+
+// addressLabels are the words that announce an address ("Address:", "my
+// new address is", "Anschrift:"); addressFiller may sit between the label
+// and the address.
+var addressLabels = map[string]bool{"address": true, "addresses": true, "addr": true, "adresse": true,
+	"anschrift": true, "dirección": true, "direccion": true, "domicilio": true, "indirizzo": true, "adres": true,
+	"endereço": true, "endereco": true, "morada": true, "zip": true, "zipcode": true, "postcode": true, "plz": true}
+
+var addressFiller = map[string]bool{"is": true, "was": true, "to": true, "with": true, "at": true, "are": true,
+	"here": true, "they": true, "the": true, "same": true, "of": true, "ist": true, "est": true, "es": true, "è": true, "code": true}
+
+// labelledAddresses finds addresses right after an address label: the
+// first word after the label and its filler words must be a number or a
+// capitalised word, and the address must hold a number or a known place.
+func (g *grower) labelledAddresses(v *View) []page.Span {
+	var out []page.Span
+	for i := 0; i < v.Len(); i++ {
+		if !addressLabels[v.coreLower(i)] {
+			continue
+		}
+		k := i + 1
+		for k < v.Len() && k <= i+4 && (addressFiller[v.coreLower(k)] || g.classify(v, k) == awNeutral) {
+			k++
+		}
+		if k >= v.Len() || v.LineOf(k)-v.LineOf(i) > 2 || g.classify(v, k) != awPart {
+			continue
+		}
+		last := g.addressAfter(v, k)
+		if g.anchored(v, k, last) {
+			out = appendCore(out, v, k, last, page.Address, 0.6, "address-label")
+		}
+		i = last
+	}
+	return out
+}
+
+// anchored reports whether words [f, l] hold a number or a known place,
+// so a label followed by mere capitalised words ("Address Book Export")
+// is not taken for an address.
+func (g *grower) anchored(v *View, f, l int) bool {
+	for k := f; k <= l; k++ {
+		t, w := bare(v, k)
+		if hasDigit(t) || g.gz.Lex[w]&(gazetteer.City|gazetteer.Country) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// addressBlocks finds blocks of two or more consecutive short lines made
+// only of address words (a letter's or a form's address block: "31
+// Vesturgata 66" / "Suite 574" / "Reykjavík" / "Turkmenistan"), where one
+// line holds a number and one a known place, unit or region.
+func (g *grower) addressBlocks(v *View) []page.Span {
+	var out []page.Span
+	first, last, lines := -1, -1, 0
+	flush := func() {
+		if lines >= 2 && g.anchoredBlock(v, first, last) {
+			out = appendCore(out, v, first, last, page.Address, 0.55, "address-block")
+		}
+		first, last, lines = -1, -1, 0
+	}
+	for k := 0; k < v.Lines(); k++ {
+		f, e := v.Line(k)
+		l, ok := g.addressLine(v, f, e, false)
+		if !ok {
+			flush()
+			continue
+		}
+		if first < 0 {
+			first = f
+			for g.classify(v, first) == awNeutral {
+				first++
+			}
+		}
+		last = l
+		lines++
+	}
+	flush()
+	return out
+}
+
+// anchoredBlock reports whether words [f, l] hold a number and a known
+// place, unit, region or post-box word.
+func (g *grower) anchoredBlock(v *View, f, l int) bool {
+	var num, place bool
+	for k := f; k <= l; k++ {
+		t, w := bare(v, k)
+		num = num || hasDigit(t)
+		place = place || g.gz.Lex[w]&(gazetteer.City|gazetteer.Country|gazetteer.Unit|gazetteer.POBox) != 0 ||
+			militaryWords[w] || len(t) == 2 && isAllUpper(t) && (usStates[t] != "" || caProvinces[t]) || g.placeAt(v, k) >= 0
+	}
+	return num && place
+}
