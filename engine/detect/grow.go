@@ -202,8 +202,21 @@ func (g *grower) classify(v *View, i int) addrWord {
 		return awPart
 	case addrParticles[l]:
 		return awNeutral
+	case f&gazetteer.Common == 0 && len(l) >= 4 && isLetters(l):
+		// A lower-case word no list knows: a foreign street or town
+		// name in an address written in lower case.
+		return awPart
 	}
 	return awStop
+}
+
+func isLetters(s string) bool {
+	for _, r := range s {
+		if !unicode.IsLetter(r) && r != '-' {
+			return false
+		}
+	}
+	return true
 }
 
 // growStop are words that end an address whatever their case: labels

@@ -432,11 +432,15 @@ func (o *orgFinder) find(v *View) []page.Span {
 		first, end := v.Line(k)
 		for j := first; j < end; j++ {
 			n, score := o.legalAt(v, j, end)
+			head := false
 			if n == 0 {
-				continue
+				if !o.headAt(v, j) {
+					continue
+				}
+				n, score, head = 1, 0.5, true
 			}
 			s := o.nameStart(v, j, first, n)
-			if s < 0 {
+			if s < 0 || head && !o.distinctive(v, s, j) {
 				continue
 			}
 			if sp, ok := o.span(v, s, j+n-1, score); ok {
@@ -446,6 +450,42 @@ func (o *orgFinder) find(v *View) []page.Span {
 		}
 	}
 	return out
+}
+
+// orgHeads are nouns that end organization names without a legal form
+// ("Palantir Technologies", "Nera Economic Consulting", "Arrive Labs").
+var orgHeads = map[string]bool{"technologies": true, "technology": true, "labs": true, "laboratories": true,
+	"insurance": true, "consulting": true, "consultants": true, "services": true, "solutions": true, "systems": true,
+	"group": true, "holdings": true, "partners": true, "associates": true, "bank": true, "bancorp": true,
+	"foundation": true, "institute": true, "university": true, "college": true, "agency": true,
+	"corporation": true, "company": true, "analytics": true, "international": true, "industries": true,
+	"enterprises": true, "ventures": true, "capital": true, "media": true, "networks": true, "software": true,
+	"pharmaceuticals": true, "pharma": true, "biosciences": true, "therapeutics": true, "sciences": true,
+	"motors": true, "airlines": true, "energy": true, "financial": true, "investments": true, "trust": true,
+	"association": true, "society": true, "hospital": true, "clinic": true, "academy": true, "publishing": true,
+	"studios": true, "entertainment": true, "communications": true, "telecom": true, "logistics": true,
+	"realty": true, "properties": true, "management": true, "research": true, "resources": true,
+	"worldwide": true, "mutual": true, "federation": true, "bureau": true, "interactive": true, "digital": true,
+	"data": true, "health": true, "healthcare": true, "medical": true, "foods": true, "brands": true,
+	"stiftung": true, "verein": true, "verband": true, "gruppe": true, "bank.": true, "fondation": true,
+	"groupe": true, "fundación": true, "fondazione": true, "stichting": true, "universität": true, "université": true}
+
+// headAt reports whether word j is a capitalised organization head noun.
+func (o *orgFinder) headAt(v *View, j int) bool {
+	return orgHeads[v.coreLower(j)] && isCapitalised(v.coreText(j))
+}
+
+// distinctive reports whether the words s..j-1 before a head noun hold a
+// word that is not an ordinary one: "Palantir Technologies" but not
+// "Customer Services" or "Human Resources".
+func (o *orgFinder) distinctive(v *View, s, j int) bool {
+	for k := s; k < j; k++ {
+		l := v.coreLower(k)
+		if !o.gz.Common.Has(l) && !stopwords[l] && !orgConnectors[l] && !orgHeads[l] && o.gz.Lex[l]&(gazetteer.City|gazetteer.Country) == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // span is the organization's span: the words' cores, except that a

@@ -236,6 +236,12 @@ func TestOrganization(t *testing.T) {
 		{"Calgary AB T2P 1J9", nil},
 		{"The Bank", nil},
 		{"In the 1990s, Galorath", nil},
+		// Head nouns end a name without a legal form when a word of the
+		// name is not an ordinary one.
+		{"Sue spent a year at Palantir Technologies as an analyst", []string{"Palantir Technologies"}},
+		{"recorded for Nera Economic Consulting in 1998", []string{"Nera Economic Consulting"}},
+		{"Please contact Customer Services or Human Resources.", nil},
+		{"The Medical Research Council", nil},
 	})
 }
 
