@@ -199,6 +199,10 @@ func (n *nameFinder) find(v *View) []page.Span {
 		if end-first == 0 {
 			continue
 		}
+		if isLowerLine(v, first, end) {
+			out = append(out, n.lowerNames(v, first, end)...)
+			continue
+		}
 		toks := buf[:end-first]
 		for i := first; i < end; i++ {
 			toks[i-first] = n.tok(v, i)
@@ -225,6 +229,35 @@ func (n *nameFinder) find(v *View) []page.Span {
 				out = append(out, sp)
 			}
 		}
+	}
+	return out
+}
+
+// lowerNames finds names on a line written all in lower case ("have you
+// been to a claudia nakajima concert?"), where capitals tell nothing: a
+// known first name that is not an ordinary word, followed by a known
+// surname or a word no list knows.
+func (n *nameFinder) lowerNames(v *View, first, end int) []page.Span {
+	var out []page.Span
+	plain := func(i int) (string, uint32, bool) {
+		l := v.coreLower(i)
+		f := n.gz.Lex[l]
+		return l, f, len(l) >= 3 && isLetters(l) && f&(gazetteer.Common|gazetteer.City|gazetteer.Country|gazetteer.Title) == 0 &&
+			!stopwords[l] && months[l] == 0 && !weekdays[l]
+	}
+	for i := first; i+1 < end; i++ {
+		_, f, ok := plain(i)
+		if !ok || f&gazetteer.FirstName == 0 || strings.ContainsAny(v.Text[v.ceOf(i):v.endOf(i)], ",;:.!?") {
+			continue
+		}
+		_, g, ok := plain(i + 1)
+		if !ok || g&gazetteer.FirstName != 0 && g&gazetteer.Surname == 0 {
+			continue
+		}
+		if sp, ok := v.coreSpan(i, i+1, page.Person, 0.4, "name-gazetteer"); ok {
+			out = append(out, sp)
+		}
+		i++
 	}
 	return out
 }

@@ -203,6 +203,11 @@ func TestPerson(t *testing.T) {
 		{"Why is David so impulsive?", []string{"David"}},
 		{"JOHN SMITH", []string{"JOHN SMITH"}},
 		// False: capitalised common words and names in other roles.
+		// Lines all in lower case: a known first name that is no
+		// ordinary word, then a surname or an unknown word.
+		{"have you been to a claudia nakajima concert before?", []string{"claudia nakajima"}},
+		{"the bill will be paid in may by mark and grace", nil},
+		{"please ask john about the invoice", nil},
 		{"Will you come?", nil},
 		{"May I help you?", nil},
 		{"Bill the customer", nil},

@@ -10,9 +10,14 @@
 // span does. The report also gives span recall: the share of gold spans
 // with at least one word masked under their category.
 //
+// It then scores what the service masks: the pattern recognizers and the
+// NER detector together through detect.Run (merge and growth included),
+// exactly as engine/pipeline wires them, for all eight categories.
+//
 // Usage: go run ./models/ner/internal/nereval [-model DIR] [-data FILE] [-merge manifest.json]
 // With -merge the scores are written into the manifest under
-// scores.go_detector_presidio_generated_large.
+// scores.go_detector_presidio_generated_large and
+// scores.service_presidio_generated_large.
 package main
 
 import (
@@ -26,6 +31,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/redactd/redactd/engine/detect"
+	"github.com/redactd/redactd/engine/detect/eval"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/models/ner"
 	"github.com/redactd/redactd/models/ort"
@@ -92,13 +99,63 @@ func main() {
 		}
 		out[mode.name] = res
 	}
-	enc, _ := json.MarshalIndent(out, "", " ")
+	svc, err := serviceScores(m, *data)
+	if err != nil {
+		log.Fatal(err)
+	}
+	enc, _ := json.MarshalIndent(map[string]any{"ner": out, "service": svc}, "", " ")
 	fmt.Println(string(enc))
 	if *merge != "" {
-		if err := mergeInto(*merge, out); err != nil {
+		if err := mergeInto(*merge, map[string]any{
+			"go_detector_presidio_generated_large": out,
+			"service_presidio_generated_large":     svc,
+		}); err != nil {
 			log.Fatal(err)
 		}
 	}
+}
+
+// catScore is one category's word-level figures in the service report.
+type catScore struct {
+	P       float64 `json:"p"`
+	R       float64 `json:"r"`
+	F2      float64 `json:"f2"`
+	Support int     `json:"support_words"`
+}
+
+func catOf(c eval.Counts) catScore {
+	return catScore{P: round(c.Precision()), R: round(c.Recall()), F2: round(c.F2()), Support: c.TP + c.FN}
+}
+
+// serviceScores runs the recognizers and the NER detector through
+// detect.Run on every record, as the pipeline does, and scores masked
+// words per category and overall ("masking": was a PII word masked under
+// any category).
+func serviceScores(m *ner.Model, data string) (map[string]any, error) {
+	recs, err := eval.LoadPresidio(data)
+	if err != nil {
+		return nil, err
+	}
+	ds, err := detect.Recognizers()
+	if err != nil {
+		return nil, err
+	}
+	ds = append(ds, ner.NewDetector(m, ner.DetectorOptions{}))
+	rep, err := eval.Evaluate(context.Background(), ds, recs, eval.Options{})
+	if err != nil {
+		return nil, err
+	}
+	cats := map[string]catScore{}
+	for c, k := range rep.PerCategory {
+		cats[string(c)] = catOf(k)
+	}
+	return map[string]any{
+		"what":       "word-level precision/recall/F2 of what the service masks (recognizers + NER + merge + growth, engine/detect.Run), all categories",
+		"records":    rep.Records,
+		"categories": cats,
+		"micro":      catOf(rep.Micro),
+		"masking":    catOf(rep.Masking),
+	}, nil
 }
 
 // evaluate runs the detector on every example and scores masked words.
@@ -235,7 +292,9 @@ func mergeInto(path string, scores map[string]any) error {
 	if s == nil {
 		s = map[string]any{}
 	}
-	s["go_detector_presidio_generated_large"] = scores
+	for k, v := range scores {
+		s[k] = v
+	}
 	man["scores"] = s
 	out, err := json.MarshalIndent(man, "", " ")
 	if err != nil {
