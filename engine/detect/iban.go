@@ -54,8 +54,11 @@ func findIBANs(v *View) []page.Span {
 }
 
 // ibanRun collects n alphanumerics from t[i:], allowing one space (or
-// dash) between groups, and checks what it collected; it returns the end
-// of the IBAN in t.
+// dash) between any two of them after the country code and checks what it
+// collected; it returns the end of the IBAN in t. Groups are usually of
+// four, but OCR splits and joins them where the print's spacing misleads
+// it ("NL91 ABNA 04171 64300"); the exact length and the mod-97 check keep
+// the looser grouping from matching anything else.
 func ibanRun(t string, i, n int) (int, bool) {
 	var buf [34]byte
 	k := 0
@@ -67,7 +70,7 @@ func ibanRun(t string, i, n int) (int, bool) {
 			buf[k] = upperByte(c)
 			k++
 			j++
-		case (c == ' ' || c == '-') && k%4 == 0 && j+1 < len(t) && isAlnumByte(t[j+1]):
+		case (c == ' ' || c == '-') && k >= 4 && j+1 < len(t) && isAlnumByte(t[j+1]) && isAlnumByte(t[j-1]):
 			j++
 		default:
 			return 0, false

@@ -87,6 +87,9 @@ func TestIBAN(t *testing.T) {
 		{"iban gb82 west 1234 5698 7654 32", []string{"gb82 west 1234 5698 7654 32"}},
 		{"FR14 2004 1010 0505 0001 3M02 606 and NL91ABNA0417164300", []string{"FR14 2004 1010 0505 0001 3M02 606", "NL91ABNA0417164300"}},
 		{"IBAN:CH9300762011623852957", []string{"CH9300762011623852957"}},
+		// Groups split where OCR misread the spacing.
+		{"IBAN NL91 ABNA 04171 64300 BIC ABNANL2A", []string{"NL91 ABNA 04171 64300"}},
+		{"NL91 ABNA 04171 64301", nil},
 		// False: bad checksum, wrong length, unknown country, glued.
 		{"DE89 3704 0044 0532 0130 01", nil},
 		{"DE89370400440532013", nil},
