@@ -13,6 +13,7 @@ import (
 
 	"github.com/redactd/redactd/bench/internal/report"
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/models/ocr"
 )
 
 // TestQuickBench runs the whole harness in quick mode against a real
@@ -42,7 +43,7 @@ func TestQuickBench(t *testing.T) {
 
 	out := filepath.Join(dir, "report", "RESULTS.md")
 	os.MkdirAll(filepath.Dir(out), 0o755)
-	cfg, err := parseFlags([]string{"--quick", "--redactd", bin, "--peers=false", "--ocr-pages=1",
+	cfg, err := parseFlags([]string{"--quick", "--redactd", bin, "--peers=false", "--ocr-pages=1", "--ocr-eval-pages=1",
 		"--data", data, "--out", out, "--work", filepath.Join(dir, "work"), "--timeout", "4m"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +79,7 @@ func TestQuickBench(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"## Targets", "## Accuracy", "## Time per stage", report.ThroughputPNG, report.StagesPNG} {
+	for _, want := range []string{"## Targets", "## Accuracy", "## Time per stage", "## OCR accuracy and speed", report.ThroughputPNG, report.StagesPNG} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("RESULTS.md lacks %q", want)
 		}
@@ -141,4 +142,73 @@ func checkCorpus(t *testing.T, c *report.Corpus) {
 	}
 	t.Logf("%s: %.1f pages/s, recall %.1f%%, over-redaction %.1f%%, OCR pages %d (%s)", c.Name, c.PagesPerSec,
 		100*rc.Rate(), 100*s.Plain.Rate(), s.OCRPages, time.Duration(c.Wall).Round(time.Millisecond))
+}
+
+// TestOCRSection runs the OCR comparison alone (bench --only ocr) on two
+// pages of the shared documents: redactd's OCR must have read them with a
+// sane error rate, and Tesseract too where it is installed (it says it is
+// missing otherwise); both rows and both targets must be in the report.
+func TestOCRSection(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs redactd's OCR models")
+	}
+	data := os.Getenv("REDACTD_BENCH_DATA")
+	if data == "" {
+		data = "/work/shared/data"
+	}
+	if _, err := os.Stat(filepath.Join(data, "documents")); err != nil {
+		t.Skipf("shared documents not available: %v", err)
+	}
+	if _, err := ocr.ModelDir(""); err != nil {
+		t.Skipf("OCR models not set up: %v", err)
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "OCR.md")
+	cfg, err := parseFlags([]string{"--only", "ocr", "--ocr-eval-pages=2", "--data", data, "--out", out,
+		"--work", filepath.Join(dir, "work"), "--timeout", "2m"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.timeout)
+	defer cancel()
+	rep, err := run(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := report.Write(out, rep); err != nil {
+		t.Fatal(err)
+	}
+	o := rep.OCR
+	if o == nil || o.Err != "" {
+		t.Fatalf("OCR comparison did not run: %+v", o)
+	}
+	if len(o.Pages) != 2 || len(o.Systems) != 2 {
+		t.Fatalf("%d pages, %d systems; want 2 and 2", len(o.Pages), len(o.Systems))
+	}
+	for _, s := range o.Systems {
+		if s.Missing != "" {
+			t.Logf("%s: %s", s.Name, s.Missing)
+			continue
+		}
+		// Clean renders of text pages: any working OCR reads most of them.
+		if s.Err != "" || s.Pages != 2 || s.PagesPerSec() <= 0 || !(s.CER >= 0 && s.CER < 0.5) || !(s.WordRecall > 0.5) {
+			t.Errorf("%s: %+v", s.Name, s)
+		}
+		t.Logf("%s: %.2f pages/s, CER %.2f%%, word recall %.1f%%", s.Name, s.PagesPerSec(), 100*s.CER, 100*s.WordRecall)
+	}
+	if s := o.Systems[0]; s.Missing != "" {
+		t.Errorf("redactd's OCR reported missing: %s", s.Missing)
+	}
+	md, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## OCR accuracy and speed", "OCR CER on 200-dpi renders of shared documents", "OCR pages/s vs Tesseract", "| tesseract |"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if strings.Contains(string(md), "## Throughput") {
+		t.Error("--only ocr report has the server sections")
+	}
 }

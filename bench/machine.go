@@ -9,6 +9,7 @@ import (
 
 	"github.com/redactd/redactd/bench/internal/daemon"
 	"github.com/redactd/redactd/bench/internal/report"
+	"github.com/redactd/redactd/models/ocr"
 	"github.com/redactd/redactd/models/ort"
 )
 
@@ -49,23 +50,29 @@ func loadAvg() string {
 	return strings.Fields(string(b) + " unknown")[0]
 }
 
-// versions lists what ran: redactd's build, the bench's Go, ONNX Runtime
-// (the library the OCR leak check and the server find) and the peers.
+// versions lists what ran: redactd's build (none when srv is nil), the
+// bench's Go, ONNX Runtime (the library the OCR leak check, the OCR
+// comparison and the server find) and the peers.
 func versions(cfg *config, srv *server, peers []report.Peer) [][2]string {
 	out := [][2]string{}
-	if srv.d != nil {
+	switch {
+	case srv == nil: // no server in this run (--only)
+	case srv.d != nil:
 		out = append(out, [2]string{"redactd", cfg.redactd + " (" + daemon.Version(cfg.redactd) + ")"})
-	} else {
+	default:
 		out = append(out, [2]string{"redactd", "running server at " + cfg.url})
 	}
-	if b, err := exec.Command("git", "describe", "--always", "--dirty").Output(); err == nil {
-		out = append(out, [2]string{"source tree (git describe)", strings.TrimSpace(string(b))})
+	if v := gitDescribe(); v != "" {
+		out = append(out, [2]string{"source tree (git describe)", v})
 	}
 	out = append(out, [2]string{"bench (Go)", runtime.Version()})
 	if lib, err := ort.FindLibrary(""); err == nil {
 		out = append(out, [2]string{"ONNX Runtime library", lib})
 	} else {
 		out = append(out, [2]string{"ONNX Runtime library", "not found"})
+	}
+	if dir, err := ocr.ModelDir(""); err == nil {
+		out = append(out, [2]string{"OCR models", dir})
 	}
 	seen := map[string]bool{}
 	for _, p := range peers {
@@ -80,4 +87,13 @@ func versions(cfg *config, srv *server, peers []report.Peer) [][2]string {
 		out = append(out, [2]string{p.Result.Name, v})
 	}
 	return out
+}
+
+// gitDescribe names the source tree's commit ("" outside a checkout).
+func gitDescribe() string {
+	b, err := exec.Command("git", "describe", "--always", "--dirty").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
 }

@@ -9,6 +9,8 @@
 //	bench                      full run, writes bench/RESULTS.md
 //	bench --quick              small corpora, a minute or less
 //	bench --url URL --key KEY  against a running server
+//	bench --only ocr           only the OCR comparison (redactd's OCR
+//	                           against Tesseract), printed to stdout
 //
 // `make bench` installs the peers (bench/setup.sh), builds, and runs the
 // default full benchmark.
@@ -22,6 +24,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -50,6 +53,10 @@ type config struct {
 	peers      bool
 	ocr        bool
 	ocrPages   int
+	ocrEval    bool
+	ocrEvalN   int // pages of the OCR comparison
+	ocrInFl    int // pages in flight in redactd's OCR during the comparison
+	only       string
 	seed       uint64
 	timeout    time.Duration
 	log        *slog.Logger
@@ -73,7 +80,9 @@ func main() {
 		fmt.Fprintf(os.Stderr, "bench: writing report: %v\n", err)
 		os.Exit(1)
 	}
-	fmt.Fprintf(os.Stderr, "bench: wrote %s\n", cfg.out)
+	if cfg.out != "-" {
+		fmt.Fprintf(os.Stderr, "bench: wrote %s\n", cfg.out)
+	}
 }
 
 func parseFlags(args []string, stderr io.Writer) (*config, error) {
@@ -104,6 +113,10 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&cfg.peers, "peers", true, "time the peer tools")
 	fs.BoolVar(&cfg.ocr, "ocr", true, "look for leaks with OCR of outputs (models/ocr; needs `make setup`)")
 	fs.IntVar(&cfg.ocrPages, "ocr-pages", 0, "output pages per corpus read by OCR for leaks (default 8; quick 3)")
+	fs.BoolVar(&cfg.ocrEval, "ocr-eval", true, "compare redactd's OCR with Tesseract on 200-dpi renders of the shared documents (needs `make setup`)")
+	fs.IntVar(&cfg.ocrEvalN, "ocr-eval-pages", 0, "pages of the OCR comparison (default 24; quick 3)")
+	fs.IntVar(&cfg.ocrInFl, "ocr-eval-inflight", 0, "pages in flight in redactd's OCR during the comparison (default 2 per CPU)")
+	fs.StringVar(&cfg.only, "only", "", "run one section only: ocr (the OCR comparison, no server); the report goes to stdout unless --out is given")
 	fs.Uint64Var(&seed, "seed", 1, "seed of the synthetic corpora")
 	fs.DurationVar(&cfg.timeout, "timeout", 90*time.Minute, "give up after this long")
 	verbose := fs.Bool("v", false, "log progress at debug level")
@@ -140,6 +153,27 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		if cfg.quick {
 			cfg.conc = 4
 		}
+	}
+	if cfg.ocrEvalN <= 0 {
+		cfg.ocrEvalN = 24
+		if cfg.quick {
+			cfg.ocrEvalN = 3
+		}
+	}
+	if cfg.ocrInFl <= 0 {
+		cfg.ocrInFl = 2 * runtime.NumCPU()
+	}
+	switch cfg.only {
+	case "":
+	case "ocr":
+		outSet := false
+		fs.Visit(func(f *flag.Flag) { outSet = outSet || f.Name == "out" })
+		if !outSet {
+			cfg.out = "-"
+		}
+	default:
+		fmt.Fprintf(stderr, "bench: --only must be ocr\n")
+		return nil, fmt.Errorf("usage")
 	}
 	if cfg.ocrPages <= 0 {
 		cfg.ocrPages = 8

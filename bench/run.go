@@ -44,6 +44,12 @@ func run(ctx context.Context, cfg *config) (*report.Report, error) {
 	}
 	sz := sizesFor(cfg.quick)
 
+	if cfg.only == "ocr" {
+		rep.Only = "ocr"
+		rep.OCR = runOCR(ctx, cfg, filepath.Join(work, "ocr"))
+		return finish(cfg, rep, nil), nil
+	}
+
 	cfg.log.Info("building corpora")
 	corpora, idleDocs, err := buildCorpora(ctx, cfg, sz)
 	if err != nil {
@@ -53,6 +59,10 @@ func run(ctx context.Context, cfg *config) (*report.Report, error) {
 		if rep.Peers, err = runPeers(ctx, cfg, corpora, filepath.Join(work, "peers")); err != nil {
 			return nil, err
 		}
+	}
+
+	if cfg.ocrEval {
+		rep.OCR = runOCR(ctx, cfg, filepath.Join(work, "ocr"))
 	}
 
 	srv, err := connect(ctx, cfg, work)
@@ -102,11 +112,17 @@ func run(ctx context.Context, cfg *config) (*report.Report, error) {
 			}
 		}
 	}
+	return finish(cfg, rep, srv), nil
+}
+
+// finish adds what is known at the end of a run: versions, the targets'
+// verdicts, the closing load average and the duration.
+func finish(cfg *config, rep *report.Report, srv *server) *report.Report {
 	rep.Versions = versions(cfg, srv, rep.Peers)
 	rep.Targets, rep.Notes = targets(rep, rep.Notes)
 	rep.Machine.LoadEnd = loadAvg()
 	rep.Took = time.Since(rep.Started)
-	return rep, nil
+	return rep
 }
 
 func categories() []string {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/redactd/redactd/bench/internal/report"
@@ -20,6 +21,8 @@ const (
 	scanOutOverIn   = 1.5
 	textBytesPage   = 150_000
 	idleP50         = 300 // ms
+	ocrMaxCER       = 0.03
+	ocrVsTesseract  = 2
 )
 
 // targets judges each goal on what was measured, and adds notes where a
@@ -37,6 +40,9 @@ func targets(r *report.Report, notes []string) ([]report.Target, []string) {
 			}
 		}
 		return nil
+	}
+	if r.Only == "ocr" {
+		return finishTargets(r, ocrTargets(r.OCR), notes)
 	}
 	var ts []report.Target
 
@@ -121,7 +127,13 @@ func targets(r *report.Report, notes []string) ([]report.Target, []string) {
 		}
 	}
 	ts = append(ts, t)
+	ts = append(ts, ocrTargets(r.OCR)...)
+	return finishTargets(r, ts, notes)
+}
 
+// finishTargets marks the targets not measured and adds the note about
+// machines of another size.
+func finishTargets(r *report.Report, ts []report.Target, notes []string) ([]report.Target, []string) {
 	for i := range ts {
 		if ts[i].Status == "" {
 			ts[i].Status = "n/a"
@@ -159,3 +171,59 @@ func passFail(ok bool) string {
 }
 
 func ms(d time.Duration) float64 { return math.Round(float64(d) / float64(time.Millisecond)) }
+
+// ocrTargets judges the OCR comparison: redactd's character error rate,
+// and its speed against Tesseract's on the same pages, which counts only
+// at an equal or better error rate.
+func ocrTargets(o *report.OCR) []report.Target {
+	cerT := report.Target{Name: fmt.Sprintf("OCR CER on %g-dpi renders of shared documents", ocrDPI), Goal: fmt.Sprintf("≤ %g%%", 100*ocrMaxCER)}
+	speedT := report.Target{Name: "OCR pages/s vs Tesseract", Goal: fmt.Sprintf("≥ %gx at equal or better CER", float64(ocrVsTesseract))}
+	var red, tess *report.OCRSystem
+	if o != nil {
+		for i := range o.Systems {
+			switch s := &o.Systems[i]; {
+			case strings.HasPrefix(s.Name, "redactd"):
+				red = s
+			case s.Name == "tesseract":
+				tess = s
+			}
+		}
+	}
+	switch {
+	case o == nil:
+		cerT.Note, speedT.Note = "OCR comparison not run", "OCR comparison not run"
+		return []report.Target{cerT, speedT}
+	case o.Err != "":
+		cerT.Note, speedT.Note = o.Err, o.Err
+		return []report.Target{cerT, speedT}
+	case red == nil || red.Err != "" || red.Pages == 0:
+		msg := "redactd OCR did not run"
+		if red != nil && red.Err != "" {
+			msg = "redactd OCR failed: " + red.Err
+		}
+		cerT.Note, speedT.Note = msg, msg
+		return []report.Target{cerT, speedT}
+	}
+	cerT.Measured = fmt.Sprintf("%.2f%% (%d pages, %d characters)", 100*red.CER, red.Pages, red.Chars)
+	cerT.Status = passFail(red.CER <= ocrMaxCER)
+	if red.Pages < 10 {
+		cerT.Note = fmt.Sprintf("only %d pages (quick mode): indicative", red.Pages)
+	}
+	switch {
+	case tess == nil:
+		speedT.Note = "tesseract not run"
+	case tess.Missing != "":
+		speedT.Measured, speedT.Note = "peer missing", tess.Missing
+	case tess.Err != "" || tess.PagesPerSec() <= 0:
+		speedT.Measured, speedT.Note = "peer failed", tess.Err
+	default:
+		v := red.PagesPerSec() / tess.PagesPerSec()
+		speedT.Measured = fmt.Sprintf("%.2fx (%s vs %s pages/s); CER %.2f%% vs %.2f%%", v,
+			report.Rate(red.PagesPerSec()), report.Rate(tess.PagesPerSec()), 100*red.CER, 100*tess.CER)
+		speedT.Status = passFail(v >= ocrVsTesseract && red.CER <= tess.CER)
+		if v >= ocrVsTesseract && red.CER > tess.CER {
+			speedT.Note = "fast enough, but at a worse CER than Tesseract's"
+		}
+	}
+	return []report.Target{cerT, speedT}
+}

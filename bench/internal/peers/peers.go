@@ -1,7 +1,7 @@
 // Package peers times the tools redactd is compared with, on the same
 // files: `mutool draw` rasterising to PNG in one process; pdftoppm plus
 // Tesseract at their best (OMP_THREAD_LIMIT=1, one process per core);
-// and OCRmyPDF. A tool that is not installed gives a Result saying so.
+// OCRmyPDF; and Tesseract alone on PNG pages (the OCR comparison). A tool that is not installed gives a Result saying so.
 package peers
 
 import (
@@ -101,6 +101,35 @@ func Tesseract(ctx context.Context, files []corpus.File, dpi float64, workers in
 	for _, d := range dirs {
 		os.RemoveAll(d)
 	}
+	if err != nil {
+		r.Err = err.Error()
+		return r
+	}
+	r.Pages = len(pngs)
+	return r
+}
+
+// TesseractPNG reads every PNG with Tesseract into TSV (words with
+// boxes), single-threaded (OMP_THREAD_LIMIT=1), workers processes at a
+// time, with the default page segmentation; the TSV of pngs[i] is written
+// to outs[i]+".tsv". Pages counts the pages read.
+func TesseractPNG(ctx context.Context, pngs, outs []string, workers int) Result {
+	r := Result{Name: "tesseract",
+		Command: fmt.Sprintf("OMP_THREAD_LIMIT=1 tesseract PAGE.png OUT -l eng tsv (%d processes at a time)", workers)}
+	if r.Missing = missing("tesseract"); r.Missing != "" {
+		return r
+	}
+	if len(pngs) != len(outs) {
+		r.Err = fmt.Sprintf("%d images for %d outputs", len(pngs), len(outs))
+		return r
+	}
+	r.Version = version("tesseract", "--version")
+	env := []string{"OMP_THREAD_LIMIT=1"}
+	start := time.Now()
+	err := pool(ctx, workers, len(pngs), func(i int) error {
+		return run(ctx, env, "tesseract", pngs[i], outs[i], "-l", "eng", "tsv")
+	})
+	r.Wall = time.Since(start)
 	if err != nil {
 		r.Err = err.Error()
 		return r

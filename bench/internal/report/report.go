@@ -21,7 +21,11 @@ type Report struct {
 	Server   string      // how the server was run
 	DPI      float64
 
+	// Only names the one section run (bench --only), "" for all.
+	Only string
+
 	Idle    *Idle
+	OCR     *OCR
 	Corpora []*Corpus
 	Sweep   []Point
 	Peers   []Peer
@@ -101,4 +105,46 @@ type Target struct {
 	Measured string
 	Status   string // pass, FAIL, n/a
 	Note     string
+}
+
+// OCR is the OCR comparison: redactd's OCR and Tesseract reading the
+// same clean renders of real PDF pages, scored against their text layer.
+type OCR struct {
+	DPI     float64
+	Pages   []OCRPage
+	Dropped int // text-layer lines left out of the truth
+	Systems []OCRSystem
+	Err     string // why the comparison did not run
+	// LoadStart and LoadEnd are the 1-minute load average around the
+	// timed runs.
+	LoadStart, LoadEnd string
+}
+
+// OCRPage is one page of the comparison and each system's score on it
+// (in the order of OCR.Systems; NaN where a system did not run).
+type OCRPage struct {
+	Name         string
+	Lines, Chars int
+	CER          []float64
+}
+
+// OCRSystem is one system's run over the pages.
+type OCRSystem struct {
+	Name, Version, How string
+	Missing, Err       string
+	Pages              int
+	Wall               time.Duration
+	CPU                time.Duration // processor time, user and system
+	Chars, Edits       int
+	TruthWords, Found  int
+	Extra              int // words read outside every truth line
+	CER, WordRecall    float64
+}
+
+// PagesPerSec is pages over wall time (0 when it did not run).
+func (s OCRSystem) PagesPerSec() float64 {
+	if s.Missing != "" || s.Err != "" || s.Wall <= 0 {
+		return 0
+	}
+	return float64(s.Pages) / s.Wall.Seconds()
 }

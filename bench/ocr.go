@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"path/filepath"
+	"runtime"
+
+	"github.com/redactd/redactd/bench/internal/ocreval"
+	"github.com/redactd/redactd/bench/internal/report"
+	"github.com/redactd/redactd/models/ocr"
+	"github.com/redactd/redactd/models/ort"
+)
+
+// ocrDPI is the resolution of the OCR comparison's renders, the one the
+// OCR targets are stated at.
+const ocrDPI = 200.0
+
+// runOCR compares redactd's OCR with Tesseract on clean renders of real
+// PDF pages, scored against their text layer: Tesseract first, then
+// redactd, each alone on the machine. It runs before the server starts,
+// so nothing else of the bench competes for the cores.
+func runOCR(ctx context.Context, cfg *config, dir string) *report.OCR {
+	out := &report.OCR{DPI: ocrDPI}
+	cfg.log.Info("ocr comparison: selecting and rendering pages", "pages", cfg.ocrEvalN)
+	pages, err := ocreval.Prepare(ctx, ocreval.Spec{Dir: filepath.Join(cfg.data, "documents"), Out: dir, DPI: ocrDPI, Pages: cfg.ocrEvalN})
+	if err != nil {
+		out.Err = err.Error()
+		return out
+	}
+	if len(pages) == 0 {
+		out.Err = "no page with a usable text layer under " + filepath.Join(cfg.data, "documents")
+		return out
+	}
+	eng, err := ocrEngine()
+	if err != nil {
+		out.Err = "redactd OCR not loaded: " + err.Error()
+		return out
+	}
+	defer eng.Close()
+
+	out.LoadStart = loadAvg()
+	cfg.log.Info("ocr comparison: tesseract", "pages", len(pages))
+	tess := ocreval.Tesseract(ctx, pages, runtime.NumCPU())
+	cfg.log.Info("ocr comparison: redactd", "pages", len(pages), "in_flight", cfg.ocrInFl)
+	red := ocreval.Redactd(ctx, eng, pages, cfg.ocrInFl)
+	if v := gitDescribe(); v != "" {
+		red.Version = "source " + v
+	}
+	runs := []ocreval.Run{red, tess} // redactd first in the report
+	out.LoadEnd = loadAvg()
+
+	for _, p := range pages {
+		out.Dropped += p.Dropped
+		out.Pages = append(out.Pages, report.OCRPage{Name: p.Name, Lines: len(p.Lines), Chars: p.Chars()})
+	}
+	for _, r := range runs {
+		total, byPage := ocreval.Evaluate(pages, r)
+		out.Systems = append(out.Systems, report.OCRSystem{Name: r.Name, Version: r.Version, How: r.How, Missing: r.Missing, Err: r.Err,
+			Pages: r.Pages, Wall: r.Wall, CPU: r.CPU, Chars: total.Chars, Edits: total.Edits, TruthWords: total.TruthWords, Found: total.Found,
+			Extra: total.Extra, CER: total.CER(), WordRecall: total.Recall()})
+		for i := range out.Pages {
+			v := math.NaN()
+			if byPage != nil {
+				v = byPage[i].CER()
+			}
+			out.Pages[i].CER = append(out.Pages[i].CER, v)
+		}
+		cfg.log.Info("ocr comparison", "system", r.Name, "pages_per_s", fmt.Sprintf("%.3f", r.PagesPerSec()),
+			"cer", fmt.Sprintf("%.4f", total.CER()), "word_recall", fmt.Sprintf("%.4f", total.Recall()), "err", r.Err+r.Missing)
+	}
+	return out
+}
+
+// ocrEngine loads redactd's OCR as the server does by default: ONNX
+// Runtime on the CPU with one intra-op thread per core, default
+// ocr.Options (those of engine/config's defaults).
+func ocrEngine() (*ocr.Engine, error) {
+	lib, err := ort.FindLibrary("")
+	if err != nil {
+		return nil, err
+	}
+	if err := ort.Init(ort.Options{LibPath: lib}); err != nil {
+		return nil, err
+	}
+	return ocr.New("", ocr.Options{})
+}
