@@ -236,6 +236,8 @@ func TestDecode(t *testing.T) {
 		{"punct trimmed", []string{"(", "a", ")", ","}, []Label{P(false), P(true), P(true), P(true)}, []Span{{Person, 1, 1, 1}}},
 		{"dot and paren kept", []string{"a", "(", "b", ")", "."}, []Label{P(false), P(true), P(true), P(true), P(true)}, []Span{{Person, 0, 4, 1}}},
 		{"only NL", []string{NL}, []Label{A(false)}, nil},
+		{"function word trimmed", []string{"Acme", "Corp", "in"}, []Label{P(false), P(true), P(true)}, []Span{{Person, 0, 1, 1}}},
+		{"lone function word kept", []string{"in"}, []Label{P(false)}, []Span{{Person, 0, 0, 1}}},
 	}
 	for _, tt := range tests {
 		scores := make([]float32, len(tt.toks))

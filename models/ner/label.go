@@ -138,15 +138,17 @@ func Decode(tokens []string, labels []Label, scores []float32) []Span {
 }
 
 // trimSpan narrows tokens[a..b] to drop NL tokens at both ends, single
-// punctuation tokens at the start, and at the end punctuation other than
-// "." (Inc., J., St.) and ")" closing a "(" of the span.
+// punctuation tokens at the start, at the end punctuation other than "."
+// (Inc., J., St.) and ")" closing a "(" of the span, and lower-case
+// function words at the end ("Acme Corp in" Berlin): no name, company or
+// address ends in one, and the model sometimes runs on into them.
 func trimSpan(tokens []string, a, b int) (int, int) {
 	for a <= b && (tokens[a] == NL || Shape(tokens[a]) == shapePunct) {
 		a++
 	}
 	for b >= a {
 		t := tokens[b]
-		if t == NL || (Shape(t) == shapePunct && t != "." && !(t == ")" && slices.Contains(tokens[a:b], "("))) {
+		if t == NL || (Shape(t) == shapePunct && t != "." && !(t == ")" && slices.Contains(tokens[a:b], "("))) || b > a && trailingWords[t] {
 			b--
 			continue
 		}
@@ -154,3 +156,8 @@ func trimSpan(tokens []string, a, b int) (int, int) {
 	}
 	return a, b
 }
+
+// trailingWords are lower-case function words that end no entity.
+var trailingWords = map[string]bool{"in": true, "at": true, "on": true, "of": true, "and": true, "or": true,
+	"the": true, "a": true, "an": true, "to": true, "for": true, "from": true, "with": true, "by": true, "is": true,
+	"was": true, "as": true, "who": true, "which": true, "that": true, "und": true, "et": true, "y": true, "en": true}

@@ -151,7 +151,7 @@ func TestTagExample(t *testing.T) {
 	got := spansOf(toks, labels, scores)
 	for _, want := range []string{"PER:John Smith", "ORG:Acme Corp"} {
 		if !slices.Contains(got, want) {
-			t.Errorf("spans %v lack %s", got, want)
+			t.Errorf("spans %q lack %s", got, want)
 		}
 	}
 	for i, s := range scores {

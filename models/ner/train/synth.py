@@ -658,6 +658,32 @@ SENT_TEMPLATES = [
     "Thanks to {PER}, the order reached {ORG} on time.",
     "{ORG} opened a branch at {ADDR} in {DATE}.",
     "According to {ORG}, {PER} never worked there.",
+    # Single names, lists of names and organisations in running prose:
+    # the model must not need a first-name-plus-surname pair.
+    "{LAST} said the figures would be published next month.",
+    "The minutes were taken by {LAST}.",
+    "{FIRST} forwarded the quote to {FIRST} this morning.",
+    "Did {FIRST} ever reply to your message?",
+    "{LAST}, {LAST} and {LAST} signed the petition.",
+    "The panel included {PER}, {PER}, {PER} and {PER}.",
+    "{LAST} and {LAST} wrote the first draft together.",
+    "thanks {FIRST}, i will ask {FIRST} tomorrow",
+    "We owe the idea to {LAST}, who first proposed it in {LOC}.",
+    "The book by {LAST} was translated into German.",
+    "Why did {FIRST} leave so early?",
+    "{FIRST}'s flight from {LOC} was delayed.",
+    "The award went to {LAST} for the second time.",
+    "{ORG} announced record profits this quarter.",
+    "Shares of {ORG} fell after the report.",
+    "She spent two years at {ORG} before joining {ORG}.",
+    "The deal between {ORG}, {ORG} and {ORG} closed last week.",
+    "{ORG} was founded in {LOC} and later renamed {ORG}.",
+    "{PER} is from {ORG}.",
+    "The contract was awarded to {ORG}.",
+    "i work at {ORG} now",
+    "{ORG} is the sponsor of this year's festival in {LOC}.",
+    "My name is {PER} and I live in {LOC}.",
+    "You can reach {FIRST} at the front desk.",
 ]
 
 
@@ -689,6 +715,10 @@ class DocGen:
             if part == "{PER}":
                 s, _ = self._per(d)
                 segs += s
+            elif part == "{FIRST}":
+                segs.append(d.ent(casing(self.g.first(), self.r, 0.1, 0.15), "PER"))
+            elif part == "{LAST}":
+                segs.append(d.ent(casing(self.g.last(), self.r, 0.1, 0.15), "PER"))
             elif part == "{ORG}":
                 segs.append(d.ent(self.g.org(), "ORG"))
             elif part == "{LOC}":
@@ -940,7 +970,7 @@ class DocGen:
 
     def document(self):
         f = self.r.choices([self.letter, self.form, self.invoice, self.email_doc, self.cv, self.table, self.prose],
-                           weights=[18, 20, 14, 14, 8, 10, 16])[0]
+                           weights=[18, 20, 14, 14, 8, 10, 22])[0]
         return f()
 
 
