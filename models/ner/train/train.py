@@ -554,7 +554,7 @@ def main():
 
     manifest = {
         "name": "redactd-ner",
-        "version": time.strftime("%Y.%m.%d"),
+        "version": time.strftime("%Y.%m.%d.%H%M"),
         "labels": LABELS,
         "inputs": {
             "words": "int64 [batch, tokens]: word ids (vocab.json words; 0 pad, 1 unknown, 2 newline)",
