@@ -105,8 +105,10 @@ type Options struct {
 	BatchWait time.Duration
 	// MaxLineWidth is the widest line crop, in pixels at height 48, fed
 	// to the recogniser in one piece; wider lines are split at gaps
-	// (default 960: the recogniser's cost per column grows with width,
-	// 92 ms per 1000 columns at 640 against 115 at 1600 on one core).
+	// (default 960: the published recogniser's cost per column grew with
+	// width, 92 ms per 1000 columns at 640 against 115 at 1600 on one
+	// core; the rewritten one setup installs costs about 43 at any width
+	// or batch, so the default stays for the readings it gives).
 	MaxLineWidth int
 	// MinConf drops lines recognised with a lower mean confidence
 	// (default 0.3).
@@ -216,7 +218,9 @@ func New(modelDir string, opts Options) (*Engine, error) {
 		if len(in) != 1 || len(out) != 1 {
 			return nil, fmt.Errorf("ocr: %s: want one input and one output, have %d and %d", p, len(in), len(out))
 		}
-		return ort.NewSession(p, []string{in[0].Name}, []string{out[0].Name})
+		// Page images and text lines come in many shapes: see
+		// ort.WithoutMemPattern.
+		return ort.NewSession(p, []string{in[0].Name}, []string{out[0].Name}, ort.WithoutMemPattern())
 	}
 	if e.det, err = open(detFile); err == nil {
 		if e.cls, err = open(clsFile); err == nil {

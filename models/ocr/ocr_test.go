@@ -394,6 +394,7 @@ func BenchmarkRecognizePage(b *testing.B) {
 	})
 	b.Run("parallel4", func(b *testing.B) {
 		// Four pages in flight share batches, as in the pipeline.
+		c0 := cpuTime()
 		for b.Loop() {
 			var wg sync.WaitGroup
 			for range 4 {
@@ -408,7 +409,29 @@ func BenchmarkRecognizePage(b *testing.B) {
 			wg.Wait()
 		}
 		b.ReportMetric(4*float64(b.N)/b.Elapsed().Seconds(), "pages/s")
+		b.ReportMetric((cpuTime()-c0).Seconds()/float64(4*b.N), "cpu-s/page")
+		// The process's peak resident memory so far (run this benchmark
+		// alone to read it for four pages in flight).
+		b.ReportMetric(float64(peakRSS())/(1<<20), "peak-RSS-MiB")
 	})
+}
+
+// peakRSS is the process's peak resident set size in bytes (VmHWM), or 0
+// where /proc does not tell.
+func peakRSS() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+			var kb int64
+			if _, err := fmt.Sscanf(strings.TrimSpace(v), "%d kB", &kb); err == nil {
+				return kb << 10
+			}
+		}
+	}
+	return 0
 }
 
 // cpuTime is the process's user and system CPU time.

@@ -16,11 +16,13 @@ const (
 	recMinW   = 320 // narrower crops are padded to this width, as in training
 	recStride = 8   // input pixels per output time step
 	// recBudget bounds one model run to this many input columns (batch
-	// size times padded width). On CPU the recogniser's cost per column
-	// grows with the batch (activations leave the caches: measured 81 ms
-	// per 1000 columns for one 320-wide line, 148 for sixteen, 196 for
-	// 32), so batches are cut into small runs; the output of a run is
-	// columns/8 x 6625 floats.
+	// size times padded width). On CPU the published recogniser's cost
+	// per column grew with the batch (its elementwise ops' activations
+	// left the caches: 81 ms per 1000 columns for one 320-wide line, 148
+	// for sixteen, 196 for 32), so batches are cut into small runs; the
+	// rewritten model setup installs (models/ocr/internal/fuse) costs
+	// about 43 ms per 1000 columns from one 320-wide line to eight 160s
+	// to one 1280. The output of a run is columns/8 x 6625 floats.
 	recBudget = 1280
 )
 
@@ -169,28 +171,12 @@ func (e *Engine) runRec(_ context.Context, reqs []recReq) ([]recResp, error) {
 func padW(w int) int { return max(recMinW, (w+recStride-1)/recStride*recStride) }
 
 func (e *Engine) recChunk(reqs []recReq, out []recResp, wmax int) error {
-	n := len(reqs)
-	plane := recH * wmax
-	in := make([]float32, n*3*plane) // zero is the normalised mid-gray padding
-	for i, r := range reqs {
-		kernels.NormalizeCHW(in[i*3*plane:], wmax, recH, r.c.pix, r.c.w, recH, r.c.w*r.c.ch, r.c.ch, e.recLUT, true)
-	}
-	x, err := onnx.NewTensor(onnx.NewShape(int64(n), 3, recH, int64(wmax)), in)
+	probs, err := e.recProbs(reqs, wmax)
 	if err != nil {
-		return fmt.Errorf("ocr: recogniser input: %w", err)
-	}
-	defer x.Destroy()
-	steps := wmax / recStride
-	classes := len(e.dict)
-	probs := make([]float32, n*steps*classes)
-	y, err := onnx.NewTensor(onnx.NewShape(int64(n), int64(steps), int64(classes)), probs)
-	if err != nil {
-		return fmt.Errorf("ocr: recogniser output: %w", err)
-	}
-	defer y.Destroy()
-	if err := e.rec.Run([]onnx.Value{x}, []onnx.Value{y}); err != nil {
 		return err
 	}
+	steps := wmax / recStride
+	classes := len(e.dict)
 	// Decode in parallel: the model is idle meanwhile.
 	var wg sync.WaitGroup
 	for i := range reqs {
@@ -206,6 +192,33 @@ func (e *Engine) recChunk(reqs []recReq, out []recResp, wmax int) error {
 	}
 	wg.Wait()
 	return nil
+}
+
+// recProbs runs the recogniser on crops padded to width wmax and returns
+// its output, [len(reqs)][wmax/8][classes] probabilities.
+func (e *Engine) recProbs(reqs []recReq, wmax int) ([]float32, error) {
+	n := len(reqs)
+	plane := recH * wmax
+	in := make([]float32, n*3*plane) // zero is the normalised mid-gray padding
+	for i, r := range reqs {
+		kernels.NormalizeCHW(in[i*3*plane:], wmax, recH, r.c.pix, r.c.w, recH, r.c.w*r.c.ch, r.c.ch, e.recLUT, true)
+	}
+	x, err := onnx.NewTensor(onnx.NewShape(int64(n), 3, recH, int64(wmax)), in)
+	if err != nil {
+		return nil, fmt.Errorf("ocr: recogniser input: %w", err)
+	}
+	defer x.Destroy()
+	steps := wmax / recStride
+	probs := make([]float32, n*steps*len(e.dict))
+	y, err := onnx.NewTensor(onnx.NewShape(int64(n), int64(steps), int64(len(e.dict))), probs)
+	if err != nil {
+		return nil, fmt.Errorf("ocr: recogniser output: %w", err)
+	}
+	defer y.Destroy()
+	if err := e.rec.Run([]onnx.Value{x}, []onnx.Value{y}); err != nil {
+		return nil, err
+	}
+	return probs, nil
 }
 
 // ctcDecode is greedy CTC decoding: the best class at every step, repeats

@@ -225,3 +225,51 @@ func TestNewSessionBeforeInit(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestSessionWithoutMemPattern runs the detection model with and without
+// memory pattern planning on inputs of two shapes: same outputs.
+func TestSessionWithoutMemPattern(t *testing.T) {
+	needORT(t)
+	model := detModel(t)
+	in, out, err := ModelIO(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := func(opts ...SessionOption) *Session {
+		s, err := NewSession(model, []string{in[0].Name}, []string{out[0].Name}, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	plain, lean := open(), open(WithoutMemPattern())
+	for _, shape := range [][2]int64{{64, 96}, {96, 32}} {
+		data := make([]float32, 3*shape[0]*shape[1])
+		for i := range data {
+			data[i] = float32(i%17)/8 - 1
+		}
+		run := func(s *Session) []float32 {
+			x, err := onnx.NewTensor(onnx.NewShape(1, 3, shape[0], shape[1]), data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer x.Destroy()
+			outs := []onnx.Value{nil}
+			if err := s.Run([]onnx.Value{x}, outs); err != nil {
+				t.Fatal(err)
+			}
+			defer outs[0].Destroy()
+			return append([]float32(nil), outs[0].(*onnx.Tensor[float32]).GetData()...)
+		}
+		a, b := run(plain), run(lean)
+		if len(a) != len(b) || len(a) != int(shape[0]*shape[1]) {
+			t.Fatalf("%v: %d and %d outputs", shape, len(a), len(b))
+		}
+		for i := range a {
+			if a[i] != b[i] {
+				t.Fatalf("%v: output %d is %g without memory patterns, %g with", shape, i, b[i], a[i])
+			}
+		}
+	}
+}
