@@ -64,6 +64,7 @@ type Config struct {
 	Device     string        `name:"device" def:"cpu" help:"ONNX Runtime execution provider: cpu or cuda"`
 	ORTThreads int           `name:"ort-threads" def:"0" help:"ONNX Runtime intra-op threads per session; 0 means the number of CPUs"`
 	NERModel   string        `name:"ner-model" def:"builtin" help:"builtin, or a directory with a Hugging Face token-classification model.onnx, tokenizer.json and labels.json"`
+	NERRecall  float64       `name:"ner-entity-prob" def:"0.2" help:"a word whose likeliest entity label has at least this probability is masked even when 'no entity' is likelier (recall first); 1 decodes by plain argmax"`
 	BatchSize  int           `name:"batch-size" def:"64" help:"largest model batch (NER sentences, OCR lines)"`
 	BatchWait  time.Duration `name:"batch-wait" def:"3ms" help:"longest a model request waits for a batch to fill"`
 	OCR        string        `name:"ocr" def:"auto" help:"auto (pages without text and large images), always, or off"`
@@ -144,6 +145,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("config: limits must be positive")
 	case c.JPEGQuality < 1 || c.JPEGQuality > 100:
 		return fmt.Errorf("config: jpeg-quality %d outside 1..100", c.JPEGQuality)
+	case c.NERRecall <= 0 || c.NERRecall > 1:
+		return fmt.Errorf("config: ner-entity-prob %v outside (0, 1]", c.NERRecall)
 	case c.TextBits != 4 && c.TextBits != 8:
 		return fmt.Errorf("config: text-bits %d: want 4 or 8", c.TextBits)
 	}

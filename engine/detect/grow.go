@@ -34,7 +34,7 @@ type grower struct {
 const (
 	growLineWords = 8
 	growLines     = 4
-	growLineMax   = 7
+	growLineMax   = 5
 )
 
 func newGrower(gz *gazetteer.Gazetteers) *grower { return &grower{gz: gz, maxPlaceWords: 6} }
@@ -227,6 +227,34 @@ var growStop = map[string]bool{"dear": true, "hi": true, "hello": true, "re": tr
 	"regards": true, "sincerely": true, "call": true, "website": true, "web": true, "www": true, "http": true,
 	"https": true, "iban": true, "vat": true, "tax": true, "account": true, "ref": true, "reference": true}
 
+// evidence reports whether word i is more than a capitalised word: a
+// house number or postcode, a known place, street, unit or post-box word,
+// a US state or Canadian province code or a military-address word. Growth
+// keeps capitalised words no list knows only between such words: in
+// German text every noun is capitalised ("Rechnungsdatum Kundennr.").
+func (g *grower) evidence(v *View, i int) bool {
+	t, l := bare(v, i)
+	switch {
+	case t == "":
+		return false
+	case hasDigit(t):
+		return len(t) <= 10 && countDigits(t) <= 6
+	case len(t) == 2 && isAllUpper(t) && (usStates[t] != "" || caProvinces[t]), militaryWords[l]:
+		return true
+	}
+	const place = gazetteer.Country | gazetteer.StreetSuffix | gazetteer.StreetPrefix | gazetteer.Unit | gazetteer.POBox
+	f := g.gz.Lex[l]
+	switch {
+	case growStop[l]:
+		return false
+	case f&place != 0:
+		return true
+	}
+	// Many towns are named like people ("Anna", "Jackson"): a town that
+	// is also a first name or surname is no evidence by itself.
+	return f&gazetteer.City != 0 && f&(gazetteer.FirstName|gazetteer.Surname) == 0
+}
+
 // militaryWords are the words of US military and diplomatic addresses
 // ("USNS Frías, FPO AA 88037", "PSC 2905, Box 1278, APO AE 40674").
 var militaryWords = map[string]bool{"apo": true, "fpo": true, "dpo": true, "psc": true, "cmr": true, "uss": true,
@@ -279,7 +307,8 @@ func (g *grower) placeAt(v *View, i int) int {
 
 // addressBefore grows an address starting at word first to the left on
 // its line, over at most three numbers and name words ("07 262 Pavlou"
-// before "Drandaki 15"), stopping at punctuation that ends a clause.
+// before "Drandaki 15") as far as the farthest evidence word, stopping at
+// punctuation that ends a clause.
 func (g *grower) addressBefore(v *View, first int) int {
 	f := first
 	lf, _ := v.Line(v.LineOf(first))
@@ -287,7 +316,9 @@ func (g *grower) addressBefore(v *View, first int) int {
 		if endsClause(v, k) || g.classify(v, k) != awPart {
 			break
 		}
-		f = k
+		if g.evidence(v, k) {
+			f = k
+		}
 	}
 	// "the corner of X and Y": the crossing is the address.
 	if f >= 2 && v.coreLower(f-1) == "of" && v.coreLower(f-2) == "corner" {
@@ -308,9 +339,18 @@ func (g *grower) addressAfter(v *View, last int) int {
 		if !g.onlyNeutralBetween(v, last+1, end) || v.LineOf(last)+1 >= v.Lines() {
 			break
 		}
-		f, e := v.Line(v.LineOf(last) + 1)
-		l, full := g.addressLine(v, f, e, true)
-		if l < 0 {
+		k := v.LineOf(last) + 1
+		f, e := v.Line(k)
+		l, full, ev := g.addressLine(v, f, e, true)
+		if l >= 0 && !ev && full && k+1 < v.Lines() {
+			// A line without evidence joins when the next one has some.
+			f2, e2 := v.Line(k + 1)
+			if l2, full2, ev2 := g.addressLine(v, f2, e2, true); l2 >= 0 && ev2 {
+				l, full, ev = l2, full2, true
+				n++
+			}
+		}
+		if l < 0 || !ev {
 			break
 		}
 		last = l
@@ -339,9 +379,12 @@ func (g *grower) alongLine(v *View, last int) int {
 				if !g.nameBeforeNumber(v, k, end) {
 					return out
 				}
-				out = k
 			case awPart:
-				out = k
+				// Capitalised words no list knows join only when
+				// evidence follows ("Ebermannsdorf Belarus").
+				if g.evidence(v, k) {
+					out = k
+				}
 			}
 		}
 		if g.endsSentence(v, k) || strings.ContainsAny(v.Text[v.ceOf(k):v.endOf(k)], ":;") {
@@ -390,30 +433,38 @@ func (g *grower) crossing(v *View, k, end int) int {
 }
 
 // addressLine reports whether words [f, e) form an address line (unit,
-// town, postcode, region, country) and returns its last address word.
-// With partial, the line may go on with other words after an address part
-// that holds a number or a known place ("Reykjavík for the forms.").
-func (g *grower) addressLine(v *View, f, e int, partial bool) (last int, full bool) {
+// town, postcode, region, country: at most growLineMax words, no label
+// such as "Vorstand:") and returns its last address word, or -1. ev tells
+// whether the line holds evidence; one without ("Alluitsup Paa") only
+// belongs to an address between lines that do. With partial, the line
+// may go on with other words after its evidence ("Reykjavík for the
+// forms.").
+func (g *grower) addressLine(v *View, f, e int, partial bool) (last int, full, ev bool) {
 	if e-f == 0 || !partial && e-f > growLineMax {
-		return -1, false
+		return -1, false, false
 	}
 	last = -1
+	lastEv := -1
 	for k := f; k < e && k-f < growLineMax; k++ {
 		if p := g.placeAt(v, k); p >= 0 {
-			last, k = p, p
+			last, lastEv, k = p, p, p
 			continue
 		}
-		switch g.classify(v, k) {
-		case awStop:
-			if partial && last >= 0 && g.anchored(v, f, last) {
-				return last, false
+		c := g.classify(v, k)
+		if c == awStop || strings.Contains(v.Text[v.ceOf(k):v.endOf(k)], ":") {
+			if partial && lastEv >= 0 {
+				return lastEv, false, true
 			}
-			return -1, false
-		case awPart:
+			return -1, false, false
+		}
+		if c == awPart {
 			last = k
+			if g.evidence(v, k) {
+				lastEv = k
+			}
 		}
 	}
-	return last, last >= 0 && e-f <= growLineMax
+	return last, last >= 0 && e-f <= growLineMax, lastEv >= 0
 }
 
 func (g *grower) onlyNeutralBetween(v *View, f, e int) bool {
@@ -506,17 +557,20 @@ func (g *grower) anchored(v *View, f, l int) bool {
 // line holds a number and one a known place, unit or region.
 func (g *grower) addressBlocks(v *View) []page.Span {
 	var out []page.Span
+	// Every line of a block holds evidence and a word that is not a
+	// number, and no date: table cells of invoices ("7. Mai 2014",
+	// "47774", "Seite 1") are short lines with numbers too.
 	first, last, lines := -1, -1, 0
 	flush := func() {
 		if lines >= 2 && g.anchoredBlock(v, first, last) {
-			out = appendCore(out, v, first, last, page.Address, 0.55, "address-block")
+			out = appendCore(out, v, first, g.addressAfter(v, last), page.Address, 0.55, "address-block")
 		}
 		first, last, lines = -1, -1, 0
 	}
 	for k := 0; k < v.Lines(); k++ {
 		f, e := v.Line(k)
-		l, ok := g.addressLine(v, f, e, false)
-		if !ok {
+		l, full, ev := g.addressLine(v, f, e, false)
+		if l < 0 || !full || !ev || !g.blockLine(v, f, e) {
 			flush()
 			continue
 		}
@@ -531,6 +585,20 @@ func (g *grower) addressBlocks(v *View) []page.Span {
 	}
 	flush()
 	return out
+}
+
+// blockLine reports whether line [f, e) may be part of an address block:
+// it holds a word without digits and no month name or year.
+func (g *grower) blockLine(v *View, f, e int) bool {
+	word := false
+	for k := f; k < e; k++ {
+		t, l := bare(v, k)
+		if months[strings.TrimSuffix(l, ".")] > 0 || len(t) == 4 && allDigits(t) && (t[:2] == "19" || t[:2] == "20") {
+			return false
+		}
+		word = word || t != "" && !hasDigit(t)
+	}
+	return word
 }
 
 // anchoredBlock reports whether words [f, l] hold a number and a known

@@ -49,7 +49,7 @@ func LoadModels(cfg config.Config) (*Models, error) {
 	}
 	lane := batch.NewLane(1)
 	m := &Models{}
-	m.NER, err = ner.Load(cfg.NERModel, ner.Options{BatchSize: cfg.BatchSize, BatchWait: cfg.BatchWait, Lane: lane})
+	m.NER, err = ner.Load(cfg.NERModel, ner.Options{BatchSize: cfg.BatchSize, BatchWait: cfg.BatchWait, Lane: lane, EntityProb: float32(cfg.NERRecall)})
 	if err != nil {
 		return nil, fmt.Errorf("ner model %q: %w", cfg.NERModel, err)
 	}

@@ -278,3 +278,21 @@ func TestParseLabel(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeLogitsRecallBias checks Options.EntityProb: an entity label
+// likely enough wins over a likelier O, and 1 restores plain argmax.
+func TestDecodeLogitsRecallBias(t *testing.T) {
+	labels := []Label{O, {Entity: Person}, {Entity: Person, Inside: true}}
+	// p(O) ≈ 0.67, p(B-PER) ≈ 0.24, p(I-PER) ≈ 0.09.
+	row := []float32{1, 0, -1}
+	for _, tc := range []struct {
+		prob float32
+		want Label
+	}{{0.2, Label{Entity: Person}}, {0.3, O}, {1, O}} {
+		m := &Model{labels: labels, opts: Options{EntityProb: tc.prob}}
+		got, p := m.decodeLogits(row)
+		if got != tc.want {
+			t.Errorf("EntityProb %v: label %v (p %.2f), want %v", tc.prob, got, p, tc.want)
+		}
+	}
+}

@@ -46,12 +46,20 @@ type Options struct {
 	// Lane, when set, is shared with other models' batchers so their runs
 	// take turns on the cores.
 	Lane *batch.Lane
+	// EntityProb biases decoding towards recall: a token whose most
+	// likely entity label has at least this probability gets that label
+	// even when O is more likely (default 0.2; 1 or more decodes by plain
+	// argmax). A missed name is a leak, a masked extra word is not.
+	EntityProb float32
 	// MaxLen is the longest sequence one run sees, in tokens for the
 	// built-in model (default 128) and in word pieces for a Hugging Face
 	// model (default 256, at most its position embeddings). Longer input
 	// to Tag is cut into pieces of MaxLen.
 	MaxLen int
 }
+
+// DefaultEntityProb is Options.EntityProb's default.
+const DefaultEntityProb = 0.2
 
 // Model is a loaded NER model. It is safe for concurrent use.
 type Model struct {
@@ -109,6 +117,9 @@ func Load(dir string, opts Options) (*Model, error) {
 	}
 	if opts.BatchWait <= 0 {
 		opts.BatchWait = 2 * time.Millisecond
+	}
+	if opts.EntityProb <= 0 {
+		opts.EntityProb = DefaultEntityProb
 	}
 	if !ort.Initialized() {
 		if err := ort.Init(ort.Options{}); err != nil {
@@ -269,17 +280,27 @@ func (m *Model) run(_ context.Context, reqs []*seq) ([]result, error) {
 
 // decodeLogits turns one row of logits into a label and its probability.
 func (m *Model) decodeLogits(row []float32) (Label, float32) {
-	best := 0
-	for j := 1; j < len(row); j++ {
+	best, ent := 0, -1 // most likely class; most likely entity class
+	for j := range row {
 		if row[j] > row[best] {
 			best = j
+		}
+		if m.labels[j].Entity != None && (ent < 0 || row[j] > row[ent]) {
+			ent = j
 		}
 	}
 	var sum float64
 	for _, v := range row {
 		sum += math.Exp(float64(v - row[best]))
 	}
-	return m.labels[best], float32(1 / sum)
+	p := float32(1 / sum)
+	if m.labels[best].Entity == None && ent >= 0 {
+		// p(ent) = exp(row[ent]-row[best]) * p(best)
+		if pe := float32(math.Exp(float64(row[ent]-row[best]))) * p; pe >= m.opts.EntityProb {
+			return m.labels[ent], pe
+		}
+	}
+	return m.labels[best], p
 }
 
 // Close stops the batcher (after the queued sequences ran) and releases the
