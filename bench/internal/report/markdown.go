@@ -128,6 +128,8 @@ func (r *Report) markdown(w io.Writer) {
 	p("")
 	p("![time per stage](%s)", StagesPNG)
 	p("")
+	p("Where the time goes inside the stages (CPU profiles, ONNX Runtime operator profiles, what was changed and what is left): [PROFILE.md](PROFILE.md).")
+	p("")
 	r.notes(p)
 	r.methodology(p)
 }
