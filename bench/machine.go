@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/redactd/redactd/bench/internal/daemon"
 	"github.com/redactd/redactd/bench/internal/report"
@@ -89,11 +90,13 @@ func versions(cfg *config, srv *server, peers []report.Peer) [][2]string {
 	return out
 }
 
-// gitDescribe names the source tree's commit ("" outside a checkout).
-func gitDescribe() string {
+// gitDescribe names the source tree's commit ("" outside a checkout),
+// as it was when the bench started: the tree may change during a run of
+// several minutes, and the report must name what was built and measured.
+var gitDescribe = sync.OnceValue(func() string {
 	b, err := exec.Command("git", "describe", "--always", "--dirty").Output()
 	if err != nil {
 		return ""
 	}
 	return strings.TrimSpace(string(b))
-}
+})

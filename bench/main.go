@@ -196,5 +196,6 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		level = slog.LevelDebug
 	}
 	cfg.log = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	gitDescribe() // the tree as it is now, before building and measuring
 	return cfg, nil
 }
