@@ -57,6 +57,7 @@ func testConfig(t *testing.T) config.Config {
 	cfg.MaxConcurrentJobs = 2
 	cfg.RateLimit = 10000
 	cfg.RateBurst = 10000
+	cfg.AuthFailRate = 0 // tests send wrong keys on purpose; TestE2EAuthFailures turns it on
 	cfg.MaxUploadBytes = 1 << 20
 	cfg.MaxRequestBytes = 4 << 20
 	cfg.MaxFilesPerJob = 5
@@ -552,6 +553,36 @@ func TestE2ERateLimit(t *testing.T) {
 	}
 	if r := e.do("GET", "/healthz", "", nil, nil); r.status != 200 {
 		t.Fatalf("healthz: %d", r.status)
+	}
+}
+
+// TestE2EAuthFailures: a client address that keeps sending wrong keys is
+// answered 429 with Retry-After once its failures exceed the burst, before
+// any key is checked (a right key too, from that address), while other
+// addresses' requests are not affected; it may try again after the wait.
+func TestE2EAuthFailures(t *testing.T) {
+	cfg := testConfig(t)
+	cfg.AuthFailRate = 0.5
+	cfg.AuthFailBurst = 3
+	e := start(t, cfg)
+	key := e.key("owner@example.com", engine.PlanStandard, 10)
+	for i := 0; i < 3; i++ {
+		e.do("GET", "/v1/me", "rk_live_wrong", nil, nil).wantError(t, 401, "unauthorized")
+	}
+	r := e.do("GET", "/v1/me", "rk_live_wrong", nil, nil)
+	r.wantError(t, 429, "rate_limited")
+	if ra := r.header.Get("Retry-After"); ra != "2" {
+		t.Fatalf("Retry-After %q, want 2 at 0.5/s", ra)
+	}
+	e.do("GET", "/v1/me", key, nil, nil).wantError(t, 429, "rate_limited")
+	e.do("GET", "/v1/me", "", nil, nil).wantError(t, 429, "rate_limited")
+	// Public endpoints need no key and stay open.
+	if r := e.do("GET", "/healthz", "", nil, nil); r.status != 200 {
+		t.Fatalf("healthz: %d", r.status)
+	}
+	time.Sleep(2100 * time.Millisecond)
+	if r := e.do("GET", "/v1/me", key, nil, nil); r.status != 200 {
+		t.Fatalf("right key after the wait: %d", r.status)
 	}
 }
 

@@ -62,6 +62,26 @@ func (l *limiter) allow(key string) (bool, time.Duration) {
 	return false, time.Duration(wait * float64(time.Second))
 }
 
+// wait reports how long until key's bucket holds a token, without taking
+// one: 0 when it holds one now.
+func (l *limiter) wait(key string) time.Duration {
+	if l.rate <= 0 {
+		return 0
+	}
+	now := l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b, ok := l.buckets[key]
+	if !ok {
+		return 0
+	}
+	tokens := math.Min(l.burst, b.tokens+max(now.Sub(b.last).Seconds(), 0)*l.rate)
+	if tokens >= 1 {
+		return 0
+	}
+	return time.Duration((1 - tokens) / l.rate * float64(time.Second))
+}
+
 // sweep drops buckets that have refilled completely (they behave exactly
 // like a new bucket), at most once a minute.
 func (l *limiter) sweep(now time.Time) {

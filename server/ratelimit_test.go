@@ -78,3 +78,26 @@ func TestRetryAfterSeconds(t *testing.T) {
 		}
 	}
 }
+
+func TestLimiterWait(t *testing.T) {
+	now := time.Unix(1000, 0)
+	l := newLimiter(1, 2, func() time.Time { return now })
+	if w := l.wait("a"); w != 0 {
+		t.Fatalf("unknown key waits %v", w)
+	}
+	l.allow("a")
+	l.allow("a")
+	if w := l.wait("a"); w != time.Second {
+		t.Fatalf("empty bucket waits %v, want 1s", w)
+	}
+	if w := l.wait("a"); w != time.Second {
+		t.Fatalf("wait took a token: %v", w)
+	}
+	now = now.Add(time.Second)
+	if w := l.wait("a"); w != 0 {
+		t.Fatalf("refilled bucket waits %v", w)
+	}
+	if w := newLimiter(0, 1, nil).wait("a"); w != 0 {
+		t.Fatalf("disabled limiter waits %v", w)
+	}
+}

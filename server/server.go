@@ -46,6 +46,7 @@ type Server struct {
 	log       *slog.Logger
 	lim       Limits
 	rl        *limiter
+	authFail  *limiter // failed authentications per client address
 	routes    []*route
 	srv       *fasthttp.Server
 	metricsH  fasthttp.RequestHandler
@@ -63,6 +64,7 @@ func New(cfg config.Config, svc engine.Service, log *slog.Logger) *Server {
 		log:      log,
 		lim:      LimitsFrom(cfg),
 		rl:       newLimiter(cfg.RateLimit, cfg.RateBurst, nil),
+		authFail: newLimiter(cfg.AuthFailRate, cfg.AuthFailBurst, nil),
 		metricsH: fasthttpadaptor.NewFastHTTPHandler(promhttp.HandlerFor(metrics.Registry, promhttp.HandlerOpts{})),
 	}
 	s.routes = s.routeTable()
@@ -193,24 +195,39 @@ func (s *Server) dispatch(r *reqCtx) error {
 }
 
 // authenticate resolves X-API-Key to an account and applies the key's rate
-// limit.
+// limit. A client address that failed to authenticate more often than
+// auth-fail-rate/auth-fail-burst allow gets 429 before its key is even
+// looked at, so guessing keys costs the guesser time, not the server.
 func (s *Server) authenticate(r *reqCtx) error {
+	addr := r.RemoteIP().String()
+	if wait := s.authFail.wait(addr); wait > 0 {
+		return rateLimited(r, wait)
+	}
 	key := r.Request.Header.Peek("X-API-Key")
 	if len(key) == 0 {
+		s.authFail.allow(addr)
 		return errUnauthorized
 	}
 	acct, err := s.svc.Authenticate(r.ctx, string(key))
+	if errors.Is(err, engine.ErrUnauthorized) {
+		s.authFail.allow(addr)
+	}
 	if err != nil {
 		return err
 	}
 	sum := sha256.Sum256(key)
 	if ok, wait := s.rl.allow(string(sum[:])); !ok {
-		secs := retryAfterSeconds(wait)
-		r.Response.Header.Set("Retry-After", strconv.Itoa(secs))
-		return &APIError{Status: fasthttp.StatusTooManyRequests, Code: CodeRateLimited, Message: fmt.Sprintf("Rate limited; retry after %d s", secs)}
+		return rateLimited(r, wait)
 	}
 	r.acct = acct
 	return nil
+}
+
+// rateLimited is the 429 answer with its Retry-After header.
+func rateLimited(r *reqCtx, wait time.Duration) error {
+	secs := retryAfterSeconds(wait)
+	r.Response.Header.Set("Retry-After", strconv.Itoa(secs))
+	return &APIError{Status: fasthttp.StatusTooManyRequests, Code: CodeRateLimited, Message: fmt.Sprintf("Rate limited; retry after %d s", secs)}
 }
 
 // finish drains what is left of the request body (or marks the

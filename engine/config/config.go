@@ -46,6 +46,8 @@ type Config struct {
 	JanitorInterval   time.Duration `name:"janitor-interval" def:"1m" help:"how often expired jobs are purged"`
 	RateLimit         float64       `name:"rate-limit" def:"20" help:"requests per second allowed per API key (token bucket refill rate); 0 disables"`
 	RateBurst         int           `name:"rate-burst" def:"40" help:"token bucket size per API key"`
+	AuthFailRate      float64       `name:"auth-fail-rate" def:"1" help:"failed authentications per second allowed per client address (token bucket refill rate); past the burst, requests from that address get 429 before their key is checked; 0 disables"`
+	AuthFailBurst     int           `name:"auth-fail-burst" def:"20" help:"token bucket size for failed authentications per client address"`
 	FreePages         int64         `name:"free-pages" def:"5" help:"page quota of a new free-plan account"`
 	StandardPages     int64         `name:"standard-pages" def:"10000" help:"page quota of a new standard-plan account"`
 
