@@ -255,6 +255,31 @@ func (g *grower) evidence(v *View, i int) bool {
 	return f&gazetteer.City != 0 && f&(gazetteer.FirstName|gazetteer.Surname) == 0
 }
 
+// lineEvidence is evidence strong enough to make a line part of an
+// address: a bare number of one to three digits only next to a street
+// name, a word of four letters or more that is no ordinary word
+// ("Vesturgata 66"), not next to an abbreviation ("Qty 3"); a unit, street
+// or place word elsewhere on the line ("Apt. 217") counts by itself.
+func (g *grower) lineEvidence(v *View, i int) bool {
+	if !g.evidence(v, i) {
+		return false
+	}
+	t, _ := bare(v, i)
+	if !allDigits(t) || len(t) >= 4 {
+		return true
+	}
+	for _, k := range []int{i - 1, i + 1} {
+		if k < 0 || k >= v.Len() || v.LineOf(k) != v.LineOf(i) {
+			continue
+		}
+		n, l := bare(v, k)
+		if len([]rune(n)) >= 4 && isLetters(l) && g.gz.Lex[l]&gazetteer.Common == 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // militaryWords are the words of US military and diplomatic addresses
 // ("USNS Frías, FPO AA 88037", "PSC 2905, Box 1278, APO AE 40674").
 var militaryWords = map[string]bool{"apo": true, "fpo": true, "dpo": true, "psc": true, "cmr": true, "uss": true,
@@ -292,7 +317,8 @@ func (g *grower) placeAt(v *View, i int) int {
 	if g.gz.Lex[first]&gazetteer.MultiStart == 0 {
 		return -1
 	}
-	_, end := v.Line(v.LineOf(i))
+	// The name may wrap onto the next line ("Bosnia and" / "Herzegovina").
+	_, end := v.Line(min(v.LineOf(i)+1, v.Lines()-1))
 	words := []string{first}
 	best := -1
 	for k := i + 1; k < end && k < i+g.maxPlaceWords; k++ {
@@ -371,6 +397,7 @@ func (g *grower) alongLine(v *View, last int) int {
 	for k := last + 1; k < end && k <= last+growLineWords; k++ {
 		if p := g.placeAt(v, k); p >= 0 {
 			out, k = p, p
+			_, end = v.Line(v.LineOf(p)) // a place name may wrap
 		} else if j := g.crossing(v, k, end); j > k {
 			out, k = j, j
 		} else {
@@ -459,7 +486,7 @@ func (g *grower) addressLine(v *View, f, e int, partial bool) (last int, full, e
 		}
 		if c == awPart {
 			last = k
-			if g.evidence(v, k) {
+			if g.lineEvidence(v, k) {
 				lastEv = k
 			}
 		}
@@ -510,6 +537,14 @@ var addressLabels = map[string]bool{"address": true, "addresses": true, "addr": 
 	"anschrift": true, "dirección": true, "direccion": true, "domicilio": true, "indirizzo": true, "adres": true,
 	"endereço": true, "endereco": true, "morada": true, "zip": true, "zipcode": true, "postcode": true, "plz": true}
 
+// addressCues are verbs and labels after which an address often follows
+// ("Ship to:", "lives at", "deliver to"); unlike addressLabels they need
+// a word that is not a number in what follows ("sent to 3 customers").
+var addressCues = map[string]bool{"ship": true, "deliver": true, "delivered": true, "bill": true, "mail": true,
+	"sold": true, "send": true, "sent": true, "return": true, "returned": true, "lives": true, "living": true,
+	"resides": true, "residing": true, "located": true, "situated": true, "arrived": true, "wohnt": true,
+	"wohnhaft": true, "habite": true, "domicilié": true, "domiciliée": true, "vive": true, "woont": true}
+
 var addressFiller = map[string]bool{"is": true, "was": true, "to": true, "with": true, "at": true, "are": true,
 	"here": true, "they": true, "the": true, "same": true, "of": true, "ist": true, "est": true, "es": true, "è": true, "code": true}
 
@@ -519,7 +554,8 @@ var addressFiller = map[string]bool{"is": true, "was": true, "to": true, "with":
 func (g *grower) labelledAddresses(v *View) []page.Span {
 	var out []page.Span
 	for i := 0; i < v.Len(); i++ {
-		if !addressLabels[v.coreLower(i)] {
+		label, cue := addressLabels[v.coreLower(i)], addressCues[v.coreLower(i)]
+		if !label && !cue {
 			continue
 		}
 		k := i + 1
@@ -530,12 +566,22 @@ func (g *grower) labelledAddresses(v *View) []page.Span {
 			continue
 		}
 		last := g.addressAfter(v, k)
-		if g.anchored(v, k, last) {
+		if g.anchored(v, k, last) && (label || g.hasWord(v, k, last)) {
 			out = appendCore(out, v, k, last, page.Address, 0.6, "address-label")
 		}
 		i = last
 	}
 	return out
+}
+
+// hasWord reports whether words [f, l] hold one without digits.
+func (g *grower) hasWord(v *View, f, l int) bool {
+	for k := f; k <= l; k++ {
+		if t, _ := bare(v, k); t != "" && !hasDigit(t) {
+			return true
+		}
+	}
+	return false
 }
 
 // anchored reports whether words [f, l] hold a number or a known place,

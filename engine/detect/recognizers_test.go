@@ -223,7 +223,7 @@ func TestPerson(t *testing.T) {
 		{"15 Via Carlo Cattaneo 130", nil},
 		{"the Montreal Hockey Club", nil},
 		{"In Iran they sing", nil},
-		{"Please return to Eloise Street", nil},
+		{"They walked down Eloise Street", nil},
 	})
 }
 
