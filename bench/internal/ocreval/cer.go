@@ -6,6 +6,7 @@
 package ocreval
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strings"
@@ -151,7 +152,7 @@ func assign(truth []Line, got []Word) (read []Line, extra int) {
 		read[best].Words = append(read[best].Words, w)
 	}
 	for i := range read {
-		slices.SortStableFunc(read[i].Words, func(a, b Word) int { return cmpF(a.Box.cx(), b.Box.cx()) })
+		slices.SortStableFunc(read[i].Words, func(a, b Word) int { return cmp.Compare(a.Box.cx(), b.Box.cx()) })
 	}
 	return read, extra
 }
@@ -170,16 +171,6 @@ func common(a, b []string) int {
 		}
 	}
 	return n
-}
-
-func cmpF(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // typographic maps characters that a text layer and an OCR system may
