@@ -278,6 +278,31 @@ func textPage(text string) (*page.Page, [][2]int) {
 	return p, offs
 }
 
+// addF2 adds "f2" (recall weighted twice as much as precision, the
+// figure redaction is judged by) wherever a score has "p" and "r": the
+// Python evaluation of the held-out splits writes P, R and F1 only.
+func addF2(v any) {
+	switch x := v.(type) {
+	case map[string]any:
+		p, okP := x["p"].(float64)
+		r, okR := x["r"].(float64)
+		if okP && okR {
+			f2 := 0.0
+			if 4*p+r > 0 {
+				f2 = 5 * p * r / (4*p + r)
+			}
+			x["f2"] = round(f2)
+		}
+		for _, e := range x {
+			addF2(e)
+		}
+	case []any:
+		for _, e := range x {
+			addF2(e)
+		}
+	}
+}
+
 // mergeInto writes the scores into manifest.json, keeping everything else.
 func mergeInto(path string, scores map[string]any) error {
 	b, err := os.ReadFile(path)
@@ -295,6 +320,7 @@ func mergeInto(path string, scores map[string]any) error {
 	for k, v := range scores {
 		s[k] = v
 	}
+	addF2(s)
 	man["scores"] = s
 	out, err := json.MarshalIndent(man, "", " ")
 	if err != nil {
