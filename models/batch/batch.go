@@ -3,8 +3,10 @@
 //
 // Requests come from any goroutine (pages of many documents at once); one
 // executor goroutine per Batcher gathers them into batches and runs one
-// batch at a time, so a model session is never driven by two runs at once
-// and its intra-op thread pool is the only parallelism inside it. A batch
+// batch at a time, so a model session never serves two batches at once
+// and the threads a batch's run uses (ONNX Runtime's intra-op pool, or the
+// run function's own split of the batch, as the OCR recogniser's) are the
+// only parallelism inside it. A batch
 // closes when it holds MaxBatch requests or its oldest request has waited
 // MaxWait. Requests are bucketed by Key (a sentence length, a line width
 // rounded to a step) and a batch only holds requests of one bucket, so

@@ -242,6 +242,48 @@ func TestSpacesFix(t *testing.T) {
 	}
 }
 
+// TestSpacesNarrowGlyphs checks that a narrow glyph in a wide cell (a
+// tabular "1") does not get spaces inserted beside it, while dropped
+// spaces after a word, and after punctuation, are still put back.
+func TestSpacesNarrowGlyphs(t *testing.T) {
+	// Ink height 28. A digit's ink fills its cell of 16 columns, a "1"
+	// has 4 columns in the middle of one; a comma has a cell of its own
+	// width, 4. The recogniser read "201512,ab": no spaces.
+	var inked [][2]int
+	var gs []glyph
+	x := 5
+	add := func(text string, cell, ink, gap int) {
+		pad := (cell - ink) / 2
+		inked = append(inked, [2]int{x + pad, x + pad + ink})
+		gs = append(gs, glyph{text: text, x: float64(x) + float64(cell)/2, p: 1})
+		x += cell + gap
+	}
+	add("2", 16, 16, 3)
+	add("0", 16, 16, 3)
+	add("1", 16, 4, 3) // 9 blank columns either side: 0.32 ink heights
+	add("5", 16, 16, 12)
+	add("1", 16, 4, 3) // 18 blank columns before it
+	add("2", 16, 16, 3)
+	add(",", 4, 4, 10) // 10 blank columns after it
+	add("a", 16, 16, 3)
+	add("b", 16, 16, 3)
+	j := &lineJob{gs: gs, ink: stripes(x+5, inked).inkProfile()}
+	if !j.ink.ok {
+		t.Fatal("ink not found")
+	}
+	sp := spaces{insert: 0.3, drop: 0.2}
+	if g := j.ink.gap(gs[1], gs[2]); g <= sp.insert {
+		t.Fatalf("blank beside the 1 is %.2f ink heights, want over %.2f for the test to mean anything", g, sp.insert)
+	}
+	var text string
+	for _, g := range sp.fix(j) {
+		text += g.text
+	}
+	if text != "2015 12, ab" {
+		t.Errorf("fixed text %q, want %q", text, "2015 12, ab")
+	}
+}
+
 func TestWordsCoverLineAndSplitChars(t *testing.T) {
 	q := Quad{UL: Point{0, 0}, UR: Point{200, 0}, LL: Point{0, 20}, LR: Point{200, 20}}
 	gs := []glyph{

@@ -21,7 +21,10 @@
 //     recognises them in batches of similar width shared with every other
 //     page in flight; a line read with low confidence is read again turned
 //     180 degrees (an upside-down label on an upright page) and the better
-//     reading kept;
+//     reading kept. On the CPU a batch's runs go to the recogniser as
+//     several concurrent single-threaded runs, one per ONNX Runtime
+//     intra-op thread the process was given (see recParallelism): the
+//     model's runs scale poorly across threads;
 //  5. decodes CTC greedily, keeping each character's time steps so every
 //     word, and every character, gets its own quadrilateral inside the
 //     line's; blank gaps in the crop's ink fix the spaces the recogniser
@@ -38,6 +41,7 @@ import (
 	"image"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"time"
 
@@ -151,6 +155,7 @@ type Engine struct {
 	detB           *batch.Batcher[detReq, detResp]
 	clsB           *batch.Batcher[clsReq, clsResp]
 	recB           *batch.Batcher[recReq, recResp]
+	recPar         int // concurrent single-threaded recogniser runs (see recParallelism)
 	detLUT, recLUT *kernels.NormLUT
 	closeErr       error
 	closeOnce      sync.Once
@@ -209,7 +214,7 @@ func New(modelDir string, opts Options) (*Engine, error) {
 		recLUT: kernels.NewNormLUT([3]float32{0.5, 0.5, 0.5}, [3]float32{0.5, 0.5, 0.5}),
 		closed: make(chan struct{}),
 	}
-	open := func(file string) (*ort.Session, error) {
+	open := func(file string, extra ...ort.SessionOption) (*ort.Session, error) {
 		p := filepath.Join(dir, file)
 		in, out, err := ort.ModelIO(p)
 		if err != nil {
@@ -220,11 +225,19 @@ func New(modelDir string, opts Options) (*Engine, error) {
 		}
 		// Page images and text lines come in many shapes: see
 		// ort.WithoutMemPattern.
-		return ort.NewSession(p, []string{in[0].Name}, []string{out[0].Name}, ort.WithoutMemPattern())
+		so := append([]ort.SessionOption{ort.WithoutMemPattern()}, extra...)
+		return ort.NewSession(p, []string{in[0].Name}, []string{out[0].Name}, so...)
+	}
+	// The recogniser runs as recPar concurrent single-threaded runs.
+	cfg, _ := ort.Current()
+	e.recPar = recParallelism(cfg, runtime.GOMAXPROCS(0))
+	var recOpts []ort.SessionOption
+	if e.recPar > 1 {
+		recOpts = append(recOpts, ort.WithIntraOpThreads(1))
 	}
 	if e.det, err = open(detFile); err == nil {
 		if e.cls, err = open(clsFile); err == nil {
-			e.rec, err = open(recFile)
+			e.rec, err = open(recFile, recOpts...)
 		}
 	}
 	if err != nil {

@@ -3,6 +3,7 @@ package ocr
 import (
 	"math"
 	"slices"
+	"unicode"
 )
 
 // The recogniser sometimes drops the space between digit groups or short
@@ -14,6 +15,21 @@ import (
 // letters and punctuation leave wide gaps) keeps its words whole. On
 // rendered proportional text letter gaps stay under 0.22 and word gaps
 // above 0.26.
+//
+// A digit's cell is as wide as any other digit's (fonts set figures
+// tabular by default), so a narrow "1" leaves a blank beside it as wide
+// as a word space: "2015" read "201 5", "07/10" "07/1 0", an IBAN broken
+// into pieces. Before inserting a space the gap is therefore reduced by
+// the blank a digit's own cell holds: on each side whose glyph is a
+// digit, half of how much narrower its ink is than the line's typical
+// glyph (see insertGap). Letters and punctuation get no such allowance:
+// proportional fonts give "l", "t" or a comma a narrow cell, and a space
+// dropped after one must still be put back. Dropping the recogniser's own
+// spaces still uses the plain gap. On the OCR comparison's 24 real pages
+// (bench --only ocr) this cut the spaces inserted inside words and
+// numbers from 511 to 94 (457 of them beside a "1") while repairing all
+// but 6 of the dropped spaces repaired before: CER 2.73% to 1.84%, word
+// recall 87.9% to 92.0%.
 const (
 	spaceInsertMin = 0.25 // never insert a space at a narrower gap
 	spaceInsertRel = 0.9  // nor below this share of the narrowest kept space
@@ -30,6 +46,11 @@ type ink struct {
 	cols   []bool
 	height float64
 	ok     bool
+	// runW is, for an inked column, the width of the run of inked
+	// columns holding it (a glyph, or glyphs that touch); runMed is the
+	// line's median run width.
+	runW   []int
+	runMed float64
 }
 
 // inkProfile measures the crop's ink.
@@ -90,21 +111,106 @@ func (c crop) inkProfile() ink {
 	if top < 0 {
 		return ink{}
 	}
-	return ink{cols: cols, height: float64(bot - top + 1), ok: true}
+	k := ink{cols: cols, height: float64(bot - top + 1), ok: true, runW: make([]int, c.w)}
+	var widths []int
+	for x := 0; x < c.w; {
+		if !cols[x] {
+			x++
+			continue
+		}
+		end := x
+		for end < c.w && cols[end] {
+			end++
+		}
+		for i := x; i < end; i++ {
+			k.runW[i] = end - x
+		}
+		widths = append(widths, end-x)
+		x = end
+	}
+	slices.Sort(widths)
+	k.runMed = float64(widths[len(widths)/2])
+	return k
 }
 
 // gap is the widest blank run between two glyph centres, in ink heights.
 func (k ink) gap(a, b glyph) float64 {
-	best, run := 0, 0
+	best, _ := k.widest(a, b)
+	return float64(best) / k.height
+}
+
+// widest is the widest blank run between two glyph centres: its width in
+// columns and the column just after it.
+func (k ink) widest(a, b glyph) (best, end int) {
+	run := 0
 	for x := max(int(a.x), 0); x < min(int(math.Ceil(b.x)), len(k.cols)); x++ {
 		if k.cols[x] {
 			run = 0
 			continue
 		}
 		run++
-		best = max(best, run)
+		if run > best {
+			best, end = run, x+1
+		}
 	}
-	return float64(best) / k.height
+	return best, end
+}
+
+// insertGap is gap less the blank that narrow digits' cells hold: for
+// each side of the widest run whose glyph is a digit, half of how much
+// narrower the ink run there is than typical, the line's typical glyph
+// width in columns (see the note at the top).
+func (k ink) insertGap(a, b glyph, typical float64) float64 {
+	best, end := k.widest(a, b)
+	if best == 0 {
+		return 0
+	}
+	cell := 0.0
+	side := func(x, step int, g glyph) {
+		if !digits(g.text) {
+			return
+		}
+		for ; x >= 0 && x < len(k.cols); x += step {
+			if k.cols[x] {
+				cell += max(0, (typical-float64(k.runW[x]))/2)
+				return
+			}
+		}
+	}
+	side(end-best-1, -1, a)
+	side(end, 1, b)
+	return max(0, float64(best)-cell) / k.height
+}
+
+// typicalWidth is a line's typical glyph width in crop columns: the
+// median ink run, but no more than the median distance between
+// neighbouring glyph centres (on small text glyphs touch and one run
+// holds several), and no less than 0.45 ink heights, about a digit's
+// width where the line is digits and capitals (on a line of "1"s and
+// punctuation the median run is a "1").
+func (k ink) typicalWidth(gs []glyph) float64 {
+	var pitch []float64
+	for i := 1; i < len(gs); i++ {
+		if !gs[i].space && !gs[i-1].space {
+			pitch = append(pitch, gs[i].x-gs[i-1].x)
+		}
+	}
+	w := k.runMed
+	if len(pitch) > 0 {
+		slices.Sort(pitch)
+		w = min(w, pitch[len(pitch)/2])
+	}
+	return max(w, 0.45*k.height)
+}
+
+// digits reports whether s is digits only.
+func digits(s string) bool {
+	for _, r := range s {
+		if !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // spaces are the thresholds for one page.
@@ -140,14 +246,16 @@ func spacing(jobs []*lineJob) spaces {
 	return sp
 }
 
-// fix inserts spaces the recogniser missed at wide gaps, drops those it
-// put where glyphs almost touch, and merges repeated spaces.
+// fix inserts spaces the recogniser missed at wide gaps (narrow glyphs'
+// cells allowed for), drops those it put where glyphs almost touch, and
+// merges repeated spaces.
 func (sp spaces) fix(j *lineJob) []glyph {
 	gs, k := j.gs, j.ink
 	if !k.ok || len(gs) < 2 {
 		return gs
 	}
 	out := make([]glyph, 0, len(gs)+4)
+	typical := k.typicalWidth(gs)
 	for i, g := range gs {
 		if i == 0 {
 			out = append(out, g)
@@ -162,7 +270,7 @@ func (sp spaces) fix(j *lineJob) []glyph {
 			if i+1 >= len(gs) || gs[i+1].space || k.gap(prev, gs[i+1]) >= sp.drop {
 				out = append(out, g)
 			}
-		case !prev.space && k.gap(prev, g) > sp.insert:
+		case !prev.space && k.insertGap(prev, g, typical) > sp.insert:
 			out = append(out, glyph{text: " ", x: (prev.x + g.x) / 2, space: true}, g)
 		default:
 			out = append(out, g)

@@ -3,7 +3,9 @@ package ort
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	onnx "github.com/yalue/onnxruntime_go"
@@ -270,6 +272,81 @@ func TestSessionWithoutMemPattern(t *testing.T) {
 			if a[i] != b[i] {
 				t.Fatalf("%v: output %d is %g without memory patterns, %g with", shape, i, b[i], a[i])
 			}
+		}
+	}
+}
+
+// TestSessionIntraOpThreadsConcurrent opens the detection model with one
+// intra-op thread and runs it from several goroutines at once, as
+// models/ocr does with its recogniser: every concurrent run gives exactly
+// what a run alone gives, and that is what the environment's thread count
+// gives (within float rounding: the work is split differently).
+func TestSessionIntraOpThreadsConcurrent(t *testing.T) {
+	needORT(t)
+	model := detModel(t)
+	in, out, err := ModelIO(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := func(opts ...SessionOption) *Session {
+		s, err := NewSession(model, []string{in[0].Name}, []string{out[0].Name}, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	plain, one := open(), open(WithIntraOpThreads(1))
+	shapes := [][2]int64{{64, 96}, {96, 32}, {32, 64}, {64, 64}}
+	run := func(s *Session, shape [2]int64) ([]float32, error) {
+		data := make([]float32, 3*shape[0]*shape[1])
+		for i := range data {
+			data[i] = float32((i+int(shape[1]))%17)/8 - 1
+		}
+		x, err := onnx.NewTensor(onnx.NewShape(1, 3, shape[0], shape[1]), data)
+		if err != nil {
+			return nil, err
+		}
+		defer x.Destroy()
+		outs := []onnx.Value{nil}
+		if err := s.Run([]onnx.Value{x}, outs); err != nil {
+			return nil, err
+		}
+		defer outs[0].Destroy()
+		return append([]float32(nil), outs[0].(*onnx.Tensor[float32]).GetData()...), nil
+	}
+	alone := make([][]float32, len(shapes))
+	for i, sh := range shapes {
+		if alone[i], err = run(one, sh); err != nil {
+			t.Fatal(err)
+		}
+		ref, err := run(plain, sh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := range ref {
+			if d := ref[k] - alone[i][k]; d > 1e-4 || d < -1e-4 {
+				t.Fatalf("%v: output %d is %g with one thread, %g with the environment's", sh, k, alone[i][k], ref[k])
+			}
+		}
+	}
+	got := make([][]float32, 3*len(shapes))
+	errs := make([]error, len(got))
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i], errs[i] = run(one, shapes[i%len(shapes)])
+		}()
+	}
+	wg.Wait()
+	for i := range got {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		if want := alone[i%len(shapes)]; !slices.Equal(got[i], want) {
+			t.Fatalf("run %d (%v): concurrent output differs from the run alone", i, shapes[i%len(shapes)])
 		}
 	}
 }

@@ -12,7 +12,9 @@ import (
 // Session is one loaded model with fixed input and output names and
 // dynamic shapes: every Run may pass tensors of a different batch size or
 // length. Run is safe from several goroutines (ONNX Runtime allows
-// concurrent runs), but redactd feeds each session from one executor.
+// concurrent runs), but redactd feeds each session from one executor; only
+// models/ocr's recogniser, opened WithIntraOpThreads(1), is run from as
+// many goroutines at once as the environment has threads.
 type Session struct {
 	name    string
 	s       *onnx.DynamicAdvancedSession
@@ -27,6 +29,17 @@ type SessionOption func(*sessionConfig)
 
 type sessionConfig struct {
 	noMemPattern bool
+	threads      int // intra-op threads; 0 means the environment's
+}
+
+// WithIntraOpThreads opens the session with n intra-op threads instead
+// of the environment's Options.Threads (n < 1 keeps those). A model whose
+// runs scale poorly across threads can then be run as several concurrent
+// single-threaded runs on one session (ONNX Runtime allows concurrent
+// Run calls); the caller bounds how many, usually to Options.Threads, so
+// the cores are not oversubscribed (see models/ocr's recogniser).
+func WithIntraOpThreads(n int) SessionOption {
+	return func(c *sessionConfig) { c.threads = max(n, 0) }
 }
 
 // WithoutMemPattern opens the session without ONNX Runtime's memory
@@ -77,11 +90,15 @@ func sessionOptions(cfg Options, sc sessionConfig) (*onnx.SessionOptions, error)
 	if err != nil {
 		return nil, fmt.Errorf("ort: session options: %w", err)
 	}
+	threads := cfg.Threads
+	if sc.threads > 0 {
+		threads = sc.threads
+	}
 	steps := []struct {
 		what string
 		fn   func() error
 	}{
-		{"intra-op threads", func() error { return o.SetIntraOpNumThreads(cfg.Threads) }},
+		{"intra-op threads", func() error { return o.SetIntraOpNumThreads(threads) }},
 		{"inter-op threads", func() error { return o.SetInterOpNumThreads(1) }},
 		{"intra-op spinning", func() error { return o.AddSessionConfigEntry("session.intra_op.allow_spinning", "0") }},
 		{"inter-op spinning", func() error { return o.AddSessionConfigEntry("session.inter_op.allow_spinning", "0") }},
