@@ -1,6 +1,7 @@
 package ocr
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -164,25 +165,15 @@ func toSource(r rect, req detReq) rect {
 // row when its centre lies within half a line height of the row's first
 // box), and left to right within a row.
 func sortBoxes(boxes []detBox) {
-	slices.SortStableFunc(boxes, func(a, b detBox) int { return cmpFloat(a.r.C.Y, b.r.C.Y) })
+	slices.SortStableFunc(boxes, func(a, b detBox) int { return cmp.Compare(a.r.C.Y, b.r.C.Y) })
 	for i := 0; i < len(boxes); {
 		j := i + 1
 		for j < len(boxes) && boxes[j].r.C.Y-boxes[i].r.C.Y < math.Min(boxes[i].r.S, boxes[j].r.S)/2 {
 			j++
 		}
 		slices.SortStableFunc(boxes[i:j], func(a, b detBox) int {
-			return cmpFloat(a.r.C.X-a.r.L/2, b.r.C.X-b.r.L/2)
+			return cmp.Compare(a.r.C.X-a.r.L/2, b.r.C.X-b.r.L/2)
 		})
 		i = j
 	}
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -1,6 +1,7 @@
 package ocr
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"slices"
@@ -87,7 +88,7 @@ func (e *Engine) orientation(ctx context.Context, img Image, boxes []detBox) (ro
 	if len(cands) == 0 {
 		return 0, nil, nil
 	}
-	slices.SortStableFunc(cands, func(a, b int) int { return cmpFloat(boxes[b].r.L, boxes[a].r.L) })
+	slices.SortStableFunc(cands, func(a, b int) int { return cmp.Compare(boxes[b].r.L, boxes[a].r.L) })
 	if !vertical {
 		var crops []crop
 		for _, i := range cands[:min(len(cands), orientClsLines)] {
