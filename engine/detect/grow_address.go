@@ -36,14 +36,12 @@ func (g *grower) classify(v *View, i int) addrWord {
 		return awStop
 	}
 	if hasDigit(t) {
-		// House numbers, postcodes, "10.", "D-12345", "2B"; longer digit
-		// runs are phone, account or card numbers.
-		if len(t) <= 10 && countDigits(t) <= 6 {
+		if shortCode(t) {
 			return awPart
 		}
 		return awStop
 	}
-	if len(t) == 2 && isAllUpper(t) && (usStates[t] != "" || caProvinces[t]) || militaryWords[l] {
+	if regionCode(t) || militaryWords[l] {
 		return awPart
 	}
 	f := g.gz.Lex[l]
@@ -66,6 +64,17 @@ func (g *grower) classify(v *View, i int) addrWord {
 		return awPart
 	}
 	return awStop
+}
+
+// shortCode reports whether t, which holds a digit, may be a house
+// number or postcode ("12", "10.", "D-12345", "2B"); longer digit runs
+// are phone, account or card numbers.
+func shortCode(t string) bool { return len(t) <= 10 && countDigits(t) <= 6 }
+
+// regionCode reports whether t is a US state or Canadian province code
+// written in capitals ("IL", "ON").
+func regionCode(t string) bool {
+	return len(t) == 2 && isAllUpper(t) && (usStates[t] != "" || caProvinces[t])
 }
 
 func isLetters(s string) bool {
@@ -96,8 +105,8 @@ func (g *grower) evidence(v *View, i int) bool {
 	case t == "":
 		return false
 	case hasDigit(t):
-		return len(t) <= 10 && countDigits(t) <= 6
-	case len(t) == 2 && isAllUpper(t) && (usStates[t] != "" || caProvinces[t]), militaryWords[l]:
+		return shortCode(t)
+	case regionCode(t), militaryWords[l]:
 		return true
 	}
 	const place = gazetteer.Country | gazetteer.StreetSuffix | gazetteer.StreetPrefix | gazetteer.Unit | gazetteer.POBox
@@ -167,9 +176,9 @@ func countDigits(s string) int {
 	return n
 }
 
-// placeAt matches a multi-word city or country starting at word i on its
-// line ("Antigua and Barbuda", "Democratic Republic of the Congo") and
-// returns its last word, or -1.
+// placeAt matches a multi-word city or country starting at word i ("Antigua
+// and Barbuda", "Democratic Republic of the Congo"), possibly wrapped onto
+// the next line, and returns its last word, or -1.
 func (g *grower) placeAt(v *View, i int) int {
 	_, first := bare(v, i)
 	if g.gz.Lex[first]&gazetteer.MultiStart == 0 {
@@ -284,13 +293,8 @@ func (g *grower) alongLine(v *View, last int) int {
 // "Gosposka ulica 47"): letters only, not an ordinary English word.
 func (g *grower) nameBeforeNumber(v *View, k, end int) bool {
 	t, l := bare(v, k)
-	if k+1 >= end || t != l || growStop[l] || addrNameStop[l] || g.gz.Lex[l]&gazetteer.Common != 0 {
+	if k+1 >= end || t != l || !isLetters(l) || growStop[l] || addrNameStop[l] || g.gz.Lex[l]&gazetteer.Common != 0 {
 		return false
-	}
-	for _, r := range l {
-		if !unicode.IsLetter(r) {
-			return false
-		}
 	}
 	n, _ := bare(v, k+1)
 	return hasDigit(n) && len(n) <= 6
@@ -301,9 +305,7 @@ func (g *grower) nameBeforeNumber(v *View, k, end int) bool {
 // last word, or k when there is none: the run after the conjunction must
 // reach a street type or a number within four words.
 func (g *grower) crossing(v *View, k, end int) int {
-	switch v.coreLower(k) {
-	case "and", "&", "und", "et", "y", "e", "en":
-	default:
+	if l := v.coreLower(k); !isConjunction(l) || l == "or" {
 		return k
 	}
 	for j := k + 1; j < end && j <= k+4; j++ {
@@ -513,7 +515,7 @@ func (g *grower) anchoredBlock(v *View, f, l int) bool {
 		t, w := bare(v, k)
 		num = num || hasDigit(t)
 		place = place || g.gz.Lex[w]&(gazetteer.City|gazetteer.Country|gazetteer.Unit|gazetteer.POBox) != 0 ||
-			militaryWords[w] || len(t) == 2 && isAllUpper(t) && (usStates[t] != "" || caProvinces[t]) || g.placeAt(v, k) >= 0
+			militaryWords[w] || regionCode(t) || g.placeAt(v, k) >= 0
 	}
 	return num && place
 }
