@@ -43,20 +43,8 @@ func TestQuickBench(t *testing.T) {
 
 	out := filepath.Join(dir, "report", "RESULTS.md")
 	os.MkdirAll(filepath.Dir(out), 0o755)
-	cfg, err := parseFlags([]string{"--quick", "--redactd", bin, "--peers=false", "--ocr-pages=1", "--ocr-eval-pages=1",
-		"--data", data, "--out", out, "--work", filepath.Join(dir, "work"), "--timeout", "4m"}, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), cfg.timeout)
-	defer cancel()
-	rep, err := run(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := report.Write(out, rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := runBench(t, out, "--quick", "--redactd", bin, "--peers=false", "--ocr-pages=1", "--ocr-eval-pages=1",
+		"--data", data, "--out", out, "--work", filepath.Join(dir, "work"), "--timeout", "4m")
 
 	if rep.Idle == nil || len(rep.Idle.Multipart) == 0 || len(rep.Idle.Direct) == 0 {
 		t.Errorf("idle latency not measured on both upload paths: %+v", rep.Idle)
@@ -164,20 +152,8 @@ func TestOCRSection(t *testing.T) {
 	}
 	dir := t.TempDir()
 	out := filepath.Join(dir, "OCR.md")
-	cfg, err := parseFlags([]string{"--only", "ocr", "--ocr-eval-pages=2", "--data", data, "--out", out,
-		"--work", filepath.Join(dir, "work"), "--timeout", "2m"}, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), cfg.timeout)
-	defer cancel()
-	rep, err := run(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := report.Write(out, rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := runBench(t, out, "--only", "ocr", "--ocr-eval-pages=2", "--data", data, "--out", out,
+		"--work", filepath.Join(dir, "work"), "--timeout", "2m")
 	o := rep.OCR
 	if o == nil || o.Err != "" {
 		t.Fatalf("OCR comparison did not run: %+v", o)
@@ -211,4 +187,24 @@ func TestOCRSection(t *testing.T) {
 	if strings.Contains(string(md), "## Throughput") {
 		t.Error("--only ocr report has the server sections")
 	}
+}
+
+// runBench runs the bench with args, as its command line would, and
+// writes the report to out.
+func runBench(t *testing.T, out string, args ...string) *report.Report {
+	t.Helper()
+	cfg, err := parseFlags(args, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.timeout)
+	defer cancel()
+	rep, err := run(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := report.Write(out, rep); err != nil {
+		t.Fatal(err)
+	}
+	return rep
 }

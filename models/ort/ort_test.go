@@ -232,19 +232,7 @@ func TestNewSessionBeforeInit(t *testing.T) {
 // memory pattern planning on inputs of two shapes: same outputs.
 func TestSessionWithoutMemPattern(t *testing.T) {
 	needORT(t)
-	model := detModel(t)
-	in, out, err := ModelIO(model)
-	if err != nil {
-		t.Fatal(err)
-	}
-	open := func(opts ...SessionOption) *Session {
-		s, err := NewSession(model, []string{in[0].Name}, []string{out[0].Name}, opts...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		return s
-	}
+	open := detOpener(t)
 	plain, lean := open(), open(WithoutMemPattern())
 	for _, shape := range [][2]int64{{64, 96}, {96, 32}} {
 		data := make([]float32, 3*shape[0]*shape[1])
@@ -283,19 +271,7 @@ func TestSessionWithoutMemPattern(t *testing.T) {
 // gives (within float rounding: the work is split differently).
 func TestSessionIntraOpThreadsConcurrent(t *testing.T) {
 	needORT(t)
-	model := detModel(t)
-	in, out, err := ModelIO(model)
-	if err != nil {
-		t.Fatal(err)
-	}
-	open := func(opts ...SessionOption) *Session {
-		s, err := NewSession(model, []string{in[0].Name}, []string{out[0].Name}, opts...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		return s
-	}
+	open := detOpener(t)
 	plain, one := open(), open(WithIntraOpThreads(1))
 	shapes := [][2]int64{{64, 96}, {96, 32}, {32, 64}, {64, 64}}
 	run := func(s *Session, shape [2]int64) ([]float32, error) {
@@ -317,6 +293,7 @@ func TestSessionIntraOpThreadsConcurrent(t *testing.T) {
 	}
 	alone := make([][]float32, len(shapes))
 	for i, sh := range shapes {
+		var err error
 		if alone[i], err = run(one, sh); err != nil {
 			t.Fatal(err)
 		}
@@ -348,5 +325,24 @@ func TestSessionIntraOpThreadsConcurrent(t *testing.T) {
 		if want := alone[i%len(shapes)]; !slices.Equal(got[i], want) {
 			t.Fatalf("run %d (%v): concurrent output differs from the run alone", i, shapes[i%len(shapes)])
 		}
+	}
+}
+
+// detOpener returns a function that opens the detection model with the
+// given options; the sessions close when the test ends.
+func detOpener(t *testing.T) func(...SessionOption) *Session {
+	t.Helper()
+	model := detModel(t)
+	in, out, err := ModelIO(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(opts ...SessionOption) *Session {
+		s, err := NewSession(model, []string{in[0].Name}, []string{out[0].Name}, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
 	}
 }
