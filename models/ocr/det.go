@@ -36,20 +36,25 @@ type detResp struct{ prob []float32 }
 // detKey batches only images of identical size.
 func detKey(r detReq) int { return r.w<<16 | r.h }
 
-// detSize is the detector input size for a w x h image: longest side at
-// most maxSide, each side rounded to a multiple of 32 (at least 32).
-func detSize(w, h, maxSide int) (int, int) {
-	scale := 1.0
+// detScale is the detector's scale for a w x h page: its longest side at
+// most maxSide pixels.
+func detScale(w, h, maxSide int) float64 {
 	if m := max(w, h); m > maxSide {
-		scale = float64(maxSide) / float64(m)
+		return float64(maxSide) / float64(m)
 	}
+	return 1
+}
+
+// detSize is the detector input size for a w x h image at scale, each
+// side rounded to a multiple of 32 (at least 32).
+func detSize(w, h int, scale float64) (int, int) {
 	r := func(v int) int { return max(32, int(math.Round(float64(v)*scale/32))*32) }
 	return r(w), r(h)
 }
 
-// prepareDet resizes img for the detector.
-func (e *Engine) prepareDet(img Image) detReq {
-	w, h := detSize(img.W, img.H, e.opts.MaxSide)
+// prepareDet resizes img for the detector at scale.
+func (e *Engine) prepareDet(img Image, scale float64) detReq {
+	w, h := detSize(img.W, img.H, scale)
 	pix := make([]byte, w*h*img.Channels)
 	kernels.ResizeBilinear(pix, w, h, w*img.Channels, img.Pix, img.W, img.H, img.Stride, img.Channels)
 	return detReq{
@@ -93,14 +98,20 @@ type detBox struct {
 	score float64
 }
 
-// detect runs the detector on img and returns text boxes in img's pixels.
+// detect runs the detector on the inked part of img (see inkBounds) at
+// img's scale and returns text boxes in img's pixels.
 func (e *Engine) detect(ctx context.Context, img Image) ([]detBox, error) {
-	req := e.prepareDet(img)
+	ink := inkBounds(img)
+	req := e.prepareDet(img.sub(ink), detScale(img.W, img.H, e.opts.MaxSide))
 	resp, err := e.detB.Do(ctx, req)
 	if err != nil {
 		return nil, err
 	}
 	boxes := dbBoxes(resp.prob, req)
+	for i := range boxes {
+		boxes[i].r.C.X += float64(ink.Min.X)
+		boxes[i].r.C.Y += float64(ink.Min.Y)
+	}
 	sortBoxes(boxes)
 	return boxes, nil
 }

@@ -108,7 +108,7 @@ func TestRewrittenModelsMatchUpstream(t *testing.T) {
 		img, _ := renderPage(t, spec)
 
 		// Detector: probability maps, and the boxes found on them.
-		req := e.prepareDet(img)
+		req := e.prepareDet(img, detScale(img.W, img.H, e.opts.MaxSide))
 		got, err := e.runDet(ctx, []detReq{req})
 		if err != nil {
 			t.Fatal(err)

@@ -98,7 +98,7 @@ func TestDetSize(t *testing.T) {
 		{10, 10, 1536, 32, 32},
 		{4000, 100, 1536, 1536, 32},
 	} {
-		if w, h := detSize(c.w, c.h, c.max); w != c.ww || h != c.wh {
+		if w, h := detSize(c.w, c.h, detScale(c.w, c.h, c.max)); w != c.ww || h != c.wh {
 			t.Errorf("detSize(%d,%d,%d) = %d,%d want %d,%d", c.w, c.h, c.max, w, h, c.ww, c.wh)
 		}
 	}

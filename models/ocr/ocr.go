@@ -3,8 +3,10 @@
 // Runtime, with the pre- and post-processing written in Go.
 //
 // For one image, Recognize
-//  1. resizes it (longest side at most Options.MaxSide, sides multiples of
-//     32), normalises it and runs the DB text detector;
+//  1. bounds the part that differs from the paper (4x4 block means, see
+//     ink.go), resizes that part at the image's scale (longest side of the
+//     image at most Options.MaxSide, sides multiples of 32), normalises it
+//     and runs the DB text detector: blank margins cost nothing;
 //  2. turns the probability map into line quadrilaterals: threshold 0.3,
 //     8-connected components, minimum-area rotated rectangle, box score
 //     (mean probability inside, at least 0.6), unclip by ratio 1.5, mapped
