@@ -132,6 +132,10 @@ func newAddressFinder(gz *gazetteer.Gazetteers) *addressFinder {
 	for k := range a.standaloneUnits {
 		a.starts[k] = struct{}{}
 	}
+	for k := range militaryPost {
+		a.starts[k] = struct{}{}
+	}
+	a.starts["corner"] = struct{}{}
 	for name := range usStates {
 		if f, _, ok := strings.Cut(name, " "); ok {
 			a.stateFirst[f] = struct{}{}
@@ -175,10 +179,181 @@ func (a *addressFinder) find(v *View) []page.Span {
 		street := len(parts) > 0 && parts[len(parts)-1].kind != partPostal && parts[len(parts)-1].last == first-1
 		parts = append(parts, a.line(v, first, end, street)...)
 	}
+	if wrapped := a.acrossWraps(v, parts); len(wrapped) > 0 {
+		parts = mergeParts(parts, wrapped)
+	}
 	if len(parts) == 0 {
 		return nil
 	}
 	return a.join(v, parts)
+}
+
+// wrapTail is how many words before a line break, and wrapHead how many
+// after it, a part broken by the break may have: the longest parts
+// (a number, a prefix type, a name of several words, a number) fit.
+const (
+	wrapTail = 6
+	wrapHead = 8
+)
+
+// acrossWraps returns the parts broken by a line break in flowed text.
+// Where a line flows on into the next as the same paragraph, the width
+// ran out wherever it did, inside streets and postcodes as anywhere
+// else, so the line's tail and the next line's head are read as one
+// line. A part found there counts only when its core crosses the break:
+// when one of the lines' own parts (lines, in word order) already starts
+// where it starts, or, for a postcode, already covers its words after
+// the break, it only stretches that part over the break by optional
+// words (a second street type, a unit, a city before the postcode),
+// which is growth's work and needs growth's checks. The tail starts at
+// the line's first word when the line is short, so that "at the start
+// of a line" keeps its meaning.
+func (a *addressFinder) acrossWraps(v *View, lines []part) []part {
+	var out []part
+	j := 0 // first line part not before the current line
+	for k := 0; k+1 < v.Lines(); k++ {
+		first, end := v.Line(k)
+		_, next := v.Line(k + 1)
+		for j < len(lines) && lines[j].first < first {
+			j++
+		}
+		if first == end || end == next || !v.flowsOn(k) {
+			continue
+		}
+		from := max(first, end-wrapTail)
+		to := min(next, end+wrapHead)
+		if !a.mayCross(v, end-1) || !digitIn(v, from, to) {
+			continue // most lines of prose end in a plain word, many lack numbers
+		}
+		street := j > 0 && lines[j-1].kind != partPostal && lines[j-1].last == first-1 && from == first
+		for _, p := range a.line(v, from, to, street) {
+			if p.first < end && p.last >= end && !explained(v, lines[j:], p, end) && a.crossingHolds(v, p, end) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// mayCross reports whether word i, the last of its line, may be a
+// word of an address part: a number, a capitalised word, a keyword, a
+// particle, a conjunction or "of" (in a crossing), a street type, or any
+// word of a lower-case line. Parts that cross a break hold the word
+// before it.
+func (a *addressFinder) mayCross(v *View, i int) bool {
+	t := v.coreText(i)
+	if t == "" || isDigit(t[0]) || isCapitalised(t) {
+		return true
+	}
+	l := v.coreLower(i)
+	if a.starts.Has(l) || addrParticles[l] || isConjunction(l) || l == "of" || a.gz.StreetSuffix.Has(strings.TrimSuffix(l, ".")) {
+		return true
+	}
+	return isLowerLine(v, v.lineFirst(i), i+1)
+}
+
+// digitIn reports whether any of words [f, e) has a digit.
+func digitIn(v *View, f, e int) bool {
+	for i := f; i < e; i++ {
+		if hasDigit(v.WordText(i)) {
+			return true
+		}
+	}
+	return false
+}
+
+// crossingHolds reports whether the words of a part p after the line
+// break before word brk belong to it. A label ("Bot:", "Date:") starts
+// something else; and when only a place follows the break after a whole
+// postcode, the next line is as likely a new sentence or paragraph
+// ("... 81365" / "CAN I ...", "... 02706" / "Mary said") as the city, so
+// the place must be a known city or country that is neither a first name,
+// a common word nor a code.
+func (a *addressFinder) crossingHolds(v *View, p part, brk int) bool {
+	for i := brk; i <= p.last; i++ {
+		if _, e := v.WordRange(i); v.Text[e-1] == ':' {
+			return false
+		}
+	}
+	if p.kind != partPostal || splitsCode(v.coreText(brk-1), v.coreText(brk)) {
+		return true
+	}
+	var ws []string
+	for i := brk; i <= p.last; i++ {
+		if hasDigit(v.coreText(i)) {
+			return true
+		}
+		ws = append(ws, v.coreLower(i))
+	}
+	name := strings.Join(ws, " ")
+	if _, first := a.gz.FirstNames[name]; first || a.gz.Common.Has(name) || len(name) <= 3 {
+		return false
+	}
+	return a.gz.Cities.Has(name) || a.gz.Countries.Has(name)
+}
+
+// numberAfter reports whether the only word of p after the line break
+// before brk is a number, as in "Suite" / "536": the line's part ended
+// with a unit word whose number wrapped, and the number completes it.
+func numberAfter(v *View, p part, brk int) bool {
+	return p.last == brk && houseNumber.MatchString(strings.TrimPrefix(v.coreText(brk), "#"))
+}
+
+// splitsCode reports whether a and b, the words either side of a line
+// break, are the two halves of one postcode ("1234" / "AB", "SW1A" /
+// "1AA", "T2P" / "1J9"): the break then falls inside the postcode, which
+// proves itself.
+func splitsCode(a, b string) bool {
+	switch {
+	case len(a) == 4 && allDigits(a) && nlLetters.MatchString(b):
+		return true
+	case len(a) <= 4 && hasDigit(a) && isAllUpper(a) && ukInward.MatchString(b):
+		return true
+	}
+	return caFSA.MatchString(a) && caLDU.MatchString(b)
+}
+
+// explained reports whether a part p broken by the line break before
+// word brk only stretches one of the lines' own parts (from those
+// starting on p's line on) over the break, other than by the number of a
+// unit that the break cut off.
+func explained(v *View, lines []part, p part, brk int) bool {
+	for _, q := range lines {
+		if q.first > p.last {
+			return false
+		}
+		if q.first == p.first && !numberAfter(v, p, brk) || p.kind == partPostal && q.first == brk && q.last >= p.last {
+			return true
+		}
+	}
+	return false
+}
+
+// mergeParts adds the parts broken by a line break to the parts found
+// line by line (both in word order): a broken part swallows the line
+// parts it overlaps, growing to cover them; it keeps the kind of
+// whichever starts first, and the best score.
+func mergeParts(lines, wrapped []part) []part {
+	out := make([]part, 0, len(lines)+len(wrapped))
+	i, j := 0, 0
+	for i < len(lines) || j < len(wrapped) {
+		var p part
+		if j >= len(wrapped) || i < len(lines) && lines[i].first <= wrapped[j].first {
+			p = lines[i]
+			i++
+		} else {
+			p = wrapped[j]
+			j++
+		}
+		if n := len(out); n > 0 && p.first <= out[n-1].last {
+			q := &out[n-1]
+			q.last = max(q.last, p.last)
+			q.score = max(q.score, p.score)
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // lw is word i's core in lower case; "" outside the line.
@@ -215,6 +390,17 @@ func (a *addressFinder) line(v *View, first, end int, street bool) []part {
 			continue
 		}
 		afterStreet := street && i == first || len(out) > 0 && out[len(out)-1].kind != partPostal && i-out[len(out)-1].last <= 1
+		if l := lw(v, i, first, end); l == "corner" {
+			if n := a.corner(v, i, first, end); n > i {
+				s := i
+				if lw(v, i-1, first, end) == "the" {
+					s = i - 1
+				}
+				out = append(out, part{first: s, last: n, score: 0.6, kind: partStreet})
+				i = n
+			}
+			continue
+		}
 		if p, ok := a.street(v, i, first, end); ok {
 			p.last = a.unitAfter(v, p.last, first, end)
 			out = append(out, p)
@@ -271,7 +457,9 @@ func (a *addressFinder) street(v *View, i, first, end int) (part, bool) {
 				}
 				return part{first: i, last: e, score: 0.65, kind: partStreet}, true
 			}
-			if !a.streetNameWord(v, k) || endsClause(v, k) {
+			// A bare number only right after the house number ("27 2711
+			// Queens Sq"); further in, it is another part's number.
+			if !a.streetNameWord(v, k) || endsClause(v, k) || k > i+1 && allDigits(v.coreText(k)) {
 				break
 			}
 		}
@@ -307,6 +495,46 @@ func (a *addressFinder) street(v *View, i, first, end int) (part, bool) {
 	return part{}, false
 }
 
+// corner matches a street crossing after "corner" at i: "corner of
+// Ilichova 50 and Salcido Street". Each street is a short run of name
+// words (capitalised, numbers, particles; any in a lower-case line), the
+// first holding a number or a street type, the second ending with a
+// street type ("corner of Page 4 and Figure 2" is none).
+// It returns the last word, or i when there is none.
+func (a *addressFinder) corner(v *View, i, first, end int) int {
+	if lw(v, i+1, first, end) != "of" {
+		return i
+	}
+	lower := isLowerLine(v, first, end)
+	name := func(k int) bool {
+		t, l := tw(v, k, first, end), lw(v, k, first, end)
+		if l == "" || addrNameStop[l] || endsClause(v, k) && !hasDigit(t) {
+			return false
+		}
+		return isCapitalised(t) || hasDigit(t) || addrParticles[l] || lower
+	}
+	k, proof := i+2, false
+	for ; k < end && k <= i+7 && !isConjunction(lw(v, k, first, end)); k++ {
+		if !name(k) {
+			return i
+		}
+		proof = proof || hasDigit(tw(v, k, first, end)) || a.isSuffixType(lw(v, k, first, end), tw(v, k, first, end))
+	}
+	if !proof || k == i+2 || k >= end || lw(v, k, first, end) == "or" {
+		return i
+	}
+	for j := k + 1; j < end && j <= k+4; j++ {
+		t, l := tw(v, j, first, end), lw(v, j, first, end)
+		if j > k+1 && (a.isSuffixType(l, t) || lower && a.gz.StreetSuffix.Has(strings.TrimSuffix(l, "."))) {
+			return j
+		}
+		if !name(j) {
+			return i
+		}
+	}
+	return i
+}
+
 // prefixName matches a prefix street type at i followed by a name; with
 // wantNumber, the name must be followed by a house number (which the part
 // then includes). It returns the last word.
@@ -323,7 +551,10 @@ func (a *addressFinder) prefixName(v *View, i, first, end int, wantNumber bool) 
 		}
 		n = 2
 	}
-	if wantNumber && !isCapitalised(tw(v, i, first, end)) && !isLowerLine(v, first, end) {
+	// Before a name and number the type is capitalised, or an
+	// abbreviation written in lower case by convention ("ul. Miła 5").
+	abbrev := n == 1 && strings.HasSuffix(v.WordText(i), ".") && isCapitalised(tw(v, i+1, first, end))
+	if wantNumber && !isCapitalised(tw(v, i, first, end)) && !abbrev && !isLowerLine(v, first, end) {
 		return 0, false
 	}
 	last := -1
@@ -378,10 +609,25 @@ func (a *addressFinder) isSuffixType(l, t string) bool {
 		return false
 	}
 	if a.gz.StreetSuffix.Has(l) || strings.HasSuffix(l, ".") && a.gz.StreetSuffix.Has(l[:len(l)-1]) {
-		// Abbreviations count only as written with a capital or a dot.
-		return len(l) > 4 || isCapitalised(t) || strings.HasSuffix(l, ".")
+		// Abbreviations count only as written with a capital or a dot;
+		// short types of other languages are whole words, written in
+		// lower case after the name ("Király utca 15", "Erzsébet tér 9",
+		// "Pernilles vei 115").
+		return len(l) > 4 || isCapitalised(t) || strings.HasSuffix(l, ".") || shortTypes[l] || !isASCII(l)
 	}
 	return false
+}
+
+// shortTypes are short street types that are no abbreviation.
+var shortTypes = map[string]bool{"utca": true, "vei": true, "veg": true, "vej": true, "gata": true, "gade": true, "torg": true, "torv": true}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // streetNameWord reports whether word k may be part of a street name
@@ -473,6 +719,13 @@ func (a *addressFinder) postal(v *View, i, first, end int, afterStreet bool) (pa
 	if !hasDigit(t) && !hasDigit(tw(v, i+1, first, end)) && !hasDigit(tw(v, i+2, first, end)) && !hasDigit(tw(v, i+3, first, end)) {
 		return part{}, false
 	}
+	// US military: "FPO AE 09499", "APO AP 96205", after the ship or
+	// unit ("USNS Vestergaard FPO AA 08331"). The three words together
+	// are the proof; the ZIP is not checked against the region, since
+	// military ZIPs move with the units.
+	if militaryPost[l] && militaryRegion[lw(v, i+1, first, end)] && zipUS.MatchString(tw(v, i+2, first, end)) {
+		return part{first: shipBefore(v, i, first), last: i + 2, score: 0.8, kind: partPostal}, true
+	}
 	// US: "IL 62704", "Illinois 62704-1234", "APO AP 11949".
 	if st, ok := a.usState(v, i, first, end); ok {
 		n := 1
@@ -529,6 +782,30 @@ func (a *addressFinder) postal(v *View, i, first, end int, afterStreet bool) (pa
 		}
 	}
 	return part{}, false
+}
+
+// militaryPost are the US military post office designators, and
+// militaryRegion the "states" they go with.
+var (
+	militaryPost   = map[string]bool{"apo": true, "fpo": true, "dpo": true}
+	militaryRegion = map[string]bool{"aa": true, "ae": true, "ap": true}
+	// shipPrefixes name ships (and their crews' postal addresses).
+	shipPrefixes = map[string]bool{"uss": true, "usns": true, "usnv": true, "uscgc": true, "usav": true, "hms": true}
+)
+
+// shipBefore extends a military postcode at i to the left over a ship's
+// name ("USNS Vestergaard", "USCGC Lussier") on the same line; it
+// returns the first word.
+func shipBefore(v *View, i, first int) int {
+	for k := i - 1; k >= first && k >= i-3; k-- {
+		if shipPrefixes[v.coreLower(k)] {
+			return k
+		}
+		if !isCapitalised(v.coreText(k)) || endsClause(v, k) {
+			break
+		}
+	}
+	return i
 }
 
 type stateMatch struct{ name, abbr string }

@@ -45,9 +45,10 @@ func (g *grower) grow(v *View, ss []page.Span) []page.Span {
 	for _, s := range ss {
 		switch s.Category {
 		case page.Person:
-			f := g.honorificsBefore(v, s.First)
+			f := g.honorificsBefore(v, g.wrappedHonorific(v, s.First))
 			f = g.coordinatedBefore(v, f)
-			l := g.coordinatedAfter(v, s.Last)
+			l := g.wrappedAfter(v, s.Last)
+			l = g.postNominalsAfter(v, g.coordinatedAfter(v, l))
 			if f < s.First || l > s.Last {
 				out = appendCore(out, v, f, l, page.Person, s.Score, s.Recognizer)
 			}

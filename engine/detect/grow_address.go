@@ -205,6 +205,11 @@ func (g *grower) placeAt(v *View, i int) int {
 func (g *grower) addressBefore(v *View, first int) int {
 	f := first
 	lf, _ := v.Line(v.LineOf(first))
+	if first == lf && v.LineOf(first) > 0 && v.flowsOn(v.LineOf(first)-1) {
+		// Text that wraps: the address may start on the line before
+		// ("... send it to 53 Pierre" / "Delannoyplaats 211 ...").
+		lf, _ = v.Line(v.LineOf(first) - 1)
+	}
 	for k := first - 1; k >= lf && k >= first-3; k-- {
 		if endsClause(v, k) || g.classify(v, k) != awPart {
 			break
@@ -261,7 +266,21 @@ func (g *grower) alongLine(v *View, last int) int {
 		return last
 	}
 	out := last
-	for k := last + 1; k < end && k <= last+growLineWords; k++ {
+	wrapped := false
+	for k := last + 1; k <= last+growLineWords; k++ {
+		if k >= end {
+			// An address that runs to the end of its line may wrap
+			// onto the next one in flowed text ("... Apt. 094 Montzen"
+			// / "Liège"): go on there once, under the same rules.
+			if wrapped || k >= v.Len() || !v.flowsOn(v.LineOf(k-1)) || strings.ContainsAny(v.Text[v.ceOf(k-1):v.endOf(k-1)], ":;") {
+				return out
+			}
+			wrapped = true
+			_, end = v.Line(v.LineOf(k))
+		}
+		if wrapped && strings.Contains(v.Text[v.ceOf(k):v.endOf(k)], ":") {
+			return out // "Bot:", "Phone:": a label starts something new
+		}
 		if p := g.placeAt(v, k); p >= 0 {
 			out, k = p, p
 			_, end = v.Line(v.LineOf(p)) // a place name may wrap
@@ -276,7 +295,9 @@ func (g *grower) alongLine(v *View, last int) int {
 			case awPart:
 				// Capitalised words no list knows join only when
 				// evidence follows ("Ebermannsdorf Belarus").
-				if g.evidence(v, k) {
+				// On the next line only line evidence counts: "Qty 3"
+				// under an address is no part of it.
+				if g.evidence(v, k) && (!wrapped || g.lineEvidence(v, k)) {
 					out = k
 				}
 			}
@@ -303,10 +324,15 @@ func (g *grower) nameBeforeNumber(v *View, k, end int) bool {
 // crossing matches the second street of a crossing ("... and Sinko
 // Street", "... and 98 Tylova 1036") at the conjunction k and returns its
 // last word, or k when there is none: the run after the conjunction must
-// reach a street type or a number within four words.
+// reach a street type or a number within four words. In flowed text
+// the run may go on over the line break after the conjunction's line
+// ("... and Maclean" / "Street").
 func (g *grower) crossing(v *View, k, end int) int {
 	if l := v.coreLower(k); !isConjunction(l) || l == "or" {
 		return k
+	}
+	if ln := v.LineOf(k); end == v.lineEnd(k) && v.flowsOn(ln) {
+		_, end = v.Line(ln + 1)
 	}
 	for j := k + 1; j < end && j <= k+4; j++ {
 		if g.classify(v, j) != awPart {

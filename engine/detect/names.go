@@ -176,7 +176,7 @@ func (n *nameFinder) inAddress(v *View, s, e, first, end int) bool {
 	}
 	if e+1 < end {
 		q := strings.TrimSuffix(v.coreLower(e+1), ".")
-		if n.gz.StreetSuffix.Has(q) && isCapitalised(v.coreText(e+1)) || houseNumber.MatchString(q) && e+2 >= end {
+		if n.gz.StreetSuffix.Has(q) && isCapitalised(v.coreText(e+1)) && !isPostNominal(v.coreText(e+1)) || houseNumber.MatchString(q) && e+2 >= end {
 			return true
 		}
 	}
@@ -209,6 +209,9 @@ func (n *nameFinder) find(v *View) []page.Span {
 		}
 		for i := 0; i < len(toks); {
 			s, e, score := n.at(toks, i)
+			if score == 0 && n.cued(toks, i) {
+				s, e, score = i, extend(toks, i, 3), 0.6
+			}
 			if score == 0 {
 				i++
 				continue
@@ -220,7 +223,7 @@ func (n *nameFinder) find(v *View) []page.Span {
 			if n.inAddress(v, first+s, first+e, first, end) {
 				continue // the address recognizer's
 			}
-			if e+1 < len(toks) && toks[e+1].shaped && toks[e+1].common && !toks[e].stop {
+			if e+1 < len(toks) && toks[e+1].shaped && toks[e+1].common && !toks[e].stop && !isPostNominal(toks[e+1].core) {
 				// "Paxton Carnegie Public Library", "Montreal Hockey
 				// Club": a name runs on into capitalised common words.
 				continue
@@ -259,7 +262,79 @@ func (n *nameFinder) lowerNames(v *View, first, end int) []page.Span {
 		}
 		i++
 	}
+	if !n.single || !noCaps(v, first, end) {
+		return out
+	}
+	// Writing without capitals ("samantha is a very sympathetic person.
+	// they are ..."): a lone known first name that is no ordinary word.
+	pairs := len(out)
+	for i := first; i < end; i++ {
+		if inSpans(out[:pairs], i) {
+			continue
+		}
+		if _, f, ok := plain(i); ok && f&gazetteer.FirstName != 0 && len(v.coreLower(i)) >= 4 &&
+			(f&gazetteer.TopFirstName != 0 || f&gazetteer.Surname == 0) {
+			// A frequent first name, or one that is no surname either:
+			// rare names that are also surnames are often words ("bloom").
+			if sp, ok := v.coreSpan(i, i, page.Person, 0.35, "name-gazetteer"); ok {
+				out = append(out, sp)
+			}
+		}
+	}
 	return out
+}
+
+// noCaps reports whether the lower-case line [first, end) is written
+// without capitals on purpose rather than being the middle of a
+// sentence: a sentence starts in lower case on it ("... person. they
+// are"), or it holds the pronoun "i" ("i'm", "i've").
+func noCaps(v *View, first, end int) bool {
+	if first > 0 && strings.ContainsAny(v.Text[v.ceOf(first-1):v.endOf(first-1)], ".?!") && len(v.coreLower(first-1)) > 3 {
+		return true // the sentence before ended on the line before
+	}
+	for i := first; i < end; i++ {
+		l := v.coreLower(i)
+		switch l {
+		case "i", "i'm", "i've", "i'll", "i'd", "im":
+			return true
+		}
+		if i+1 < end {
+			w := v.WordText(i)
+			if strings.HasSuffix(w, ".") && !strings.HasSuffix(w, "..") && len(v.coreLower(i)) > 3 ||
+				strings.HasSuffix(w, "?") || strings.HasSuffix(w, "!") {
+				if isLetters(v.coreLower(i + 1)) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// cued reports whether toks[i] is a capitalised word that is no ordinary
+// word right after a phrase that names a person: "my name is Þórólfur",
+// "her maiden name is Hyytiä", "everyone calls me Adlan".
+func (n *nameFinder) cued(toks []nameTok, i int) bool {
+	if i < 2 || !toks[i].shaped || toks[i].noname || toks[i].common && !toks[i].first && !toks[i].surname ||
+		isAllUpper(toks[i].core) || months[toks[i].low] > 0 || weekdays[toks[i].low] || toks[i-1].punct != 0 || toks[i-2].punct != 0 {
+		return false
+	}
+	a, b := toks[i-2].low, toks[i-1].low
+	return a == "name" && b == "is" || (a == "call" || a == "calls" || a == "called") && b == "me"
+}
+
+// titledName reports whether a name word that is also a word of
+// addresses ("Ford", "Park", "Hill" are street types) is a name after an
+// honorific: "Mr. Ford", "Dr. Park". Function words and countries are not.
+func (n *nameFinder) titledName(u nameTok) bool {
+	return (u.first || u.surname) && !stopwords[u.low] && !n.gz.Countries.Has(u.low) && n.gz.Lex[u.low]&gazetteer.LegalForm == 0
+}
+
+// isPostNominal reports whether w is post-nominal letters written in
+// capitals or with a dot ("MD", "PhD", "Jr."), which may follow a name.
+func isPostNominal(w string) bool {
+	t := strings.TrimSuffix(w, ".")
+	return postNominals[strings.ToLower(t)] && (isAllUpper(t) || strings.HasSuffix(w, ".") || t == "PhD" || t == "Esq")
 }
 
 // titleTok reports whether t is an honorific; one- and two-letter ones
@@ -367,7 +442,7 @@ func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 			s++
 		}
 		if s < len(toks) {
-			if u := toks[s]; u.shaped && !u.noname && (!u.common || u.first || u.surname) {
+			if u := toks[s]; u.shaped && (!u.noname || n.titledName(u)) && (!u.common || u.first || u.surname) {
 				return i + 1, extend(toks, s, 4), 0.75
 			}
 		}
@@ -463,7 +538,15 @@ func (o *orgFinder) find(v *View) []page.Span {
 	var out []page.Span
 	for k := 0; k < v.Lines(); k++ {
 		first, end := v.Line(k)
+		lower := isLowerLine(v, first, end)
 		for j := first; j < end; j++ {
+			if n := o.firmAt(v, j, end, lower); n > 0 {
+				if sp, ok := o.span(v, j, j+n-1, 0.6); ok {
+					out = append(out, sp)
+				}
+				j += n - 1
+				continue
+			}
 			n, score := o.legalAt(v, j, end)
 			head := false
 			if n == 0 {
@@ -483,6 +566,49 @@ func (o *orgFinder) find(v *View) []page.Span {
 		}
 	}
 	return out
+}
+
+// firmAt returns the number of words of a firm named after its partners
+// at word j, or 0: three surnames listed ("Craig, Palmer and Quinn",
+// "Rose, Turner & Thompson") or two joined into one word by a hyphen
+// ("Weeks-Rivas"). Every part must be a surname the lists know, and one
+// of them at least no ordinary word and no town: many surnames are both
+// ("Palmer", "Turner"), but "Paris, London and Berlin" and "Long-Term"
+// name no firm.
+func (o *orgFinder) firmAt(v *View, j, end int, lower bool) int {
+	if j+3 < end && strings.HasSuffix(v.WordText(j), ",") && v.WordText(j+1) == v.coreText(j+1) &&
+		(v.WordLower(j+2) == "and" || v.WordText(j+2) == "&") &&
+		o.partners(lower, v.coreText(j), v.coreText(j+1), v.coreText(j+3)) {
+		return 4
+	}
+	w := v.coreText(j)
+	a, b, ok := strings.Cut(w, "-")
+	if ok && !strings.Contains(b, "-") && !o.gz.Cities.Has(strings.ToLower(w)) && o.partners(lower, a, b) {
+		return 1
+	}
+	return 0
+}
+
+// partners reports whether ws can be the surnames in a firm's name:
+// capitalised (any case on a line written in lower case), known surnames
+// that are no country, title, street or legal word, one of them at least
+// neither an ordinary word nor a town.
+func (o *orgFinder) partners(lower bool, ws ...string) bool {
+	const not = gazetteer.Country | gazetteer.Title | gazetteer.StreetSuffix | gazetteer.StreetPrefix |
+		gazetteer.Unit | gazetteer.LegalForm
+	plain := false
+	for _, w := range ws {
+		l := strings.ToLower(w)
+		if !(nameShaped(w) && !isAllUpper(w) || lower && l == w && len(w) > 1) || stopwords[l] {
+			return false
+		}
+		f := o.gz.Lex[l]
+		if f&gazetteer.Surname == 0 || f&not != 0 {
+			return false
+		}
+		plain = plain || f&(gazetteer.Common|gazetteer.City) == 0
+	}
+	return plain
 }
 
 // orgHeads are nouns that end organization names without a legal form
@@ -628,4 +754,14 @@ func (o *orgFinder) nameStart(v *View, j, first, n int) int {
 		return -1
 	}
 	return s
+}
+
+// inSpans reports whether word i lies in one of ss.
+func inSpans(ss []page.Span, i int) bool {
+	for _, s := range ss {
+		if s.First <= i && i <= s.Last {
+			return true
+		}
+	}
+	return false
 }

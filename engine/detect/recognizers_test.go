@@ -259,3 +259,22 @@ func TestOrganizationConnectors(t *testing.T) {
 		{"paid by Bank of America Corp. today", []string{"Bank of America Corp."}},
 	})
 }
+
+func TestOrganizationFirms(t *testing.T) {
+	runRecCases(t, "org-legal-form", []recCase{
+		{"The contract with Craig, Palmer and Quinn was renewed.", []string{"Craig, Palmer and Quinn"}},
+		{"Rose, Turner & Thompson filed the brief", []string{"Rose, Turner & Thompson"}},
+		{"the auditors were jones, mitchell and williams", []string{"jones, mitchell and williams"}},
+		{"Payment to Cohen-Nakamura is due.", []string{"Cohen-Nakamura"}},
+		{"She joined Thomas-James last year", []string{"Thomas-James"}},
+		// Not firms: ordinary words, places, lists that are not three
+		// surnames, hyphenated ordinary words.
+		{"Bread, Butter and Jam are on the table", nil},
+		{"We visited Paris, London and Berlin.", nil},
+		{"a long-term plan", nil},
+		{"the Long-Term Plan", nil},
+		{"flights to Winston-Salem", nil},
+		{"Smith, Jones and the others", nil},
+		{"Follow-Up meeting", nil},
+	})
+}
