@@ -181,11 +181,11 @@ func compareRec(t *testing.T, e, u *Engine, crops []crop) {
 	for i := 0; i < len(reqs); i += 4 {
 		batch := reqs[i:min(i+4, len(reqs))]
 		wmax := padW(batch[len(batch)-1].c.w)
-		got, err := e.recProbs(batch, wmax)
+		got, err := e.recProbs(batch, singleRows(len(batch), wmax), wmax)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := u.recProbs(batch, wmax)
+		want, err := u.recProbs(batch, singleRows(len(batch), wmax), wmax)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -309,7 +309,7 @@ func BenchmarkRecogniserRewrite(b *testing.B) {
 		for k, eng := range []*Engine{u, e} {
 			c0 := cpuTime()
 			for _, r := range reqs {
-				if _, err := eng.recProbs([]recReq{r}, padW(r.c.w)); err != nil {
+				if _, err := eng.recProbs([]recReq{r}, singleRows(1, padW(r.c.w)), padW(r.c.w)); err != nil {
 					b.Fatal(err)
 				}
 			}

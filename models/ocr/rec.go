@@ -166,19 +166,73 @@ func recParallelism(cfg ort.Options, procs int) int {
 	return max(1, min(cfg.Threads, procs))
 }
 
-// runRec is the recogniser batcher's run function: it cuts the batch into
-// chunks within recBudget and runs them, up to e.recPar at once, decoding
-// each crop greedily. The chunks do not depend on recPar, so neither do
-// the readings.
+// Narrow crops (single words, numbers, table cells) would each be padded
+// to recMinW columns, as in training, and padding was a fifth of the
+// columns the recogniser computed on the shared documents' pages. Instead
+// they share rows: side by side, recGap blank columns apart, up to
+// recPackW columns, each crop's characters decoded from its own time
+// steps. The model reads a row as it reads a line of words.
+const (
+	recGap   = 16  // blank columns between crops sharing a row (a multiple of recStride)
+	recPackW = 640 // widest row of narrow crops
+)
+
+// recSlot places crop req of a run at column x of its row.
+type recSlot struct{ req, x int }
+
+// recRow is one row of a recogniser run: one crop, or narrow crops side
+// by side, padded to w columns.
+type recRow struct {
+	slots []recSlot
+	w     int
+}
+
+// packRows lays reqs out in rows, in order: a crop at least recMinW wide
+// has a row of its own, narrower ones fill shared rows.
+func packRows(reqs []recReq) []recRow {
+	var rows []recRow
+	open, used := -1, 0 // the shared row being filled and its columns
+	for i, r := range reqs {
+		w := (r.c.w + recStride - 1) / recStride * recStride
+		switch {
+		case r.c.w >= recMinW:
+			rows = append(rows, recRow{slots: []recSlot{{i, 0}}, w: padW(r.c.w)})
+			continue
+		case open >= 0 && used+recGap+w <= recPackW:
+			rows[open].slots = append(rows[open].slots, recSlot{i, used + recGap})
+			used += recGap + w
+		default:
+			rows = append(rows, recRow{slots: []recSlot{{i, 0}}})
+			open, used = len(rows)-1, w
+		}
+		rows[open].w = padW(used)
+	}
+	return rows
+}
+
+// singleRows gives every crop a row of its own, as wide as wmax.
+func singleRows(n, wmax int) []recRow {
+	rows := make([]recRow, n)
+	for i := range rows {
+		rows[i] = recRow{slots: []recSlot{{i, 0}}, w: wmax}
+	}
+	return rows
+}
+
+// runRec is the recogniser batcher's run function: it lays the batch out
+// in rows (packRows), cuts them into chunks within recBudget and runs
+// them, up to e.recPar at once, decoding each crop greedily. Rows and
+// chunks do not depend on recPar, so neither do the readings.
 func (e *Engine) runRec(_ context.Context, reqs []recReq) ([]recResp, error) {
 	out := make([]recResp, len(reqs))
+	rows := packRows(reqs)
 	type chunk struct{ i, j, wmax int }
 	var chunks []chunk
-	for i := 0; i < len(reqs); {
+	for i := 0; i < len(rows); {
 		// Grow the chunk while its padded size stays within the budget.
-		j, wmax := i+1, padW(reqs[i].c.w)
-		for j < len(reqs) {
-			nw := max(wmax, padW(reqs[j].c.w))
+		j, wmax := i+1, rows[i].w
+		for j < len(rows) {
+			nw := max(wmax, rows[j].w)
 			if (j-i+1)*nw > recBudget {
 				break
 			}
@@ -202,7 +256,7 @@ func (e *Engine) runRec(_ context.Context, reqs []recReq) ([]recResp, error) {
 					return
 				}
 				c := chunks[k]
-				if err := e.recChunk(reqs[c.i:c.j], out[c.i:c.j], c.wmax); err != nil {
+				if err := e.recChunk(reqs, rows[c.i:c.j], out, c.wmax); err != nil {
 					errs[w] = err
 					next.Store(int64(len(chunks))) // stop the others early
 					return
@@ -220,8 +274,10 @@ func (e *Engine) runRec(_ context.Context, reqs []recReq) ([]recResp, error) {
 // padW is the tensor width for a crop: at least recMinW, a multiple of 8.
 func padW(w int) int { return max(recMinW, (w+recStride-1)/recStride*recStride) }
 
-func (e *Engine) recChunk(reqs []recReq, out []recResp, wmax int) error {
-	probs, err := e.recProbs(reqs, wmax)
+// recChunk runs rows (of crops in reqs) padded to wmax and decodes each
+// crop from its own time steps into out.
+func (e *Engine) recChunk(reqs []recReq, rows []recRow, out []recResp, wmax int) error {
+	probs, err := e.recProbs(reqs, rows, wmax)
 	if err != nil {
 		return err
 	}
@@ -229,29 +285,36 @@ func (e *Engine) recChunk(reqs []recReq, out []recResp, wmax int) error {
 	classes := len(e.dict)
 	// Decode in parallel: the model is idle meanwhile.
 	var wg sync.WaitGroup
-	for i := range reqs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			valid := min(steps, (reqs[i].c.w+recStride-1)/recStride)
-			out[i] = recResp{
-				syms:  ctcDecode(probs[i*steps*classes:(i*steps+valid)*classes], classes),
-				stepW: float64(wmax) / float64(steps),
-			}
-		}()
+	for i, row := range rows {
+		for _, sl := range row.slots {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				t0 := i*steps + sl.x/recStride
+				valid := min(steps-sl.x/recStride, (reqs[sl.req].c.w+recStride-1)/recStride)
+				out[sl.req] = recResp{
+					syms:  ctcDecode(probs[t0*classes:(t0+valid)*classes], classes),
+					stepW: float64(wmax) / float64(steps),
+				}
+			}()
+		}
 	}
 	wg.Wait()
 	return nil
 }
 
-// recProbs runs the recogniser on crops padded to width wmax and returns
-// its output, [len(reqs)][wmax/8][classes] probabilities.
-func (e *Engine) recProbs(reqs []recReq, wmax int) ([]float32, error) {
-	n := len(reqs)
+// recProbs runs the recogniser on rows of crops from reqs, padded to
+// width wmax, and returns its output, [len(rows)][wmax/8][classes]
+// probabilities.
+func (e *Engine) recProbs(reqs []recReq, rows []recRow, wmax int) ([]float32, error) {
+	n := len(rows)
 	plane := recH * wmax
 	in := make([]float32, n*3*plane) // zero is the normalised mid-gray padding
-	for i, r := range reqs {
-		kernels.NormalizeCHW(in[i*3*plane:], wmax, recH, r.c.pix, r.c.w, recH, r.c.w*r.c.ch, r.c.ch, e.recLUT, true)
+	for i, row := range rows {
+		for _, sl := range row.slots {
+			c := reqs[sl.req].c
+			kernels.NormalizeCHW(in[i*3*plane+sl.x:], wmax, recH, c.pix, c.w, recH, c.w*c.ch, c.ch, e.recLUT, true)
+		}
 	}
 	x, err := onnx.NewTensor(onnx.NewShape(int64(n), 3, recH, int64(wmax)), in)
 	if err != nil {

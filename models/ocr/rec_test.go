@@ -69,3 +69,98 @@ func TestRecConcurrentRunsReadTheSame(t *testing.T) {
 		t.Error("nothing read on the first line")
 	}
 }
+
+func TestPackRows(t *testing.T) {
+	crops := func(ws ...int) []recReq {
+		out := make([]recReq, len(ws))
+		for i, w := range ws {
+			out[i] = recReq{c: crop{w: w}}
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name  string
+		reqs  []recReq
+		slots [][]recSlot
+		ws    []int
+	}{
+		{"wide crops keep their own rows", crops(320, 700), [][]recSlot{{{0, 0}}, {{1, 0}}}, []int{320, 704}},
+		{"narrow crops share a row, recGap apart", crops(100, 121, 60),
+			[][]recSlot{{{0, 0}, {1, 104 + recGap}, {2, 104 + recGap + 128 + recGap}}}, []int{328}},
+		{"a full row starts another", crops(300, 300, 300),
+			[][]recSlot{{{0, 0}, {1, 304 + recGap}}, {{2, 0}}}, []int{624, 320}},
+		{"narrow crops fill the open row across wide ones", crops(100, 500, 100),
+			[][]recSlot{{{0, 0}, {2, 104 + recGap}}, {{1, 0}}}, []int{320, 504}},
+	} {
+		rows := packRows(c.reqs)
+		var slots [][]recSlot
+		var ws []int
+		for _, r := range rows {
+			slots, ws = append(slots, r.slots), append(ws, r.w)
+		}
+		if !reflect.DeepEqual(slots, c.slots) || !reflect.DeepEqual(ws, c.ws) {
+			t.Errorf("%s: rows %v widths %v, want %v %v", c.name, slots, ws, c.slots, c.ws)
+		}
+	}
+}
+
+// TestPackedCropsReadAsAlone cuts a page's lines into narrow pieces (the
+// shape of table cells and single words) and reads them packed into
+// shared rows, as runRec does, and each alone padded to recMinW: the same
+// characters. (Spaces may differ at a piece's ends, where the gap is, and
+// inside it; spaces.go sets them from the ink afterwards.)
+func TestPackedCropsReadAsAlone(t *testing.T) {
+	e := testEngine(t)
+	img, _ := renderPage(t, pageSpec{lines: testLines, dpi: 200, pt: 11, noise: 8, margin: 0.7, seed: 41})
+	boxes, err := e.detect(context.Background(), img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reqs []recReq
+	for _, box := range boxes {
+		c, ok := cropQuad(img, box.r.quad())
+		if !ok {
+			continue
+		}
+		cuts := c.splitPoints(200)
+		for i := 1; i < len(cuts); i++ {
+			if cuts[i]-cuts[i-1] >= 16 {
+				reqs = append(reqs, recReq{c: c.sub(cuts[i-1], cuts[i])})
+			}
+		}
+	}
+	if len(reqs) < 30 {
+		t.Fatalf("only %d pieces on the test page", len(reqs))
+	}
+	packed, err := e.runRec(context.Background(), reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows := packRows(reqs); len(rows) > len(reqs)/2 {
+		t.Fatalf("%d pieces in %d rows: not packed", len(reqs), len(rows))
+	}
+	text := func(r recResp) string {
+		var b []byte
+		for _, s := range r.syms {
+			if c := e.dict[s.class]; c != " " {
+				b = append(b, c...)
+			}
+		}
+		return string(b)
+	}
+	same := 0
+	for i, r := range reqs {
+		alone := make([]recResp, 1)
+		if err := e.recChunk([]recReq{r}, singleRows(1, padW(r.c.w)), alone, padW(r.c.w)); err != nil {
+			t.Fatal(err)
+		}
+		if a, p := text(alone[0]), text(packed[i]); a == p {
+			same++
+		} else {
+			t.Logf("piece %d: %q alone, %q packed", i, a, p)
+		}
+	}
+	if same < len(reqs)*95/100 {
+		t.Errorf("%d of %d pieces read the same packed and alone", same, len(reqs))
+	}
+}
