@@ -21,6 +21,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
@@ -67,6 +68,8 @@ type Options struct {
 //     first, the mask is the union anyway, and the category filter must not
 //     lose an Address because a model called the same words a Person;
 //   - categories not in opts.Categories are dropped;
+//   - Person spans that are the stem of a negated verb ("Don" of "Don't")
+//     are dropped;
 //   - spans within an occurrence of an excluded term are dropped;
 //   - included terms are added as IncludedTerm spans (score 1).
 //
@@ -122,6 +125,7 @@ func Run(ctx context.Context, p *page.Page, ds []Detector, opts Options) ([]page
 		return nil, err
 	}
 	all = Merge(append(all, g.grow(v, all)...))
+	all = dropContractions(v, all)
 	all = filterCategories(all, opts.Categories)
 	if len(opts.Excluded) > 0 {
 		all = dropExcluded(v, all, opts.Excluded)
@@ -257,6 +261,31 @@ func filterCategories(ss []page.Span, cats []page.Category) []page.Span {
 		if slices.Contains(cats, s.Category) {
 			out = append(out, s)
 		}
+	}
+	return out
+}
+
+// contractions are the endings of negated verbs after an apostrophe:
+// "Don't", "Won't", "Can't". Other endings follow names too: "Sarah'll",
+// "John'd", "Cynthia's" hold a name.
+var contractions = []string{"'t", "’t", "n't", "n’t"}
+
+// dropContractions drops Person spans that end inside a word right before
+// a contraction's ending: the model reads "Don" in "Don't", but a
+// contraction is no name.
+func dropContractions(v *View, ss []page.Span) []page.Span {
+	out := ss[:0]
+	for _, s := range ss {
+		if s.Category == page.Person && s.First == s.Last && s.End != 0 {
+			if _, e, ok := v.ByteRange(s); ok {
+				_, we := v.WordRange(s.Last - v.First)
+				rest := strings.TrimRight(v.Text[e:we], ".,;:!?\"'”’)")
+				if slices.Contains(contractions, strings.ToLower(rest)) {
+					continue
+				}
+			}
+		}
+		out = append(out, s)
 	}
 	return out
 }

@@ -115,9 +115,13 @@ func (g *grower) knownName(v *View, i int) bool {
 }
 
 // coordinatedAfter grows a name ending at last over the names listed
-// after it on its line.
+// after it on its line and, where the paragraph wraps, the next.
 func (g *grower) coordinatedAfter(v *View, last int) int {
-	_, end := v.Line(v.LineOf(last))
+	ln := v.LineOf(last)
+	_, end := v.Line(ln)
+	if v.flowsOn(ln) {
+		_, end = v.Line(ln + 1) // a list wrapped onto the next line
+	}
 	for {
 		k := last + 1
 		switch {
@@ -127,7 +131,7 @@ func (g *grower) coordinatedAfter(v *View, last int) int {
 		default:
 			return last
 		}
-		if k >= end || !g.knownName(v, k) {
+		if k >= end || !g.knownName(v, k) && !g.coordName(v, last, k) && !g.listTail(v, last, k, end) {
 			return last
 		}
 		last = k
@@ -138,9 +142,13 @@ func (g *grower) coordinatedAfter(v *View, last int) int {
 }
 
 // coordinatedBefore grows a name starting at first over the names listed
-// before it on its line.
+// before it on its line and, where the paragraph wraps, the one before.
 func (g *grower) coordinatedBefore(v *View, first int) int {
-	lf, _ := v.Line(v.LineOf(first))
+	ln := v.LineOf(first)
+	lf, _ := v.Line(ln)
+	if ln > 0 && v.flowsOn(ln-1) {
+		lf, _ = v.Line(ln - 1) // a list wrapped from the line before
+	}
 	for {
 		k := first - 1
 		switch {
@@ -150,7 +158,7 @@ func (g *grower) coordinatedBefore(v *View, first int) int {
 		default:
 			return first
 		}
-		if k < lf || !g.knownName(v, k) || isConjunction(v.coreLower(k)) {
+		if k < lf || isConjunction(v.coreLower(k)) || !g.knownName(v, k) && !(k > lf && !endsSentence(v, k-1) && g.coordName(v, first, k)) {
 			return first
 		}
 		first = k

@@ -123,6 +123,9 @@ type nameTok struct {
 	city   bool
 	// top: among the most frequent first names.
 	top bool
+	// poss: the word is in the possessive ("Walker's"); its flags are
+	// those of the name.
+	poss bool
 }
 
 func (n *nameFinder) tok(v *View, i int) nameTok {
@@ -130,6 +133,13 @@ func (n *nameFinder) tok(v *View, i int) nameTok {
 	l := v.coreLower(i)
 	t := nameTok{core: c, low: l, shaped: nameShaped(c), initial: isInitial(c), particle: particles[l]}
 	if t.shaped {
+		// A name in the possessive is the name: "Teresa Walker's".
+		for _, p := range []string{"'s", "’s"} {
+			if s, ok := strings.CutSuffix(l, p); ok && nameShaped(c[:len(s)]) {
+				l, t.stop, t.poss = s, true, true // the name ends at its possessive
+				break
+			}
+		}
 		f := n.gz.Lex[l]
 		t.first = f&gazetteer.FirstName != 0
 		t.top = f&gazetteer.TopFirstName != 0
@@ -199,7 +209,9 @@ func (n *nameFinder) find(v *View) []page.Span {
 		if end-first == 0 {
 			continue
 		}
-		if isLowerLine(v, first, end) {
+		lower := isLowerLine(v, first, end)
+		out = append(out, n.contextNames(v, first, end, lower)...)
+		if lower {
 			out = append(out, n.lowerNames(v, first, end)...)
 			continue
 		}
@@ -462,7 +474,7 @@ func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 	}
 	j, ok := next(i)
 	if !ok {
-		if n.single && t.first && !t.common && (!t.city || t.top) &&
+		if n.single && t.first && !t.common && (!t.city || t.top) && !t.poss &&
 			!isAllUpper(t.core) && !n.placeAfter(toks, i) && !(t.city && n.inPlace(toks, i)) {
 			// A lone known first name: "Why is David so impulsive?".
 			return i, i, 0.4
@@ -599,7 +611,7 @@ func (o *orgFinder) partners(lower bool, ws ...string) bool {
 	plain := false
 	for _, w := range ws {
 		l := strings.ToLower(w)
-		if !(nameShaped(w) && !isAllUpper(w) || lower && l == w && len(w) > 1) || stopwords[l] {
+		if !(nameShaped(w) && !isAllUpper(w) || lower && l == w && len(w) > 1) || stopwords[l] || months[l] > 0 || weekdays[l] {
 			return false
 		}
 		f := o.gz.Lex[l]
