@@ -3,6 +3,7 @@ package detect
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
 	"github.com/redactd/redactd/engine/page"
@@ -475,7 +476,7 @@ func (a *addressFinder) street(v *View, i, first, end int) (part, bool) {
 	// Compound: "Hauptstraße 5", "Kerkstraat 12a".
 	if isCapitalised(t) && i+1 < end && houseNumber.MatchString(tw(v, i+1, first, end)) {
 		for _, suf := range a.gz.StreetCompound {
-			if len(w) > len(suf)+2 && strings.HasSuffix(w, suf) {
+			if len(w) > len(suf)+1 && strings.HasSuffix(w, suf) {
 				return part{first: i, last: i + 1, score: 0.7, kind: partStreet}, true
 			}
 		}
@@ -508,7 +509,7 @@ func (a *addressFinder) corner(v *View, i, first, end int) int {
 	lower := isLowerLine(v, first, end)
 	name := func(k int) bool {
 		t, l := tw(v, k, first, end), lw(v, k, first, end)
-		if l == "" || addrNameStop[l] || endsClause(v, k) && !hasDigit(t) {
+		if l == "" || addrNameStop[l] || endsClause(v, k) && !hasDigit(t) && !abbrevInName(v, k, end) {
 			return false
 		}
 		return isCapitalised(t) || hasDigit(t) || addrParticles[l] || lower
@@ -533,6 +534,16 @@ func (a *addressFinder) corner(v *View, i, first, end int) int {
 		}
 	}
 	return i
+}
+
+// abbrevInName reports whether word k is an abbreviation inside a street
+// name ("Calle Proc. San Sebastián", "N. Stadion"): a capitalised word of
+// at most four letters closed by a dot, followed on the line by a
+// capitalised word.
+func abbrevInName(v *View, k, end int) bool {
+	t := v.coreText(k)
+	return k+1 < end && isCapitalised(t) && utf8.RuneCountInString(t) <= 4 && isLetters(strings.ToLower(t)) &&
+		strings.HasPrefix(v.Text[v.ceOf(k):v.endOf(k)], ".") && isCapitalised(v.coreText(k+1))
 }
 
 // prefixName matches a prefix street type at i followed by a name; with

@@ -106,7 +106,9 @@ func TestAddressForms(t *testing.T) {
 		{"English short type in lower case", "the Olympic park 2012 was busy", nil},
 		{"street corner", "Meet me at the corner of Ilichova 50 and Salcido Street tonight.", []string{"Address:the corner of Ilichova 50 and Salcido Street"}},
 		{"street corner in lower case", "it's in the corner of frankfurter allee 73 and edmunds street", []string{"Address:the corner of frankfurter allee 73 and edmunds street"}},
+		{"street corner with an abbreviation", "Meet me at the corner of Calle Proc. San Sebastián 1 and Lucchese Street.", []string{"Address:the corner of Calle Proc. San Sebastián 1 and Lucchese Street"}},
 		{"corner without a street", "the corner of the room and the window", nil},
+		{"corner of a sentence", "It is in the corner of Hall 4. Mr. Smith is there and Sales Street too.", nil},
 		{"corner of a page", "see the corner of Page 4 and Figure 2 below", nil},
 		{"Dutch plaats", "Our office: Delannoyplaats 211 is open", []string{"Address:Delannoyplaats 211"}},
 	} {

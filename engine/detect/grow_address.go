@@ -210,8 +210,9 @@ func (g *grower) addressBefore(v *View, first int) int {
 		// ("... send it to 53 Pierre" / "Delannoyplaats 211 ...").
 		lf, _ = v.Line(v.LineOf(first) - 1)
 	}
-	for k := first - 1; k >= lf && k >= first-3; k-- {
-		if endsClause(v, k) || g.classify(v, k) != awPart {
+	_, le := v.Line(v.LineOf(first))
+	for k := first - 1; k >= lf && k >= first-4; k-- {
+		if endsClause(v, k) && !abbrevInName(v, k, le) || g.classify(v, k) != awPart {
 			break
 		}
 		if g.evidence(v, k) {

@@ -559,6 +559,12 @@ func (o *orgFinder) find(v *View) []page.Span {
 				j += n - 1
 				continue
 			}
+			if s := o.placeOfWork(v, j, first); s >= 0 {
+				if sp, ok := o.span(v, s, j-1, 0.5); ok {
+					out = append(out, sp)
+				}
+				continue
+			}
 			n, score := o.legalAt(v, j, end)
 			head := false
 			if n == 0 {
@@ -621,6 +627,37 @@ func (o *orgFinder) partners(lower bool, ws ...string) bool {
 		plain = plain || f&(gazetteer.Common|gazetteer.City) == 0
 	}
 	return plain
+}
+
+// workplaces are nouns that, after "the" and a name, make the name an
+// organization's: "the Seeclickfix office", "the Social Explorer team".
+var workplaces = map[string]bool{"office": true, "offices": true, "headquarters": true, "branch": true,
+	"team": true, "staff": true}
+
+// placeOfWork returns the first word of an organization's name that word
+// j, a workplace noun in lower case, follows after "the" ("The Social
+// Explorer office is at ..."), or -1. The name is one to three
+// capitalised words, one of them no ordinary word, place or person's
+// name ("the London office", "the Sales team", "the John team" are none).
+func (o *orgFinder) placeOfWork(v *View, j, first int) int {
+	if !workplaces[v.WordLower(j)] || j-first < 2 {
+		return -1
+	}
+	s := j
+	for k := j - 1; k > first && j-k <= 3 && nameShaped(v.coreText(k)) && v.Text[v.ceOf(k):v.endOf(k)] == ""; k-- {
+		s = k
+	}
+	if s == j || v.coreLower(s-1) != "the" {
+		return -1
+	}
+	const known = gazetteer.City | gazetteer.Country | gazetteer.FirstName | gazetteer.Surname | gazetteer.Title
+	for k := s; k < j; k++ {
+		l := v.coreLower(k)
+		if !o.gz.Common.Has(l) && !stopwords[l] && !orgHeads[l] && o.gz.Lex[l]&known == 0 {
+			return s
+		}
+	}
+	return -1
 }
 
 // orgHeads are nouns that end organization names without a legal form

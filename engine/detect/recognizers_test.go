@@ -171,6 +171,8 @@ func TestAddress(t *testing.T) {
 		{"Via Roma 10, 00184 Roma", []string{"Via Roma 10, 00184 Roma"}},
 		{"Rua Joaquim de Oliveira Cruz 1615", []string{"Rua Joaquim de Oliveira Cruz 1615"}},
 		{"Kerkstraat 12\n1017 GC Amsterdam", []string{"Kerkstraat 12\n1017 GC Amsterdam"}},
+		{"bor på Byvej 22 i byen", []string{"Byvej 22"}}, // a two-letter name before a compound type
+		{"Weg 5 and Ring 3 are board games", nil},        // a type alone is no street
 		{"10 Downing Street\nLondon SW1A 2AA", []string{"10 Downing Street\nLondon SW1A 2AA"}},
 		{"Calgary AB T2P 1J9", []string{"Calgary AB T2P 1J9"}},
 		{"P.O. Box 101", []string{"P.O. Box 101"}},
@@ -276,5 +278,17 @@ func TestOrganizationFirms(t *testing.T) {
 		{"flights to Winston-Salem", nil},
 		{"Smith, Jones and the others", nil},
 		{"Follow-Up meeting", nil},
+	})
+}
+
+func TestOrganizationPlaceOfWork(t *testing.T) {
+	runRecCases(t, "org-legal-form", []recCase{
+		{"The Social Explorer office is at 37 Parva Domus.", []string{"Social Explorer"}},
+		{"She met the Seeclickfix team yesterday", []string{"Seeclickfix"}},
+		// Places, ordinary words, people's names, no "the".
+		{"The London office is closed.", nil},
+		{"the Sales team met", nil},
+		{"the Johnson team won", nil},
+		{"Seeclickfix office hours", nil},
 	})
 }

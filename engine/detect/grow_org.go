@@ -1,0 +1,153 @@
+package detect
+
+import (
+	"strings"
+
+	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/page"
+)
+
+// Affiliations: the organization a person belongs to stands next to the
+// person in two common shapes, and names there are mostly ones no list
+// knows ("Innography", "Buena Vista Garden Maintenance"):
+//
+//   - a contact block, one field after the other: the person, the
+//     organization, the address ("Jane Doe" / "Acme Widgets" / "12 Main
+//     Street", or the same on one line between separators);
+//   - a sentence: "Kelvin is from Innography", "Ana works at Solarlist",
+//     "Joe, employed by Politify".
+//
+// The organization must be a short run of capitalised words (any case on
+// a line written in lower case) with a word no list knows as ordinary or
+// as a place; places after "is from" are the address recognizer's.
+
+// orgFieldMax is the most words an organization field may have.
+const orgFieldMax = 5
+
+// affiliationCues lead from a person to the organization they belong to.
+var affiliationCues = [][]string{{"is", "from"}, {"was", "from"}, {"works", "at"}, {"works", "for"},
+	{"worked", "at"}, {"worked", "for"}, {"employed", "by"}, {"is", "with"}}
+
+// affiliations returns the organizations found next to the Person spans
+// of ss (merged, in word order).
+func (g *grower) affiliations(v *View, ss []page.Span) []page.Span {
+	var out []page.Span
+	for k, s := range ss {
+		if s.Category != page.Person {
+			continue
+		}
+		if f, l, ok := g.cuedOrg(v, s.Last); ok {
+			out = appendCore(out, v, f, l, page.Organization, 0.5, "org-affiliation")
+			continue
+		}
+		if k+1 < len(ss) && ss[k+1].Category == page.Address {
+			if f, l, ok := g.orgField(v, s.Last, ss[k+1].First); ok {
+				out = appendCore(out, v, f, l, page.Organization, 0.5, "org-affiliation")
+			}
+		}
+	}
+	return out
+}
+
+// cuedOrg finds the organization after an affiliation cue that follows
+// the person ending at word last: the capitalised words after the cue up
+// to the end of the clause.
+func (g *grower) cuedOrg(v *View, last int) (int, int, bool) {
+	if v.Text[v.ceOf(last):v.endOf(last)] != "" && v.Text[v.ceOf(last):v.endOf(last)] != "," {
+		return 0, 0, false
+	}
+	for _, cue := range affiliationCues {
+		f := last + 1 + len(cue)
+		if f >= v.Len() {
+			continue
+		}
+		match := true
+		for i, w := range cue {
+			if k := last + 1 + i; v.coreLower(k) != w || v.Text[v.ceOf(k):v.endOf(k)] != "" {
+				match = false
+				break
+			}
+		}
+		if !match {
+			continue
+		}
+		l := f
+		for l+1 < v.Len() && l+1-f < orgFieldMax && !endsClause(v, l) && !endsSentence(v, l) && g.orgWord(v, l+1, f) {
+			l++
+		}
+		if g.orgWord(v, f, f) && g.orgRun(v, f, l) {
+			return f, l, true
+		}
+	}
+	return 0, 0, false
+}
+
+// orgField finds an organization field between a person ending at word
+// last and an address starting at word next: the words between are
+// separated from both by a line break or a separator ("???", "|", "/",
+// "-"), and form one short run of organization words.
+func (g *grower) orgField(v *View, last, next int) (int, int, bool) {
+	f, l := last+1, next-1
+	sep := func(i int) bool { return i >= 0 && i < v.Len() && v.coreText(i) == "" }
+	startsField := func(i int) bool { return v.LineOf(i) != v.LineOf(i-1) || sep(i-1) }
+	for f <= l && sep(f) {
+		f++
+	}
+	for l >= f && sep(l) {
+		l--
+	}
+	if f > l || l-f+1 > orgFieldMax || !startsField(f) || !(v.LineOf(l) != v.LineOf(l+1) || sep(l+1)) {
+		return 0, 0, false
+	}
+	if v.LineOf(f) != v.LineOf(l) {
+		return 0, 0, false // one field on one line
+	}
+	for i := f; i <= l; i++ {
+		if !g.orgWord(v, i, f) || i < l && endsClause(v, i) {
+			return 0, 0, false
+		}
+	}
+	return f, l, g.orgRun(v, f, l)
+}
+
+// orgWord reports whether word i may be part of an organization's name
+// starting at word f: capitalised, or any word of letters on a line in
+// lower case, or a connector inside the name ("Seeds of Peace").
+func (g *grower) orgWord(v *View, i, f int) bool {
+	t, l := v.coreText(i), v.coreLower(i)
+	if t == "" || hasDigit(t) || stopwords[l] && !(i > f && orgConnectors[l]) {
+		return false
+	}
+	if i > f && orgConnectors[l] {
+		return true
+	}
+	first, end := v.Line(v.LineOf(i))
+	if isLowerLine(v, first, end) {
+		return isLetters(strings.ReplaceAll(l, "-", ""))
+	}
+	return isCapitalised(t)
+}
+
+// orgRun reports whether words f..l name an organization rather than a
+// place, a person or a phrase: the run is no known place, does not end
+// with a connector, and one of its words is no ordinary word, place,
+// title, name, month or weekday.
+func (g *grower) orgRun(v *View, f, l int) bool {
+	if orgConnectors[v.coreLower(l)] {
+		return false
+	}
+	s, _ := v.core(f)
+	_, e := v.core(l)
+	if name := strings.ToLower(v.Text[s:e]); g.gz.Cities.Has(name) || g.gz.Countries.Has(name) {
+		return false
+	}
+	const known = gazetteer.City | gazetteer.Country | gazetteer.Title | gazetteer.FirstName | gazetteer.Surname
+	for i := f; i <= l; i++ {
+		w := v.coreLower(i)
+		if !g.gz.Common.Has(w) && !stopwords[w] && !orgConnectors[w] && months[w] == 0 && !weekdays[w] &&
+			g.gz.Lex[w]&known == 0 {
+			return true
+		}
+	}
+	return false
+}
