@@ -9,6 +9,7 @@ import (
 
 	"github.com/redactd/redactd/bench/internal/report"
 	"github.com/redactd/redactd/bench/internal/runner"
+	"github.com/redactd/redactd/engine/page"
 )
 
 // Targets from the issue (2-core CPU machine, 150 dpi output).
@@ -23,6 +24,12 @@ const (
 	idleP50         = 300 // ms
 	ocrMaxCER       = 0.03
 	ocrVsTesseract  = 2
+
+	// Detection, on the text corpus through the whole service.
+	piiRecall       = 0.95 // all PII words
+	exactRecall     = 0.99 // Email, IBAN, CreditCard
+	namePhoneRecall = 0.95 // Person, PhoneNumber
+	maskPrecision   = 0.90 // masked words that are PII
 )
 
 // targets judges each goal on what was measured, and adds notes where a
@@ -127,8 +134,54 @@ func targets(r *report.Report, notes []string) ([]report.Target, []string) {
 		}
 	}
 	ts = append(ts, t)
+	ts = append(ts, detectionTargets(by["text"])...)
 	ts = append(ts, ocrTargets(r.OCR)...)
 	return finishTargets(r, ts, notes)
+}
+
+// detectionTargets judges what the text corpus's outputs mask: recall
+// over all PII words and per category group, and precision, the share of
+// masked words that are PII (words of entities the service has no
+// category for count on neither side).
+func detectionTargets(c *report.Corpus) []report.Target {
+	recall := report.Target{Name: "PII words masked, text PDFs through the service", Goal: fmt.Sprintf("≥ %g%%", 100*piiRecall)}
+	exact := report.Target{Name: "Email, IBAN, CreditCard words masked", Goal: fmt.Sprintf("≥ %g%% each", 100*exactRecall)}
+	namePhone := report.Target{Name: "Person, PhoneNumber words masked", Goal: fmt.Sprintf("≥ %g%% each", 100*namePhoneRecall)}
+	precision := report.Target{Name: "masked words that are PII (precision)", Goal: fmt.Sprintf("≥ %.2f", maskPrecision)}
+	all := []*report.Target{&recall, &exact, &namePhone, &precision}
+	if c == nil || c.Score == nil || c.Score.Recall().Total == 0 {
+		for _, t := range all {
+			t.Note = "text corpus not scored"
+		}
+		return []report.Target{recall, exact, namePhone, precision}
+	}
+	s := c.Score
+	rc := s.Recall()
+	recall.Measured = fmt.Sprintf("%.1f%% (%d of %d words)", 100*rc.Rate(), rc.Masked, rc.Total)
+	recall.Status = passFail(rc.Rate() >= piiRecall)
+	group := func(t *report.Target, goal float64, cats ...page.Category) {
+		ok := true
+		var parts []string
+		for _, cat := range cats {
+			n := s.Words[cat]
+			if n == nil || n.Total == 0 {
+				parts = append(parts, string(cat)+" none")
+				continue
+			}
+			parts = append(parts, fmt.Sprintf("%s %.1f%%", cat, 100*n.Rate()))
+			ok = ok && n.Rate() >= goal
+		}
+		t.Measured = strings.Join(parts, ", ")
+		t.Status = passFail(ok)
+	}
+	group(&exact, exactRecall, page.Email, page.IBAN, page.CreditCard)
+	group(&namePhone, namePhoneRecall, page.Person, page.PhoneNumber)
+	if masked := rc.Masked + s.Plain.Masked; masked > 0 {
+		p := float64(rc.Masked) / float64(masked)
+		precision.Measured = fmt.Sprintf("%.3f (%d PII and %d other words masked)", p, rc.Masked, s.Plain.Masked)
+		precision.Status = passFail(p >= maskPrecision)
+	}
+	return []report.Target{recall, exact, namePhone, precision}
 }
 
 // finishTargets marks the targets not measured and adds the note about
