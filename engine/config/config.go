@@ -71,6 +71,7 @@ type Config struct {
 	BatchWait  time.Duration `name:"batch-wait" def:"3ms" help:"longest a model request waits for a batch to fill"`
 	OCR        string        `name:"ocr" def:"auto" help:"auto (pages without text and large images), always, or off"`
 	OCRMaxSide int           `name:"ocr-max-side" def:"1536" help:"longest side in pixels of the image fed to text detection"`
+	OCRCharset string        `name:"ocr-charset" def:"latin" help:"characters OCR reads: latin (Latin, digits, punctuation, symbols, some Greek and Cyrillic: faster) or all (the recogniser's full dictionary, with Chinese)"`
 }
 
 // Default returns the configuration with every default applied.
@@ -143,6 +144,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("config: device %q: want cpu or cuda", c.Device)
 	case c.OCR != "auto" && c.OCR != "always" && c.OCR != "off":
 		return fmt.Errorf("config: ocr %q: want auto, always or off", c.OCR)
+	case c.OCRCharset != "latin" && c.OCRCharset != "all":
+		return fmt.Errorf("config: ocr-charset %q: want latin or all", c.OCRCharset)
 	case c.MaxUploadBytes <= 0, c.MaxFilesPerJob <= 0, c.MaxPagesPerDoc <= 0, c.MaxPagePixels <= 0:
 		return fmt.Errorf("config: limits must be positive")
 	case c.JPEGQuality < 1 || c.JPEGQuality > 100:

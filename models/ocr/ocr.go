@@ -119,6 +119,9 @@ type Options struct {
 	// MinConf drops lines recognised with a lower mean confidence
 	// (default 0.3).
 	MinConf float32
+	// Charset is the characters the recogniser chooses among: CharsetLatin
+	// (the default) or CharsetAll (see dict.go).
+	Charset string
 	// Lane, when set, is shared with other models' batchers so their runs
 	// take turns on the cores; by default the three OCR models share one.
 	Lane *batch.Lane
@@ -144,6 +147,9 @@ func (o *Options) defaults() {
 	}
 	if o.Lane == nil {
 		o.Lane = batch.NewLane(1)
+	}
+	if o.Charset == "" {
+		o.Charset = CharsetLatin
 	}
 }
 
@@ -195,6 +201,9 @@ func ModelDir(dir string) (string, error) {
 // ONNX Runtime environment with defaults if nothing did before.
 func New(modelDir string, opts Options) (*Engine, error) {
 	opts.defaults()
+	if err := CheckCharset(opts.Charset); err != nil {
+		return nil, err
+	}
 	dir, err := ModelDir(modelDir)
 	if err != nil {
 		return nil, err
@@ -239,14 +248,16 @@ func New(modelDir string, opts Options) (*Engine, error) {
 	}
 	if e.det, err = open(detFile); err == nil {
 		if e.cls, err = open(clsFile); err == nil {
-			e.rec, err = open(recFile, recOpts...)
+			if err = e.checkRecClasses(); err == nil {
+				if e.opts.Charset == CharsetAll {
+					e.rec, err = open(recFile, recOpts...)
+				} else {
+					e.rec, err = e.openNarrowRec(recOpts)
+				}
+			}
 		}
 	}
 	if err != nil {
-		e.closeSessions()
-		return nil, err
-	}
-	if err := e.checkRecClasses(); err != nil {
 		e.closeSessions()
 		return nil, err
 	}

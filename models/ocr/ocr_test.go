@@ -21,11 +21,11 @@ var (
 	trace   = flag.Bool("ocr.trace", false, "print the pipeline's decisions")
 )
 
-var (
-	engineOnce sync.Once
-	engine     *Engine
-	engineErr  error
-)
+// engines holds the engines the tests load, one per character set.
+var engines = struct {
+	sync.Mutex
+	m map[string]*Engine
+}{m: map[string]*Engine{}}
 
 func TestMain(m *testing.M) {
 	flag.Parse()
@@ -33,16 +33,20 @@ func TestMain(m *testing.M) {
 		debugf = func(f string, a ...any) { fmt.Printf(f+"\n", a...) }
 	}
 	code := m.Run()
-	if engine != nil {
-		engine.Close()
+	for _, e := range engines.m {
+		e.Close()
 	}
 	_ = ort.Destroy()
 	os.Exit(code)
 }
 
-// testEngine loads the real models once; tests skip with a clear message
-// only when `make setup` has not installed them.
-func testEngine(t testing.TB) *Engine {
+// testEngine loads the real models once, with the default character
+// set; tests skip with a clear message only when `make setup` has not
+// installed them.
+func testEngine(t testing.TB) *Engine { return testEngineCharset(t, CharsetLatin) }
+
+// testEngineCharset is testEngine for character set cs.
+func testEngineCharset(t testing.TB, cs string) *Engine {
 	t.Helper()
 	if _, err := ort.FindLibrary(""); err != nil {
 		t.Skipf("ONNX Runtime not installed (run `make setup`): %v", err)
@@ -50,11 +54,17 @@ func testEngine(t testing.TB) *Engine {
 	if _, err := ModelDir(""); err != nil {
 		t.Skipf("OCR models not installed (run `make setup`): %v", err)
 	}
-	engineOnce.Do(func() { engine, engineErr = New("", Options{}) })
-	if engineErr != nil {
-		t.Fatal(engineErr)
+	engines.Lock()
+	defer engines.Unlock()
+	if e := engines.m[cs]; e != nil {
+		return e
 	}
-	return engine
+	e, err := New("", Options{Charset: cs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	engines.m[cs] = e
+	return e
 }
 
 // cer is the character error rate of got against want: edit distance over
@@ -441,4 +451,45 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(r.Utime.Nano() + r.Stime.Nano())
+}
+
+func TestCharsets(t *testing.T) {
+	latin, all := testEngineCharset(t, CharsetLatin), testEngineCharset(t, CharsetAll)
+	if len(all.dict) != 6625 || len(latin.dict) != 223 {
+		t.Fatalf("classes: all %d, latin %d; want 6625 and 223", len(all.dict), len(latin.dict))
+	}
+	if latin.dict[0] != "" || latin.dict[len(latin.dict)-1] != " " {
+		t.Errorf("latin classes must start with the blank and end with the space")
+	}
+	kept := map[string]bool{}
+	for _, c := range latin.dict[1 : len(latin.dict)-1] {
+		kept[c] = true
+		if r := []rune(c); len(r) != 1 || r[0] >= cjkStart {
+			t.Errorf("latin keeps %q", c)
+		}
+	}
+	for _, c := range all.dict[1 : len(all.dict)-1] {
+		if r := []rune(c); len(r) == 1 && r[0] < cjkStart && !kept[c] {
+			t.Errorf("latin drops %q", c)
+		}
+	}
+	if _, err := New("", Options{Charset: "klingon"}); err == nil || !strings.Contains(err.Error(), "klingon") {
+		t.Errorf("unknown character set: err %v", err)
+	}
+
+	// Both read a noisy, skewed page alike.
+	img, truth := renderPage(t, pageSpec{lines: testLines, dpi: 200, pt: 11, skew: 1.5, noise: 12, margin: 0.8, seed: 1})
+	text := func(e *Engine) string {
+		lines, err := e.Recognize(context.Background(), img, image.Rectangle{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pageText(lines)
+	}
+	want := truthText(truth)
+	gl, ga := cer(text(latin), want), cer(text(all), want)
+	t.Logf("CER latin %.4f, all %.4f", gl, ga)
+	if gl > ga+0.002 || gl > 0.03 {
+		t.Errorf("CER latin %.4f, all %.4f", gl, ga)
+	}
 }

@@ -67,6 +67,25 @@ func NewSession(modelPath string, inputs, outputs []string, options ...SessionOp
 	if _, err := os.Stat(modelPath); err != nil {
 		return nil, fmt.Errorf("ort: model: %w", err)
 	}
+	return newSession(cfg, modelPath, inputs, outputs, options, func(o *onnx.SessionOptions) (*onnx.DynamicAdvancedSession, error) {
+		return onnx.NewDynamicAdvancedSession(modelPath, inputs, outputs, o)
+	})
+}
+
+// NewSessionFromData is NewSession for a model held in memory (one
+// rewritten at load time); name identifies it in errors.
+func NewSessionFromData(name string, model []byte, inputs, outputs []string, options ...SessionOption) (*Session, error) {
+	cfg, ok := Current()
+	if !ok {
+		return nil, ErrNotInitialized
+	}
+	return newSession(cfg, name, inputs, outputs, options, func(o *onnx.SessionOptions) (*onnx.DynamicAdvancedSession, error) {
+		return onnx.NewDynamicAdvancedSessionWithONNXData(model, inputs, outputs, o)
+	})
+}
+
+func newSession(cfg Options, name string, inputs, outputs []string, options []SessionOption,
+	open func(*onnx.SessionOptions) (*onnx.DynamicAdvancedSession, error)) (*Session, error) {
 	var sc sessionConfig
 	for _, o := range options {
 		o(&sc)
@@ -76,11 +95,11 @@ func NewSession(modelPath string, inputs, outputs []string, options ...SessionOp
 		return nil, err
 	}
 	defer opts.Destroy()
-	s, err := onnx.NewDynamicAdvancedSession(modelPath, inputs, outputs, opts)
+	s, err := open(opts)
 	if err != nil {
-		return nil, fmt.Errorf("ort: opening %s: %w", modelPath, err)
+		return nil, fmt.Errorf("ort: opening %s: %w", name, err)
 	}
-	return &Session{name: modelPath, s: s, inputs: inputs, outputs: outputs}, nil
+	return &Session{name: name, s: s, inputs: inputs, outputs: outputs}, nil
 }
 
 // sessionOptions builds a session's options: those every session shares,

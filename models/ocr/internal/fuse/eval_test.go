@@ -140,6 +140,10 @@ func eval(t *testing.T, m *Model, inputs map[string]tensor) map[string]tensor {
 				ch := i / plane % c
 				out.v[i] = (x-in[3].v[ch])/math.Sqrt(in[4].v[ch]+eps)*in[1].v[ch] + in[2].v[ch]
 			}
+		case "MatMul":
+			out = matMul(in[0], in[1])
+		case "Softmax":
+			out = softmaxLast(in[0])
 		case "Conv":
 			out = conv2d(n, in)
 		case "ConvTranspose":
@@ -150,6 +154,45 @@ func eval(t *testing.T, m *Model, inputs map[string]tensor) map[string]tensor {
 		vals[n.Outputs[0]] = out
 	}
 	return vals
+}
+
+// matMul multiplies a [..., k] tensor by a [k, n] matrix.
+func matMul(a, w tensor) tensor {
+	k, n := w.dims[0], w.dims[1]
+	dims := append(append([]int(nil), a.dims[:len(a.dims)-1]...), n)
+	out := newTensor(dims...)
+	for r := range a.size() / k {
+		for j := range n {
+			var s float64
+			for i := range k {
+				s += a.v[r*k+i] * w.v[i*n+j]
+			}
+			out.v[r*n+j] = s
+		}
+	}
+	return out
+}
+
+// softmaxLast is a softmax over the last axis.
+func softmaxLast(a tensor) tensor {
+	n := a.dims[len(a.dims)-1]
+	out := newTensor(a.dims...)
+	for r := range a.size() / n {
+		row, o := a.v[r*n:(r+1)*n], out.v[r*n:(r+1)*n]
+		m := math.Inf(-1)
+		for _, x := range row {
+			m = max(m, x)
+		}
+		var s float64
+		for i, x := range row {
+			o[i] = math.Exp(x - m)
+			s += o[i]
+		}
+		for i := range o {
+			o[i] /= s
+		}
+	}
+	return out
 }
 
 func conv2d(n *Node, in []tensor) tensor {
