@@ -68,6 +68,9 @@ type Options struct {
 //     first, the mask is the union anyway, and the category filter must not
 //     lose an Address because a model called the same words a Person;
 //   - categories not in opts.Categories are dropped;
+//   - the NER model's Person spans of ordinary words that stand alone
+//     ("Summary", "Charges" as table labels) are dropped
+//     (dropCommonWordPersons);
 //   - Person spans that are the stem of a negated verb ("Don" of "Don't")
 //     are dropped;
 //   - spans within an occurrence of an excluded term are dropped;
@@ -125,6 +128,7 @@ func Run(ctx context.Context, p *page.Page, ds []Detector, opts Options) ([]page
 		return nil, err
 	}
 	all = Merge(append(all, g.grow(v, all)...))
+	all = dropCommonWordPersons(p, v, g.gz, all)
 	all = dropContractions(v, all)
 	all = filterCategories(all, opts.Categories)
 	if len(opts.Excluded) > 0 {

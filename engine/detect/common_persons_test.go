@@ -1,0 +1,89 @@
+package detect
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/redactd/redactd/engine/page"
+)
+
+// TestCommonWordPersons checks which of the NER model's Person spans
+// made of ordinary words survive Run.
+func TestCommonWordPersons(t *testing.T) {
+	type mark struct {
+		words string // consecutive words of the text
+		cat   page.Category
+		rec   string
+	}
+	ner := func(w string) mark { return mark{w, page.Person, nerRecognizer} }
+	for _, c := range []struct {
+		name  string
+		text  string
+		marks []mark
+		want  []string // Person spans kept
+	}{
+		{"headings and labels alone on a line", "Summary\nAWS Data Transfer $4.11\nCharges $4.11\nCredits $0.00",
+			[]mark{ner("Summary"), ner("Charges"), ner("Credits")}, nil},
+		{"ordinary words in prose", "She is a classical musician and her brother works in the battery industry.",
+			[]mark{ner("classical musician"), ner("battery")}, nil},
+		{"names that are words", "Will\nRose\nBill Young", []mark{ner("Will"), ner("Rose"), ner("Bill Young")},
+			[]string{"Will", "Rose", "Bill Young"}},
+		{"street and firm words", "12 Main St.\nGalorath Incorporated", []mark{ner("St."), ner("Incorporated")},
+			[]string{"St.", "Incorporated"}},
+		{"part of a larger entity", "Open Data Nation\nFollow up with William ten Pas in 2 months.",
+			[]mark{ner("Open"), {"Data Nation", page.Organization, "org"}, ner("William"), ner("Pas")},
+			[]string{"Open", "William", "Pas"}},
+		{"other detectors are trusted", "Summary", []mark{{"Summary", page.Person, "gazetteer"}}, []string{"Summary"}},
+		{"a word the lists do not know", "Zyxwvut", []mark{ner("Zyxwvut")}, []string{"Zyxwvut"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, _ := PageFromText(c.text)
+			var spans []page.Span
+			for _, m := range c.marks {
+				first, last := findWords(t, p, m.words)
+				spans = append(spans, span(first, last, m.cat, 0.7, m.rec))
+			}
+			got, err := Run(context.Background(), p, []Detector{fixed{name: "marks", spans: spans}}, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var persons []string
+			for _, s := range got {
+				if s.Category == page.Person && (s.Recognizer == nerRecognizer || s.Recognizer == "gazetteer") {
+					persons = append(persons, wordsText(p, s))
+				}
+			}
+			if !slices.Equal(persons, c.want) {
+				t.Errorf("Person spans kept %q, want %q", persons, c.want)
+			}
+		})
+	}
+}
+
+// findWords returns the first and last index of the consecutive words
+// ws in p.
+func findWords(t *testing.T, p *page.Page, ws string) (int, int) {
+	t.Helper()
+	f := strings.Fields(ws)
+	for i := range p.Words {
+		if i+len(f) <= len(p.Words) && slices.Equal(texts(p.Words[i:i+len(f)]), f) {
+			return i, i + len(f) - 1
+		}
+	}
+	t.Fatalf("%q not in page", ws)
+	return 0, 0
+}
+
+func texts(ws []page.Word) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.Text
+	}
+	return out
+}
+
+func wordsText(p *page.Page, s page.Span) string {
+	return strings.Join(texts(p.Words[s.First:s.Last+1]), " ")
+}
