@@ -68,6 +68,8 @@ type Options struct {
 //     first, the mask is the union anyway, and the category filter must not
 //     lose an Address because a model called the same words a Person;
 //   - categories not in opts.Categories are dropped;
+//   - the NER model's Address spans that hold a money amount and nothing
+//     only an address holds (invoice rows) are dropped (dropAmountRows);
 //   - the NER model's Person spans of ordinary words that stand alone
 //     ("Summary", "Charges" as table labels) are dropped
 //     (dropCommonWordPersons);
@@ -122,12 +124,13 @@ func Run(ctx context.Context, p *page.Page, ds []Detector, opts Options) ([]page
 		return nil, err
 	}
 	all = validSpans(p, all)
-	all = Merge(all)
 	g, err := growerOnce()
 	if err != nil {
 		return nil, err
 	}
+	all = Merge(all)
 	all = Merge(append(all, g.grow(v, all)...))
+	all = g.dropAmountRows(p, v, all)
 	all = dropCommonWordPersons(p, v, g.gz, all)
 	all = dropContractions(v, all)
 	all = filterCategories(all, opts.Categories)
