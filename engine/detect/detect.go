@@ -71,8 +71,9 @@ type Options struct {
 //   - the NER model's Address spans that hold a money amount and nothing
 //     only an address holds (invoice rows) are dropped (dropAmountRows);
 //   - the NER model's Person spans of ordinary words that stand alone
-//     ("Summary", "Charges" as table labels) are dropped
-//     (dropCommonWordPersons);
+//     ("Summary", "Charges" as table labels), and its Address spans of
+//     ordinary words and numbers ("45 Closure Permanent"), are dropped
+//     (dropCommonWordSpans);
 //   - Person spans that are the stem of a negated verb ("Don" of "Don't")
 //     are dropped;
 //   - spans within an occurrence of an excluded term are dropped;
@@ -131,7 +132,7 @@ func Run(ctx context.Context, p *page.Page, ds []Detector, opts Options) ([]page
 	all = Merge(all)
 	all = Merge(append(all, g.grow(v, all)...))
 	all = g.dropAmountRows(p, v, all)
-	all = dropCommonWordPersons(p, v, g.gz, all)
+	all = dropCommonWordSpans(p, v, g.gz, all)
 	all = dropContractions(v, all)
 	all = filterCategories(all, opts.Categories)
 	if len(opts.Excluded) > 0 {

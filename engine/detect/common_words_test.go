@@ -9,20 +9,21 @@ import (
 	"github.com/redactd/redactd/engine/page"
 )
 
-// TestCommonWordPersons checks which of the NER model's Person spans
-// made of ordinary words survive Run.
-func TestCommonWordPersons(t *testing.T) {
+// TestCommonWordSpans checks which of the NER model's spans made of
+// ordinary words survive Run.
+func TestCommonWordSpans(t *testing.T) {
 	type mark struct {
 		words string // consecutive words of the text
 		cat   page.Category
 		rec   string
 	}
 	ner := func(w string) mark { return mark{w, page.Person, nerRecognizer} }
+	addr := func(w string) mark { return mark{w, page.Address, nerRecognizer} }
 	for _, c := range []struct {
 		name  string
 		text  string
 		marks []mark
-		want  []string // Person spans kept
+		want  []string // Person and Address spans kept
 	}{
 		{"headings and labels alone on a line", "Summary\nAWS Data Transfer $4.11\nCharges $4.11\nCredits $0.00",
 			[]mark{ner("Summary"), ner("Charges"), ner("Credits")}, nil},
@@ -37,6 +38,12 @@ func TestCommonWordPersons(t *testing.T) {
 			[]string{"Open", "William", "Pas"}},
 		{"other detectors are trusted", "Summary", []mark{{"Summary", page.Person, "gazetteer"}}, []string{"Summary"}},
 		{"a word the lists do not know", "Zyxwvut", []mark{ner("Zyxwvut")}, []string{"Zyxwvut"}},
+		{"table cells read as addresses", "06/22/2015 45 Closure Permanent\n\nTemporary Closure",
+			[]mark{addr("45 Closure Permanent"), addr("Temporary Closure")}, nil},
+		{"street", "12 Main Street", []mark{addr("12 Main Street")}, []string{"12 Main Street"}},
+		{"street name no list knows", "Vesturgata 66", []mark{addr("Vesturgata 66")}, []string{"Vesturgata 66"}},
+		{"post box", "PO Box 12", []mark{addr("PO Box 12")}, []string{"PO Box 12"}},
+		{"organizations are left alone", "Open Data Nation", []mark{{"Open Data Nation", page.Organization, nerRecognizer}}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p, _ := PageFromText(c.text)
@@ -49,14 +56,17 @@ func TestCommonWordPersons(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var persons []string
+			var kept []string
 			for _, s := range got {
-				if s.Category == page.Person && (s.Recognizer == nerRecognizer || s.Recognizer == "gazetteer") {
-					persons = append(persons, wordsText(p, s))
+				if (s.Category == page.Person || s.Category == page.Address) && (s.Recognizer == nerRecognizer || s.Recognizer == "gazetteer") {
+					kept = append(kept, wordsText(p, s))
 				}
 			}
-			if !slices.Equal(persons, c.want) {
-				t.Errorf("Person spans kept %q, want %q", persons, c.want)
+			if !slices.Equal(kept, c.want) {
+				t.Errorf("spans kept %q, want %q", kept, c.want)
+			}
+			if c.name == "organizations are left alone" && len(got) != 1 {
+				t.Errorf("organization dropped: %q", describe(p, got))
 			}
 		})
 	}
