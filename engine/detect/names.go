@@ -193,6 +193,27 @@ func (n *nameFinder) inAddress(v *View, s, e, first, end int) bool {
 	return false
 }
 
+// inPlaceName reports whether words s..e lie inside a town or country
+// name of two to four words on their line ("San Diego", "Los Angeles",
+// "Santa Clara"): first names and surnames are often the words of Spanish
+// and Portuguese place names.
+func (n *nameFinder) inPlaceName(v *View, s, e, first, end int) bool {
+	const longest = 4
+	for a := max(first, e-longest+1); a <= s; a++ {
+		if n.gz.Lex[v.coreLower(a)]&gazetteer.MultiStart == 0 {
+			continue
+		}
+		phrase := v.coreLower(a)
+		for b := a + 1; b < min(end, a+longest); b++ {
+			phrase += " " + v.coreLower(b)
+			if b >= e && (n.gz.Cities.Has(phrase) || n.gz.Countries.Has(phrase)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // tokPool recycles the per-page token buffers of nameFinder.find.
 var tokPool = sync.Pool{New: func() any { return new([]nameTok) }}
 
@@ -234,6 +255,9 @@ func (n *nameFinder) find(v *View) []page.Span {
 			}
 			if n.inAddress(v, first+s, first+e, first, end) {
 				continue // the address recognizer's
+			}
+			if n.inPlaceName(v, first+s, first+e, first, end) {
+				continue // "San Diego", "Los Angeles": a town, not a person
 			}
 			if e+1 < len(toks) && toks[e+1].shaped && toks[e+1].common && !toks[e].stop && !isPostNominal(toks[e+1].core) {
 				// "Paxton Carnegie Public Library", "Montreal Hockey

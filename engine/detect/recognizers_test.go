@@ -207,6 +207,10 @@ func TestPerson(t *testing.T) {
 		{"Brigadier General Ross Hoyt", []string{"Ross Hoyt"}},
 		{"Why is David so impulsive?", []string{"David"}},
 		{"JOHN SMITH", []string{"JOHN SMITH"}},
+		// Towns whose words are names: not persons, but a name next to one is.
+		{"Layoff San Diego 22", nil},
+		{"Closure Los Angeles", nil},
+		{"Maria Santos moved to San Jose", []string{"Maria Santos"}},
 		// False: capitalised common words and names in other roles.
 		// Lines all in lower case: a known first name that is no
 		// ordinary word, then a surname or an unknown word.
