@@ -460,7 +460,9 @@ func (a *addressFinder) street(v *View, i, first, end int) (part, bool) {
 			}
 			// A bare number only right after the house number ("27 2711
 			// Queens Sq"); further in, it is another part's number.
-			if !a.streetNameWord(v, k) || endsClause(v, k) || k > i+1 && allDigits(v.coreText(k)) {
+			// An abbreviation inside the name does not end it: "22 St.
+			// Paul Street".
+			if !a.streetNameWord(v, k) || endsClause(v, k) && !abbrevInName(v, k, end) || k > i+1 && allDigits(v.coreText(k)) {
 				break
 			}
 		}

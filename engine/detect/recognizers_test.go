@@ -163,6 +163,8 @@ func TestAddress(t *testing.T) {
 	runRecCases(t, "address", []recCase{
 		{"Ship to 12 Main Street, Apt 5\nSpringfield, IL 62704", []string{"12 Main Street, Apt 5\nSpringfield, IL 62704"}},
 		{"15 Millicent Drive", []string{"15 Millicent Drive"}},
+		{"The office is at 22 St. Paul Street today", []string{"22 St. Paul Street"}}, // an abbreviation inside the name
+		{"Chapter 22. St. Paul Street is closed.", nil},
 		{"4589 40th Street NW Suite 603", []string{"4589 40th Street NW Suite 603"}},
 		{"Adresse: Hauptstraße 5, 10115 Berlin", []string{"Hauptstraße 5, 10115 Berlin"}},
 		{"Berliner Straße 12a", []string{"Berliner Straße 12a"}},
