@@ -483,6 +483,13 @@ func (a *addressFinder) street(v *View, i, first, end int) (part, bool) {
 			}
 		}
 	}
+	// A street named without a number after a preposition of place: "lives
+	// on Anderson Street", "the shop at Chloupková Street". Its first word
+	// must be no ordinary word: "on Main Street", "at Wall Street" name no
+	// one's home.
+	if k, ok := a.namedStreet(v, i, first, end); ok {
+		return part{first: i, last: k, score: 0.55, kind: partStreet}, true
+	}
 	// Name then suffix type then number: "Berliner Straße 5", "Main Street 5".
 	if isCapitalised(t) && !addrNameStop[w] {
 		for k := i + 1; k < end && k <= i+3; k++ {
@@ -496,6 +503,36 @@ func (a *addressFinder) street(v *View, i, first, end int) (part, bool) {
 		}
 	}
 	return part{}, false
+}
+
+// placePreps are the prepositions before a street named without a
+// number.
+var placePreps = map[string]bool{"on": true, "at": true, "in": true, "off": true, "along": true, "near": true,
+	"to": true, "from": true, "into": true, "onto": true}
+
+// namedStreet matches a capitalised street name of one to three words and
+// a capitalised suffix type at i, after a preposition of place, and returns
+// the last word (after further types: "Anderson Street Street").
+func (a *addressFinder) namedStreet(v *View, i, first, end int) (int, bool) {
+	t, w := tw(v, i, first, end), lw(v, i, first, end)
+	if i == first || !placePreps[lw(v, i-1, first, end)] || endsClause(v, i-1) || !isCapitalised(t) || isAllUpper(t) ||
+		addrNameStop[w] || a.gz.Lex[w]&(gazetteer.Common|gazetteer.StreetSuffix|gazetteer.StreetPrefix) != 0 || !isLetters(w) {
+		return 0, false
+	}
+	for k := i + 1; k < end && k <= i+3; k++ {
+		kt := v.coreText(k)
+		if a.isSuffixType(lw(v, k, first, end), kt) && isCapitalised(kt) {
+			e := k
+			for e+1 < end && !endsClause(v, e) && a.isSuffixType(lw(v, e+1, first, end), v.coreText(e+1)) && isCapitalised(v.coreText(e+1)) {
+				e++
+			}
+			return e, true
+		}
+		if endsClause(v, k-1) || !isCapitalised(kt) || !isLetters(lw(v, k, first, end)) {
+			break
+		}
+	}
+	return 0, false
 }
 
 // corner matches a street crossing after "corner" at i: "corner of

@@ -165,6 +165,11 @@ func TestAddress(t *testing.T) {
 		{"15 Millicent Drive", []string{"15 Millicent Drive"}},
 		{"The office is at 22 St. Paul Street today", []string{"22 St. Paul Street"}}, // an abbreviation inside the name
 		{"Chapter 22. St. Paul Street is closed.", nil},
+		// Named without a number, after a preposition of place.
+		{"She lives on Chloupková Street near the park.", []string{"Chloupková Street"}},
+		{"Turn left onto Martin Luther King Boulevard", []string{"Martin Luther King Boulevard"}},
+		{"We met on Wall Street and Main Street.", nil}, // ordinary words: no one's home
+		{"Anderson Street was closed.", nil},             // no preposition
 		{"4589 40th Street NW Suite 603", []string{"4589 40th Street NW Suite 603"}},
 		{"Adresse: Hauptstraße 5, 10115 Berlin", []string{"Hauptstraße 5, 10115 Berlin"}},
 		{"Berliner Straße 12a", []string{"Berliner Straße 12a"}},
