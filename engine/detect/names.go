@@ -259,7 +259,9 @@ func (n *nameFinder) find(v *View) []page.Span {
 			if n.inPlaceName(v, first+s, first+e, first, end) {
 				continue // "San Diego", "Los Angeles": a town, not a person
 			}
-			if e+1 < len(toks) && toks[e+1].shaped && toks[e+1].common && !toks[e].stop && !isPostNominal(toks[e+1].core) {
+			if e+1 < len(toks) && toks[e+1].shaped && toks[e+1].common && !toks[e].stop && !isPostNominal(toks[e+1].core) &&
+				toks[e+1].punct != ':' { // "Name: Erica Smith Phone: 555 0101": the next field's label
+
 				// "Paxton Carnegie Public Library", "Montreal Hockey
 				// Club": a name runs on into capitalised common words.
 				continue

@@ -169,7 +169,7 @@ func TestAddress(t *testing.T) {
 		{"She lives on Chloupková Street near the park.", []string{"Chloupková Street"}},
 		{"Turn left onto Martin Luther King Boulevard", []string{"Martin Luther King Boulevard"}},
 		{"We met on Wall Street and Main Street.", nil}, // ordinary words: no one's home
-		{"Anderson Street was closed.", nil},             // no preposition
+		{"Anderson Street was closed.", nil},            // no preposition
 		{"4589 40th Street NW Suite 603", []string{"4589 40th Street NW Suite 603"}},
 		{"Adresse: Hauptstraße 5, 10115 Berlin", []string{"Hauptstraße 5, 10115 Berlin"}},
 		{"Berliner Straße 12a", []string{"Berliner Straße 12a"}},
@@ -214,6 +214,7 @@ func TestPerson(t *testing.T) {
 		{"Brigadier General Ross Hoyt", []string{"Ross Hoyt"}},
 		{"Why is David so impulsive?", []string{"David"}},
 		{"JOHN SMITH", []string{"JOHN SMITH"}},
+		{"Name: Erica Smith Phone: 0431 19", []string{"Erica Smith"}}, // the next field's label ends the name
 		// Towns whose words are names: not persons, but a name next to one is.
 		{"Layoff San Diego 22", nil},
 		{"Closure Los Angeles", nil},
