@@ -85,13 +85,28 @@ func (g *grower) cuedOrg(v *View, last int) (int, int, bool) {
 // orgField finds an organization field between a person ending at word
 // last and an address starting at word next: the words between are
 // separated from both by a line break or a separator ("???", "|", "/",
-// "-"), and form one short run of organization words.
+// "-"), and form one short run of organization words; the address's
+// house number may stand after the field, left out by its recognizer.
 func (g *grower) orgField(v *View, last, next int) (int, int, bool) {
 	f, l := last+1, next-1
 	sep := func(i int) bool { return i >= 0 && i < v.Len() && v.coreText(i) == "" }
 	startsField := func(i int) bool { return v.LineOf(i) != v.LineOf(i-1) || sep(i-1) }
 	for f <= l && sep(f) {
 		f++
+	}
+	// The address may start before the words its recognizer took ("71"
+	// of "71 110 Rue du Koweit"): the field ends at its first separator
+	// or line break, and only numbers may follow it.
+	for i := f; i < l; i++ {
+		if sep(i+1) || v.LineOf(i+1) != v.LineOf(i) {
+			for k := i + 1; k <= l; k++ {
+				if !sep(k) && !hasDigit(v.coreText(k)) {
+					return 0, 0, false
+				}
+			}
+			l = i
+			break
+		}
 	}
 	for l >= f && sep(l) {
 		l--
