@@ -52,6 +52,11 @@ func (g *grower) grow(v *View, ss []page.Span) []page.Span {
 			if f < s.First || l > s.Last {
 				out = appendCore(out, v, f, l, page.Person, s.Score, s.Recognizer)
 			}
+		case page.Organization:
+			f, l := g.orgBefore(v, s.First), g.orgAfter(v, s.Last)
+			if f < s.First || l > s.Last {
+				out = appendCore(out, v, f, l, page.Organization, s.Score, s.Recognizer)
+			}
 		case page.Address:
 			f := g.addressBefore(v, s.First)
 			l := g.addressAfter(v, s.Last)

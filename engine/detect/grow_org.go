@@ -166,3 +166,69 @@ func (g *grower) orgRun(v *View, f, l int) bool {
 	}
 	return false
 }
+
+// Names a detector found only in part: the NER model often takes some
+// capitalised words of a long name and leaves the rest ("Google Public
+// Data" of "Google Public Data Explorer", "International" of "Impaq
+// International"). An organization grows over the capitalised words
+// right next to it on its line, with no punctuation between.
+
+// orgGrowMax is the most words an organization grows by on each side.
+const orgGrowMax = 3
+
+// orgAfter returns the last word of the organization ending at last
+// grown over the capitalised words after it.
+func (g *grower) orgAfter(v *View, last int) int {
+	ln := v.LineOf(last)
+	for n := 0; n < orgGrowMax; n++ {
+		k := last + 1
+		if k >= v.Len() || v.LineOf(k) != ln || v.Text[v.ceOf(last):v.endOf(last)] != "" {
+			break
+		}
+		if orgConnectors[v.coreLower(k)] && k+1 < v.Len() && v.LineOf(k+1) == ln &&
+			v.Text[v.ceOf(k):v.endOf(k)] == "" && g.orgGrowWord(v, k+1) {
+			k++ // "of" in "Bank of Montreal"
+		} else if !g.orgGrowWord(v, k) {
+			break
+		}
+		last = k
+	}
+	return last
+}
+
+// orgBefore returns the first word of the organization starting at first
+// grown over the capitalised words before it. A sentence's first word
+// ("Contact Acme Corp.") is capitalised anyway: it joins only when no
+// list knows it as an ordinary word.
+func (g *grower) orgBefore(v *View, first int) int {
+	ln := v.LineOf(first)
+	for n := 0; n < orgGrowMax; n++ {
+		k := first - 1
+		if k < 0 || v.LineOf(k) != ln || v.Text[v.ceOf(k):v.endOf(k)] != "" || !g.orgGrowWord(v, k) {
+			break
+		}
+		if g.gz.Common.Has(v.coreLower(k)) || g.startsSentence(v, k) {
+			break
+		}
+		first = k
+	}
+	return first
+}
+
+// orgGrowWord reports whether word i may join an organization's name it
+// stands next to: a capitalised word of letters that is no stopword,
+// month, weekday, title or workplace noun.
+func (g *grower) orgGrowWord(v *View, i int) bool {
+	t, l := v.coreText(i), v.coreLower(i)
+	return t != "" && isCapitalised(t) && !hasDigit(t) && !stopwords[l] && months[l] == 0 && !weekdays[l] &&
+		!workplaces[l] && !g.gz.Titles.Has(strings.TrimSuffix(l, "."))
+}
+
+// startsSentence reports whether word i starts a sentence, a line or a
+// clause after a colon.
+func (g *grower) startsSentence(v *View, i int) bool {
+	if i == 0 || v.LineOf(i-1) != v.LineOf(i) {
+		return true
+	}
+	return endsSentence(v, i-1) || strings.Contains(v.Text[v.ceOf(i-1):v.endOf(i-1)], ":")
+}

@@ -53,3 +53,33 @@ func TestAffiliations(t *testing.T) {
 		})
 	}
 }
+
+func TestOrgGrowth(t *testing.T) {
+	org := func(w string) wordsOf { return wordsOf{page.Organization, w} }
+	for _, tc := range []struct {
+		name, text string
+		ds         []Detector
+		want       []string
+	}{
+		{"capitalised words after", "The Google Public Data Explorer office is at the corner.", []Detector{org("Google Public Data")},
+			[]string{"Organization:Google Public Data Explorer"}},
+		{"a capitalised word before", "Brosca is from Impaq International today.", []Detector{org("International")},
+			[]string{"Organization:Impaq International"}},
+		{"a connector inside", "She banks with Bank of Montreal now.", []Detector{org("Bank")},
+			[]string{"Organization:Bank of Montreal"}},
+		// Not grown: lower-case words, punctuation, weekdays, a sentence's
+		// capitalised first word, an ordinary word before the name.
+		{"lower-case words", "We will send it to Apple lovers.", []Detector{org("Apple")}, []string{"Organization:Apple"}},
+		{"punctuation between", "It went to Acme. The Group met on Monday.", []Detector{org("Acme.")}, []string{"Organization:Acme."}},
+		{"weekday after", "We met Acme Monday morning.", []Detector{org("Acme")}, []string{"Organization:Acme"}},
+		{"sentence start before", "Contact Acme Corp for details.", []Detector{org("Acme Corp")}, []string{"Organization:Acme Corp"}},
+		{"ordinary word before", "the new Global Acme deal", []Detector{org("Acme")}, []string{"Organization:Acme"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := spanTexts(t, tc.text, tc.ds, Options{})
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("%q:\n got %q\nwant %q", tc.text, got, tc.want)
+			}
+		})
+	}
+}
