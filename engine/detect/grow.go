@@ -66,6 +66,7 @@ func (g *grower) grow(v *View, ss []page.Span) []page.Span {
 		}
 	}
 	out = append(out, g.affiliations(v, ss)...)
+	out = append(out, g.orgLists(v, ss)...)
 	out = append(out, g.labelledAddresses(v)...)
 	return append(out, g.addressBlocks(v)...)
 }

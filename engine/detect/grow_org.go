@@ -232,3 +232,131 @@ func (g *grower) startsSentence(v *View, i int) bool {
 	}
 	return endsSentence(v, i-1) || strings.Contains(v.Text[v.ceOf(i-1):v.endOf(i-1)], ":")
 }
+
+// Lists: organizations listed with an organization ("Flightstats,
+// Transunion and Impaq International", "Merrill Lynch, Arrive Labs and
+// Buildzoom") are organizations too when each is a short run of
+// organization words that orgRun accepts: places, weekdays and ordinary
+// phrases listed with a firm ("Acme Corp, London and Paris") are not.
+
+// orgLists returns the organizations listed before and after the
+// Organization spans of ss.
+func (g *grower) orgLists(v *View, ss []page.Span) []page.Span {
+	var out []page.Span
+	for _, s := range ss {
+		if s.Category != page.Organization {
+			continue
+		}
+		for last := s.Last; ; {
+			f, l, ok := g.listedAfter(v, ss, last)
+			if !ok {
+				break
+			}
+			out = appendCore(out, v, f, l, page.Organization, 0.5, "org-list")
+			last = l
+		}
+		for first := s.First; ; {
+			f, l, ok := g.listedBefore(v, ss, first)
+			if !ok {
+				break
+			}
+			out = appendCore(out, v, f, l, page.Organization, 0.5, "org-list")
+			first = f
+		}
+	}
+	return out
+}
+
+// listItem reports whether words f..l, one line's run of organization
+// words no other span holds, name an organization.
+func (g *grower) listItem(v *View, ss []page.Span, f, l int) bool {
+	if f > l || v.LineOf(f) != v.LineOf(l) || !g.orgRun(v, f, l) {
+		return false
+	}
+	for _, s := range ss {
+		if s.Category != page.Organization && s.First <= l && s.Last >= f {
+			return false
+		}
+	}
+	return true
+}
+
+// listConjunction reports whether word i joins list items ("and", "or";
+// "&" joins the words of one name instead).
+func listConjunction(v *View, i int) bool {
+	l := v.coreLower(i)
+	return l == "and" || l == "or"
+}
+
+// listedAfter finds the item listed after the word last: after its comma
+// or an "and".
+func (g *grower) listedAfter(v *View, ss []page.Span, last int) (int, int, bool) {
+	k := last + 1
+	if k >= v.Len() || v.LineOf(k) != v.LineOf(last) && !v.flowsOn(v.LineOf(last)) {
+		return 0, 0, false
+	}
+	switch tail := v.Text[v.ceOf(last):v.endOf(last)]; {
+	case tail == "," && listConjunction(v, k):
+		k++
+	case tail == "," || tail == "" && listConjunction(v, k):
+		if tail == "" {
+			k++
+		}
+	default:
+		return 0, 0, false
+	}
+	if k >= v.Len() || !g.orgWord(v, k, k) {
+		return 0, 0, false
+	}
+	l := k
+	for l+1 < v.Len() && l+1-k < orgFieldMax && v.LineOf(l+1) == v.LineOf(k) && v.Text[v.ceOf(l):v.endOf(l)] == "" &&
+		!listConjunction(v, l+1) && g.orgWord(v, l+1, k) {
+		l++
+	}
+	return k, l, itemEnds(v, l) && g.listItem(v, ss, k, l)
+}
+
+// itemEnds reports whether a list item may end at word l: with
+// punctuation, before a conjunction or at the end of its line, not
+// before more words of its clause ("open data nation invested heavily
+// in ..." lists nothing).
+func itemEnds(v *View, l int) bool {
+	return l+1 >= v.Len() || v.LineOf(l+1) != v.LineOf(l) || listConjunction(v, l+1) ||
+		strings.ContainsAny(v.Text[v.ceOf(l):v.endOf(l)], ",;:.!?)")
+}
+
+// itemStarts reports whether a list item may start at word f: at the
+// start of its line, after punctuation or after a stopword ("by Acme,
+// ..."), not after more words of its clause.
+func itemStarts(v *View, f int) bool {
+	return f == 0 || v.LineOf(f-1) != v.LineOf(f) || stopwords[v.coreLower(f-1)] ||
+		strings.ContainsAny(v.Text[v.ceOf(f-1):v.endOf(f-1)], ",;:.!?(")
+}
+
+// listedBefore finds the item listed before the word first: before an
+// "and" or ending with a comma. A sentence's capitalised first word does
+// not join the item when it is an ordinary word.
+func (g *grower) listedBefore(v *View, ss []page.Span, first int) (int, int, bool) {
+	l := first - 1
+	if l >= 0 && listConjunction(v, l) && v.Text[v.ceOf(l):v.endOf(l)] == "" {
+		l--
+	}
+	if l < 0 || v.Text[v.ceOf(l):v.endOf(l)] != "," && !listConjunction(v, l+1) ||
+		v.LineOf(l) != v.LineOf(first) && !v.flowsOn(v.LineOf(l)) {
+		return 0, 0, false
+	}
+	f := l
+	for f-1 >= 0 && l-f+1 < orgFieldMax && v.LineOf(f-1) == v.LineOf(l) && v.Text[v.ceOf(f-1):v.endOf(f-1)] == "" &&
+		!listConjunction(v, f-1) && g.orgWord(v, f-1, f-1) && !(g.gz.Common.Has(v.coreLower(f-1)) && g.startsSentence(v, f-1)) {
+		f--
+	}
+	if !g.orgWord(v, f, f) {
+		return 0, 0, false
+	}
+	for i := f + 1; i <= l; i++ {
+		if !g.orgWord(v, i, f) {
+			return 0, 0, false
+		}
+	}
+	return f, l, itemStarts(v, f) && g.listItem(v, ss, f, l)
+}

@@ -83,3 +83,33 @@ func TestOrgGrowth(t *testing.T) {
 		})
 	}
 }
+
+func TestOrgLists(t *testing.T) {
+	org := func(w string) wordsOf { return wordsOf{page.Organization, w} }
+	for _, tc := range []struct {
+		name, text string
+		ds         []Detector
+		want       []string
+	}{
+		{"listed before and after", "Three firms lead here: Flightstats, Transunion and Impaq International.", []Detector{org("Transunion")},
+			[]string{"Organization:Flightstats", "Organization:Transunion", "Organization:Impaq International"}},
+		{"lower-case list", "it has three: ecodesk, lending club and lucid.", []Detector{org("lending club")},
+			[]string{"Organization:ecodesk", "Organization:lending club", "Organization:lucid"}},
+		// Not listed: places, weekdays, ordinary phrases, an item that runs
+		// on into its clause, words another span holds.
+		{"places", "Acme Corp, London and Paris.", []Detector{org("Acme Corp,")}, []string{"Organization:Acme Corp,"}},
+		{"weekday", "We met Acme and Monday came.", []Detector{org("Acme")}, []string{"Organization:Acme"}},
+		{"ordinary phrase", "It went to Acme, and the Group met on Monday.", []Detector{org("Acme,")}, []string{"Organization:Acme,"}},
+		{"item runs on", "in the 1990s, open data nation invested heavily in chips", []Detector{org("1990s,")},
+			[]string{"Organization:1990s,"}},
+		{"another span", "Acme, Jane Doe and Beta.", []Detector{org("Acme,"), wordsOf{page.Person, "Jane Doe"}},
+			[]string{"Organization:Acme,", "Person:Jane Doe"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := spanTexts(t, tc.text, tc.ds, Options{})
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("%q:\n got %q\nwant %q", tc.text, got, tc.want)
+			}
+		})
+	}
+}
