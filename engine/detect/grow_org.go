@@ -2,6 +2,7 @@ package detect
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
 	"github.com/redactd/redactd/engine/page"
@@ -130,8 +131,11 @@ func (g *grower) orgField(v *View, last, next int) (int, int, bool) {
 // lower case, or a connector inside the name ("Seeds of Peace").
 func (g *grower) orgWord(v *View, i, f int) bool {
 	t, l := v.coreText(i), v.coreLower(i)
-	if t == "" || hasDigit(t) || stopwords[l] && !(i > f && orgConnectors[l]) {
+	if t == "" || stopwords[l] && !(i > f && orgConnectors[l]) {
 		return false
+	}
+	if hasDigit(t) {
+		return brandWithDigits(t)
 	}
 	if i > f && orgConnectors[l] {
 		return true
@@ -141,6 +145,27 @@ func (g *grower) orgWord(v *View, i, f int) bool {
 		return isLetters(strings.ReplaceAll(l, "-", ""))
 	}
 	return isCapitalised(t)
+}
+
+// brandWithDigits reports whether w is a name written with digits
+// ("6sigma", "Ideas42", "Asset4"): letters and digits only, starting or
+// ending with three letters or more, so no number, year, ordinal or
+// postcode ("1990s", "12th", "B2").
+func brandWithDigits(w string) bool {
+	rs := []rune(w)
+	lead, trail := 0, 0
+	for lead < len(rs) && unicode.IsLetter(rs[lead]) {
+		lead++
+	}
+	for trail < len(rs) && unicode.IsLetter(rs[len(rs)-1-trail]) {
+		trail++
+	}
+	for _, r := range rs {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return lead >= 3 || trail >= 3
 }
 
 // orgRun reports whether words f..l name an organization rather than a

@@ -25,6 +25,8 @@ func TestAffiliations(t *testing.T) {
 			[]string{"Person:Jessica Kudou", "Organization:Onstar", "Address:71 110 Rue du Koweit"}},
 		{"address number left out, one line", "??? Jessica Kudou ??? Onstar ??? 71 110 Rue du Koweit", []Detector{person("Jessica Kudou"), wordsOf{page.Address, "110 Rue du Koweit"}},
 			[]string{"Person:Jessica Kudou", "Organization:Onstar", "Address:71 110 Rue du Koweit"}},
+		{"a name with digits", "robinette is from 6sigma", []Detector{person("robinette")},
+			[]string{"Person:robinette", "Organization:6sigma"}},
 		{"is from", "Kelvin is from Innography", []Detector{person("Kelvin")},
 			[]string{"Person:Kelvin", "Organization:Innography"}},
 		{"works at, to the clause's end", "Roksana works at Solarlist Analytics, as an assistant.", []Detector{person("Roksana")},
@@ -32,6 +34,8 @@ func TestAffiliations(t *testing.T) {
 		// Not organizations: places, ordinary words, job titles, names,
 		// fields that share a line with more.
 		{"from a place", "Kelvin is from Berlin.", []Detector{person("Kelvin")}, []string{"Person:Kelvin"}},
+		{"from a postcode", "Kelvin is from B2", []Detector{person("Kelvin")}, []string{"Person:Kelvin"}},
+		{"from a decade", "Kelvin is from 1990s", []Detector{person("Kelvin")}, []string{"Person:Kelvin"}},
 		{"from a country", "Kelvin is from Denmark", []Detector{person("Kelvin")}, []string{"Person:Kelvin"}},
 		{"from an ordinary phrase", "Kelvin is from the Sales Department.", []Detector{person("Kelvin")}, []string{"Person:Kelvin"}},
 		{"job title between name and address", "Andrea Johansen\nSales Manager\n08 Charilaou Trikoupi", []Detector{person("Andrea Johansen"), wordsOf{page.Address, "08 Charilaou Trikoupi"}},
@@ -111,5 +115,14 @@ func TestOrgLists(t *testing.T) {
 				t.Errorf("%q:\n got %q\nwant %q", tc.text, got, tc.want)
 			}
 		})
+	}
+}
+
+func TestBrandWithDigits(t *testing.T) {
+	for w, want := range map[string]bool{"6sigma": true, "Ideas42": true, "Asset4": true,
+		"1990s": false, "12th": false, "B2": false, "4QA": false, "A-4": false, "2020": false} {
+		if got := brandWithDigits(w); got != want {
+			t.Errorf("brandWithDigits(%q) = %v, want %v", w, got, want)
+		}
 	}
 }
