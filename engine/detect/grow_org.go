@@ -47,7 +47,43 @@ func (g *grower) affiliations(v *View, ss []page.Span) []page.Span {
 			}
 		}
 	}
+	for _, s := range ss {
+		if s.Category != page.Address {
+			continue
+		}
+		if f, l, ok := g.venue(v, s.First); ok {
+			out = appendCore(out, v, f, l, page.Organization, 0.5, "org-affiliation")
+		}
+	}
 	return out
+}
+
+// venue finds the organization named with its address after "at" ("meet
+// Saturday at Equifax, 77 Obere Bahnhofstrasse 9"): a short run of
+// organization words, then a comma and the address, whose house number
+// its recognizer may have left out.
+func (g *grower) venue(v *View, first int) (int, int, bool) {
+	l := first - 1
+	for l >= 0 && allDigits(v.coreText(l)) && v.Text[v.ceOf(l):v.endOf(l)] == "" {
+		l--
+	}
+	if l < 1 || v.Text[v.ceOf(l):v.endOf(l)] != "," {
+		return 0, 0, false
+	}
+	f := l
+	for f-1 >= 0 && l-f+1 < orgFieldMax && v.LineOf(f-1) == v.LineOf(l) && v.coreLower(f-1) != "at" &&
+		v.Text[v.ceOf(f-1):v.endOf(f-1)] == "" && g.orgWord(v, f-1, f-1) {
+		f--
+	}
+	if f < 1 || v.coreLower(f-1) != "at" || v.Text[v.ceOf(f-1):v.endOf(f-1)] != "" {
+		return 0, 0, false
+	}
+	for i := f; i <= l; i++ {
+		if !g.orgWord(v, i, f) {
+			return 0, 0, false
+		}
+	}
+	return f, l, g.orgRun(v, f, l)
 }
 
 // cuedOrg finds the organization after an affiliation cue that follows
