@@ -53,6 +53,8 @@ func (g *grower) affiliations(v *View, ss []page.Span) []page.Span {
 		}
 		if f, l, ok := g.venue(v, s.First); ok {
 			out = appendCore(out, v, f, l, page.Organization, 0.5, "org-affiliation")
+		} else if f, l, ok := g.letterhead(v, ss, g.addressBefore(v, s.First)); ok {
+			out = appendCore(out, v, f, l, page.Organization, 0.5, "org-affiliation")
 		}
 	}
 	return out
@@ -84,6 +86,39 @@ func (g *grower) venue(v *View, first int) (int, int, bool) {
 		}
 	}
 	return f, l, g.orgRun(v, f, l)
+}
+
+// letterhead finds the organization that opens a paragraph with its
+// address right after it, as a letterhead or an addressee block does
+// ("Intelius" / "Unit 4818 Box 0262"): a short run of organization words
+// starting a line that starts a paragraph or follows a sentence's end,
+// no other span's, with nothing but the address's house number between
+// it and the address. A wrapped line's first words ("write to" / "Acme
+// 12 Main Street") and a person's name are left alone.
+func (g *grower) letterhead(v *View, ss []page.Span, first int) (int, int, bool) {
+	l := first - 1
+	for l >= 0 && allDigits(v.coreText(l)) && v.Text[v.ceOf(l):v.endOf(l)] == "" {
+		l--
+	}
+	if l < 0 || v.Text[v.ceOf(l):v.endOf(l)] != "" {
+		return 0, 0, false
+	}
+	f := l
+	for f-1 >= 0 && l-f+1 < orgFieldMax && v.LineOf(f-1) == v.LineOf(l) && v.Text[v.ceOf(f-1):v.endOf(f-1)] == "" {
+		f--
+	}
+	if ln := v.LineOf(f); f > 0 && v.LineOf(f-1) == ln || ln > 0 && v.flowsOn(ln-1) && !endsSentence(v, f-1) {
+		return 0, 0, false
+	}
+	for i := f; i <= l; i++ {
+		if !g.orgWord(v, i, f) {
+			return 0, 0, false
+		}
+	}
+	if g.firstName(v, f) {
+		return 0, 0, false // an addressee: "Jennifer Langset" / "31 Vesturgata 66"
+	}
+	return f, l, g.listItem(v, ss, f, l)
 }
 
 // cuedOrg finds the organization after an affiliation cue that follows
