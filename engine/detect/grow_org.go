@@ -194,7 +194,20 @@ func (g *grower) orgField(v *View, last, next int) (int, int, bool) {
 			return 0, 0, false
 		}
 	}
-	return f, l, g.orgRun(v, f, l)
+	// Between a person and an address, a name of ordinary words ending
+	// in an organization noun is a firm's ("State Farm Insurance"), but
+	// not a job title ("Head of Research").
+	return f, l, g.orgRun(v, f, l) || l > f && orgHeads[v.coreLower(l)] && !g.hasConnector(v, f, l)
+}
+
+// hasConnector reports whether one of the words f..l is a connector.
+func (g *grower) hasConnector(v *View, f, l int) bool {
+	for i := f; i <= l; i++ {
+		if orgConnectors[v.coreLower(i)] {
+			return true
+		}
+	}
+	return false
 }
 
 // orgWord reports whether word i may be part of an organization's name
