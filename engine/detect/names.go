@@ -662,18 +662,26 @@ var workplaces = map[string]bool{"office": true, "offices": true, "headquarters"
 
 // placeOfWork returns the first word of an organization's name that word
 // j, a workplace noun in lower case, follows after "the" ("The Social
-// Explorer office is at ..."), or -1. The name is one to three
-// capitalised words, one of them no ordinary word, place or person's
-// name ("the London office", "the Sales team", "the John team" are none).
+// Explorer office is at ..."), or -1. The name is one to four
+// capitalised words (any words of letters on a line in lower case, "the
+// blackrock office"; connectors inside, "The House of Innography
+// office"), one of them no ordinary word, place or person's name ("the
+// London office", "the Sales team", "the John team" are none).
 func (o *orgFinder) placeOfWork(v *View, j, first int) int {
 	if !workplaces[v.WordLower(j)] || j-first < 2 {
 		return -1
 	}
+	_, end := v.Line(v.LineOf(j))
+	lower := isLowerLine(v, first, end)
 	s := j
-	for k := j - 1; k > first && j-k <= 3 && nameShaped(v.coreText(k)) && v.Text[v.ceOf(k):v.endOf(k)] == ""; k-- {
+	for k := j - 1; k > first && j-k <= 4 && v.Text[v.ceOf(k):v.endOf(k)] == ""; k-- {
+		l := v.coreLower(k)
+		if !nameShaped(v.coreText(k)) && !(lower && l != "the" && !stopwords[l] && isLetters(l)) && !(orgConnectors[l] && k+1 < j) {
+			break
+		}
 		s = k
 	}
-	if s == j || v.coreLower(s-1) != "the" {
+	if s == j || v.coreLower(s-1) != "the" || orgConnectors[v.coreLower(s)] {
 		return -1
 	}
 	const known = gazetteer.City | gazetteer.Country | gazetteer.FirstName | gazetteer.Surname | gazetteer.Title

@@ -297,10 +297,14 @@ func TestOrganizationPlaceOfWork(t *testing.T) {
 	runRecCases(t, "org-legal-form", []recCase{
 		{"The Social Explorer office is at 37 Parva Domus.", []string{"Social Explorer"}},
 		{"She met the Seeclickfix team yesterday", []string{"Seeclickfix"}},
+		{"the blackrock office is at unit 9585 box 25", []string{"blackrock"}},
+		{"The House of Innography office is open.", []string{"House of Innography"}},
 		// Places, ordinary words, people's names, no "the".
 		{"The London office is closed.", nil},
 		{"the Sales team met", nil},
 		{"the Johnson team won", nil},
 		{"Seeclickfix office hours", nil},
+		{"the new sales office is open", nil},
+		{"we met the london team", nil},
 	})
 }
