@@ -14,7 +14,8 @@ import (
 //
 //   - a contact block, one field after the other: the person, the
 //     organization, the address ("Jane Doe" / "Acme Widgets" / "12 Main
-//     Street", or the same on one line between separators);
+//     Street", or the same on one line between separators), or another
+//     person, a phone number or an email address after the organization;
 //   - a sentence: "Kelvin is from Innography", "Ana works at Solarlist",
 //     "Joe, employed by Politify".
 //
@@ -29,6 +30,10 @@ const orgFieldMax = 5
 var affiliationCues = [][]string{{"is", "from"}, {"was", "from"}, {"works", "at"}, {"works", "for"},
 	{"worked", "at"}, {"worked", "for"}, {"employed", "by"}, {"is", "with"}}
 
+// contactField are the categories of the fields that may follow a
+// person's organization in a contact block or a signature.
+var contactField = map[page.Category]bool{page.Address: true, page.Person: true, page.PhoneNumber: true, page.Email: true}
+
 // affiliations returns the organizations found next to the Person spans
 // of ss (merged, in word order).
 func (g *grower) affiliations(v *View, ss []page.Span) []page.Span {
@@ -41,7 +46,7 @@ func (g *grower) affiliations(v *View, ss []page.Span) []page.Span {
 			out = appendCore(out, v, f, l, page.Organization, 0.5, "org-affiliation")
 			continue
 		}
-		if k+1 < len(ss) && ss[k+1].Category == page.Address {
+		if k+1 < len(ss) && contactField[ss[k+1].Category] {
 			if f, l, ok := g.orgField(v, s.Last, ss[k+1].First); ok {
 				out = appendCore(out, v, f, l, page.Organization, 0.5, "org-affiliation")
 			}
