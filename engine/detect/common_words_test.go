@@ -97,3 +97,41 @@ func texts(ws []page.Word) []string {
 func wordsText(p *page.Page, s page.Span) string {
 	return strings.Join(texts(p.Words[s.First:s.Last+1]), " ")
 }
+
+// TestLeadingFunctionWords checks that the NER model's spans start past
+// the words no entity begins with, and only those.
+func TestLeadingFunctionWords(t *testing.T) {
+	for _, c := range []struct {
+		name, text, marked string
+		cat                page.Category
+		want               []string // spans left, as words
+	}{
+		{"question opener alone", "What's your email? jo@example.org", "What's", page.Person, nil},
+		{"opener and possessive", "Here's my SSN: 308-63-0237", "Here's my SSN:", page.Organization, []string{"SSN:"}},
+		{"object pronoun", "she named him joshua", "him joshua", page.Person, []string{"joshua"}},
+		{"salutation", "Dear John,", "Dear John,", page.Person, []string{"John,"}},
+		{"curly apostrophe", "They’re not answering", "They’re not answering", page.Organization, []string{"answering"}},
+		{"a capitalised possessive may be a name", "My Nguyen called.", "My Nguyen", page.Person, []string{"My Nguyen"}},
+		{"a capitalised pronoun may be a name", "He Jiankui spoke.", "He Jiankui", page.Person, []string{"He Jiankui"}},
+		{"an article may start a firm", "The Home Depot", "The Home Depot", page.Organization, []string{"The Home Depot"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, _ := PageFromText(c.text)
+			first, last := findWords(t, p, c.marked)
+			got, err := Run(context.Background(), p, []Detector{fixed{name: "marks",
+				spans: []page.Span{span(first, last, c.cat, 0.7, nerRecognizer)}}}, Options{Categories: []page.Category{c.cat}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var kept []string
+			for _, s := range got {
+				if s.Recognizer == nerRecognizer {
+					kept = append(kept, wordsText(p, s))
+				}
+			}
+			if !slices.Equal(kept, c.want) {
+				t.Errorf("spans kept %q, want %q", kept, c.want)
+			}
+		})
+	}
+}

@@ -62,6 +62,8 @@ type Options struct {
 
 // Run runs ds on p and returns the final spans, sorted by position:
 //
+//   - the NER model's spans start past words no entity begins with
+//     ("What's", "him"; trimLeadingFunctionWords);
 //   - spans of one category that overlap are merged into one covering
 //     their union, with the highest score (and that detector's name);
 //   - spans of different categories that overlap are all kept: recall comes
@@ -124,7 +126,7 @@ func Run(ctx context.Context, p *page.Page, ds []Detector, opts Options) ([]page
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	all = validSpans(p, all)
+	all = trimLeadingFunctionWords(v, validSpans(p, all))
 	g, err := growerOnce()
 	if err != nil {
 		return nil, err
