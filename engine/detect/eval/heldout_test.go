@@ -1,0 +1,54 @@
+package eval
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/redactd/redactd/engine/page"
+)
+
+var nerRoot = filepath.Join("..", "..", "..", "..", "shared", "data", "ner")
+
+// TestHeldOutSplits checks that the held-out splits hold the sentences
+// the recipe held out (models/ner/model/manifest.json, training.data.*.
+// test_sentences) and that their entities map to categories.
+func TestHeldOutSplits(t *testing.T) {
+	if _, err := os.Stat(nerRoot); err != nil {
+		t.Skipf("NER corpora not available: %v", err)
+	}
+	splits, err := HeldOut(nerRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"wnut17": 1287, "btc": 2000, "wikigold": 297, "wikiann": 10000,
+		"uner_ewt": 2077, "uner_pud": 1000, "sec": 303}
+	for _, s := range splits {
+		if got := len(s.Records); got != want[s.Name] {
+			t.Errorf("%s: %d sentences, the recipe held out %d", s.Name, got, want[s.Name])
+		}
+		var per, org, loc int
+		for _, r := range s.Records {
+			for _, g := range r.Spans {
+				if r.Text[g.Start:g.End] == "" || g.End > len(r.Text) {
+					t.Fatalf("%s: empty or out-of-range span in %q", s.Name, r.Text)
+				}
+				switch {
+				case g.Category == page.Person:
+					per++
+				case g.Category == page.Organization:
+					org++
+				case g.Type == "LOC":
+					loc++
+				}
+			}
+		}
+		if per == 0 || org == 0 {
+			t.Errorf("%s: %d persons, %d organizations", s.Name, per, org)
+		}
+		t.Logf("%s (%s): %d sentences, %d PER, %d ORG, %d LOC", s.Name, s.Source, len(s.Records), per, org, loc)
+	}
+	if len(splits) != len(want) {
+		t.Errorf("%d splits, want %d", len(splits), len(want))
+	}
+}
