@@ -11,8 +11,8 @@ import (
 
 // findEmails finds e-mail addresses: RFC-shaped ones ("jo@x.org", also
 // glued to a label as in "Email:jo@x.org") by expanding around each '@',
-// and obfuscated ones ("jo [at] x [dot] org", "jo(at)x.org", and with a
-// mail label nearby "jo at x dot org").
+// and obfuscated ones ("jo [at] x [dot] org", "jo(at)x.org",
+// "jo @ x . org", and with a mail label nearby "jo dot e at x dot org").
 func findEmails(v *View) []page.Span {
 	var out []page.Span
 	t := v.Text
@@ -120,8 +120,11 @@ func validDomain(d string) bool {
 // Obfuscated addresses. Bracketed separators ("[at]", "(dot)") are
 // deliberate and need no context; the bare words " at " and " dot " do.
 var (
-	obfBracketed = regexp.MustCompile(`([\pL\pN][\pL\pN._%+\-]*) ?(?:\[ ?(?:at|@) ?\]|\( ?(?:at|@) ?\)|\{ ?(?:at|@) ?\}|<at>) ?([\pL\pN][\pL\pN\-]*(?:(?: ?(?:\[ ?(?:dot|\.) ?\]|\( ?(?:dot|\.) ?\)|\{ ?dot ?\}|<dot>) ?|\.)[\pL\pN][\pL\pN\-]*)+)`)
-	obfWords     = regexp.MustCompile(`([\pL\pN][\pL\pN._%+\-]*) at ([\pL\pN][\pL\pN\-]*(?: dot [\pL\pN][\pL\pN\-]*)+)`)
+	obfBracketed = regexp.MustCompile(`([\pL\pN][\pL\pN._%+\-]*(?: ?(?:\[ ?dot ?\]|\( ?dot ?\)|\{ ?dot ?\}|<dot>) ?[\pL\pN][\pL\pN._%+\-]*)*) ?(?:\[ ?(?:at|@) ?\]|\( ?(?:at|@) ?\)|\{ ?(?:at|@) ?\}|<at>) ?([\pL\pN][\pL\pN\-]*(?:(?: ?(?:\[ ?(?:dot|\.) ?\]|\( ?(?:dot|\.) ?\)|\{ ?dot ?\}|<dot>) ?|\.)[\pL\pN][\pL\pN\-]*)+)`)
+	obfWords     = regexp.MustCompile(`([\pL\pN][\pL\pN._%+\-]*(?: dot [\pL\pN][\pL\pN._%+\-]*)*) at ([\pL\pN][\pL\pN\-]*(?: dot [\pL\pN][\pL\pN\-]*)+)`)
+	// obfSpaced is an address with spaces around its '@' and dots
+	// ("jane @ example . com"), which the RFC-shaped scan does not expand.
+	obfSpaced = regexp.MustCompile(`([\pL\pN][\pL\pN._%+\-]*(?: \. [\pL\pN][\pL\pN_%+\-]*)*) ?@ ?([\pL\pN][\pL\pN\-]*(?:(?: \. |\.)[\pL\pN][\pL\pN\-]*)+)`)
 	mailContext  = map[string]bool{"email": true, "e-mail": true, "mail": true, "mailto": true, "courriel": true, "correo": true,
 		"contact": true, "write": true, "mél": true, "mel": true, "posta": true, "adres": true, "e-post": true, "emailadres": true}
 )
@@ -130,7 +133,8 @@ func findObfuscatedEmails(v *View) []page.Span {
 	l := v.Lower
 	bracketed := hasObfAt(l)
 	words := strings.Contains(l, " dot ")
-	if !bracketed && !words {
+	spaced := strings.Contains(l, " @") || strings.Contains(l, "@ ")
+	if !bracketed && !words && !spaced {
 		return nil
 	}
 	var out []page.Span
@@ -147,12 +151,36 @@ func findObfuscatedEmails(v *View) []page.Span {
 			}
 		}
 		if words && strings.Contains(line, " dot ") {
-			for _, m := range obfWords.FindAllStringSubmatchIndex(line, -1) {
+			for p := 0; p < len(line); {
+				m := obfWords.FindStringSubmatchIndex(line[p:])
+				if m == nil {
+					break
+				}
+				for i := range m {
+					m[i] += p
+				}
+				if strings.HasPrefix(line[m[1]:], " at ") {
+					// "me at jane dot doe at example dot com": what read
+					// as a domain is the local part of the address.
+					p = m[4]
+					continue
+				}
+				p = m[1]
 				f := v.WordAt(ls + m[0])
 				if !validObfDomain(line[m[4]:m[5]]) || !v.lineContext(f, mailContext) {
 					continue
 				}
 				if sp, ok := v.Span(ls+m[0], ls+m[1], page.Email, 0.7, "email-obfuscated"); ok {
+					out = append(out, sp)
+				}
+			}
+		}
+		if strings.Contains(line, " @") || strings.Contains(line, "@ ") {
+			for _, m := range obfSpaced.FindAllStringSubmatchIndex(line, -1) {
+				if !strings.Contains(line[m[0]:m[1]], " ") || !validObfDomain(line[m[4]:m[5]]) {
+					continue
+				}
+				if sp, ok := v.Span(ls+m[0], ls+m[1], page.Email, 0.8, "email-obfuscated"); ok {
 					out = append(out, sp)
 				}
 			}

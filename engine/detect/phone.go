@@ -73,8 +73,11 @@ func findPhones(v *View) []page.Span {
 		if w := v.WordAt(s); w > 0 && v.LineOf(w-1) == v.LineOf(w) && notPhoneLabel[strings.TrimSuffix(v.coreLower(w-1), ".")] {
 			continue
 		}
-		score := phoneScore(v, s, cand)
-		if score == 0 {
+		score, labelled := phoneScore(v, s, cand)
+		if score == 0 || isThousands(cand) && !(labelled && score >= 0.6) {
+			// Digits grouped by threes are an amount ("12 345 678")
+			// unless a phone label says otherwise and the plan agrees
+			// ("Teléfono: 912 345 678").
 			continue
 		}
 		if sp, ok := v.Span(s, e+ext, page.PhoneNumber, score, "phone"); ok {
@@ -149,7 +152,8 @@ func phoneExtension(l string, e int) int {
 			continue
 		}
 		k := j + len(p)
-		if k < len(l) && l[k] == ' ' && p != "x" {
+		if k < len(l) && l[k] == ' ' && (p != "x" || j > e) {
+			// "ext. 12", and "x 42" when the x stands apart from the number.
 			k++
 		}
 		d := k
@@ -175,7 +179,7 @@ func notPhone(t string, s, e int, cand string) bool {
 			return true
 		}
 	}
-	if isYearRange(cand) || isThousands(cand) {
+	if isYearRange(cand) {
 		return true
 	}
 	// Amounts: a currency sign or code, or a percent sign, next to it.
@@ -240,13 +244,14 @@ func allDigits(s string) bool {
 	return true
 }
 
-// phoneScore validates a candidate and scores it; 0 rejects it.
-func phoneScore(v *View, s int, cand string) float32 {
+// phoneScore validates a candidate and scores it; 0 rejects it. ctx
+// tells whether a phone label stands on its line or the line before.
+func phoneScore(v *View, s int, cand string) (score float32, ctx bool) {
 	digits := phonenumbers.NormalizeDigitsOnly(cand)
 	formatted := len(digits) != len(cand)
-	ctx := v.lineContext(v.WordAt(s), phoneContext)
+	ctx = v.lineContext(v.WordAt(s), phoneContext)
 	if len(digits) < 7 && !ctx {
-		return 0
+		return 0, ctx
 	}
 	var valid, possible bool
 	switch {
@@ -272,17 +277,17 @@ func phoneScore(v *View, s int, cand string) float32 {
 	}
 	switch {
 	case valid && ctx:
-		return 0.9
+		return 0.9, ctx
 	case valid && formatted:
-		return 0.8
+		return 0.8, ctx
 	case possible && ctx:
-		return 0.6
+		return 0.6, ctx
 	case ctx && formatted && !groupedLikeAmount(cand):
 		// Local and foreign numbers outside our numbering plans
 		// ("785 8949", "(88) 684-334") next to a phone label.
-		return 0.5
+		return 0.5, ctx
 	}
-	return 0
+	return 0, ctx
 }
 
 // groupedLikeAmount matches "100 000" and "12.500": digits grouped by

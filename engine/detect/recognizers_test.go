@@ -36,6 +36,11 @@ func TestEmail(t *testing.T) {
 		{"contact john.doe [at] example [dot] com please", []string{"john.doe [at] example [dot] com"}},
 		{"jane(at)example.org", []string{"jane(at)example.org"}},
 		{"Email: bob at example dot com", []string{"bob at example dot com"}},
+		{"Email: jane dot doe at example dot com", []string{"jane dot doe at example dot com"}},
+		{"Contact me at jane dot doe at example dot com", []string{"jane dot doe at example dot com"}},
+		{"mail john [dot] doe [at] example [dot] org", []string{"john [dot] doe [at] example [dot] org"}},
+		{"write to jane @ example . com or", []string{"jane @ example . com"}},
+		{"jane.doe @example.co.uk", []string{"jane.doe @example.co.uk"}},
 		// False: no domain, no TLD, numeric TLD, handles, bare "at".
 		{"meet me @ noon", nil},
 		{"user@localhost and a@b.c and x@1.2.3.4", nil},
@@ -43,6 +48,8 @@ func TestEmail(t *testing.T) {
 		{"we met at home dot com style", nil},
 		{"prices: 3 @ $5.00", nil},
 		{"bob at example dot com", nil}, // bare words need a mail label
+		{"3 @ 5.00 each and 2 @ 4.50", nil},
+		{"Lunch @ noon. Bring snacks", nil},
 	})
 }
 
@@ -63,6 +70,15 @@ func TestPhone(t *testing.T) {
 		{"Tel: 785 8949", []string{"785 8949"}}, // possible (local) number next to a label
 		{"(11) 98765-4321", []string{"(11) 98765-4321"}},
 		{"Ph: +61 2 9374 4000", []string{"+61 2 9374 4000"}},
+		{"Teléfono: 912 345 678", []string{"912 345 678"}}, // ES, grouped like an amount, labelled
+		{"Móvil 612 345 678", []string{"612 345 678"}},
+		{"Cellulare: 347 123 4567", []string{"347 123 4567"}}, // IT
+		{"Telefono: 06 6982 1234", []string{"06 6982 1234"}},
+		{"Phone: (416) 555-0199", []string{"(416) 555-0199"}}, // CA
+		{"Tel. +34 912 345 678", []string{"+34 912 345 678"}},
+		{"Tel: +31 (0)20 555 1234", []string{"+31 (0)20 555 1234"}},    // (0) trunk, NL
+		{"Telefon +49 (0)30 12345678", []string{"+49 (0)30 12345678"}}, // (0) trunk, DE
+		{"Call 212-555-0147 x 42", []string{"212-555-0147 x 42"}},
 		// False: dates, times, IBANs, cards, zip codes, amounts, ranges,
 		// versions, unformatted numbers without a label.
 		{"On 2021-03-04 14:56:41 we met", nil},
@@ -77,6 +93,8 @@ func TestPhone(t *testing.T) {
 		{"version 10.2.3.4456", nil},
 		{"785 8949 apples", nil}, // possible only, no label
 		{"ref 20210304", nil},
+		{"Importe 912 345 678 pagado", nil}, // grouped by threes, no label: an amount
+		{"Call 212-555-0147 x ray", []string{"212-555-0147"}},
 	})
 }
 
