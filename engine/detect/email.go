@@ -124,8 +124,8 @@ var (
 	obfWords     = regexp.MustCompile(`([\pL\pN][\pL\pN._%+\-]*(?: dot [\pL\pN][\pL\pN._%+\-]*)*) at ([\pL\pN][\pL\pN\-]*(?: dot [\pL\pN][\pL\pN\-]*)+)`)
 	// obfSpaced is an address with spaces around its '@' and dots
 	// ("jane @ example . com"), which the RFC-shaped scan does not expand.
-	obfSpaced = regexp.MustCompile(`([\pL\pN][\pL\pN._%+\-]*(?: \. [\pL\pN][\pL\pN_%+\-]*)*) ?@ ?([\pL\pN][\pL\pN\-]*(?:(?: \. |\.)[\pL\pN][\pL\pN\-]*)+)`)
-	mailContext  = map[string]bool{"email": true, "e-mail": true, "mail": true, "mailto": true, "courriel": true, "correo": true,
+	obfSpaced   = regexp.MustCompile(`([\pL\pN][\pL\pN._%+\-]*(?: \. [\pL\pN][\pL\pN_%+\-]*)*) ?@ ?([\pL\pN][\pL\pN\-]*(?:(?: \. |\.)[\pL\pN][\pL\pN\-]*)+)`)
+	mailContext = map[string]bool{"email": true, "e-mail": true, "mail": true, "mailto": true, "courriel": true, "correo": true,
 		"contact": true, "write": true, "mél": true, "mel": true, "posta": true, "adres": true, "e-post": true, "emailadres": true}
 )
 
