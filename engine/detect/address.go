@@ -403,6 +403,7 @@ func (a *addressFinder) line(v *View, first, end int, street bool) []part {
 			continue
 		}
 		if p, ok := a.street(v, i, first, end); ok {
+			p.first = a.unitBefore(v, p.first, first, end)
 			p.last = a.unitAfter(v, p.last, first, end)
 			out = append(out, p)
 			i = p.last
@@ -721,6 +722,31 @@ func (a *addressFinder) unitAfter(v *View, last, first, end int) int {
 		}
 	}
 	return last
+}
+
+// unitBefore extends a street starting at word s back over a unit written
+// before it ("Flat 4B, 221 MG Road", "Unit 7 / 45 George Street",
+// "Apartment 3B 221 Baker Street"), as British, Indian and Australian
+// addresses put it.
+func (a *addressFinder) unitBefore(v *View, s, first, end int) int {
+	k := s - 1
+	if k >= first && v.words[k].Text == "/" {
+		k--
+	}
+	num, unit := tw(v, k, first, end), lw(v, k-1, first, end)
+	if k-1 < first || !houseNumber.MatchString(strings.TrimPrefix(num, "#")) && !(len(num) == 1 && isCapitalised(num)) {
+		return s
+	}
+	if !a.gz.Units.Has(unit) && !a.gz.Units.Has(strings.TrimSuffix(unit, ".")) || unit == "#" || endsClause(v, k-1) {
+		return s
+	}
+	if endsClause(v, k) && !strings.HasSuffix(v.words[k].Text, ",") {
+		return s // "one floor 2. 14 Hill Road": a sentence ends between them
+	}
+	if v.LineOf(k-1) != v.LineOf(s) {
+		return s
+	}
+	return k - 1
 }
 
 // boxAt matches a post-office box at i ("P.O. Box 101", "Postfach 12 34",

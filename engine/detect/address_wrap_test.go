@@ -111,6 +111,10 @@ func TestAddressForms(t *testing.T) {
 		{"corner of a sentence", "It is in the corner of Hall 4. Mr. Smith is there and Sales Street too.", nil},
 		{"corner of a page", "see the corner of Page 4 and Figure 2 below", nil},
 		{"Dutch plaats", "Our office: Delannoyplaats 211 is open", []string{"Address:Delannoyplaats 211"}},
+		{"unit before the street", "Send it to Flat 4B, 221 MG Road today", []string{"Address:Flat 4B, 221 MG Road"}},
+		{"unit, slash, street", "Unit 7 / 45 George Street Sydney", []string{"Address:Unit 7 / 45 George Street"}},
+		{"unit word without a number", "the flat at 14 Hill Road", []string{"Address:14 Hill Road"}},
+		{"unit ending a sentence", "It has one floor 2. 14 Hill Road is next", []string{"Address:14 Hill Road"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, _ := PageFromText(tc.text)
