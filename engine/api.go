@@ -81,10 +81,30 @@ type Document struct {
 	ErrorMessage string // empty unless Status is error
 }
 
-// File is one uploaded file of a multipart job.
+// File is one uploaded file of a multipart job: its name and its bytes,
+// either spooled to a temporary file under the data directory as they
+// arrived (Service.Spool; how the HTTP server receives uploads, so that a
+// job's files never sit in memory) or, for callers that hold them, in
+// Data.
 type File struct {
-	Name string
-	Data []byte
+	Name  string
+	Data  []byte
+	Spool *Spooled
+}
+
+// Size is the file's length in bytes.
+func (f File) Size() int64 {
+	if f.Spool != nil {
+		return f.Spool.size
+	}
+	return int64(len(f.Data))
+}
+
+// Remove deletes the file's spooled bytes unless CreateJob took them.
+func (f File) Remove() {
+	if f.Spool != nil {
+		f.Spool.Remove()
+	}
 }
 
 // CreateJobRequest is POST /v1/jobs after parsing.
@@ -93,6 +113,14 @@ type CreateJobRequest struct {
 	Options        Options
 	Retention      Retention
 	IdempotencyKey string
+}
+
+// Remove deletes the spooled files CreateJob did not take (all of them
+// when it was not called or failed). It is safe to call more than once.
+func (r CreateJobRequest) Remove() {
+	for _, f := range r.Files {
+		f.Remove()
+	}
 }
 
 // InitFile is one entry of POST /v1/jobs/init.
@@ -153,6 +181,13 @@ type KeyInfo struct {
 // itself. All methods are safe for concurrent use.
 type Service interface {
 	Authenticate(ctx context.Context, apiKey string) (*Account, error)
+	// Spool writes an upload to a temporary file under the data directory,
+	// reading at most max+1 bytes (a longer upload shows as Size() > max,
+	// for the caller to refuse), for CreateJob to move into the job it
+	// creates. A failure to store is ErrUnavailable; any other error is
+	// r's. The caller removes what CreateJob did not take
+	// (CreateJobRequest.Remove).
+	Spool(ctx context.Context, r io.Reader, max int64) (*Spooled, error)
 	CreateJob(ctx context.Context, acct *Account, req CreateJobRequest) (*Job, error)
 	InitJob(ctx context.Context, acct *Account, req InitJobRequest) (*Reservation, error)
 	// PutUpload stores the bytes of a reserved document. token is the

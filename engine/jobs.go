@@ -292,19 +292,19 @@ func (e *Engine) CreateJob(ctx context.Context, acct *Account, req CreateJobRequ
 		if err != nil {
 			return nil, err
 		}
-		if len(f.Data) == 0 {
+		size, head, sum := fileFacts(f)
+		if size == 0 {
 			return nil, fmt.Errorf("%w: %s: empty file", ErrInvalid, field)
 		}
-		if int64(len(f.Data)) > e.cfg.MaxUploadBytes {
+		if size > e.cfg.MaxUploadBytes {
 			return nil, fmt.Errorf("%w: %s: larger than %d bytes", ErrInvalid, field, e.cfg.MaxUploadBytes)
 		}
-		kind, ok := sniff(f.Data)
+		kind, ok := sniff(head)
 		if !ok {
 			return nil, fmt.Errorf("%w: %s: unsupported file type (want PDF, PNG, JPEG, TIFF, GIF, BMP or WebP)", ErrInvalid, field)
 		}
-		sum := sha256.Sum256(f.Data)
-		docs[i] = &joblog.Doc{Index: i, FileName: name, Kind: kind, SizeBytes: int64(len(f.Data)), SHA256: hex.EncodeToString(sum[:])}
-		fpReq.Files = append(fpReq.Files, fileFP{Name: f.Name, Size: int64(len(f.Data)), SHA256: docs[i].SHA256})
+		docs[i] = &joblog.Doc{Index: i, FileName: name, Kind: kind, SizeBytes: size, SHA256: sum}
+		fpReq.Files = append(fpReq.Files, fileFP{Name: f.Name, Size: size, SHA256: sum})
 	}
 	ad, err := e.admit(acct, nsCreate, req.Retention, req.Options, req.IdempotencyKey, fpReq)
 	if err != nil {
@@ -348,7 +348,7 @@ func (e *Engine) writeOriginals(dir string, docs []*joblog.Doc, files []File) er
 	}
 	for i, d := range docs {
 		d.ID = newID()
-		if err := e.writeFileAtomic(dir, d.ID+".orig", files[i].Data); err != nil {
+		if err := e.placeOriginal(dir, d.ID+".orig", files[i]); err != nil {
 			return err
 		}
 		d.HasOriginal = true

@@ -923,3 +923,51 @@ func TestE2EMalformedHTTP(t *testing.T) {
 		t.Fatalf("file name %q", n)
 	}
 }
+
+// TestE2EMultipartSpool: multipart files go to disk as they stream in and
+// nothing of them stays behind, whether the job is created, refused after
+// its files arrived, or replayed by an idempotency key.
+func TestE2EMultipartSpool(t *testing.T) {
+	e := start(t, testConfig(t))
+	key := e.key("spool@example.com", engine.PlanStandard, 100)
+	temps := func(when string) {
+		t.Helper()
+		ents, err := os.ReadDir(filepath.Join(e.cfg.Data, "files"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ent := range ents {
+			if strings.HasPrefix(ent.Name(), ".tmp-") {
+				t.Errorf("%s: temporary file %s left", when, ent.Name())
+			}
+		}
+	}
+	pdf := samplePDF(1)
+	ok := form{files: [][2]string{{"a.pdf", pdf}, {"b.pdf", pdf}}}
+	j := e.job(e.create(key, ok, map[string]string{"X-Idempotency-Key": "spool-1"}))
+	temps("after a job was created")
+	if again := e.job(e.create(key, ok, map[string]string{"X-Idempotency-Key": "spool-1"})); again.JobID != j.JobID {
+		t.Fatalf("replay gave job %s, want %s", again.JobID, j.JobID)
+	}
+	temps("after a replay")
+
+	// A field the server refuses, after the files were spooled.
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	pw, _ := w.CreateFormFile("files", "a.pdf")
+	io.WriteString(pw, pdf)
+	w.WriteField("pii_categorys", `["Email"]`)
+	w.Close()
+	e.do("POST", "/v1/jobs", key, &buf, map[string]string{"Content-Type": w.FormDataContentType()}).wantError(t, 400, "invalid_request")
+	temps("after a refused field")
+
+	// Files past the limit, and a second file of an unsupported type.
+	big := "%PDF-" + strings.Repeat("x", int(e.cfg.MaxUploadBytes))
+	e.create(key, form{files: [][2]string{{"a.pdf", pdf}, {"big.pdf", big}}}, nil).wantError(t, 400, "invalid_request")
+	e.create(key, form{files: [][2]string{{"a.pdf", pdf}, {"x.pdf", "hello"}}}, nil).wantError(t, 400, "invalid_request")
+	temps("after refused files")
+
+	if done := e.wait(key, j.JobID); done.Status != "redacted" || len(done.Documents) != 2 {
+		t.Fatalf("job = %+v", done)
+	}
+}

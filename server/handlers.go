@@ -140,6 +140,18 @@ func consumed(r *reqCtx, body io.Reader) {
 	r.consumed = err == nil && n <= drainLimit
 }
 
+// spool is the PutFile of a request: files go to disk as they stream in,
+// so a job's uploads never sit in the server's memory.
+func (s *Server) spool(r *reqCtx) PutFile {
+	return func(name string, body io.Reader) (engine.File, error) {
+		sp, err := s.svc.Spool(r.ctx, body, s.lim.MaxFileBytes)
+		if err != nil {
+			return engine.File{}, err
+		}
+		return engine.File{Name: name, Spool: sp}, nil
+	}
+}
+
 func (s *Server) createJob(r *reqCtx) error {
 	key, err := ParseIdempotencyKey(r.Request.Header.Peek("X-Idempotency-Key"))
 	if err != nil {
@@ -149,10 +161,11 @@ func (s *Server) createJob(r *reqCtx) error {
 	if err != nil {
 		return err
 	}
-	req, err := ParseMultipart(string(r.Request.Header.ContentType()), body, s.lim)
+	req, err := ParseMultipart(string(r.Request.Header.ContentType()), body, s.lim, s.spool(r))
 	if err != nil {
 		return err
 	}
+	defer req.Remove() // what CreateJob did not take: a failed or replayed request
 	consumed(r, body)
 	req.IdempotencyKey = key
 	job, err := s.svc.CreateJob(r.ctx, r.acct, req)

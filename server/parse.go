@@ -67,13 +67,34 @@ func LimitsFrom(cfg config.Config) Limits {
 	}
 }
 
-// ParseMultipart parses the multipart/form-data body of POST /v1/jobs.
-// contentType is the request's Content-Type header. Unknown fields are
-// rejected (a misspelt "pii_categories" silently falling back to defaults
-// would redact less than the caller asked for). IdempotencyKey is not set:
-// it comes from a header.
-func ParseMultipart(contentType string, body io.Reader, lim Limits) (engine.CreateJobRequest, error) {
-	var req engine.CreateJobRequest
+// PutFile stores a file part as it streams in: the server spools it to
+// disk (engine.Service.Spool); tests and the fuzzer keep it in memory
+// (MemoryFiles). r yields at most lim.MaxFileBytes+1 bytes.
+type PutFile func(name string, r io.Reader) (engine.File, error)
+
+// MemoryFiles is a PutFile that keeps files in memory.
+func MemoryFiles(name string, r io.Reader) (engine.File, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return engine.File{}, err
+	}
+	return engine.File{Name: name, Data: data}, nil
+}
+
+// ParseMultipart parses the multipart/form-data body of POST /v1/jobs,
+// handing each file to put as it arrives. contentType is the request's
+// Content-Type header. Unknown fields are rejected (a misspelt
+// "pii_categories" silently falling back to defaults would redact less
+// than the caller asked for). IdempotencyKey is not set: it comes from a
+// header. On error the files already put are removed; on success the
+// caller removes what CreateJob does not take (CreateJobRequest.Remove).
+func ParseMultipart(contentType string, body io.Reader, lim Limits, put PutFile) (req engine.CreateJobRequest, err error) {
+	defer func() {
+		if err != nil {
+			req.Remove()
+			req = engine.CreateJobRequest{}
+		}
+	}()
 	mt, params, err := mime.ParseMediaType(contentType)
 	if err != nil || mt != "multipart/form-data" {
 		return req, invalidf("Content-Type", "must be multipart/form-data")
@@ -103,7 +124,7 @@ func ParseMultipart(contentType string, body io.Reader, lim Limits) (engine.Crea
 			if len(req.Files) >= lim.MaxFiles {
 				return req, invalidf(fieldFiles, "at most %d files per job", lim.MaxFiles)
 			}
-			f, err := readFilePart(p, len(req.Files), lr, lim.MaxFileBytes)
+			f, err := readFilePart(p, len(req.Files), lr, lim.MaxFileBytes, put)
 			if err != nil {
 				return req, err
 			}
@@ -160,22 +181,25 @@ func ParseMultipart(contentType string, body io.Reader, lim Limits) (engine.Crea
 	return req, nil
 }
 
-func readFilePart(p *multipart.Part, i int, lr *limitReader, max int64) (engine.File, error) {
+func readFilePart(p *multipart.Part, i int, lr *limitReader, max int64, put PutFile) (engine.File, error) {
 	field := fmt.Sprintf("files[%d]", i)
 	if p.FileName() == "" {
 		return engine.File{}, invalidf(field, "part has no filename")
 	}
-	data, err := io.ReadAll(io.LimitReader(p, max+1))
-	if err != nil {
+	f, err := put(SanitizeFileName(p.FileName()), io.LimitReader(p, max+1))
+	switch {
+	case errors.Is(err, engine.ErrUnavailable):
+		return engine.File{}, err // storage full or failing: 503, not the caller's fault
+	case err != nil:
 		return engine.File{}, bodyError(lr, field, "malformed multipart data")
-	}
-	if int64(len(data)) > max {
+	case f.Size() > max:
+		f.Remove()
 		return engine.File{}, invalidf(field, "file exceeds the limit of %d bytes", max)
-	}
-	if len(data) == 0 {
+	case f.Size() == 0:
+		f.Remove()
 		return engine.File{}, invalidf(field, "file is empty")
 	}
-	return engine.File{Name: SanitizeFileName(p.FileName()), Data: data}, nil
+	return f, nil
 }
 
 func readField(p *multipart.Part, name string, lr *limitReader) ([]byte, error) {

@@ -142,7 +142,7 @@ func TestParseMultipart(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ct, body := buildMultipart(t, tt.parts...)
-			req, err := ParseMultipart(ct, bytes.NewReader(body), testLimits)
+			req, err := ParseMultipart(ct, bytes.NewReader(body), testLimits, MemoryFiles)
 			if tt.status != 0 {
 				wantAPIError(t, err, tt.status, tt.field)
 				return
@@ -179,7 +179,7 @@ func TestParseMultipartMalformed(t *testing.T) {
 			if lim == (Limits{}) {
 				lim = testLimits
 			}
-			_, err := ParseMultipart(tt.ct, bytes.NewReader(tt.body), lim)
+			_, err := ParseMultipart(tt.ct, bytes.NewReader(tt.body), lim, MemoryFiles)
 			wantAPIError(t, err, tt.status, tt.field)
 		})
 	}
@@ -199,7 +199,7 @@ func TestParseMultipartManyParts(t *testing.T) {
 	}
 	parts[0] = part{"files", "a.pdf", "x"}
 	ct, body := buildMultipart(t, parts...)
-	_, err := ParseMultipart(ct, bytes.NewReader(body), testLimits)
+	_, err := ParseMultipart(ct, bytes.NewReader(body), testLimits, MemoryFiles)
 	wantAPIError(t, err, 400, "")
 
 	// Thousands of file parts stop at MaxFiles.
@@ -207,7 +207,7 @@ func TestParseMultipartManyParts(t *testing.T) {
 		parts[i] = part{"files", "a.pdf", "x"}
 	}
 	ct, body = buildMultipart(t, parts...)
-	_, err = ParseMultipart(ct, bytes.NewReader(body), testLimits)
+	_, err = ParseMultipart(ct, bytes.NewReader(body), testLimits, MemoryFiles)
 	wantAPIError(t, err, 400, "files")
 }
 

@@ -47,6 +47,9 @@ var ErrUnsupported = errors.New("unsupported file type: not a PDF, PNG, JPEG, TI
 // Acrobat) accept junk before the header, so we do too.
 const pdfWindow = 1024
 
+// SniffLen is how many leading bytes of a file Sniff may look at.
+const SniffLen = pdfWindow
+
 // Sniff tells the type of b from its content, never from a file name.
 // Image signatures are only recognised at offset 0; a PDF header anywhere
 // in the first 1024 bytes makes a PDF.

@@ -1,0 +1,107 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/redactd/redactd/engine/imagein"
+)
+
+// Spooled is an upload written to a temporary file by Engine.Spool, with
+// what CreateJob needs to know of it. The file sits in the files directory
+// under the temporary prefix, so a crash or an abandoned request leaves
+// nothing the janitor does not sweep (at start, and after orphanGrace).
+type Spooled struct {
+	path  string
+	size  int64
+	sum   string // SHA-256, hex
+	head  []byte // the first imagein.SniffLen bytes
+	taken bool   // moved into a job by CreateJob
+}
+
+// Remove deletes the spooled file unless CreateJob took it. It is safe to
+// call more than once.
+func (s *Spooled) Remove() {
+	if s == nil || s.taken || s.path == "" {
+		return
+	}
+	os.Remove(s.path)
+	s.path = ""
+}
+
+// Spool implements Service.
+func (e *Engine) Spool(ctx context.Context, r io.Reader, max int64) (*Spooled, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	f, err := createTemp(e.filesDir)
+	if err != nil {
+		return nil, storageError(err)
+	}
+	fail := func(err error) (*Spooled, error) {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, err
+	}
+	h := sha256.New()
+	head := &headWriter{n: imagein.SniffLen}
+	n, err := io.Copy(io.MultiWriter(f, h, head), io.LimitReader(r, max+1))
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return fail(storageError(err))
+		}
+		return fail(err)
+	}
+	if err := e.closeSynced(f); err != nil {
+		os.Remove(f.Name())
+		return nil, storageError(err)
+	}
+	return &Spooled{path: f.Name(), size: n, sum: hex.EncodeToString(h.Sum(nil)), head: head.b}, nil
+}
+
+// headWriter keeps the first n bytes written to it.
+type headWriter struct {
+	b []byte
+	n int
+}
+
+func (w *headWriter) Write(p []byte) (int, error) {
+	if k := min(len(p), w.n-len(w.b)); k > 0 {
+		w.b = append(w.b, p[:k]...)
+	}
+	return len(p), nil
+}
+
+// fileFacts returns what CreateJob checks and records of f: its size, its
+// first bytes and its SHA-256.
+func fileFacts(f File) (size int64, head []byte, sum string) {
+	if f.Spool != nil {
+		return f.Spool.size, f.Spool.head, f.Spool.sum
+	}
+	s := sha256.Sum256(f.Data)
+	return int64(len(f.Data)), f.Data[:min(len(f.Data), imagein.SniffLen)], hex.EncodeToString(s[:])
+}
+
+// placeOriginal makes f the file dir/name: a spooled file is renamed there
+// (the files directory and job directories share a file system), bytes in
+// memory are written through a synced temporary file. The caller syncs dir.
+func (e *Engine) placeOriginal(dir, name string, f File) error {
+	if f.Spool == nil {
+		return e.writeFileAtomic(dir, name, f.Data)
+	}
+	if f.Spool.path == "" || f.Spool.taken {
+		return errors.New("engine: spooled upload already removed or taken")
+	}
+	if err := os.Rename(f.Spool.path, filepath.Join(dir, name)); err != nil {
+		return err
+	}
+	f.Spool.taken = true
+	return nil
+}
