@@ -413,6 +413,15 @@ func extend(toks []nameTok, s int, max int) int {
 	return e
 }
 
+// joinLow is the tokens' lower-case cores joined by spaces.
+func joinLow(toks []nameTok) string {
+	ws := make([]string, len(toks))
+	for i, t := range toks {
+		ws[i] = t.low
+	}
+	return strings.Join(ws, " ")
+}
+
 // particleRun reports whether the particles from toks[j] on ("van der")
 // lead to a name word ("Voet").
 func particleRun(toks []nameTok, j int) bool {
@@ -518,6 +527,12 @@ func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 		return 0, 0, 0
 	}
 	switch {
+	case t.first && !t.common && j > i+1 && toks[i+1].particle && !toks[i+1].initial && u.shaped && !u.common && !u.city &&
+		!n.gz.Cities.Has(joinLow(toks[i:j+1])):
+		// A first name and a surname with a particle: "Teresa de Vaan",
+		// "William ten Pas", even when the first name is also a town
+		// ("Gary", "Teresa"); not a town named so ("Rio de Janeiro").
+		return i, extend(toks, i, 4), 0.55
 	case t.first && (u.surname || u.first) && !(t.common && u.common):
 		// "Will Smith", "May Chen", "Mary Ann Smith"
 		if t.common && u.first && j+1 < len(toks) && toks[j+1].shaped && !toks[j].stop {
