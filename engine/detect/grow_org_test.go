@@ -37,6 +37,8 @@ func TestAffiliations(t *testing.T) {
 			[]string{"Person:warren khadzhiyev", "Organization:state farm insurance", "Address:46 via raffaele conforti 74"}},
 		{"signature with a phone number", "??? Margaret Suknovic ??? Crowdanalytix ??? +1 555 010 9999", []Detector{person("Margaret Suknovic"), wordsOf{page.PhoneNumber, "+1 555 010 9999"}},
 			[]string{"Person:Margaret Suknovic", "Organization:Crowdanalytix", "PhoneNumber:+1 555 010 9999"}},
+		{"quoted contact block", ">Haley Fukunaga\n>Muckrockcom\n>Christopher Roseby", []Detector{person(">Haley Fukunaga"), person(">Christopher Roseby")},
+			[]string{"Person:>Haley Fukunaga", "Organization:Muckrockcom", "Person:>Christopher Roseby"}},
 		{"is from", "Kelvin is from Innography", []Detector{person("Kelvin")},
 			[]string{"Person:Kelvin", "Organization:Innography"}},
 		{"works at, to the clause's end", "Roksana works at Solarlist Analytics, as an assistant.", []Detector{person("Roksana")},

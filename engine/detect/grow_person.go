@@ -151,13 +151,18 @@ func (g *grower) wrappedHonorific(v *View, first int) int {
 // flowsOn reports whether line ln of v goes on at line ln+1 as the same
 // paragraph: the gap between them is less than about half a line's
 // height. A paragraph break (a wider gap) ends a name or an address that
-// ends line ln. Words without geometry (plain text) always flow on.
+// ends line ln, and so does a line starting with a quote mark or a bullet
+// (">Acme", "• Acme": a new item). Words without geometry (plain text)
+// always flow on otherwise.
 func (v *View) flowsOn(ln int) bool {
 	if ln+1 >= v.Lines() {
 		return false
 	}
 	a, _ := v.Line(ln)
 	b, _ := v.Line(ln + 1)
+	if t := v.Word(b).Text; strings.HasPrefix(t, ">") || strings.HasPrefix(t, "•") {
+		return false
+	}
 	ra, rb := v.Word(a).Quad.Bounds(), v.Word(b).Quad.Bounds()
 	h := ra.Y1 - ra.Y0
 	if h <= 0 || rb.Y1-rb.Y0 <= 0 {
