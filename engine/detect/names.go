@@ -141,6 +141,11 @@ func (n *nameFinder) tok(v *View, i int) nameTok {
 			}
 		}
 		f := n.gz.Lex[l]
+		if f&(gazetteer.FirstName|gazetteer.Surname) == 0 && !isASCII(l) {
+			// The name lists are written without accents: "Océane",
+			// "Hélène", "Jürgen" are known as "oceane", "helene", "jurgen".
+			f |= n.gz.Lex[gazetteer.FoldAccents(l)] & (gazetteer.FirstName | gazetteer.TopFirstName | gazetteer.Surname)
+		}
 		t.first = f&gazetteer.FirstName != 0
 		t.top = f&gazetteer.TopFirstName != 0
 		t.surname = f&gazetteer.Surname != 0

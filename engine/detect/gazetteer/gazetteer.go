@@ -13,6 +13,9 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 //go:embed data/*.txt
@@ -205,6 +208,20 @@ func (z *Gazetteers) buildLex() {
 	mark(z.StreetPrefix, StreetPrefix)
 	mark(z.Units, Unit)
 	mark(z.POBoxes, POBox)
+}
+
+// FoldAccents removes combining marks after canonical decomposition
+// ("montréal" -> "montreal", "océane" -> "oceane"); letters with no
+// decomposition (ß, ø, ł) stay.
+func FoldAccents(s string) string {
+	var b strings.Builder
+	for _, r := range norm.NFD.String(s) {
+		if unicode.Is(unicode.Mn, r) {
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return norm.NFC.String(b.String())
 }
 
 // Is reports whether the lower-case word w has any of the flags f.

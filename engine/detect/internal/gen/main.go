@@ -26,7 +26,7 @@ import (
 	"strings"
 	"unicode"
 
-	"golang.org/x/text/unicode/norm"
+	"github.com/redactd/redactd/engine/detect/gazetteer"
 )
 
 func main() {
@@ -269,7 +269,7 @@ func (g *gen) cities() error {
 		if c := strings.ToLower(strings.TrimSpace(rec[0])); len([]rune(c)) > 2 {
 			cities[c] = true
 			// People often drop the accents: "Montreal", "Zurich".
-			cities[foldAccents(c)] = true
+			cities[gazetteer.FoldAccents(c)] = true
 		}
 		if c := strings.ToLower(strings.TrimSpace(rec[1])); c != "" {
 			countries[c] = true
@@ -299,19 +299,6 @@ func (g *gen) cities() error {
 		"source: " + licCities,
 		"source: " + licManual + " (short forms such as usa, uk)",
 	}, sortedKeys(countries))
-}
-
-// foldAccents removes combining marks after canonical decomposition
-// ("montréal" -> "montreal"); other letters (ß, ø) stay.
-func foldAccents(s string) string {
-	var b strings.Builder
-	for _, r := range norm.NFD.String(s) {
-		if unicode.Is(unicode.Mn, r) {
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return norm.NFC.String(b.String())
 }
 
 // postal writes the US ZIP prefixes with their states, the UK outward codes
