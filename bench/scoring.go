@@ -64,4 +64,7 @@ func scoreCorpus(ctx context.Context, cfg *config, res *runner.Result, s *score.
 	}
 	close(jobs)
 	wg.Wait()
+	for _, l := range s.Leaked {
+		cfg.log.Debug("leak", "doc", l.Doc, "category", l.Cat, "channel", l.Channel, "entity", l.Text)
+	}
 }

@@ -111,6 +111,17 @@ type Result struct {
 	OCREntities int
 	LeaksOCR    map[page.Category]int
 	OCRErr      string
+	// Leaked lists the leaked entities (synthetic data), for tuning: the
+	// bench logs them at debug level.
+	Leaked []Leak
+}
+
+// Leak is one entity whose text could still be read from an output.
+type Leak struct {
+	Doc     string
+	Cat     page.Category
+	Text    string
+	Channel string // "text" (MuPDF extracts it) or "ocr"
 }
 
 // NewResult returns an empty result.
@@ -268,11 +279,13 @@ func (r *Result) finish(d *corpus.Doc, ds *docScore, text string) {
 		r.LeakChecked++
 		if strings.Contains(text, norm) {
 			r.LeaksText[e.Cat]++
+			r.Leaked = append(r.Leaked, Leak{Doc: d.Name, Cat: e.Cat, Text: e.Text, Channel: "text"})
 		}
 		if o, ok := ds.ocrText[e.Page]; ok {
 			r.OCREntities++
 			if strings.Contains(o, norm) {
 				r.LeaksOCR[e.Cat]++
+				r.Leaked = append(r.Leaked, Leak{Doc: d.Name, Cat: e.Cat, Text: e.Text, Channel: "ocr"})
 			}
 		}
 	}

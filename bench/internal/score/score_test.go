@@ -5,6 +5,7 @@ import (
 	"context"
 	"math"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/redactd/redactd/bench/internal/corpus"
@@ -165,5 +166,26 @@ func TestTruthLiesOnInk(t *testing.T) {
 				t.Errorf("%s: %d of %d word cores hold ink", d.Name, inked, words)
 			}
 		}
+	}
+}
+
+// TestLeaksListed: an entity whose text is still extractable, or read
+// back by OCR, is counted and listed once per channel; one that is not,
+// or too short to check, is not.
+func TestLeaksListed(t *testing.T) {
+	d := &corpus.Doc{Name: "a.pdf", Pages: 1, Labelled: true, Entities: []corpus.Entity{
+		{Text: "Jane Doe", Cat: page.Person, Page: 0},
+		{Text: "Acme Corp", Cat: page.Organization, Page: 0},
+		{Text: "Al", Cat: page.Person, Page: 0},
+	}}
+	res := NewResult()
+	res.finish(d, &docScore{masked: map[int]bool{}, ocrText: map[int]string{0: corpus.Normalize("Dear Jane Doe and Al")}},
+		corpus.Normalize("Acme Corp invoice, Al"))
+	want := []Leak{{"a.pdf", page.Person, "Jane Doe", "ocr"}, {"a.pdf", page.Organization, "Acme Corp", "text"}}
+	if !slices.Equal(res.Leaked, want) {
+		t.Errorf("leaked %+v, want %+v", res.Leaked, want)
+	}
+	if res.LeakChecked != 2 || res.LeaksText[page.Organization] != 1 || res.LeaksOCR[page.Person] != 1 {
+		t.Errorf("counted %d checked, text %v, OCR %v", res.LeakChecked, res.LeaksText, res.LeaksOCR)
 	}
 }
