@@ -16,13 +16,14 @@ type sizes struct {
 	longDocs, longPages        int
 	real                       int // 0: all
 	idleJobs                   int
+	uploads, uploadBytes       int // large multipart uploads sent at once, and their size
 }
 
 func sizesFor(quick bool) sizes {
 	if quick {
-		return sizes{textDocs: 6, textMin: 1, textMax: 2, scanDocs: 1, photos: 1, longDocs: 1, longPages: 100, real: 3, idleJobs: 6}
+		return sizes{textDocs: 6, textMin: 1, textMax: 2, scanDocs: 1, photos: 1, longDocs: 1, longPages: 100, real: 3, idleJobs: 6, uploads: 2, uploadBytes: 8 << 20}
 	}
-	return sizes{textDocs: 80, textMin: 1, textMax: 4, scanDocs: 10, photos: 10, longDocs: 16, longPages: 100, idleJobs: 30}
+	return sizes{textDocs: 80, textMin: 1, textMax: 4, scanDocs: 10, photos: 10, longDocs: 16, longPages: 100, idleJobs: 30, uploads: 8, uploadBytes: 64 << 20}
 }
 
 // includedTerms are made-up words printed in page headers and sent as

@@ -83,6 +83,10 @@ func run(ctx context.Context, cfg *config) (*report.Report, error) {
 	idle.Upload = cfg.upload
 	ir := runner.Run(ctx, c, idleDocs[2:], idle)
 	rep.Idle = &report.Idle{Pages: 1, Multipart: ir.Latencies(runner.Multipart), Direct: ir.Latencies(runner.Direct)}
+	cfg.log.Info("large uploads", "jobs", sz.uploads, "bytes", sz.uploadBytes)
+	if rep.Uploads, err = measureUploads(ctx, cfg, c, srv, sz.uploads, sz.uploadBytes); err != nil {
+		return nil, fmt.Errorf("large uploads: %w", err)
+	}
 
 	outputs := map[string]*runner.Result{}
 	for _, cp := range corpora {

@@ -790,3 +790,57 @@ func TestColourInspectionBudget(t *testing.T) {
 		t.Error("a gray image made the page colour")
 	}
 }
+
+// TestOpenFile: a PDF opened from its file reads as the same PDF opened
+// from memory, keeps reading once the file is unlinked, and a missing,
+// empty or damaged file fails as Open does.
+func TestOpenFile(t *testing.T) {
+	d := testpdf.New()
+	tp := d.AddPage(400, 300, 0)
+	tp.Text(40, 250, 12, "Jane Doe lives here")
+	tp.Image(20, 20, 50, 50, solid(10, 10, color.RGBA{0, 0, 255, 255}))
+	d.AddPage(400, 300, 90).Text(40, 250, 12, "Second page")
+	data := d.Bytes()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.pdf")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fromMem := openDoc(t, data, Options{})
+	fromFile, err := OpenFile(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fromFile.Close()
+	if err := os.Remove(path); err != nil { // the pipeline's job may be deleted meanwhile
+		t.Fatal(err)
+	}
+	if fromFile.NumPages() != 2 {
+		t.Fatalf("NumPages = %d, want 2", fromFile.NumPages())
+	}
+	for i := range 2 {
+		want, got := loadPage(t, fromMem, i), loadPage(t, fromFile, i)
+		if !slices.Equal(texts(got.Words()), texts(want.Words())) || got.Width() != want.Width() || len(got.ImageRegions()) != len(want.ImageRegions()) {
+			t.Errorf("page %d from the file: %q %v, from memory: %q %v", i, texts(got.Words()), got.Width(), texts(want.Words()), want.Width())
+		}
+		if a, b := render(t, got, 50), render(t, want, 50); !bytes.Equal(a.Pix, b.Pix) {
+			t.Errorf("page %d renders differently from the file", i)
+		}
+	}
+
+	empty := filepath.Join(dir, "empty.pdf")
+	os.WriteFile(empty, nil, 0o600)
+	damaged := filepath.Join(dir, "damaged.pdf")
+	os.WriteFile(damaged, []byte("%PDF-1.7\nnothing else"), 0o600)
+	for _, tc := range []struct {
+		path string
+		want error
+	}{{empty, ErrCorrupt}, {damaged, ErrCorrupt}, {filepath.Join(dir, "missing.pdf"), os.ErrNotExist}} {
+		if doc, err := OpenFile(tc.path, Options{}); !errors.Is(err, tc.want) {
+			if doc != nil {
+				doc.Close()
+			}
+			t.Errorf("%s: error %v, want %v", filepath.Base(tc.path), err, tc.want)
+		}
+	}
+}

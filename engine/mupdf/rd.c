@@ -299,8 +299,27 @@ static int rd_fail(fz_context *ctx, char *err, int other)
 	return other;
 }
 
+static int rd_open_doc(const unsigned char *data, size_t len, const char *path, size_t store,
+	size_t maxmem, int64_t maxdecoded, rd_doc **out, int *npages, char *err);
+
 int rd_open(const unsigned char *data, size_t len, size_t store, size_t maxmem,
 	int64_t maxdecoded, rd_doc **out, int *npages, char *err)
+{
+	return rd_open_doc(data, len, NULL, store, maxmem, maxdecoded, out, npages, err);
+}
+
+// rd_open_file opens the PDF at path, reading it through a file stream:
+// a large document is never held in memory whole.
+int rd_open_file(const char *path, size_t store, size_t maxmem,
+	int64_t maxdecoded, rd_doc **out, int *npages, char *err)
+{
+	return rd_open_doc(NULL, 0, path, store, maxmem, maxdecoded, out, npages, err);
+}
+
+// rd_open_doc opens a PDF from memory (data, len: copied) or, when path is
+// set, from a file.
+static int rd_open_doc(const unsigned char *data, size_t len, const char *path, size_t store,
+	size_t maxmem, int64_t maxdecoded, rd_doc **out, int *npages, char *err)
 {
 	*out = NULL;
 	rd_doc *d = calloc(1, sizeof *d);
@@ -314,13 +333,15 @@ int rd_open(const unsigned char *data, size_t len, size_t store, size_t maxmem,
 	d->maxmem = maxmem;
 	d->maxdecoded = maxdecoded;
 	atomic_init(&d->used, 0);
-	d->data = malloc(len ? len : 1);
-	if (!d->data) {
-		snprintf(err, RD_ERRLEN, "out of memory copying the file");
-		rd_close(d);
-		return RD_NOMEM;
+	if (!path) {
+		d->data = malloc(len ? len : 1);
+		if (!d->data) {
+			snprintf(err, RD_ERRLEN, "out of memory copying the file");
+			rd_close(d);
+			return RD_NOMEM;
+		}
+		memcpy(d->data, data, len);
 	}
-	memcpy(d->data, data, len);
 
 	fz_alloc_context alloc = {d, rd_malloc, rd_realloc, rd_free};
 	fz_locks_context locks = {d, rd_lock, rd_unlock};
@@ -345,7 +366,7 @@ int rd_open(const unsigned char *data, size_t len, size_t store, size_t maxmem,
 		rd_quiet(d->tmpl);
 		// Object and cross-reference streams decode while opening.
 		rd_begin(ctx, &call, d, NULL);
-		d->stm = fz_open_memory(ctx, d->data, len);
+		d->stm = path ? fz_open_file(ctx, path) : fz_open_memory(ctx, d->data, len);
 		d->doc = fz_open_document_with_stream(ctx, "application/pdf", d->stm);
 	}
 	fz_catch(ctx) {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -29,11 +28,7 @@ func (p *Pipeline) Process(ctx context.Context, in engine.ProcessInput, out io.W
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	start := time.Now()
-	data, err := os.ReadFile(in.Path)
-	if err != nil {
-		return nil, fmt.Errorf("pipeline: read original: %w", err)
-	}
-	src, err := p.open(data)
+	src, err := p.open(in.Path)
 	observe("open", start)
 	if err != nil {
 		return nil, err

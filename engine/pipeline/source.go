@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
@@ -34,25 +36,52 @@ type loadedPage interface {
 	Close()
 }
 
-// open sniffs data and opens it with the matching decoder. Failures are
-// DocErrors: they become the document's error_message.
-func (p *Pipeline) open(data []byte) (source, error) {
-	kind, err := imagein.Sniff(data)
+// open sniffs the file at path and opens it with the matching decoder: a
+// PDF is read by MuPDF through a file stream (a 100 MB upload is not held
+// in memory while it is processed), an image is read whole. Failures to
+// read a file's content are DocErrors: they become the document's
+// error_message.
+func (p *Pipeline) open(path string) (source, error) {
+	head, err := readHead(path, imagein.SniffLen)
+	if err != nil {
+		return nil, fmt.Errorf("pipeline: read original: %w", err)
+	}
+	kind, err := imagein.Sniff(head)
 	if err != nil {
 		return nil, engine.DocErrorf("unsupported file type: not a PDF, PNG, JPEG, TIFF, GIF, BMP or WebP file")
 	}
 	if kind == imagein.KindPDF {
-		doc, err := mupdf.Open(data, mupdf.Options{StoreBytes: p.cfg.MuPDFStoreBytes, MaxMemBytes: 4 * p.cfg.MuPDFStoreBytes})
+		doc, err := mupdf.OpenFile(path, mupdf.Options{StoreBytes: p.cfg.MuPDFStoreBytes, MaxMemBytes: 4 * p.cfg.MuPDFStoreBytes})
 		if err != nil {
 			return nil, pdfError(err)
 		}
 		return &pdfSource{doc: doc}, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("pipeline: read original: %w", err)
 	}
 	doc, err := imagein.Open(data, maxImagePixels(p.cfg), p.cfg.MaxPagesPerDoc)
 	if err != nil {
 		return nil, engine.DocErrorf(fmt.Sprintf("image could not be decoded: %v", err))
 	}
 	return &imageSource{doc: doc}, nil
+}
+
+// readHead returns the first n bytes of the file at path (fewer when it
+// is shorter).
+func readHead(path string, n int) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b := make([]byte, n)
+	k, err := io.ReadFull(f, b)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return b[:k], nil
 }
 
 // pdfError turns MuPDF's failures into caller-facing messages.

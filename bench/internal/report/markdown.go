@@ -172,6 +172,14 @@ func (r *Report) throughputTable(p func(string, ...any)) {
 		}
 		p("")
 	}
+	if u := r.Uploads; u != nil {
+		p("Large uploads: %d clients each sent a %s PDF through multipart POST /v1/jobs at once (one page and a large unreferenced stream, so the upload path is what is measured); all were redacted %s after the first byte. The server spools multipart files to disk as they arrive.", u.Jobs, mib(u.Bytes), u.Took.Round(10*time.Millisecond))
+		p("")
+		p("| server RSS before | peak RSS | peak above before | bytes uploaded |")
+		p("|---|---|---|---|")
+		p("| %s | %s | %s | %s |", mib(u.BaseRSS), mib(u.PeakRSS)+u.RSSHow, mib(max(0, u.PeakRSS-u.BaseRSS)), mib(int64(u.Jobs)*u.Bytes))
+		p("")
+	}
 	if len(r.Sweep) > 0 {
 		p("Concurrency sweep:")
 		p("")

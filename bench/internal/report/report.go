@@ -25,6 +25,7 @@ type Report struct {
 	Only string
 
 	Idle    *Idle
+	Uploads *Uploads
 	OCR     *OCR
 	Corpora []*Corpus
 	Sweep   []Point
@@ -42,6 +43,17 @@ type Machine struct {
 	// LoadStart and LoadEnd are /proc/loadavg's 1-minute figure at the
 	// start and end of the run: other work on the machine shows there.
 	LoadStart, LoadEnd string
+}
+
+// Uploads is the server's memory while Jobs clients each sent a PDF of
+// Bytes through multipart POST /v1/jobs at once, until all were redacted.
+type Uploads struct {
+	Jobs    int
+	Bytes   int64
+	Took    time.Duration
+	BaseRSS int64 // before the uploads
+	PeakRSS int64
+	RSSHow  string
 }
 
 // Idle is the latency of one-page jobs sent one at a time to an idle
