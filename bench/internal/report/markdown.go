@@ -173,7 +173,7 @@ func (r *Report) throughputTable(p func(string, ...any)) {
 		p("")
 	}
 	if u := r.Uploads; u != nil {
-		p("Large uploads: %d clients each sent a %s PDF through multipart POST /v1/jobs at once (one page and a large unreferenced stream, so the upload path is what is measured); all were redacted %s after the first byte. The server spools multipart files to disk as they arrive.", u.Jobs, mib(u.Bytes), u.Took.Round(10*time.Millisecond))
+		p("Large uploads: %d clients each sent a %s PDF through multipart POST /v1/jobs at once (one page and a large unreferenced stream, so the upload path is what is measured); all were redacted %s after the first byte. The server spools multipart files to disk as they arrive and MuPDF reads a PDF through its file.", u.Jobs, mib(u.Bytes), u.Took.Round(10*time.Millisecond))
 		p("")
 		p("| server RSS before | peak RSS | peak above before | bytes uploaded |")
 		p("|---|---|---|---|")
