@@ -115,6 +115,11 @@ func TestBundle(t *testing.T) {
 	if t.Failed() {
 		t.FailNow()
 	}
+	// The supported distributions (deploy/README.md) reach down to RHEL 9's
+	// glibc 2.34: no binary of the bundle may need a newer one.
+	if req, err := os.ReadFile(filepath.Join(bdir, "REQUIRES")); err != nil || !glibcAtMost(strings.TrimSpace(string(req)), 2, 34) {
+		t.Errorf("REQUIRES %q (%v): the bundle must run on glibc 2.34 (RHEL 9)", req, err)
+	}
 	if out, err := runIn(t, home, env, filepath.Join(bdir, "bin/redactd"), "version"); err != nil || !strings.HasPrefix(out, "redactd "+version+" ") {
 		t.Fatalf("redactd version: %q %v, want version %s", out, err, version)
 	}
@@ -389,4 +394,14 @@ func (c *client) do(method, path, contentType string, body io.Reader, out any) i
 		c.t.Logf("%s %s: %d %s", method, path, resp.StatusCode, fmt.Sprint(string(b)))
 	}
 	return resp.StatusCode
+}
+
+// glibcAtMost reports whether req ("glibc X.Y") names a glibc no newer
+// than major.minor.
+func glibcAtMost(req string, major, minor int) bool {
+	var ma, mi int
+	if _, err := fmt.Sscanf(req, "glibc %d.%d", &ma, &mi); err != nil {
+		return false
+	}
+	return ma < major || ma == major && mi <= minor
 }

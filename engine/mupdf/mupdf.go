@@ -24,6 +24,7 @@ package mupdf
 #cgo CFLAGS: -I${SRCDIR}/include
 #cgo LDFLAGS: -Wl,--wrap=fz_open_flated -Wl,--wrap=fz_open_lzwd -Wl,--wrap=fz_open_rld
 #cgo LDFLAGS: -Wl,--wrap=fz_open_faxd -Wl,--wrap=fz_open_dctd -Wl,--wrap=pdf_open_contents_stream
+#cgo LDFLAGS: -Wl,--wrap=hypotf
 #include <stdlib.h>
 #include "rd.h"
 */

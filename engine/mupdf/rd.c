@@ -250,6 +250,17 @@ fz_stream *__real_fz_open_faxd(fz_context *ctx, fz_stream *chain, int k, int end
 fz_stream *__real_fz_open_dctd(fz_context *ctx, fz_stream *chain, int color_transform, int invert_cmyk, int l2factor, fz_stream *jpegtables);
 fz_stream *__real_pdf_open_contents_stream(fz_context *ctx, pdf_document *doc, pdf_obj *obj);
 
+// MuPDF calls hypotf, which glibc 2.35 gave a new symbol version (hypot
+// too): a binary linked against it would need glibc 2.35 for that one
+// function, and so not run on RHEL 9 (glibc 2.34). In double precision
+// the squares of floats cannot overflow or lose the float result's
+// precision, so the plain formula is exact enough and needs no libm.
+float __wrap_hypotf(float x, float y)
+{
+	double dx = x, dy = y;
+	return (float)__builtin_sqrt(dx * dx + dy * dy);
+}
+
 fz_stream *__wrap_fz_open_flated(fz_context *ctx, fz_stream *chain, int window_bits)
 {
 	return rd_guard(ctx, __real_fz_open_flated(ctx, chain, window_bits), 1);
