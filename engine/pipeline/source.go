@@ -51,7 +51,7 @@ func (p *Pipeline) open(path string) (source, error) {
 		return nil, engine.DocErrorf("unsupported file type: not a PDF, PNG, JPEG, TIFF, GIF, BMP or WebP file")
 	}
 	if kind == imagein.KindPDF {
-		doc, err := mupdf.OpenFile(path, mupdf.Options{StoreBytes: p.cfg.MuPDFStoreBytes, MaxMemBytes: 4 * p.cfg.MuPDFStoreBytes})
+		doc, err := mupdf.OpenFile(path, mupdf.Options{StoreBytes: p.cfg.MuPDFStoreBytes, MaxMemBytes: max(mupdfMaxMem, 4*p.cfg.MuPDFStoreBytes)})
 		if err != nil {
 			return nil, pdfError(err)
 		}
@@ -67,6 +67,13 @@ func (p *Pipeline) open(path string) (source, error) {
 	}
 	return &imageSource{doc: doc}, nil
 }
+
+// mupdfMaxMem is the most MuPDF may allocate for one document at once: a
+// page needing more (a decompression bomb, an image of billions of
+// pixels) ends its document in error instead of taking the machine's
+// memory. It is independent of the resource cache (mupdf-store-bytes),
+// which MuPDF empties before it fails an allocation.
+const mupdfMaxMem = 1 << 30
 
 // readHead returns the first n bytes of the file at path (fewer when it
 // is shorter).
