@@ -715,13 +715,21 @@ func (a *addressFinder) unitAfter(v *View, last, first, end int) int {
 	if strings.HasPrefix(l, "#") && len(l) > 1 && houseNumber.MatchString(l[1:]) {
 		return k
 	}
-	if a.gz.Units.Has(l) || a.gz.Units.Has(strings.TrimSuffix(l, ".")) {
-		n := tw(v, k+1, first, end)
-		if houseNumber.MatchString(strings.TrimPrefix(n, "#")) || len(n) == 1 && isCapitalised(n) {
-			return k + 1
-		}
+	if a.unitWord(l) && unitNumber(tw(v, k+1, first, end)) {
+		return k + 1
 	}
 	return last
+}
+
+// unitWord reports whether l (lower case) designates a unit: "apt.",
+// "suite", "flat", "#".
+func (a *addressFinder) unitWord(l string) bool {
+	return a.gz.Units.Has(l) || a.gz.Units.Has(strings.TrimSuffix(l, "."))
+}
+
+// unitNumber reports whether t may number a unit: "305", "#12", "4B", "C".
+func unitNumber(t string) bool {
+	return houseNumber.MatchString(strings.TrimPrefix(t, "#")) || len(t) == 1 && isCapitalised(t)
 }
 
 // unitBefore extends a street starting at word s back over a unit written
@@ -733,11 +741,10 @@ func (a *addressFinder) unitBefore(v *View, s, first, end int) int {
 	if k >= first && v.words[k].Text == "/" {
 		k--
 	}
-	num, unit := tw(v, k, first, end), lw(v, k-1, first, end)
-	if k-1 < first || !houseNumber.MatchString(strings.TrimPrefix(num, "#")) && !(len(num) == 1 && isCapitalised(num)) {
+	if k-1 < first || !unitNumber(tw(v, k, first, end)) {
 		return s
 	}
-	if !a.gz.Units.Has(unit) && !a.gz.Units.Has(strings.TrimSuffix(unit, ".")) || unit == "#" || endsClause(v, k-1) {
+	if unit := lw(v, k-1, first, end); !a.unitWord(unit) || unit == "#" || endsClause(v, k-1) {
 		return s
 	}
 	if endsClause(v, k) && !strings.HasSuffix(v.words[k].Text, ",") {

@@ -133,7 +133,7 @@ func findObfuscatedEmails(v *View) []page.Span {
 	l := v.Lower
 	bracketed := hasObfAt(l)
 	words := strings.Contains(l, " dot ")
-	spaced := strings.Contains(l, " @") || strings.Contains(l, "@ ")
+	spaced := hasSpacedAt(l)
 	if !bracketed && !words && !spaced {
 		return nil
 	}
@@ -175,7 +175,7 @@ func findObfuscatedEmails(v *View) []page.Span {
 				}
 			}
 		}
-		if strings.Contains(line, " @") || strings.Contains(line, "@ ") {
+		if spaced && hasSpacedAt(line) {
 			for _, m := range obfSpaced.FindAllStringSubmatchIndex(line, -1) {
 				if !strings.Contains(line[m[0]:m[1]], " ") || !validObfDomain(line[m[4]:m[5]]) {
 					continue
@@ -188,6 +188,9 @@ func findObfuscatedEmails(v *View) []page.Span {
 	}
 	return out
 }
+
+// hasSpacedAt reports whether s holds an '@' with a space beside it.
+func hasSpacedAt(s string) bool { return strings.Contains(s, " @") || strings.Contains(s, "@ ") }
 
 // hasObfAt reports whether s holds a bracketed "at" separator.
 func hasObfAt(s string) bool {

@@ -2,6 +2,7 @@ package detect
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
 )
@@ -151,7 +152,7 @@ func (g *grower) wrappedHonorific(v *View, first int) int {
 // flowsOn reports whether line ln of v goes on at line ln+1 as the same
 // paragraph: the gap between them is less than about half a line's
 // height. A paragraph break (a wider gap) ends a name or an address that
-// ends line ln, and so does a line starting with a quote mark or a bullet
+// ends line ln, and so does a line starting with one of itemMarks
 // (">Acme", "• Acme": a new item). Words without geometry (plain text)
 // always flow on otherwise.
 func (v *View) flowsOn(ln int) bool {
@@ -160,7 +161,7 @@ func (v *View) flowsOn(ln int) bool {
 	}
 	a, _ := v.Line(ln)
 	b, _ := v.Line(ln + 1)
-	if t := v.Word(b).Text; strings.HasPrefix(t, ">") || strings.HasPrefix(t, "•") {
+	if r, _ := utf8.DecodeRuneInString(v.Word(b).Text); strings.ContainsRune(itemMarks, r) {
 		return false
 	}
 	ra, rb := v.Word(a).Quad.Bounds(), v.Word(b).Quad.Bounds()

@@ -223,12 +223,13 @@ func (v *View) WordSpan(first, last int, c page.Category, score float32, recogni
 	return page.Span{First: v.First + first, Last: v.First + last, Category: c, Score: score, Recognizer: recognizer}
 }
 
-// trailing and leading punctuation that is never part of an entity; a
-// leading ">" is an e-mail quote mark (">John Smith" in a quoted reply),
-// a leading "•" a bullet.
+// trailing and leading punctuation that is never part of an entity;
+// itemMarks start an item of their own: an e-mail quote mark (">John
+// Smith" in a quoted reply) or a bullet.
 const (
 	trailPunct = ".,;:!?'\"»”’)]}>"
-	leadPunct  = "([{<«“‘'\">•"
+	itemMarks  = ">•"
+	leadPunct  = "([{<«“‘'\"" + itemMarks
 )
 
 // TrimPunct narrows [start, end) of s past leading opening punctuation and
