@@ -240,7 +240,7 @@ func (e *Engine) receive(dir string, want int64, body io.Reader) (string, string
 	}
 	h := sha256.New()
 	r := io.LimitReader(body, want+1)
-	head := make([]byte, min(want, 1024))
+	head := make([]byte, min(want, imagein.SniffLen))
 	n, err := io.ReadFull(r, head)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return fail(fmt.Errorf("%w: reading upload: %v", ErrInvalid, err))

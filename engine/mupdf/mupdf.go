@@ -95,23 +95,6 @@ type Document struct {
 	refs  int // the document itself until Close, plus each open Page
 }
 
-// limits returns the MuPDF store size and the cap on decoded stream bytes
-// (0: none) with the defaults applied.
-func (o Options) limits() (store, decoded int64) {
-	store = o.StoreBytes
-	if store <= 0 {
-		store = defaultStore
-	}
-	decoded = o.MaxDecodedBytes
-	switch {
-	case decoded == 0:
-		decoded = defaultMaxDecoded
-	case decoded < 0:
-		decoded = 0
-	}
-	return store, decoded
-}
-
 // Open opens a PDF held in memory. It copies data (MuPDF reads the file
 // lazily, and C may not keep pointers into Go memory), so the caller may
 // reuse data as soon as Open returns. Encrypted documents that need a
@@ -122,18 +105,7 @@ func Open(data []byte, opts Options) (*Document, error) {
 	if len(data) == 0 {
 		return nil, fmt.Errorf("%w: empty file", ErrCorrupt)
 	}
-	store, decoded := opts.limits()
-	var (
-		errbuf [C.RD_ERRLEN]C.char
-		cd     *C.rd_doc
-		n      C.int
-	)
-	code := C.rd_open((*C.uchar)(unsafe.Pointer(&data[0])), C.size_t(len(data)),
-		C.size_t(store), C.size_t(max(opts.MaxMemBytes, 0)), C.int64_t(decoded), &cd, &n, &errbuf[0])
-	if code != C.RD_OK {
-		return nil, codeError(code, &errbuf, -1)
-	}
-	return &Document{c: cd, npages: int(n), refs: 1}, nil
+	return open((*C.uchar)(unsafe.Pointer(&data[0])), len(data), nil, opts)
 }
 
 // OpenFile opens the PDF at path like Open, but reads it through a file
@@ -146,15 +118,32 @@ func OpenFile(path string, opts Options) (*Document, error) {
 	} else if st.Size() == 0 {
 		return nil, fmt.Errorf("%w: empty file", ErrCorrupt)
 	}
-	store, decoded := opts.limits()
+	cpath := C.CString(path)
+	defer C.free(unsafe.Pointer(cpath))
+	return open(nil, 0, cpath, opts)
+}
+
+// open calls rd_open on size bytes at data, or on the file at path when
+// path is not nil, with opts' limits and their defaults.
+func open(data *C.uchar, size int, path *C.char, opts Options) (*Document, error) {
+	store := opts.StoreBytes
+	if store <= 0 {
+		store = defaultStore
+	}
+	decoded := opts.MaxDecodedBytes
+	switch {
+	case decoded == 0:
+		decoded = defaultMaxDecoded
+	case decoded < 0:
+		decoded = 0
+	}
 	var (
 		errbuf [C.RD_ERRLEN]C.char
 		cd     *C.rd_doc
 		n      C.int
 	)
-	cpath := C.CString(path)
-	defer C.free(unsafe.Pointer(cpath))
-	code := C.rd_open_file(cpath, C.size_t(store), C.size_t(max(opts.MaxMemBytes, 0)), C.int64_t(decoded), &cd, &n, &errbuf[0])
+	code := C.rd_open(data, C.size_t(size), path, C.size_t(store), C.size_t(max(opts.MaxMemBytes, 0)),
+		C.int64_t(decoded), &cd, &n, &errbuf[0])
 	if code != C.RD_OK {
 		return nil, codeError(code, &errbuf, -1)
 	}

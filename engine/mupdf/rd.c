@@ -50,7 +50,7 @@ extern fz_document_handler pdf_document_handler;
 struct rd_doc {
 	fz_context *ctx;  // base context: document operations only
 	fz_context *tmpl; // clone source for worker contexts
-	unsigned char *data; // the file, copied out of Go memory
+	unsigned char *data; // the file, copied out of Go memory (NULL when opened from a path)
 	fz_stream *stm;
 	fz_document *doc;
 	pthread_mutex_t locks[FZ_LOCK_MAX];
@@ -310,27 +310,11 @@ static int rd_fail(fz_context *ctx, char *err, int other)
 	return other;
 }
 
-static int rd_open_doc(const unsigned char *data, size_t len, const char *path, size_t store,
-	size_t maxmem, int64_t maxdecoded, rd_doc **out, int *npages, char *err);
-
-int rd_open(const unsigned char *data, size_t len, size_t store, size_t maxmem,
+// rd_open opens a PDF from memory (data, len: copied) or, when path is
+// set, from that file through a file stream, so a large document is never
+// held in memory whole.
+int rd_open(const unsigned char *data, size_t len, const char *path, size_t store, size_t maxmem,
 	int64_t maxdecoded, rd_doc **out, int *npages, char *err)
-{
-	return rd_open_doc(data, len, NULL, store, maxmem, maxdecoded, out, npages, err);
-}
-
-// rd_open_file opens the PDF at path, reading it through a file stream:
-// a large document is never held in memory whole.
-int rd_open_file(const char *path, size_t store, size_t maxmem,
-	int64_t maxdecoded, rd_doc **out, int *npages, char *err)
-{
-	return rd_open_doc(NULL, 0, path, store, maxmem, maxdecoded, out, npages, err);
-}
-
-// rd_open_doc opens a PDF from memory (data, len: copied) or, when path is
-// set, from a file.
-static int rd_open_doc(const unsigned char *data, size_t len, const char *path, size_t store,
-	size_t maxmem, int64_t maxdecoded, rd_doc **out, int *npages, char *err)
 {
 	*out = NULL;
 	rd_doc *d = calloc(1, sizeof *d);

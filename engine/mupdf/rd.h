@@ -53,9 +53,7 @@ typedef struct {
 	int nimages;
 } rd_page;
 
-int rd_open(const unsigned char *data, size_t len, size_t store, size_t maxmem,
-	int64_t maxdecoded, rd_doc **out, int *npages, char *err);
-int rd_open_file(const char *path, size_t store, size_t maxmem,
+int rd_open(const unsigned char *data, size_t len, const char *path, size_t store, size_t maxmem,
 	int64_t maxdecoded, rd_doc **out, int *npages, char *err);
 int rd_load_page(rd_doc *d, int number, fz_cookie *cookie, rd_page **out, char *err);
 void rd_free_text(rd_page *p);
