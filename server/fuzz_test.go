@@ -19,7 +19,7 @@ func FuzzParseMultipart(f *testing.F) {
 	f.Add("multipart/form-data", []byte("--x--"))
 	f.Fuzz(func(t *testing.T, ct string, body []byte) {
 		lim := Limits{MaxBodyBytes: 4096, MaxFileBytes: 512, MaxFiles: 4, MaxTerms: 8}
-		req, err := ParseMultipart(ct, bytes.NewReader(body), lim, MemoryFiles)
+		req, err := ParseMultipart(ct, bytes.NewReader(body), lim, memoryFiles)
 		if err != nil {
 			var ae *APIError
 			if !errors.As(err, &ae) || (ae.Status != 400 && ae.Status != 413) {

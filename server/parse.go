@@ -68,18 +68,9 @@ func LimitsFrom(cfg config.Config) Limits {
 }
 
 // PutFile stores a file part as it streams in: the server spools it to
-// disk (engine.Service.Spool); tests and the fuzzer keep it in memory
-// (MemoryFiles). r yields at most lim.MaxFileBytes+1 bytes.
+// disk (engine.Service.Spool); tests and the fuzzer keep it in memory.
+// r yields at most lim.MaxFileBytes+1 bytes.
 type PutFile func(name string, r io.Reader) (engine.File, error)
-
-// MemoryFiles is a PutFile that keeps files in memory.
-func MemoryFiles(name string, r io.Reader) (engine.File, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return engine.File{}, err
-	}
-	return engine.File{Name: name, Data: data}, nil
-}
 
 // ParseMultipart parses the multipart/form-data body of POST /v1/jobs,
 // handing each file to put as it arrives. contentType is the request's

@@ -142,7 +142,7 @@ func TestParseMultipart(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ct, body := buildMultipart(t, tt.parts...)
-			req, err := ParseMultipart(ct, bytes.NewReader(body), testLimits, MemoryFiles)
+			req, err := ParseMultipart(ct, bytes.NewReader(body), testLimits, memoryFiles)
 			if tt.status != 0 {
 				wantAPIError(t, err, tt.status, tt.field)
 				return
@@ -179,7 +179,7 @@ func TestParseMultipartMalformed(t *testing.T) {
 			if lim == (Limits{}) {
 				lim = testLimits
 			}
-			_, err := ParseMultipart(tt.ct, bytes.NewReader(tt.body), lim, MemoryFiles)
+			_, err := ParseMultipart(tt.ct, bytes.NewReader(tt.body), lim, memoryFiles)
 			wantAPIError(t, err, tt.status, tt.field)
 		})
 	}
@@ -199,7 +199,7 @@ func TestParseMultipartManyParts(t *testing.T) {
 	}
 	parts[0] = part{"files", "a.pdf", "x"}
 	ct, body := buildMultipart(t, parts...)
-	_, err := ParseMultipart(ct, bytes.NewReader(body), testLimits, MemoryFiles)
+	_, err := ParseMultipart(ct, bytes.NewReader(body), testLimits, memoryFiles)
 	wantAPIError(t, err, 400, "")
 
 	// Thousands of file parts stop at MaxFiles.
@@ -207,7 +207,7 @@ func TestParseMultipartManyParts(t *testing.T) {
 		parts[i] = part{"files", "a.pdf", "x"}
 	}
 	ct, body = buildMultipart(t, parts...)
-	_, err = ParseMultipart(ct, bytes.NewReader(body), testLimits, MemoryFiles)
+	_, err = ParseMultipart(ct, bytes.NewReader(body), testLimits, memoryFiles)
 	wantAPIError(t, err, 400, "files")
 }
 
@@ -389,4 +389,14 @@ func TestMapError(t *testing.T) {
 			t.Errorf("bad status %d", ae.Status)
 		}
 	}
+}
+
+// memoryFiles is the PutFile of the parser's tests and fuzzer: files kept
+// in memory.
+func memoryFiles(name string, r io.Reader) (engine.File, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return engine.File{}, err
+	}
+	return engine.File{Name: name, Data: data}, nil
 }
