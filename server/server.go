@@ -167,6 +167,14 @@ func (s *Server) handle(fctx *fasthttp.RequestCtx) {
 			s.writeError(r, errInternal)
 		}
 	}()
+	if err := checkFraming(&fctx.Request.Header); err != nil {
+		// Nothing more is read from this connection: its body, and what
+		// may hide after it, could be framed either way.
+		r.consumed = true
+		r.SetConnectionClose()
+		s.writeError(r, mapError(err))
+		return
+	}
 	if err := s.dispatch(r); err != nil {
 		ae := mapError(err)
 		if ae.Status >= 500 {
