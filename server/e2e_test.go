@@ -37,12 +37,14 @@ import (
 
 // env is one running server.
 type env struct {
-	t    *testing.T
-	url  string
-	cfg  config.Config
-	eng  *engine.Engine
-	logs *testlog.Buffer
-	hc   *http.Client
+	t   *testing.T
+	url string
+	// metricsURL is the metrics listener (metrics-listen).
+	metricsURL string
+	cfg        config.Config
+	eng        *engine.Engine
+	logs       *testlog.Buffer
+	hc         *http.Client
 }
 
 // testConfig is a configuration for fast tests: low dpi, no OCR models,
@@ -96,7 +98,7 @@ func startWith(t *testing.T, cfg config.Config, logs *testlog.Buffer, log *slog.
 			t.Errorf("Serve: %v", err)
 		}
 	}()
-	e := &env{t: t, url: "http://" + ln.Addr().String(), cfg: cfg, eng: eng, logs: logs, hc: &http.Client{Timeout: time.Minute}}
+	e := &env{t: t, url: "http://" + ln.Addr().String(), metricsURL: startMetrics(t), cfg: cfg, eng: eng, logs: logs, hc: &http.Client{Timeout: time.Minute}}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -873,8 +875,7 @@ func TestE2EPublicEndpoints(t *testing.T) {
 	// Metrics use route patterns, never raw paths.
 	e.do("GET", "/v1/jobs/"+uuid.NewString(), key, nil, nil)
 	e.do("GET", "/v1/me", key, nil, nil)
-	r = e.do("GET", "/metrics", "", nil, nil)
-	m := string(r.body)
+	m := e.metrics()
 	for _, want := range []string{`redactd_http_requests_total{code="200",route="/v1/me"}`, `redactd_http_requests_total{code="404",route="/v1/jobs/{job_id}"}`, `redactd_errors_total{code="not_found"}`, `redactd_http_request_duration_seconds_bucket{route="/v1/me"`} {
 		if !strings.Contains(m, want) {
 			t.Errorf("metrics lack %s", want)

@@ -18,9 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/valyala/fasthttp"
-	"github.com/valyala/fasthttp/fasthttpadaptor"
 
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
@@ -33,6 +31,8 @@ const (
 	readTimeout  = 10 * time.Minute
 	writeTimeout = 10 * time.Minute
 	idleTimeout  = 2 * time.Minute
+	// defaultHeaderTimeout bounds the metrics server's whole exchange.
+	defaultHeaderTimeout = 10 * time.Second
 	// drainLimit is how much unread request body is drained after a
 	// handler before giving up on the connection (it is then closed,
 	// since the rest of the body would be read as the next request).
@@ -49,7 +49,6 @@ type Server struct {
 	authFail  *limiter // failed authentications per client address
 	routes    []*route
 	srv       *fasthttp.Server
-	metricsH  fasthttp.RequestHandler
 	publicURL atomic.Pointer[string]
 }
 
@@ -65,7 +64,6 @@ func New(cfg config.Config, svc engine.Service, log *slog.Logger) *Server {
 		lim:      LimitsFrom(cfg),
 		rl:       newLimiter(cfg.RateLimit, cfg.RateBurst, nil),
 		authFail: newLimiter(cfg.AuthFailRate, cfg.AuthFailBurst, nil),
-		metricsH: fasthttpadaptor.NewFastHTTPHandler(promhttp.HandlerFor(metrics.Registry, promhttp.HandlerOpts{})),
 	}
 	s.routes = s.routeTable()
 	if cfg.PublicURL != "" {
@@ -173,6 +171,10 @@ func (s *Server) handle(fctx *fasthttp.RequestCtx) {
 		r.consumed = true
 		r.SetConnectionClose()
 		s.writeError(r, mapError(err))
+		return
+	}
+	if err := checkPath(string(fctx.URI().PathOriginal()), string(fctx.Path())); err != nil {
+		s.writeError(r, err.(*APIError))
 		return
 	}
 	if err := s.dispatch(r); err != nil {

@@ -70,7 +70,7 @@ func (l *lockedBuffer) String() string {
 }
 
 func serveArgs(data string) []string {
-	return []string{"serve", "--data", data, "--listen", "127.0.0.1:0", "--dpi", "50", "--ocr", "off",
+	return []string{"serve", "--data", data, "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0", "--dpi", "50", "--ocr", "off",
 		"--workers", "2", "--max-concurrent-jobs", "2", "--rate-limit", "0", "--log-level", "info"}
 }
 

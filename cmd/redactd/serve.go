@@ -111,6 +111,15 @@ func serve(args []string, stderr io.Writer) error {
 	}
 	defer admin.Close()
 
+	ms, err := startMetrics(cfg, log)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	if ms != nil {
+		defer ms.Shutdown(context.Background())
+	}
+
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	errc := make(chan error, 1)
@@ -130,4 +139,24 @@ func serve(args []string, stderr io.Writer) error {
 		log.Warn("http shutdown", "err", err)
 	}
 	return nil
+}
+
+// startMetrics serves /metrics on metrics-listen, apart from the API;
+// nil when the setting is empty.
+func startMetrics(cfg config.Config, log *slog.Logger) (*server.Metrics, error) {
+	if cfg.MetricsListen == "" {
+		return nil, nil
+	}
+	ln, err := net.Listen("tcp", cfg.MetricsListen)
+	if err != nil {
+		return nil, fmt.Errorf("metrics-listen: %w", err)
+	}
+	ms := server.NewMetrics(log)
+	go func() {
+		if err := ms.Serve(ln); err != nil {
+			log.Error("metrics listener", "err", err)
+		}
+	}()
+	log.Info("metrics listening", "addr", ln.Addr().String())
+	return ms, nil
 }
