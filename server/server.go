@@ -46,7 +46,8 @@ type Server struct {
 	log       *slog.Logger
 	lim       Limits
 	rl        *limiter
-	authFail  *limiter // failed authentications per client address
+	authFail  *limiter // failed authentications per client address and key prefix
+	proxies   proxies  // trusted-proxies
 	routes    []*route
 	srv       *fasthttp.Server
 	publicURL atomic.Pointer[string]
@@ -66,6 +67,8 @@ func New(cfg config.Config, svc engine.Service, log *slog.Logger) *Server {
 		authFail: newLimiter(cfg.AuthFailRate, cfg.AuthFailBurst, nil),
 	}
 	s.routes = s.routeTable()
+	// config.Validate has parsed it already; an error cannot happen here.
+	s.proxies, _ = ParseTrustedProxies(cfg.TrustedProxies)
 	if cfg.PublicURL != "" {
 		u := strings.TrimRight(cfg.PublicURL, "/")
 		s.publicURL.Store(&u)
@@ -138,13 +141,16 @@ func listenHost(listen string, addr net.Addr) string {
 // reqCtx is one request being served.
 type reqCtx struct {
 	*fasthttp.RequestCtx
-	ctx      context.Context
-	id       string
-	route    string
-	params   []string // values of the route's {placeholders}, in order
-	acct     *engine.Account
-	code     string // error code, for logs and metrics
-	consumed bool   // the request body was read to its end
+	ctx    context.Context
+	id     string
+	route  string
+	params []string // values of the route's {placeholders}, in order
+	acct   *engine.Account
+	code   string // error code, for logs and metrics
+	// limitedBy names the bucket of a 429 (a key hash, a client address),
+	// for sampling its log lines; never logged itself.
+	limitedBy string
+	consumed  bool // the request body was read to its end
 }
 
 // param returns the i-th path parameter.
@@ -205,32 +211,60 @@ func (s *Server) dispatch(r *reqCtx) error {
 }
 
 // authenticate resolves X-API-Key to an account and applies the key's rate
-// limit. A client address that failed to authenticate more often than
-// auth-fail-rate/auth-fail-burst allow gets 429 before its key is even
-// looked at, so guessing keys costs the guesser time, not the server.
+// limit. The key is looked up first (by its SHA-256, compared in constant
+// time: engine.Authenticate), so a valid key is never delayed by anyone's
+// failures. Only failures count, in auth-fail-rate/auth-fail-burst
+// buckets per client address (clientAddr: trusted-proxies decides whether
+// Forwarded headers are believed) and per key prefix (keyPrefixLen bytes,
+// hashed), and once either bucket is empty a failure is answered 429
+// instead of 401. API keys hold 256 random bits, so the limit bounds the
+// cost and log volume of failures; it is not what makes keys unguessable.
 func (s *Server) authenticate(r *reqCtx) error {
-	addr := r.RemoteIP().String()
-	if wait := s.authFail.wait(addr); wait > 0 {
-		return rateLimited(r, wait)
-	}
 	key := r.Request.Header.Peek("X-API-Key")
-	if len(key) == 0 {
-		s.authFail.allow(addr)
-		return errUnauthorized
+	if len(key) > 0 {
+		acct, err := s.svc.Authenticate(r.ctx, string(key))
+		if err == nil {
+			sum := sha256.Sum256(key)
+			if ok, wait := s.rl.allow(string(sum[:])); !ok {
+				r.limitedBy = "key:" + string(sum[:8])
+				return rateLimited(r, wait)
+			}
+			r.acct = acct
+			return nil
+		}
+		if !errors.Is(err, engine.ErrUnauthorized) {
+			return err
+		}
 	}
-	acct, err := s.svc.Authenticate(r.ctx, string(key))
-	if errors.Is(err, engine.ErrUnauthorized) {
-		s.authFail.allow(addr)
+	return s.authFailed(r, key)
+}
+
+// keyPrefixLen is how much of a failed key names its failure bucket:
+// "rdk_" and 8 random characters, enough to tell clients apart, far too
+// little to matter as a secret (and only its hash is kept).
+const keyPrefixLen = 12
+
+// authFailed counts a failed authentication against the client address
+// and the key prefix and answers 401, or 429 when either is over its
+// budget.
+func (s *Server) authFailed(r *reqCtx, key []byte) error {
+	buckets := []string{"addr:" + s.proxies.clientAddr(r.RequestCtx).String()}
+	if len(key) > 0 {
+		p := sha256.Sum256(key[:min(len(key), keyPrefixLen)])
+		buckets = append(buckets, "prefix:"+string(p[:16]))
 	}
-	if err != nil {
-		return err
+	var wait time.Duration
+	for _, b := range buckets {
+		wait = max(wait, s.authFail.wait(b))
 	}
-	sum := sha256.Sum256(key)
-	if ok, wait := s.rl.allow(string(sum[:])); !ok {
+	if wait > 0 {
+		r.limitedBy = buckets[0]
 		return rateLimited(r, wait)
 	}
-	r.acct = acct
-	return nil
+	for _, b := range buckets {
+		s.authFail.allow(b)
+	}
+	return errUnauthorized
 }
 
 // rateLimited is the 429 answer with its Retry-After header.

@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"net/netip"
 	"os"
 	"reflect"
 	"sort"
@@ -47,8 +48,9 @@ type Config struct {
 	JanitorInterval   time.Duration `name:"janitor-interval" def:"1m" help:"how often expired jobs are purged"`
 	RateLimit         float64       `name:"rate-limit" def:"20" help:"requests per second allowed per API key (token bucket refill rate); 0 disables"`
 	RateBurst         int           `name:"rate-burst" def:"40" help:"token bucket size per API key"`
-	AuthFailRate      float64       `name:"auth-fail-rate" def:"1" help:"failed authentications per second allowed per client address (token bucket refill rate); past the burst, requests from that address get 429 before their key is checked; 0 disables"`
-	AuthFailBurst     int           `name:"auth-fail-burst" def:"20" help:"token bucket size for failed authentications per client address"`
+	AuthFailRate      float64       `name:"auth-fail-rate" def:"1" help:"failed authentications per second allowed per client address and per key prefix (token bucket refill rate); past the burst a failure gets 429 instead of 401; valid keys are never limited by it; 0 disables"`
+	AuthFailBurst     int           `name:"auth-fail-burst" def:"20" help:"token bucket size for failed authentications per client address and per key prefix"`
+	TrustedProxies    string        `name:"trusted-proxies" def:"" help:"comma-separated addresses or CIDRs of reverse proxies in front of redactd; from these peers only, the client address is taken from Forwarded or X-Forwarded-For (the rightmost hop that is not itself a trusted proxy), for the failed-authentication limit; empty trusts none"`
 	FreePages         int64         `name:"free-pages" def:"5" help:"page quota of a new free-plan account"`
 	StandardPages     int64         `name:"standard-pages" def:"10000" help:"page quota of a new standard-plan account"`
 
@@ -156,6 +158,9 @@ func (c *Config) Validate() error {
 	case c.TextBits != 4 && c.TextBits != 8:
 		return fmt.Errorf("config: text-bits %d: want 4 or 8", c.TextBits)
 	}
+	if err := checkCIDRs(c.TrustedProxies); err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
 	return nil
 }
 
@@ -252,4 +257,21 @@ func forEach(c *Config, fn func(field)) {
 		sf := t.Field(i)
 		fn(field{name: sf.Tag.Get("name"), def: sf.Tag.Get("def"), help: sf.Tag.Get("help"), v: v.Field(i)})
 	}
+}
+
+// checkCIDRs checks trusted-proxies: comma-separated addresses or CIDRs.
+func checkCIDRs(s string) error {
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if _, err := netip.ParsePrefix(f); err == nil {
+			continue
+		}
+		if _, err := netip.ParseAddr(f); err != nil {
+			return fmt.Errorf("trusted-proxies: %q is neither an address nor a CIDR", f)
+		}
+	}
+	return nil
 }
