@@ -95,7 +95,8 @@ import (
 // Direct upload. InitJob reserves documents (status uploaded, not
 // released) and returns one token per document: HMAC-SHA256 over the
 // document id and the expiry (now + cfg.UploadURLTTL) with a secret kept
-// in the job log, so URLs survive restarts. PutUpload checks the token in
+// in DATA/upload-secret (0600, apart from the job log), so URLs survive
+// restarts. PutUpload checks the token in
 // constant time and its expiry (both ErrUnauthorized; an unknown document
 // is ErrNotFound), that the document is not yet released (ErrConflict), the size (the declared and the received
 // size must equal the reserved size, else ErrInvalid) and that the bytes
@@ -140,6 +141,7 @@ type Engine struct {
 	janMu   sync.Mutex     // one janitor pass at a time
 
 	closing   atomic.Bool
+	secret    []byte          // signs upload URLs; DATA/upload-secret (loadUploadSecret)
 	base      context.Context // canceled by Close: workers stop
 	cancel    context.CancelFunc
 	stop      chan struct{}
@@ -217,14 +219,22 @@ func open(cfg config.Config, proc Processor, log *slog.Logger, h hooks) (*Engine
 	if v, ok := proc.(OutputVerifier); ok {
 		e.verify = v.VerifyOutput
 	}
+	exposed := jobLogExposed(cfg.Data)
 	if err := os.MkdirAll(e.filesDir, 0o700); err != nil {
 		return nil, fmt.Errorf("engine: data directory: %w", err)
+	}
+	if err := tighten(cfg.Data); err != nil {
+		return nil, fmt.Errorf("engine: data directory permissions: %w", err)
 	}
 	jl, err := joblog.Open(filepath.Join(cfg.Data, "joblog"), joblog.Options{Logger: log})
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
 	}
 	e.jl = jl
+	if e.secret, err = e.loadUploadSecret(exposed); err != nil {
+		jl.Close()
+		return nil, fmt.Errorf("engine: upload secret: %w", err)
+	}
 	if err := e.recover(); err != nil {
 		jl.Close()
 		return nil, fmt.Errorf("engine: recovery: %w", err)

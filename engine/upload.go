@@ -25,7 +25,7 @@ import (
 // A token is bound to one document and cannot be extended.
 
 func (e *Engine) uploadMAC(docID string, exp int64) []byte {
-	m := hmac.New(sha256.New, e.jl.UploadSecret())
+	m := hmac.New(sha256.New, e.secret)
 	m.Write([]byte("redactd-upload-v1\x00" + docID + "\x00" + strconv.FormatInt(exp, 10)))
 	return m.Sum(nil)
 }

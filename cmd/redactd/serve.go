@@ -80,6 +80,12 @@ func serve(args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := engine.CheckDataDir(cfg.Data); err != nil {
+		if !cfg.AllowOpenDataDir {
+			return err
+		}
+		log.Warn("data directory open to other users (allow-open-data-dir is set)", "err", err)
+	}
 	if err := os.MkdirAll(cfg.Data, 0o700); err != nil {
 		return fmt.Errorf("data directory: %w", err)
 	}

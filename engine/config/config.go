@@ -25,14 +25,15 @@ import (
 // `help` is the one-line description, `def` is the default as text.
 type Config struct {
 	// Server
-	Data          string `name:"data" def:"./data" help:"data directory: job log (pebble) and document files"`
-	Listen        string `name:"listen" def:"127.0.0.1:8080" help:"HTTP listen address for the API"`
-	PublicURL     string `name:"public-url" def:"" help:"base URL clients reach the server at, used in upload_url and redacted_pdf_path (default http://LISTEN)"`
-	MetricsListen string `name:"metrics-listen" def:"127.0.0.1:9464" help:"listen address of GET /metrics (Prometheus text, no key), apart from the API so a proxy in front of the API cannot expose it; keep it on loopback or a scraper-only network; empty turns it off"`
-	AdminSock     string `name:"admin-socket" def:"" help:"unix socket for admin commands while serving (default DATA/admin.sock)"`
-	Pprof         bool   `name:"pprof" def:"false" help:"serve /debug/pprof/ on the admin socket"`
-	LogLevel      string `name:"log-level" def:"info" help:"debug, info, warn or error"`
-	LogFormat     string `name:"log-format" def:"json" help:"json or text"`
+	Data             string `name:"data" def:"./data" help:"data directory: job log (pebble) and document files"`
+	AllowOpenDataDir bool   `name:"allow-open-data-dir" def:"false" help:"start even when other users may read, write or enter the data directory (serve refuses by default; redactd still makes everything it creates inside 0700/0600)"`
+	Listen           string `name:"listen" def:"127.0.0.1:8080" help:"HTTP listen address for the API"`
+	PublicURL        string `name:"public-url" def:"" help:"base URL clients reach the server at, used in upload_url and redacted_pdf_path (default http://LISTEN)"`
+	MetricsListen    string `name:"metrics-listen" def:"127.0.0.1:9464" help:"listen address of GET /metrics (Prometheus text, no key), apart from the API so a proxy in front of the API cannot expose it; keep it on loopback or a scraper-only network; empty turns it off"`
+	AdminSock        string `name:"admin-socket" def:"" help:"unix socket for admin commands while serving (default DATA/admin.sock)"`
+	Pprof            bool   `name:"pprof" def:"false" help:"serve /debug/pprof/ on the admin socket"`
+	LogLevel         string `name:"log-level" def:"info" help:"debug, info, warn or error"`
+	LogFormat        string `name:"log-format" def:"json" help:"json or text"`
 
 	// Limits
 	MaxUploadBytes    int64         `name:"max-upload-bytes" def:"104857600" help:"largest accepted file in bytes (413 above it at init; 400 on multipart)"`
