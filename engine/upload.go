@@ -35,6 +35,21 @@ func (e *Engine) uploadToken(docID string, exp time.Time) string {
 	return base64.RawURLEncoding.EncodeToString(append(b, e.uploadMAC(docID, exp.Unix())...))
 }
 
+// CheckUploadToken implements Service.
+func (e *Engine) CheckUploadToken(docID, token string) error {
+	if !validID(docID) {
+		return ErrNotFound
+	}
+	exp, ok := e.checkToken(docID, token)
+	if !ok {
+		return fmt.Errorf("%w: invalid upload token", ErrUnauthorized)
+	}
+	if !e.now().Before(exp) {
+		return fmt.Errorf("%w: upload URL expired", ErrUnauthorized)
+	}
+	return nil
+}
+
 // checkToken verifies a token for docID in constant time and returns its
 // expiry.
 func (e *Engine) checkToken(docID, token string) (time.Time, bool) {
@@ -152,15 +167,8 @@ var errCommitted = fmt.Errorf("%w: upload already committed", ErrConflict)
 
 // PutUpload stores the bytes of a reserved document. See Engine.
 func (e *Engine) PutUpload(ctx context.Context, docID, token, contentType string, size int64, body io.Reader) error {
-	if !validID(docID) {
-		return ErrNotFound
-	}
-	exp, ok := e.checkToken(docID, token)
-	if !ok {
-		return fmt.Errorf("%w: invalid upload token", ErrUnauthorized)
-	}
-	if !e.now().Before(exp) {
-		return fmt.Errorf("%w: upload URL expired", ErrUnauthorized)
+	if err := e.CheckUploadToken(docID, token); err != nil {
+		return err
 	}
 	d, err := e.jl.Doc(docID)
 	if joblog.IsNotFound(err) {

@@ -25,12 +25,16 @@ import (
 	"github.com/redactd/redactd/engine/metrics"
 )
 
-// Timeouts of the listener. Reads are generous because a direct upload
-// of max-upload-bytes over a slow link streams through one request.
+// Timeouts of the listener. A request's line and headers must arrive
+// within header-read-timeout (fasthttp's ReadTimeout, applied from the
+// connection's start or a kept-alive connection's next first byte);
+// HeaderReceived then gives the body bodyReadTimeout, generous because a
+// direct upload of max-upload-bytes over a slow link streams through one
+// request.
 const (
-	readTimeout  = 10 * time.Minute
-	writeTimeout = 10 * time.Minute
-	idleTimeout  = 2 * time.Minute
+	bodyReadTimeout = 10 * time.Minute
+	writeTimeout    = 10 * time.Minute
+	idleTimeout     = 2 * time.Minute
 	// defaultHeaderTimeout bounds the metrics server's whole exchange.
 	defaultHeaderTimeout = 10 * time.Second
 	// drainLimit is how much unread request body is drained after a
@@ -48,6 +52,7 @@ type Server struct {
 	rl        *limiter
 	authFail  *limiter // failed authentications per client address and key prefix
 	proxies   proxies  // trusted-proxies
+	logSample *logSampler
 	routes    []*route
 	srv       *fasthttp.Server
 	publicURL atomic.Pointer[string]
@@ -59,12 +64,13 @@ func New(cfg config.Config, svc engine.Service, log *slog.Logger) *Server {
 		log = slog.Default()
 	}
 	s := &Server{
-		cfg:      cfg,
-		svc:      svc,
-		log:      log,
-		lim:      LimitsFrom(cfg),
-		rl:       newLimiter(cfg.RateLimit, cfg.RateBurst, nil),
-		authFail: newLimiter(cfg.AuthFailRate, cfg.AuthFailBurst, nil),
+		cfg:       cfg,
+		svc:       svc,
+		log:       log,
+		lim:       LimitsFrom(cfg),
+		rl:        newLimiter(cfg.RateLimit, cfg.RateBurst, nil),
+		authFail:  newLimiter(cfg.AuthFailRate, cfg.AuthFailBurst, nil),
+		logSample: newLogSampler(),
 	}
 	s.routes = s.routeTable()
 	// config.Validate has parsed it already; an error cannot happen here.
@@ -84,16 +90,28 @@ func New(cfg config.Config, svc engine.Service, log *slog.Logger) *Server {
 		MaxRequestBodySize:           int(min(cfg.MaxRequestBytes, int64(^uint(0)>>1))),
 		DisablePreParseMultipartForm: true,
 		ReadBufferSize:               16 << 10, // request line + headers
-		ReadTimeout:                  readTimeout,
-		WriteTimeout:                 writeTimeout,
-		IdleTimeout:                  idleTimeout,
-		NoDefaultContentType:         true,
-		SecureErrorLogMessage:        true,
-		CloseOnShutdown:              true,
-		Logger:                       fasthttpLogger{log},
-		ErrorHandler:                 s.connError,
+		ReadTimeout:                  headerTimeout(cfg),
+		HeaderReceived: func(*fasthttp.RequestHeader) fasthttp.RequestConfig {
+			return fasthttp.RequestConfig{ReadTimeout: bodyReadTimeout}
+		},
+		WriteTimeout:          writeTimeout,
+		IdleTimeout:           idleTimeout,
+		NoDefaultContentType:  true,
+		SecureErrorLogMessage: true,
+		CloseOnShutdown:       true,
+		Logger:                fasthttpLogger{log},
+		ErrorHandler:          s.connError,
+		ExpectHandler:         s.expect,
 	}
 	return s
+}
+
+// headerTimeout is header-read-timeout, or its default when unset.
+func headerTimeout(cfg config.Config) time.Duration {
+	if cfg.HeaderReadTimeout > 0 {
+		return cfg.HeaderReadTimeout
+	}
+	return defaultHeaderTimeout
 }
 
 // Serve accepts connections on ln until Shutdown. Without a configured
@@ -104,7 +122,7 @@ func (s *Server) Serve(ln net.Listener) error {
 		u := "http://" + listenHost(s.cfg.Listen, ln.Addr())
 		s.publicURL.CompareAndSwap(nil, &u)
 	}
-	return s.srv.Serve(ln)
+	return s.srv.Serve(newCapListener(ln, s.cfg.MaxConnsPerAddress, s.proxies))
 }
 
 // Shutdown stops accepting connections and waits for in-flight requests
@@ -156,13 +174,22 @@ type reqCtx struct {
 // param returns the i-th path parameter.
 func (r *reqCtx) param(i int) string { return r.params[i] }
 
-// handle is the root handler: request id, routing, auth, rate limit,
-// the route's handler, error body, metrics and the access log.
+// handle is the root handler: request id, framing and path checks,
+// routing, auth, rate limit, the route's handler, error body, metrics and
+// the access log. A request that went through expect (Expect:
+// 100-continue) arrives prepared: its checks already passed.
 func (s *Server) handle(fctx *fasthttp.RequestCtx) {
 	start := time.Now()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	r := &reqCtx{RequestCtx: fctx, ctx: ctx, id: requestID(fctx.Request.Header.Peek("X-Request-Id")), route: "unmatched"}
+	r := &reqCtx{RequestCtx: fctx, ctx: ctx, route: "unmatched"}
+	var rt *route
+	if p, ok := fctx.UserValue(preparedKey).(*prepared); ok {
+		fctx.RemoveUserValue(preparedKey)
+		start, r.id, r.route, r.params, r.acct, rt = p.start, p.id, p.rt.pattern, p.params, p.acct, p.rt
+	} else {
+		r.id = requestID(fctx.Request.Header.Peek("X-Request-Id"))
+	}
 	fctx.Response.Header.Set("X-Request-Id", r.id)
 	defer s.finish(r, start)
 	defer func() {
@@ -171,19 +198,14 @@ func (s *Server) handle(fctx *fasthttp.RequestCtx) {
 			s.writeError(r, errInternal)
 		}
 	}()
-	if err := checkFraming(&fctx.Request.Header); err != nil {
-		// Nothing more is read from this connection: its body, and what
-		// may hide after it, could be framed either way.
-		r.consumed = true
-		r.SetConnectionClose()
-		s.writeError(r, mapError(err))
-		return
+	err := error(nil)
+	if rt == nil {
+		rt, err = s.prepare(r)
 	}
-	if err := checkPath(string(fctx.URI().PathOriginal()), string(fctx.Path())); err != nil {
-		s.writeError(r, err.(*APIError))
-		return
+	if err == nil {
+		err = rt.h(r)
 	}
-	if err := s.dispatch(r); err != nil {
+	if err != nil {
 		ae := mapError(err)
 		if ae.Status >= 500 {
 			s.log.Error("request failed", "request_id", r.id, "route", r.route, "err", err)
@@ -192,22 +214,35 @@ func (s *Server) handle(fctx *fasthttp.RequestCtx) {
 	}
 }
 
-func (s *Server) dispatch(r *reqCtx) error {
+// prepare runs what comes before a route's handler and before any byte of
+// the body is read: the framing check, the path check, routing, and for
+// routes that need one, the key and its rate limit.
+func (s *Server) prepare(r *reqCtx) (*route, error) {
+	if err := checkFraming(&r.Request.Header); err != nil {
+		// Nothing more is read from this connection: its body, and what
+		// may hide after it, could be framed either way.
+		r.consumed = true
+		r.SetConnectionClose()
+		return nil, err
+	}
+	if err := checkPath(string(r.URI().PathOriginal()), string(r.Path())); err != nil {
+		return nil, err
+	}
 	rt, params, allowed := s.match(string(r.Method()), string(r.Path()))
 	if rt == nil {
 		if allowed != "" {
 			r.Response.Header.Set("Allow", allowed)
-			return &APIError{Status: fasthttp.StatusMethodNotAllowed, Code: CodeMethodNotAllowed, Message: "Method not allowed"}
+			return nil, &APIError{Status: fasthttp.StatusMethodNotAllowed, Code: CodeMethodNotAllowed, Message: "Method not allowed"}
 		}
-		return errNotFound
+		return nil, errNotFound
 	}
 	r.route, r.params = rt.pattern, params
 	if rt.auth {
 		if err := s.authenticate(r); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return rt.h(r)
+	return rt, nil
 }
 
 // authenticate resolves X-API-Key to an account and applies the key's rate
@@ -278,6 +313,12 @@ func rateLimited(r *reqCtx, wait time.Duration) error {
 // connection for closing), records metrics and writes the access log.
 func (s *Server) finish(r *reqCtx, start time.Time) {
 	s.drain(r)
+	s.record(r, start)
+}
+
+// record counts the request in the metrics and writes its access-log line
+// (for 429 answers, sampled: logRateLimited).
+func (s *Server) record(r *reqCtx, start time.Time) {
 	status := r.Response.StatusCode()
 	el := time.Since(start)
 	metrics.HTTPRequests.WithLabelValues(r.route, strconv.Itoa(status)).Inc()
@@ -289,6 +330,16 @@ func (s *Server) finish(r *reqCtx, start time.Time) {
 	}
 	if r.acct != nil {
 		attrs = append(attrs, "account", r.acct.ID)
+	}
+	if status == fasthttp.StatusTooManyRequests && r.limitedBy != "" {
+		metrics.RateLimited.WithLabelValues(limitKind(r.limitedBy)).Inc()
+		ok, suppressed := s.logSample.allow(r.limitedBy, time.Now())
+		if !ok {
+			return
+		}
+		if suppressed > 0 {
+			attrs = append(attrs, "suppressed", suppressed)
+		}
 	}
 	s.log.Info("request", attrs...)
 }
