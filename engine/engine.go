@@ -147,6 +147,7 @@ type Engine struct {
 	stop      chan struct{}
 	bg        sync.WaitGroup // dispatcher and janitor
 	closeOnce sync.Once
+	stopOnce  sync.Once // closes stop: Drain or Close
 	closeErr  error
 
 	sched     scheduler
@@ -252,13 +253,32 @@ func open(cfg config.Config, proc Processor, log *slog.Logger, h hooks) (*Engine
 // closeWait bounds how long Close waits for workers after canceling them.
 const closeWait = 30 * time.Second
 
+// Drain stops taking work (new jobs and reservations get ErrUnavailable,
+// Ready fails, nothing more is dequeued) and waits until the documents
+// being processed have finished or ctx is done. It returns how many were
+// running when it began and how many still are; Close cancels those, and
+// their documents stay queued for the next Open. Reads keep working.
+func (e *Engine) Drain(ctx context.Context) (running, left int) {
+	e.closing.Store(true)
+	e.stopOnce.Do(func() { close(e.stop) })
+	e.bg.Wait() // the dispatcher starts no worker after this
+	running = e.sched.inflightCount()
+	done := make(chan struct{})
+	go func() { e.sched.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+	return running, e.sched.inflightCount()
+}
+
 // Close stops accepting work, cancels the workers (their documents stay
 // queued and are processed again after the next Open), waits for them and
-// closes the job log.
+// closes the job log. Drain first lets them finish.
 func (e *Engine) Close() error {
 	e.closeOnce.Do(func() {
 		e.closing.Store(true)
-		close(e.stop)
+		e.stopOnce.Do(func() { close(e.stop) })
 		e.cancel()
 		e.bg.Wait()
 		done := make(chan struct{})

@@ -76,7 +76,13 @@ func serveArgs(data string) []string {
 
 func startDaemon(t *testing.T, bin, data string) *daemon {
 	t.Helper()
-	cmd := exec.Command(bin, serveArgs(data)...)
+	return startDaemonArgs(t, bin, serveArgs(data))
+}
+
+// startDaemonArgs starts `redactd` with args and waits until it listens.
+func startDaemonArgs(t *testing.T, bin string, args []string) *daemon {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
