@@ -81,14 +81,17 @@ func jobLogExposed(data string) bool {
 // 0600 where it is more open (data directories written by releases that
 // left pebble's files to the umask). data itself is left to the operator.
 func tighten(data string) error {
-	return filepath.WalkDir(data, func(p string, d fs.DirEntry, err error) error {
+	// The trailing separator makes WalkDir follow a data directory that is
+	// a symbolic link (as the rest of redactd does); links inside are not.
+	root := filepath.Clean(data) + string(os.PathSeparator)
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil
 			}
 			return err
 		}
-		if p == data {
+		if p == root {
 			return nil
 		}
 		want := fs.FileMode(0o600)

@@ -265,3 +265,30 @@ func copyDir(t *testing.T, src, dst string) {
 		t.Fatal(err)
 	}
 }
+
+// TestTightenThroughSymlink: a data directory reached through a symbolic
+// link has what an earlier release left open tightened too.
+func TestTightenThroughSymlink(t *testing.T) {
+	real := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(real, "joblog"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(real, "joblog", "CURRENT")
+	if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(filepath.Join(real, "joblog"), 0o755)
+	os.Chmod(f, 0o644)
+	link := filepath.Join(t.TempDir(), "data")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := tighten(link); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]fs.FileMode{filepath.Join(real, "joblog"): 0o700, f: 0o600} {
+		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != want {
+			t.Errorf("%s: %v, want %04o", p, fi.Mode().Perm(), want)
+		}
+	}
+}
