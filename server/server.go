@@ -35,7 +35,8 @@ const (
 	bodyReadTimeout = 10 * time.Minute
 	writeTimeout    = 10 * time.Minute
 	idleTimeout     = 2 * time.Minute
-	// defaultHeaderTimeout bounds the metrics server's whole exchange.
+	// defaultHeaderTimeout is header-read-timeout when the setting is
+	// unset, and bounds the metrics server's whole exchange.
 	defaultHeaderTimeout = 10 * time.Second
 	// drainLimit is how much unread request body is drained after a
 	// handler before giving up on the connection (it is then closed,
