@@ -37,6 +37,7 @@ import (
 type config struct {
 	quick      bool
 	url, key   string
+	metricsURL string
 	pid        int
 	redactd    string
 	serverArgs []string
@@ -94,6 +95,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&cfg.quick, "quick", false, "small corpora (a minute or less), for tests and smoke runs")
 	fs.StringVar(&cfg.url, "url", "", "base URL of a running redactd to benchmark (default: start bin/redactd on a temporary data directory)")
 	fs.StringVar(&cfg.key, "key", os.Getenv("REDACTD_API_KEY"), "API key for --url (default $REDACTD_API_KEY)")
+	fs.StringVar(&cfg.metricsURL, "metrics-url", "http://127.0.0.1:9464", "base URL of the --url server's metrics listener (its metrics-listen)")
 	fs.IntVar(&cfg.pid, "pid", 0, "process id of the --url server, for its peak RSS (default: sampled from its /metrics)")
 	fs.StringVar(&cfg.redactd, "redactd", "bin/redactd", "redactd binary to start when --url is not given")
 	fs.Func("server-arg", "extra argument for `redactd serve` (repeatable), e.g. --server-arg=--workers=2", func(s string) error {

@@ -20,6 +20,7 @@ import (
 // --url.
 type server struct {
 	url, key, desc string
+	metricsURL     string
 	pid            int
 	d              *daemon.Daemon
 	once           sync.Once
@@ -28,7 +29,7 @@ type server struct {
 
 func connect(ctx context.Context, cfg *config, work string) (*server, error) {
 	if cfg.url != "" {
-		return &server{url: cfg.url, key: cfg.key, pid: cfg.pid, desc: "running server at " + cfg.url}, nil
+		return &server{url: cfg.url, metricsURL: cfg.metricsURL, key: cfg.key, pid: cfg.pid, desc: "running server at " + cfg.url}, nil
 	}
 	args := append([]string{fmt.Sprintf("--dpi=%g", cfg.dpi)}, cfg.serverArgs...)
 	cfg.log.Info("starting redactd", "bin", cfg.redactd)
@@ -36,7 +37,7 @@ func connect(ctx context.Context, cfg *config, work string) (*server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("starting %s: %w", cfg.redactd, err)
 	}
-	return &server{url: d.URL, key: d.Key, pid: d.PID(), d: d,
+	return &server{url: d.URL, metricsURL: d.MetricsURL, key: d.Key, pid: d.PID(), d: d,
 		desc: fmt.Sprintf("`%s serve` started by the bench on a fresh data directory (settings: defaults, --rate-limit 0, %s)", cfg.redactd, strings.Join(args, " "))}, nil
 }
 

@@ -73,6 +73,7 @@ func run(ctx context.Context, cfg *config) (*report.Report, error) {
 	rep.Server = srv.desc
 	c := client.New(srv.url, srv.key, 2*max(cfg.conc, cfg.longConc, slices.Max(cfg.sweep)))
 	defer c.Close()
+	c.MetricsURL = srv.metricsURL
 	c.Request = client.Options{Categories: categories(), Included: includedTerms}
 
 	if err := warmUp(ctx, c, idleDocs[:2]); err != nil {

@@ -194,6 +194,11 @@ type Service interface {
 	// secret from the upload URL; an expired, forged or reused-for-another
 	// document token gives ErrNotFound or ErrUnauthorized.
 	PutUpload(ctx context.Context, docID, token, contentType string, size int64, body io.Reader) error
+	// CheckUploadToken checks an upload URL's token as PutUpload does
+	// first (ErrNotFound for a malformed id, ErrUnauthorized for a forged
+	// or expired token), without touching storage: the server asks it
+	// before answering Expect: 100-continue.
+	CheckUploadToken(docID, token string) error
 	Commit(ctx context.Context, acct *Account, jobID string) (*Job, error)
 	GetJob(ctx context.Context, acct *Account, jobID string) (*Job, error)
 	DeleteJob(ctx context.Context, acct *Account, jobID string) error

@@ -95,7 +95,8 @@ import (
 // Direct upload. InitJob reserves documents (status uploaded, not
 // released) and returns one token per document: HMAC-SHA256 over the
 // document id and the expiry (now + cfg.UploadURLTTL) with a secret kept
-// in the job log, so URLs survive restarts. PutUpload checks the token in
+// in DATA/upload-secret (0600, apart from the job log), so URLs survive
+// restarts. PutUpload checks the token in
 // constant time and its expiry (both ErrUnauthorized; an unknown document
 // is ErrNotFound), that the document is not yet released (ErrConflict), the size (the declared and the received
 // size must equal the reserved size, else ErrInvalid) and that the bytes
@@ -140,11 +141,13 @@ type Engine struct {
 	janMu   sync.Mutex     // one janitor pass at a time
 
 	closing   atomic.Bool
+	secret    []byte          // signs upload URLs; DATA/upload-secret (loadUploadSecret)
 	base      context.Context // canceled by Close: workers stop
 	cancel    context.CancelFunc
 	stop      chan struct{}
 	bg        sync.WaitGroup // dispatcher and janitor
 	closeOnce sync.Once
+	stopOnce  sync.Once // closes stop: Drain or Close
 	closeErr  error
 
 	sched     scheduler
@@ -217,14 +220,22 @@ func open(cfg config.Config, proc Processor, log *slog.Logger, h hooks) (*Engine
 	if v, ok := proc.(OutputVerifier); ok {
 		e.verify = v.VerifyOutput
 	}
+	exposed := jobLogExposed(cfg.Data)
 	if err := os.MkdirAll(e.filesDir, 0o700); err != nil {
 		return nil, fmt.Errorf("engine: data directory: %w", err)
+	}
+	if err := tighten(cfg.Data); err != nil {
+		return nil, fmt.Errorf("engine: data directory permissions: %w", err)
 	}
 	jl, err := joblog.Open(filepath.Join(cfg.Data, "joblog"), joblog.Options{Logger: log})
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
 	}
 	e.jl = jl
+	if e.secret, err = e.loadUploadSecret(exposed); err != nil {
+		jl.Close()
+		return nil, fmt.Errorf("engine: upload secret: %w", err)
+	}
 	if err := e.recover(); err != nil {
 		jl.Close()
 		return nil, fmt.Errorf("engine: recovery: %w", err)
@@ -242,13 +253,32 @@ func open(cfg config.Config, proc Processor, log *slog.Logger, h hooks) (*Engine
 // closeWait bounds how long Close waits for workers after canceling them.
 const closeWait = 30 * time.Second
 
+// Drain stops taking work (new jobs and reservations get ErrUnavailable,
+// Ready fails, nothing more is dequeued) and waits until the documents
+// being processed have finished or ctx is done. It returns how many were
+// running when it began and how many still are; Close cancels those, and
+// their documents stay queued for the next Open. Reads keep working.
+func (e *Engine) Drain(ctx context.Context) (running, left int) {
+	e.closing.Store(true)
+	e.stopOnce.Do(func() { close(e.stop) })
+	e.bg.Wait() // the dispatcher starts no worker after this
+	running = e.sched.inflightCount()
+	done := make(chan struct{})
+	go func() { e.sched.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+	return running, e.sched.inflightCount()
+}
+
 // Close stops accepting work, cancels the workers (their documents stay
 // queued and are processed again after the next Open), waits for them and
-// closes the job log.
+// closes the job log. Drain first lets them finish.
 func (e *Engine) Close() error {
 	e.closeOnce.Do(func() {
 		e.closing.Store(true)
-		close(e.stop)
+		e.stopOnce.Do(func() { close(e.stop) })
 		e.cancel()
 		e.bg.Wait()
 		done := make(chan struct{})

@@ -25,7 +25,7 @@ import (
 // A token is bound to one document and cannot be extended.
 
 func (e *Engine) uploadMAC(docID string, exp int64) []byte {
-	m := hmac.New(sha256.New, e.jl.UploadSecret())
+	m := hmac.New(sha256.New, e.secret)
 	m.Write([]byte("redactd-upload-v1\x00" + docID + "\x00" + strconv.FormatInt(exp, 10)))
 	return m.Sum(nil)
 }
@@ -33,6 +33,21 @@ func (e *Engine) uploadMAC(docID string, exp int64) []byte {
 func (e *Engine) uploadToken(docID string, exp time.Time) string {
 	b := binary.BigEndian.AppendUint64(nil, uint64(exp.Unix()))
 	return base64.RawURLEncoding.EncodeToString(append(b, e.uploadMAC(docID, exp.Unix())...))
+}
+
+// CheckUploadToken implements Service.
+func (e *Engine) CheckUploadToken(docID, token string) error {
+	if !validID(docID) {
+		return ErrNotFound
+	}
+	exp, ok := e.checkToken(docID, token)
+	if !ok {
+		return fmt.Errorf("%w: invalid upload token", ErrUnauthorized)
+	}
+	if !e.now().Before(exp) {
+		return fmt.Errorf("%w: upload URL expired", ErrUnauthorized)
+	}
+	return nil
 }
 
 // checkToken verifies a token for docID in constant time and returns its
@@ -152,15 +167,8 @@ var errCommitted = fmt.Errorf("%w: upload already committed", ErrConflict)
 
 // PutUpload stores the bytes of a reserved document. See Engine.
 func (e *Engine) PutUpload(ctx context.Context, docID, token, contentType string, size int64, body io.Reader) error {
-	if !validID(docID) {
-		return ErrNotFound
-	}
-	exp, ok := e.checkToken(docID, token)
-	if !ok {
-		return fmt.Errorf("%w: invalid upload token", ErrUnauthorized)
-	}
-	if !e.now().Before(exp) {
-		return fmt.Errorf("%w: upload URL expired", ErrUnauthorized)
+	if err := e.CheckUploadToken(docID, token); err != nil {
+		return err
 	}
 	d, err := e.jl.Doc(docID)
 	if joblog.IsNotFound(err) {

@@ -419,8 +419,3 @@ func (s *Server) readyz(r *reqCtx) error {
 	writeJSON(r, fasthttp.StatusOK, statusBody{Status: "ok"})
 	return nil
 }
-
-func (s *Server) metrics(r *reqCtx) error {
-	s.metricsH(r.RequestCtx)
-	return nil
-}

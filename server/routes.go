@@ -35,7 +35,6 @@ func (s *Server) routeTable() []*route {
 		{method: "PUT", pattern: UploadPrefix + "{doc_id}", h: s.putUpload},
 		{method: "GET", pattern: "/healthz", h: s.healthz},
 		{method: "GET", pattern: "/readyz", h: s.readyz},
-		{method: "GET", pattern: "/metrics", h: s.metrics},
 	}
 	for _, r := range rs {
 		r.segs = strings.Split(strings.TrimPrefix(r.pattern, "/"), "/")

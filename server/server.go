@@ -18,21 +18,26 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/valyala/fasthttp"
-	"github.com/valyala/fasthttp/fasthttpadaptor"
 
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/metrics"
 )
 
-// Timeouts of the listener. Reads are generous because a direct upload
-// of max-upload-bytes over a slow link streams through one request.
+// Timeouts of the listener. A request's line and headers must arrive
+// within header-read-timeout (fasthttp's ReadTimeout, applied from the
+// connection's start or a kept-alive connection's next first byte);
+// HeaderReceived then gives the body bodyReadTimeout, generous because a
+// direct upload of max-upload-bytes over a slow link streams through one
+// request.
 const (
-	readTimeout  = 10 * time.Minute
-	writeTimeout = 10 * time.Minute
-	idleTimeout  = 2 * time.Minute
+	bodyReadTimeout = 10 * time.Minute
+	writeTimeout    = 10 * time.Minute
+	idleTimeout     = 2 * time.Minute
+	// defaultHeaderTimeout is header-read-timeout when the setting is
+	// unset, and bounds the metrics server's whole exchange.
+	defaultHeaderTimeout = 10 * time.Second
 	// drainLimit is how much unread request body is drained after a
 	// handler before giving up on the connection (it is then closed,
 	// since the rest of the body would be read as the next request).
@@ -46,10 +51,11 @@ type Server struct {
 	log       *slog.Logger
 	lim       Limits
 	rl        *limiter
-	authFail  *limiter // failed authentications per client address
+	authFail  *limiter // failed authentications per client address and key prefix
+	proxies   proxies  // trusted-proxies
+	logSample *logSampler
 	routes    []*route
 	srv       *fasthttp.Server
-	metricsH  fasthttp.RequestHandler
 	publicURL atomic.Pointer[string]
 }
 
@@ -59,15 +65,17 @@ func New(cfg config.Config, svc engine.Service, log *slog.Logger) *Server {
 		log = slog.Default()
 	}
 	s := &Server{
-		cfg:      cfg,
-		svc:      svc,
-		log:      log,
-		lim:      LimitsFrom(cfg),
-		rl:       newLimiter(cfg.RateLimit, cfg.RateBurst, nil),
-		authFail: newLimiter(cfg.AuthFailRate, cfg.AuthFailBurst, nil),
-		metricsH: fasthttpadaptor.NewFastHTTPHandler(promhttp.HandlerFor(metrics.Registry, promhttp.HandlerOpts{})),
+		cfg:       cfg,
+		svc:       svc,
+		log:       log,
+		lim:       LimitsFrom(cfg),
+		rl:        newLimiter(cfg.RateLimit, cfg.RateBurst, nil),
+		authFail:  newLimiter(cfg.AuthFailRate, cfg.AuthFailBurst, nil),
+		logSample: newLogSampler(),
 	}
 	s.routes = s.routeTable()
+	// config.Validate has parsed it already; an error cannot happen here.
+	s.proxies, _ = ParseTrustedProxies(cfg.TrustedProxies)
 	if cfg.PublicURL != "" {
 		u := strings.TrimRight(cfg.PublicURL, "/")
 		s.publicURL.Store(&u)
@@ -83,16 +91,28 @@ func New(cfg config.Config, svc engine.Service, log *slog.Logger) *Server {
 		MaxRequestBodySize:           int(min(cfg.MaxRequestBytes, int64(^uint(0)>>1))),
 		DisablePreParseMultipartForm: true,
 		ReadBufferSize:               16 << 10, // request line + headers
-		ReadTimeout:                  readTimeout,
-		WriteTimeout:                 writeTimeout,
-		IdleTimeout:                  idleTimeout,
-		NoDefaultContentType:         true,
-		SecureErrorLogMessage:        true,
-		CloseOnShutdown:              true,
-		Logger:                       fasthttpLogger{log},
-		ErrorHandler:                 s.connError,
+		ReadTimeout:                  headerTimeout(cfg),
+		HeaderReceived: func(*fasthttp.RequestHeader) fasthttp.RequestConfig {
+			return fasthttp.RequestConfig{ReadTimeout: bodyReadTimeout}
+		},
+		WriteTimeout:          writeTimeout,
+		IdleTimeout:           idleTimeout,
+		NoDefaultContentType:  true,
+		SecureErrorLogMessage: true,
+		CloseOnShutdown:       true,
+		Logger:                fasthttpLogger{log},
+		ErrorHandler:          s.connError,
+		ExpectHandler:         s.expect,
 	}
 	return s
+}
+
+// headerTimeout is header-read-timeout, or its default when unset.
+func headerTimeout(cfg config.Config) time.Duration {
+	if cfg.HeaderReadTimeout > 0 {
+		return cfg.HeaderReadTimeout
+	}
+	return defaultHeaderTimeout
 }
 
 // Serve accepts connections on ln until Shutdown. Without a configured
@@ -103,7 +123,7 @@ func (s *Server) Serve(ln net.Listener) error {
 		u := "http://" + listenHost(s.cfg.Listen, ln.Addr())
 		s.publicURL.CompareAndSwap(nil, &u)
 	}
-	return s.srv.Serve(ln)
+	return s.srv.Serve(newCapListener(ln, s.cfg.MaxConnsPerAddress, s.proxies))
 }
 
 // Shutdown stops accepting connections and waits for in-flight requests
@@ -140,25 +160,37 @@ func listenHost(listen string, addr net.Addr) string {
 // reqCtx is one request being served.
 type reqCtx struct {
 	*fasthttp.RequestCtx
-	ctx      context.Context
-	id       string
-	route    string
-	params   []string // values of the route's {placeholders}, in order
-	acct     *engine.Account
-	code     string // error code, for logs and metrics
-	consumed bool   // the request body was read to its end
+	ctx    context.Context
+	id     string
+	route  string
+	params []string // values of the route's {placeholders}, in order
+	acct   *engine.Account
+	code   string // error code, for logs and metrics
+	// limitedBy names the bucket of a 429 (a key hash, a client address),
+	// for sampling its log lines; never logged itself.
+	limitedBy string
+	consumed  bool // the request body was read to its end
 }
 
 // param returns the i-th path parameter.
 func (r *reqCtx) param(i int) string { return r.params[i] }
 
-// handle is the root handler: request id, routing, auth, rate limit,
-// the route's handler, error body, metrics and the access log.
+// handle is the root handler: request id, framing and path checks,
+// routing, auth, rate limit, the route's handler, error body, metrics and
+// the access log. A request that went through expect (Expect:
+// 100-continue) arrives prepared: its checks already passed.
 func (s *Server) handle(fctx *fasthttp.RequestCtx) {
 	start := time.Now()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	r := &reqCtx{RequestCtx: fctx, ctx: ctx, id: requestID(fctx.Request.Header.Peek("X-Request-Id")), route: "unmatched"}
+	r := &reqCtx{RequestCtx: fctx, ctx: ctx, route: "unmatched"}
+	var rt *route
+	if p, ok := fctx.UserValue(preparedKey).(*prepared); ok {
+		fctx.RemoveUserValue(preparedKey)
+		start, r.id, r.route, r.params, r.acct, rt = p.start, p.id, p.rt.pattern, p.params, p.acct, p.rt
+	} else {
+		r.id = requestID(fctx.Request.Header.Peek("X-Request-Id"))
+	}
 	fctx.Response.Header.Set("X-Request-Id", r.id)
 	defer s.finish(r, start)
 	defer func() {
@@ -167,7 +199,14 @@ func (s *Server) handle(fctx *fasthttp.RequestCtx) {
 			s.writeError(r, errInternal)
 		}
 	}()
-	if err := s.dispatch(r); err != nil {
+	err := error(nil)
+	if rt == nil {
+		rt, err = s.prepare(r)
+	}
+	if err == nil {
+		err = rt.h(r)
+	}
+	if err != nil {
 		ae := mapError(err)
 		if ae.Status >= 500 {
 			s.log.Error("request failed", "request_id", r.id, "route", r.route, "err", err)
@@ -176,51 +215,92 @@ func (s *Server) handle(fctx *fasthttp.RequestCtx) {
 	}
 }
 
-func (s *Server) dispatch(r *reqCtx) error {
+// prepare runs what comes before a route's handler and before any byte of
+// the body is read: the framing check, the path check, routing, and for
+// routes that need one, the key and its rate limit.
+func (s *Server) prepare(r *reqCtx) (*route, error) {
+	if err := checkFraming(&r.Request.Header); err != nil {
+		// Nothing more is read from this connection: its body, and what
+		// may hide after it, could be framed either way.
+		r.consumed = true
+		r.SetConnectionClose()
+		return nil, err
+	}
+	if err := checkPath(string(r.URI().PathOriginal()), string(r.Path())); err != nil {
+		return nil, err
+	}
 	rt, params, allowed := s.match(string(r.Method()), string(r.Path()))
 	if rt == nil {
 		if allowed != "" {
 			r.Response.Header.Set("Allow", allowed)
-			return &APIError{Status: fasthttp.StatusMethodNotAllowed, Code: CodeMethodNotAllowed, Message: "Method not allowed"}
+			return nil, &APIError{Status: fasthttp.StatusMethodNotAllowed, Code: CodeMethodNotAllowed, Message: "Method not allowed"}
 		}
-		return errNotFound
+		return nil, errNotFound
 	}
 	r.route, r.params = rt.pattern, params
 	if rt.auth {
 		if err := s.authenticate(r); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return rt.h(r)
+	return rt, nil
 }
 
 // authenticate resolves X-API-Key to an account and applies the key's rate
-// limit. A client address that failed to authenticate more often than
-// auth-fail-rate/auth-fail-burst allow gets 429 before its key is even
-// looked at, so guessing keys costs the guesser time, not the server.
+// limit. The key is looked up first (by its SHA-256, compared in constant
+// time: engine.Authenticate), so a valid key is never delayed by anyone's
+// failures. Only failures count, in auth-fail-rate/auth-fail-burst
+// buckets per client address (clientAddr: trusted-proxies decides whether
+// Forwarded headers are believed) and per key prefix (keyPrefixLen bytes,
+// hashed), and once either bucket is empty a failure is answered 429
+// instead of 401. API keys hold 256 random bits, so the limit bounds the
+// cost and log volume of failures; it is not what makes keys unguessable.
 func (s *Server) authenticate(r *reqCtx) error {
-	addr := r.RemoteIP().String()
-	if wait := s.authFail.wait(addr); wait > 0 {
-		return rateLimited(r, wait)
-	}
 	key := r.Request.Header.Peek("X-API-Key")
-	if len(key) == 0 {
-		s.authFail.allow(addr)
-		return errUnauthorized
+	if len(key) > 0 {
+		acct, err := s.svc.Authenticate(r.ctx, string(key))
+		if err == nil {
+			sum := sha256.Sum256(key)
+			if ok, wait := s.rl.allow(string(sum[:])); !ok {
+				r.limitedBy = "key:" + string(sum[:8])
+				return rateLimited(r, wait)
+			}
+			r.acct = acct
+			return nil
+		}
+		if !errors.Is(err, engine.ErrUnauthorized) {
+			return err
+		}
 	}
-	acct, err := s.svc.Authenticate(r.ctx, string(key))
-	if errors.Is(err, engine.ErrUnauthorized) {
-		s.authFail.allow(addr)
+	return s.authFailed(r, key)
+}
+
+// keyPrefixLen is how much of a failed key names its failure bucket:
+// "rdk_" and 8 random characters, enough to tell clients apart, far too
+// little to matter as a secret (and only its hash is kept).
+const keyPrefixLen = 12
+
+// authFailed counts a failed authentication against the client address
+// and the key prefix and answers 401, or 429 when either is over its
+// budget.
+func (s *Server) authFailed(r *reqCtx, key []byte) error {
+	buckets := []string{"addr:" + s.proxies.clientAddr(r.RequestCtx).String()}
+	if len(key) > 0 {
+		p := sha256.Sum256(key[:min(len(key), keyPrefixLen)])
+		buckets = append(buckets, "prefix:"+string(p[:16]))
 	}
-	if err != nil {
-		return err
+	var wait time.Duration
+	for _, b := range buckets {
+		wait = max(wait, s.authFail.wait(b))
 	}
-	sum := sha256.Sum256(key)
-	if ok, wait := s.rl.allow(string(sum[:])); !ok {
+	if wait > 0 {
+		r.limitedBy = buckets[0]
 		return rateLimited(r, wait)
 	}
-	r.acct = acct
-	return nil
+	for _, b := range buckets {
+		s.authFail.allow(b)
+	}
+	return errUnauthorized
 }
 
 // rateLimited is the 429 answer with its Retry-After header.
@@ -234,6 +314,12 @@ func rateLimited(r *reqCtx, wait time.Duration) error {
 // connection for closing), records metrics and writes the access log.
 func (s *Server) finish(r *reqCtx, start time.Time) {
 	s.drain(r)
+	s.record(r, start)
+}
+
+// record counts the request in the metrics and writes its access-log line
+// (for 429 answers, sampled: logRateLimited).
+func (s *Server) record(r *reqCtx, start time.Time) {
 	status := r.Response.StatusCode()
 	el := time.Since(start)
 	metrics.HTTPRequests.WithLabelValues(r.route, strconv.Itoa(status)).Inc()
@@ -245,6 +331,16 @@ func (s *Server) finish(r *reqCtx, start time.Time) {
 	}
 	if r.acct != nil {
 		attrs = append(attrs, "account", r.acct.ID)
+	}
+	if status == fasthttp.StatusTooManyRequests && r.limitedBy != "" {
+		metrics.RateLimited.WithLabelValues(limitKind(r.limitedBy)).Inc()
+		ok, suppressed := s.logSample.allow(r.limitedBy, time.Now())
+		if !ok {
+			return
+		}
+		if suppressed > 0 {
+			attrs = append(attrs, "suppressed", suppressed)
+		}
 	}
 	s.log.Info("request", attrs...)
 }

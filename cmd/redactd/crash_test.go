@@ -70,13 +70,19 @@ func (l *lockedBuffer) String() string {
 }
 
 func serveArgs(data string) []string {
-	return []string{"serve", "--data", data, "--listen", "127.0.0.1:0", "--dpi", "50", "--ocr", "off",
+	return []string{"serve", "--data", data, "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0", "--dpi", "50", "--ocr", "off",
 		"--workers", "2", "--max-concurrent-jobs", "2", "--rate-limit", "0", "--log-level", "info"}
 }
 
 func startDaemon(t *testing.T, bin, data string) *daemon {
 	t.Helper()
-	cmd := exec.Command(bin, serveArgs(data)...)
+	return startDaemonArgs(t, bin, serveArgs(data))
+}
+
+// startDaemonArgs starts `redactd` with args and waits until it listens.
+func startDaemonArgs(t *testing.T, bin string, args []string) *daemon {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -135,7 +135,7 @@ func TestDoctorFailsOnBrokenInstallation(t *testing.T) {
 		{"data under a file", []string{"--data", filepath.Join(notDir, "sub")}, "data directory", checkFail, "not a directory"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			args := append([]string{"--data", t.TempDir()}, tc.args...)
+			args := append([]string{"--data", privateDir(t)}, tc.args...)
 			code, res := doctorOutput(t, args...)
 			if code != exitError {
 				t.Fatalf("exit %d, want %d: %v", code, exitError, res)
@@ -144,7 +144,7 @@ func TestDoctorFailsOnBrokenInstallation(t *testing.T) {
 		})
 	}
 	t.Run("models blocked without library", func(t *testing.T) {
-		_, res := doctorOutput(t, "--data", t.TempDir(), "--ort-lib", "/nonexistent/lib.so")
+		_, res := doctorOutput(t, "--data", privateDir(t), "--ort-lib", "/nonexistent/lib.so")
 		wantCheck(t, res, "ner model", checkFail, "ONNX Runtime did not load")
 	})
 }
@@ -176,7 +176,7 @@ func TestDoctorChecksums(t *testing.T) {
 	}
 
 	writeSums(sums.String())
-	code, res := doctorOutput(t, "--data", t.TempDir(), "--model-dir", root)
+	code, res := doctorOutput(t, "--data", privateDir(t), "--model-dir", root)
 	if code != exitOK {
 		t.Fatalf("exit %d: %v", code, res)
 	}
@@ -185,7 +185,7 @@ func TestDoctorChecksums(t *testing.T) {
 
 	bad := sha256.Sum256([]byte("not the model"))
 	writeSums(strings.Replace(sums.String(), mustSum(t, filepath.Join(ocrDir, "rec.onnx")), hex.EncodeToString(bad[:]), 1))
-	code, res = doctorOutput(t, "--data", t.TempDir(), "--model-dir", root)
+	code, res = doctorOutput(t, "--data", privateDir(t), "--model-dir", root)
 	if code != exitError {
 		t.Fatalf("exit %d with a wrong checksum: %v", code, res)
 	}
@@ -207,7 +207,7 @@ func TestDoctorChecksums(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(libDir, sumsFile), []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		code, res = doctorOutput(t, "--data", t.TempDir(), "--ort-lib", filepath.Join(libDir, "libonnxruntime.so.1"), "--ocr", "off")
+		code, res = doctorOutput(t, "--data", privateDir(t), "--ort-lib", filepath.Join(libDir, "libonnxruntime.so.1"), "--ocr", "off")
 		if code != exitError {
 			t.Fatalf("exit %d with a wrong library checksum: %v", code, res)
 		}
@@ -279,7 +279,7 @@ func TestDoctorJobLog(t *testing.T) {
 	}
 
 	empty := config.Default()
-	empty.Data = t.TempDir()
+	empty.Data = privateDir(t)
 	want(check(empty), checkOK, "none yet")
 
 	cfg := newJobLog(t)
@@ -326,7 +326,7 @@ func TestDoctorCUDAWithoutProvider(t *testing.T) {
 		t.Skip("child")
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestDoctorChild$")
-	cmd.Env = append(os.Environ(), "DOCTOR_TEST_CHILD=--device cuda --data "+t.TempDir())
+	cmd.Env = append(os.Environ(), "DOCTOR_TEST_CHILD=--device cuda --data "+privateDir(t))
 	out, err := cmd.CombinedOutput()
 	ee, ok := err.(*exec.ExitError)
 	if !ok || ee.ExitCode() != exitError {

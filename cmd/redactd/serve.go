@@ -19,8 +19,9 @@ import (
 	"github.com/redactd/redactd/server"
 )
 
-// shutdownGrace is how long in-flight requests get after SIGINT/SIGTERM.
-const shutdownGrace = 30 * time.Second
+// httpGrace is how long requests in flight get once the documents in
+// flight have finished or shutdown-grace is over.
+const httpGrace = 10 * time.Second
 
 // loadConfig parses settings for a subcommand; extra registers the
 // subcommand's own flags on the same flag set first.
@@ -80,6 +81,12 @@ func serve(args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := engine.CheckDataDir(cfg.Data); err != nil {
+		if !cfg.AllowOpenDataDir {
+			return err
+		}
+		log.Warn("data directory open to other users (allow-open-data-dir is set)", "err", err)
+	}
 	if err := os.MkdirAll(cfg.Data, 0o700); err != nil {
 		return fmt.Errorf("data directory: %w", err)
 	}
@@ -111,6 +118,15 @@ func serve(args []string, stderr io.Writer) error {
 	}
 	defer admin.Close()
 
+	ms, err := startMetrics(cfg, log)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	if ms != nil {
+		defer ms.Shutdown(context.Background())
+	}
+
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	errc := make(chan error, 1)
@@ -122,12 +138,49 @@ func serve(args []string, stderr io.Writer) error {
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
-	stop()
-	log.Info("shutting down")
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	stop() // a second signal now ends the process at once, like a crash
+	drain(eng, cfg.ShutdownGrace, log)
+	sctx, cancel := context.WithTimeout(context.Background(), httpGrace)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
 		log.Warn("http shutdown", "err", err)
 	}
 	return nil
+}
+
+// drain stops the engine taking work and lets the documents in flight
+// finish for up to grace, while the API keeps answering (reads work, new
+// jobs get 503, /readyz 503); what is still running then is canceled by
+// the engine's Close and stays queued for the next start.
+func drain(eng *engine.Engine, grace time.Duration, log *slog.Logger) {
+	log.Info("shutting down: no new work; documents in flight may finish", "grace", grace.String())
+	ctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	t0 := time.Now()
+	running, left := eng.Drain(ctx)
+	if left > 0 {
+		log.Warn("shutdown grace over: documents requeued, processed again after the next start", "finished", running-left, "requeued", left)
+		return
+	}
+	log.Info("shutting down: documents in flight finished", "finished", running, "took", time.Since(t0).Round(time.Millisecond).String())
+}
+
+// startMetrics serves /metrics on metrics-listen, apart from the API;
+// nil when the setting is empty.
+func startMetrics(cfg config.Config, log *slog.Logger) (*server.Metrics, error) {
+	if cfg.MetricsListen == "" {
+		return nil, nil
+	}
+	ln, err := net.Listen("tcp", cfg.MetricsListen)
+	if err != nil {
+		return nil, fmt.Errorf("metrics-listen: %w", err)
+	}
+	ms := server.NewMetrics(log)
+	go func() {
+		if err := ms.Serve(ln); err != nil {
+			log.Error("metrics listener", "err", err)
+		}
+	}()
+	log.Info("metrics listening", "addr", ln.Addr().String())
+	return ms, nil
 }

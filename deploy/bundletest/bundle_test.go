@@ -201,7 +201,7 @@ func TestBundle(t *testing.T) {
 	}
 
 	// 5. Serve from the installation.
-	d := startService(t, home, env, bin, "serve", "--config", conf, "--listen", "127.0.0.1:0", "--log-format", "json")
+	d := startService(t, home, env, bin, "serve", "--config", conf, "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0", "--log-format", "json")
 	out, err = runIn(t, home, env, bin, "keys", "create", "--config", conf, "--email", "bundle@example.com", "--plan", "standard")
 	if err != nil {
 		t.Fatalf("keys create: %v\n%s\n%s", err, out, d.logs())

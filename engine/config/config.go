@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"net/netip"
 	"os"
 	"reflect"
 	"sort"
@@ -24,32 +25,38 @@ import (
 // `help` is the one-line description, `def` is the default as text.
 type Config struct {
 	// Server
-	Data      string `name:"data" def:"./data" help:"data directory: job log (pebble) and document files"`
-	Listen    string `name:"listen" def:"127.0.0.1:8080" help:"HTTP listen address for the API"`
-	PublicURL string `name:"public-url" def:"" help:"base URL clients reach the server at, used in upload_url and redacted_pdf_path (default http://LISTEN)"`
-	AdminSock string `name:"admin-socket" def:"" help:"unix socket for admin commands while serving (default DATA/admin.sock)"`
-	Pprof     bool   `name:"pprof" def:"false" help:"serve /debug/pprof/ on the admin socket"`
-	LogLevel  string `name:"log-level" def:"info" help:"debug, info, warn or error"`
-	LogFormat string `name:"log-format" def:"json" help:"json or text"`
+	Data             string `name:"data" def:"./data" help:"data directory: job log (pebble) and document files"`
+	AllowOpenDataDir bool   `name:"allow-open-data-dir" def:"false" help:"start even when other users may read, write or enter the data directory (serve refuses by default; redactd still makes everything it creates inside 0700/0600)"`
+	Listen           string `name:"listen" def:"127.0.0.1:8080" help:"HTTP listen address for the API"`
+	PublicURL        string `name:"public-url" def:"" help:"base URL clients reach the server at, used in upload_url and redacted_pdf_path (default http://LISTEN)"`
+	MetricsListen    string `name:"metrics-listen" def:"127.0.0.1:9464" help:"listen address of GET /metrics (Prometheus text, no key), apart from the API so a proxy in front of the API cannot expose it; keep it on loopback or a scraper-only network; empty turns it off"`
+	AdminSock        string `name:"admin-socket" def:"" help:"unix socket for admin commands while serving (default DATA/admin.sock)"`
+	Pprof            bool   `name:"pprof" def:"false" help:"serve /debug/pprof/ on the admin socket"`
+	LogLevel         string `name:"log-level" def:"info" help:"debug, info, warn or error"`
+	LogFormat        string `name:"log-format" def:"json" help:"json or text"`
 
 	// Limits
-	MaxUploadBytes    int64         `name:"max-upload-bytes" def:"104857600" help:"largest accepted file in bytes (413 above it at init; 400 on multipart)"`
-	MaxRequestBytes   int64         `name:"max-request-bytes" def:"268435456" help:"largest multipart request body in bytes"`
-	MaxFilesPerJob    int           `name:"max-files-per-job" def:"50" help:"most files in one job"`
-	MaxPagesPerDoc    int           `name:"max-pages-per-doc" def:"2000" help:"documents with more pages end in error"`
-	MaxPagePixels     int64         `name:"max-page-pixels" def:"60000000" help:"largest page raster in pixels at output dpi; larger pages are rendered at a reduced dpi, image files above 2x this end in error"`
-	MaxTermCount      int           `name:"max-terms" def:"1000" help:"most entries in pii_included_terms or pii_excluded_terms"`
-	MaxConcurrentJobs int           `name:"max-concurrent-jobs" def:"64" help:"documents being processed at once across all jobs; further documents wait in the queue"`
-	UploadURLTTL      time.Duration `name:"upload-url-ttl" def:"15m" help:"lifetime of direct-upload URLs"`
-	OutputTTL         time.Duration `name:"output-ttl" def:"24h" help:"how long outputs of ephemeral jobs are kept"`
-	StudioTTL         time.Duration `name:"studio-ttl" def:"720h" help:"how long studio jobs (originals, masks, outputs) are kept"`
-	JanitorInterval   time.Duration `name:"janitor-interval" def:"1m" help:"how often expired jobs are purged"`
-	RateLimit         float64       `name:"rate-limit" def:"20" help:"requests per second allowed per API key (token bucket refill rate); 0 disables"`
-	RateBurst         int           `name:"rate-burst" def:"40" help:"token bucket size per API key"`
-	AuthFailRate      float64       `name:"auth-fail-rate" def:"1" help:"failed authentications per second allowed per client address (token bucket refill rate); past the burst, requests from that address get 429 before their key is checked; 0 disables"`
-	AuthFailBurst     int           `name:"auth-fail-burst" def:"20" help:"token bucket size for failed authentications per client address"`
-	FreePages         int64         `name:"free-pages" def:"5" help:"page quota of a new free-plan account"`
-	StandardPages     int64         `name:"standard-pages" def:"10000" help:"page quota of a new standard-plan account"`
+	MaxUploadBytes     int64         `name:"max-upload-bytes" def:"104857600" help:"largest accepted file in bytes (413 above it at init; 400 on multipart)"`
+	MaxRequestBytes    int64         `name:"max-request-bytes" def:"268435456" help:"largest multipart request body in bytes"`
+	MaxFilesPerJob     int           `name:"max-files-per-job" def:"50" help:"most files in one job"`
+	MaxPagesPerDoc     int           `name:"max-pages-per-doc" def:"2000" help:"documents with more pages end in error"`
+	MaxPagePixels      int64         `name:"max-page-pixels" def:"60000000" help:"largest page raster in pixels at output dpi; larger pages are rendered at a reduced dpi, image files above 2x this end in error"`
+	MaxTermCount       int           `name:"max-terms" def:"1000" help:"most entries in pii_included_terms or pii_excluded_terms"`
+	MaxConcurrentJobs  int           `name:"max-concurrent-jobs" def:"64" help:"documents being processed at once across all jobs; further documents wait in the queue"`
+	UploadURLTTL       time.Duration `name:"upload-url-ttl" def:"15m" help:"lifetime of direct-upload URLs"`
+	OutputTTL          time.Duration `name:"output-ttl" def:"24h" help:"how long outputs of ephemeral jobs are kept"`
+	StudioTTL          time.Duration `name:"studio-ttl" def:"720h" help:"how long studio jobs (originals, masks, outputs) are kept"`
+	JanitorInterval    time.Duration `name:"janitor-interval" def:"1m" help:"how often expired jobs are purged"`
+	RateLimit          float64       `name:"rate-limit" def:"20" help:"requests per second allowed per API key (token bucket refill rate); 0 disables"`
+	RateBurst          int           `name:"rate-burst" def:"40" help:"token bucket size per API key"`
+	AuthFailRate       float64       `name:"auth-fail-rate" def:"1" help:"failed authentications per second allowed per client address and per key prefix (token bucket refill rate); past the burst a failure gets 429 instead of 401; valid keys are never limited by it; 0 disables"`
+	AuthFailBurst      int           `name:"auth-fail-burst" def:"20" help:"token bucket size for failed authentications per client address and per key prefix"`
+	ShutdownGrace      time.Duration `name:"shutdown-grace" def:"60s" help:"on SIGTERM or SIGINT: new jobs get 503 at once, documents being processed may finish for this long, the rest go back to the queue (processed again after the next start); requests in flight then get 10 s more"`
+	HeaderReadTimeout  time.Duration `name:"header-read-timeout" def:"10s" help:"longest a client may take to send a request's line and headers (from connecting, or from its first byte on a kept-alive connection); the body then has its own 10 minute limit"`
+	MaxConnsPerAddress int           `name:"max-conns-per-address" def:"128" help:"open connections allowed from one client address (the TCP peer; trusted-proxies are exempt); a further one is answered 429 and closed; 0 disables"`
+	TrustedProxies     string        `name:"trusted-proxies" def:"" help:"comma-separated addresses or CIDRs of reverse proxies in front of redactd; from these peers only, the client address is taken from Forwarded or X-Forwarded-For (the rightmost hop that is not itself a trusted proxy), for the failed-authentication limit; empty trusts none"`
+	FreePages          int64         `name:"free-pages" def:"5" help:"page quota of a new free-plan account"`
+	StandardPages      int64         `name:"standard-pages" def:"10000" help:"page quota of a new standard-plan account"`
 
 	// Pipeline
 	DPI               float64       `name:"dpi" def:"150" help:"output resolution in dots per inch"`
@@ -155,6 +162,9 @@ func (c *Config) Validate() error {
 	case c.TextBits != 4 && c.TextBits != 8:
 		return fmt.Errorf("config: text-bits %d: want 4 or 8", c.TextBits)
 	}
+	if err := checkCIDRs(c.TrustedProxies); err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
 	return nil
 }
 
@@ -251,4 +261,21 @@ func forEach(c *Config, fn func(field)) {
 		sf := t.Field(i)
 		fn(field{name: sf.Tag.Get("name"), def: sf.Tag.Get("def"), help: sf.Tag.Get("help"), v: v.Field(i)})
 	}
+}
+
+// checkCIDRs checks trusted-proxies: comma-separated addresses or CIDRs.
+func checkCIDRs(s string) error {
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if _, err := netip.ParsePrefix(f); err == nil {
+			continue
+		}
+		if _, err := netip.ParseAddr(f); err != nil {
+			return fmt.Errorf("trusted-proxies: %q is neither an address nor a CIDR", f)
+		}
+	}
+	return nil
 }

@@ -12,7 +12,9 @@
 // parts such as e-mail addresses and idempotency keys are always last):
 //
 //	meta/schema                         schema version, decimal ("1")
-//	meta/upload-secret                  32 random bytes signing upload URLs
+//	meta/upload-secret                  releases before 2026-11 kept the upload-signing
+//	                                    secret here; the engine moves it into its own
+//	                                    0600 file (LegacyUploadSecret, DropLegacyUploadSecret)
 //	acct/<account>                      Account
 //	email/<email>                       account id
 //	key/<key id>                        Key (hash only; keys are never stored)
@@ -31,7 +33,6 @@ package joblog
 
 import (
 	"bytes"
-	"crypto/rand"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -43,6 +44,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble"
+	"github.com/cockroachdb/pebble/vfs"
 )
 
 // SchemaVersion is the key-space layout this binary reads and writes.
@@ -104,11 +106,11 @@ type Log struct {
 	mu     sync.RWMutex // write-held only by Close
 	closed bool
 	db     *pebble.DB
-	secret []byte
 }
 
 // Open opens or creates the job log in dir, checks the schema version
-// (refusing a newer one), runs migrations and loads the upload secret.
+// (refusing a newer one) and runs migrations. Every file and directory it
+// creates is private to the owner (privateFS).
 func Open(dir string, o Options) (*Log, error) {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -119,16 +121,12 @@ func Open(dir string, o Options) (*Log, error) {
 	if o.Migrations == nil {
 		o.Migrations = migrations
 	}
-	db, err := pebble.Open(dir, &pebble.Options{Logger: pebbleLogger{o.Logger}})
+	db, err := pebble.Open(dir, &pebble.Options{Logger: pebbleLogger{o.Logger}, FS: privateFS{vfs.Default}})
 	if err != nil {
 		return nil, fmt.Errorf("joblog: open %s: %w", dir, err)
 	}
 	l := &Log{db: db}
 	if err := l.checkSchema(o.Version, o.Migrations); err != nil {
-		db.Close()
-		return nil, err
-	}
-	if err := l.loadSecret(); err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -228,33 +226,51 @@ func (l *Log) empty() (bool, error) {
 	return !it.First(), it.Error()
 }
 
-func (l *Log) loadSecret() error {
+// LegacyUploadSecret returns the upload-signing secret that releases
+// before 2026-11 kept in the job log, where anyone who could read the
+// job log's files could read it; ok is false when there is none.
+func (l *Log) LegacyUploadSecret() (secret []byte, ok bool, err error) {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	if l.closed {
+		return nil, false, ErrClosed
+	}
 	v, closer, err := l.db.Get([]byte(keySecret))
-	if err == nil {
-		l.secret = bytes.Clone(v)
-		closer.Close()
-		if len(l.secret) != 32 {
-			return errors.New("joblog: upload secret has the wrong length")
-		}
-		return nil
+	if errors.Is(err, pebble.ErrNotFound) {
+		return nil, false, nil
 	}
-	if !errors.Is(err, pebble.ErrNotFound) {
-		return fmt.Errorf("joblog: read upload secret: %w", err)
+	if err != nil {
+		return nil, false, fmt.Errorf("joblog: read upload secret: %w", err)
 	}
-	s := make([]byte, 32)
-	if _, err := rand.Read(s); err != nil {
-		return err
+	defer closer.Close()
+	if len(v) != 32 {
+		return nil, false, errors.New("joblog: upload secret has the wrong length")
 	}
-	if err := l.db.Set([]byte(keySecret), s, pebble.Sync); err != nil {
-		return fmt.Errorf("joblog: write upload secret: %w", err)
-	}
-	l.secret = s
-	return nil
+	return bytes.Clone(v), true, nil
 }
 
-// UploadSecret is the key that signs direct-upload URLs. It lives in the
-// log so URLs stay valid across restarts; callers must not modify it.
-func (l *Log) UploadSecret() []byte { return l.secret }
+// DropLegacyUploadSecret deletes the legacy upload secret and rewrites
+// the files that held it: the memtable is flushed (so the write-ahead log
+// that recorded it is retired) and the key's range compacted (so no table
+// keeps the value under the deletion).
+func (l *Log) DropLegacyUploadSecret() error {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	if l.closed {
+		return ErrClosed
+	}
+	k := []byte(keySecret)
+	if err := l.db.Delete(k, pebble.Sync); err != nil {
+		return fmt.Errorf("joblog: delete upload secret: %w", err)
+	}
+	if err := l.db.Flush(); err != nil {
+		return fmt.Errorf("joblog: flush: %w", err)
+	}
+	if err := l.db.Compact(k, append(bytes.Clone(k), 0), true); err != nil {
+		return fmt.Errorf("joblog: compact: %w", err)
+	}
+	return nil
+}
 
 // pebbleLogger sends pebble's messages to slog.
 type pebbleLogger struct{ l *slog.Logger }

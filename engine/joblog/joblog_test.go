@@ -1,9 +1,12 @@
 package joblog
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -157,14 +160,41 @@ func TestFailedMigrationKeepsVersion(t *testing.T) {
 	}
 }
 
-func TestUploadSecretPersists(t *testing.T) {
+// TestLegacyUploadSecret: Open no longer writes an upload secret into the
+// job log; one that an earlier release wrote is read, then dropped from
+// the key space and from every file of the store.
+func TestLegacyUploadSecret(t *testing.T) {
 	dir := t.TempDir()
 	l := openT(t, dir)
-	s1 := slices.Clone(l.UploadSecret())
+	if _, ok, err := l.LegacyUploadSecret(); ok || err != nil {
+		t.Fatalf("a fresh job log holds an upload secret (%v)", err)
+	}
+	old := bytes.Repeat([]byte{0x5A, 0xC3}, 16)
+	if err := l.db.Set([]byte(keySecret), old, pebble.Sync); err != nil {
+		t.Fatal(err)
+	}
 	l.Close()
-	l2 := openT(t, dir)
-	if len(s1) != 32 || !slices.Equal(s1, l2.UploadSecret()) {
-		t.Fatalf("secret changed across reopen")
+	l = openT(t, dir)
+	got, ok, err := l.LegacyUploadSecret()
+	if err != nil || !ok || !bytes.Equal(got, old) {
+		t.Fatalf("legacy secret %x %t %v", got, ok, err)
+	}
+	if err := l.DropLegacyUploadSecret(); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := l.LegacyUploadSecret(); ok {
+		t.Fatal("still there after the drop")
+	}
+	l.Close()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+		if bytes.Contains(b, old) {
+			t.Errorf("the dropped secret is still in %s", e.Name())
+		}
 	}
 }
 

@@ -98,7 +98,7 @@ func TestMetricsDocumented(t *testing.T) {
 func TestDefinedMetricsRegistered(t *testing.T) {
 	descs := make(chan *prometheus.Desc, 1024)
 	for _, c := range []prometheus.Collector{
-		HTTPRequests, HTTPDuration, Errors,
+		HTTPRequests, HTTPDuration, Errors, RateLimited,
 		QueueDepth, DocumentsInFlight, Documents, JobsCreated, QuotaPages, DocumentDuration,
 		Pages, StageDuration, OutputBytesPerPage, PixelsInFlight, Detections,
 		BatchSize, BatchDuration,

@@ -24,6 +24,10 @@ var (
 	Errors = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "redactd_errors_total", Help: "Error responses and document failures by code.",
 	}, []string{"code"})
+	// RateLimited counts every 429, whose log lines are sampled.
+	RateLimited = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "redactd_rate_limited_total", Help: "Requests and connections answered 429, by limit: key, auth_failures, connections.",
+	}, []string{"limit"})
 
 	// Job service.
 	QueueDepth = prometheus.NewGauge(prometheus.GaugeOpts{
@@ -80,7 +84,7 @@ func init() {
 	Registry.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		HTTPRequests, HTTPDuration, Errors,
+		HTTPRequests, HTTPDuration, Errors, RateLimited,
 		QueueDepth, DocumentsInFlight, Documents, JobsCreated, QuotaPages, DocumentDuration,
 		Pages, StageDuration, OutputBytesPerPage, PixelsInFlight, Detections,
 		BatchSize, BatchDuration,

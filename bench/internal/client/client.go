@@ -20,7 +20,10 @@ import (
 // Client calls one server with one API key.
 type Client struct {
 	base, key string
-	hc        *http.Client
+	// MetricsURL is the server's metrics listener (metrics-listen), which
+	// Metrics reads; the API listener does not serve /metrics.
+	MetricsURL string
+	hc         *http.Client
 	// Request is sent with every job: categories and included terms.
 	Request Options
 }
@@ -191,10 +194,19 @@ func (c *Client) Delete(ctx context.Context, jobID string) error {
 	return c.call(ctx, "DELETE", "/v1/jobs/"+jobID, "", nil, nil)
 }
 
-// Metrics returns the server's /metrics text.
+// Metrics returns the server's /metrics text, from its metrics listener.
 func (c *Client) Metrics(ctx context.Context) (string, error) {
+	if c.MetricsURL == "" {
+		return "", fmt.Errorf("metrics: no metrics URL (the server's metrics-listen)")
+	}
 	var out []byte
-	err := c.call(ctx, "GET", "/metrics", "", nil, &out)
+	err := c.retry(ctx, func() (*http.Response, error) {
+		r, err := http.NewRequestWithContext(ctx, "GET", c.MetricsURL+"/metrics", nil)
+		if err != nil {
+			return nil, err
+		}
+		return c.hc.Do(r)
+	}, &out)
 	return string(out), err
 }
 

@@ -22,10 +22,11 @@ import (
 
 // Daemon is a running redactd serve.
 type Daemon struct {
-	URL, Key string
-	cmd      *exec.Cmd
-	log      *os.File
-	exited   chan error
+	// URL is the API, MetricsURL the metrics listener (metrics-listen).
+	URL, MetricsURL, Key string
+	cmd                  *exec.Cmd
+	log                  *os.File
+	exited               chan error
 }
 
 // Start creates a key in dataDir (a standard account with a quota large
@@ -48,12 +49,17 @@ func Start(ctx context.Context, bin, dataDir, logPath string, extra []string) (*
 	if err != nil {
 		return nil, err
 	}
+	mport, err := freePort()
+	if err != nil {
+		return nil, err
+	}
 	logf, err := os.Create(logPath)
 	if err != nil {
 		return nil, err
 	}
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	args := append([]string{"serve", "--data", dataDir, "--listen", addr, "--rate-limit", "0",
+	maddr := fmt.Sprintf("127.0.0.1:%d", mport)
+	args := append([]string{"serve", "--data", dataDir, "--listen", addr, "--metrics-listen", maddr, "--rate-limit", "0",
 		"--log-format", "text", "--log-level", "warn"}, extra...)
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = logf, logf
@@ -63,7 +69,7 @@ func Start(ctx context.Context, bin, dataDir, logPath string, extra []string) (*
 		logf.Close()
 		return nil, fmt.Errorf("redactd serve: %w", err)
 	}
-	d := &Daemon{URL: "http://" + addr, Key: key, cmd: cmd, log: logf, exited: make(chan error, 1)}
+	d := &Daemon{URL: "http://" + addr, MetricsURL: "http://" + maddr, Key: key, cmd: cmd, log: logf, exited: make(chan error, 1)}
 	go func() { d.exited <- cmd.Wait() }()
 	if err := d.waitReady(ctx, 2*time.Minute); err != nil {
 		d.Stop()
