@@ -367,11 +367,12 @@ func (quietPebble) Fatalf(format string, args ...any) {
 // checkORT finds and loads the ONNX Runtime library the way serve does and
 // returns its path ("" when it was not found).
 func (d *doctorRun) checkORT() string {
-	lib, err := ort.FindLibrary(d.cfg.ORTLib)
+	loc, err := ort.LocateLibrary(d.cfg.ORTLib)
 	if err != nil {
 		d.add(checkFail, "onnxruntime", "%v (set --ort-lib or REDACTD_ORT_LIB)", err)
 		return ""
 	}
+	lib := loc.Path
 	sums := sumsNote(filepath.Dir(lib), []string{filepath.Base(lib)})
 	if sums.status == checkFail {
 		d.add(checkFail, "onnxruntime", "%s: %s", lib, sums.detail)
@@ -383,8 +384,25 @@ func (d *doctorRun) checkORT() string {
 		return lib
 	}
 	d.ortReady = true
-	d.add(sums.status, "onnxruntime", "%s loaded, version %s%s", lib, onnx.GetVersion(), sums.detail)
+	d.add(sums.status, "onnxruntime", "%s loaded, version %s%s; %s", lib, onnx.GetVersion(), sums.detail, fromNote(loc.From))
 	return lib
+}
+
+// fromNote says where a located file came from, for the doctor's lines.
+func fromNote(from string) string {
+	switch from {
+	case ort.FromSetting:
+		return "from the setting (flag, config file)"
+	case ort.FromEnv:
+		return "from the environment"
+	case ort.FromExecutable:
+		return "found beside the executable"
+	case ort.FromCache:
+		return "found in .cache (make setup)"
+	case ort.FromSystem:
+		return "found in the system path"
+	}
+	return "found in " + from
 }
 
 // checkGPU tries to add the CUDA execution provider to a session, which is
@@ -463,7 +481,11 @@ func (d *doctorRun) checkNER() {
 		return
 	}
 	mf := m.Manifest()
-	d.add(checkOK, "ner model", "%s %s %s loaded, %d labels, test sentence tagged", d.cfg.NERModel, mf.Name, mf.Version, len(m.Labels()))
+	from := "from the setting (flag, config file)"
+	if d.cfg.NERModel == "" || d.cfg.NERModel == ner.Builtin {
+		from = "embedded in the executable"
+	}
+	d.add(checkOK, "ner model", "%s %s %s loaded, %d labels, test sentence tagged; %s", d.cfg.NERModel, mf.Name, mf.Version, len(m.Labels()), from)
 }
 
 // checkOCR checks the OCR files (and their SHA256SUMS when shipped beside
@@ -473,7 +495,11 @@ func (d *doctorRun) checkOCR() {
 		d.add(checkOK, "ocr models", "not used (ocr off)")
 		return
 	}
-	dir, err := ocr.ModelDir(d.cfg.ModelDir)
+	root, err := ort.LocateModelDir(d.cfg.ModelDir)
+	var dir string
+	if err == nil {
+		dir, err = ocr.ModelDir(root.Path)
+	}
 	if err != nil {
 		d.add(checkFail, "ocr model files", "%v (set --model-dir or REDACTD_MODEL_DIR, or --ocr off)", err)
 		return
@@ -493,7 +519,7 @@ func (d *doctorRun) checkOCR() {
 	if !sums.found {
 		sums = sumsNote(filepath.Dir(dir), nil)
 	}
-	d.add(sums.status, "ocr model files", "%s: %s%s", dir, strings.Join(ocrFiles, ", "), sums.detail)
+	d.add(sums.status, "ocr model files", "%s: %s%s; %s", dir, strings.Join(ocrFiles, ", "), sums.detail, fromNote(root.From))
 	if sums.status == checkFail {
 		return
 	}

@@ -112,6 +112,8 @@ func TestDoctorHealthyInstallation(t *testing.T) {
 	wantCheck(t, res, "data directory", checkOK, "writable")
 	wantCheck(t, res, "mupdf", checkOK, "extracted and rendered")
 	wantCheck(t, res, "onnxruntime", checkOK, "loaded, version ")
+	wantCheck(t, res, "onnxruntime", checkOK, "found in .cache (make setup)")
+	wantCheck(t, res, "ocr model files", checkOK, "found in .cache (make setup)")
 	wantCheck(t, res, "ner model", checkOK, "test sentence tagged")
 	wantCheck(t, res, "ocr models", checkOK, "test page read correctly")
 	wantCheck(t, res, "gpu", checkOK, "not used")

@@ -61,8 +61,8 @@ type Config struct {
 	TextBits          int           `name:"text-bits" def:"4" help:"bits per sample of text-like output pages: 4 (16 levels, about half the size) or 8 (lossless)"`
 
 	// Models
-	ModelDir   string        `name:"model-dir" def:"" help:"directory with the NER model and OCR models (default: built-in search: ./models, next to the binary, /usr/share/redactd/models)"`
-	ORTLib     string        `name:"ort-lib" def:"" help:"path to libonnxruntime.so (default: searched like model-dir)"`
+	ModelDir   string        `name:"model-dir" def:"" help:"directory with the OCR models (default: searched: ../models and ../share/redactd/models of the executable, .cache/models, /usr/share/redactd/models)"`
+	ORTLib     string        `name:"ort-lib" def:"" help:"path to libonnxruntime.so (default: searched: ../lib and ../lib/redactd of the executable, .cache/ort, /usr/lib/redactd)"`
 	Device     string        `name:"device" def:"cpu" help:"ONNX Runtime execution provider: cpu or cuda"`
 	ORTThreads int           `name:"ort-threads" def:"0" help:"ONNX Runtime intra-op threads per session; 0 means the number of CPUs"`
 	NERModel   string        `name:"ner-model" def:"builtin" help:"builtin, or a directory with a Hugging Face token-classification model.onnx, tokenizer.json and labels.json"`
