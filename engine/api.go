@@ -196,6 +196,9 @@ type Service interface {
 	PutUpload(ctx context.Context, docID, token, contentType string, size int64, body io.Reader) error
 	Commit(ctx context.Context, acct *Account, jobID string) (*Job, error)
 	GetJob(ctx context.Context, acct *Account, jobID string) (*Job, error)
+	// ListJobs returns a page of the caller's jobs, newest first
+	// (extension: GET /v1/jobs).
+	ListJobs(ctx context.Context, acct *Account, req ListJobsRequest) (*JobList, error)
 	DeleteJob(ctx context.Context, acct *Account, jobID string) error
 	// Output opens a redacted document's PDF. The caller closes it.
 	Output(ctx context.Context, acct *Account, docID string) (io.ReadCloser, int64, error)

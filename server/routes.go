@@ -37,6 +37,7 @@ func (s *Server) routeTable() []*route {
 		{method: "GET", pattern: "/readyz", h: s.readyz},
 		{method: "GET", pattern: "/metrics", h: s.metrics},
 	}
+	rs = append(rs, s.extensionRoutes()...)
 	for _, r := range rs {
 		r.segs = strings.Split(strings.TrimPrefix(r.pattern, "/"), "/")
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/engine/joblog"
 	"github.com/redactd/redactd/models/ocr"
 	"github.com/redactd/redactd/models/ort"
 )
@@ -108,7 +109,7 @@ func TestDoctorHealthyInstallation(t *testing.T) {
 			t.Errorf("check %q: %+v", name, r)
 		}
 	}
-	wantCheck(t, res, "job log", checkOK, fmt.Sprintf("schema version %d (current)", 1))
+	wantCheck(t, res, "job log", checkOK, fmt.Sprintf("schema version %d (current)", joblog.SchemaVersion))
 	wantCheck(t, res, "data directory", checkOK, "writable")
 	wantCheck(t, res, "mupdf", checkOK, "extracted and rendered")
 	wantCheck(t, res, "onnxruntime", checkOK, "loaded, version ")
@@ -285,7 +286,7 @@ func TestDoctorJobLog(t *testing.T) {
 	want(check(empty), checkOK, "none yet")
 
 	cfg := newJobLog(t)
-	want(check(cfg), checkOK, "schema version 1 (current)")
+	want(check(cfg), checkOK, fmt.Sprintf("schema version %d (current)", joblog.SchemaVersion))
 
 	// Open: pebble's lock is held (here by this process).
 	log := slog.New(slog.DiscardHandler)
@@ -305,7 +306,7 @@ func TestDoctorJobLog(t *testing.T) {
 	if err := eng.Close(); err != nil {
 		t.Fatal(err)
 	}
-	want(check(cfg), checkOK, "schema version 1 (current)")
+	want(check(cfg), checkOK, fmt.Sprintf("schema version %d (current)", joblog.SchemaVersion))
 
 	// A newer release's layout.
 	db, err := pebble.Open(filepath.Join(cfg.Data, "joblog"), &pebble.Options{Logger: quietPebble{}})

@@ -19,6 +19,7 @@
 //	keyhash/<sha256 of key>             key id
 //	job/<job>                           Job
 //	acctjob/<account>/<job>             empty: the account's jobs
+//	acctjobt/<account>/<ns, 8 bytes BE><job>  empty: the same by creation time (v2)
 //	doc/<doc>                           Doc
 //	idem/<account>/<namespace>/<key>    Idem
 //	event/<job>/<seq, 8 bytes BE>       Event
@@ -46,7 +47,10 @@ import (
 )
 
 // SchemaVersion is the key-space layout this binary reads and writes.
-const SchemaVersion = 1
+//
+//  1. the first layout
+//  2. acctjobt/: an account's jobs by creation time, for listing
+const SchemaVersion = 2
 
 // recordVersion is the version written into every record's "v" field.
 const recordVersion = 1
@@ -82,9 +86,10 @@ type Migration struct {
 	Apply func(db *pebble.DB, b *pebble.Batch) error
 }
 
-// migrations lists the built-in upgrades. Version 1 is the first layout, so
-// there are none yet; a future layout change appends {From: 1, ...}.
-var migrations []Migration
+// migrations lists the built-in upgrades, one per layout change.
+var migrations = []Migration{
+	{From: 1, Apply: migrateListingIndex},
+}
 
 // Options configure Open. The zero value is the production setting.
 type Options struct {
