@@ -79,6 +79,7 @@ type Document struct {
 	Status       Status
 	PageCount    int
 	ErrorMessage string // empty unless Status is error
+	PagesDone    int    // pages written to the output so far (extension)
 }
 
 // File is one uploaded file of a multipart job: its name and its bytes,

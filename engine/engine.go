@@ -5,6 +5,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -129,6 +130,8 @@ type Engine struct {
 
 	now      func() time.Time
 	syncFile func(*os.File) error
+	// progressEvery is the least time between two stores of pages_done.
+	progressEvery time.Duration
 	// verify checks a finished output before it is released; nil skips the
 	// check. It is taken from the Processor when it implements
 	// OutputVerifier.
@@ -175,8 +178,9 @@ const maxAttempts = 5
 
 // hooks let tests inject a clock and storage faults.
 type hooks struct {
-	now      func() time.Time
-	syncFile func(*os.File) error
+	now           func() time.Time
+	syncFile      func(*os.File) error
+	progressEvery time.Duration // 0: progressInterval
 }
 
 // Open opens or creates the data directory cfg.Data (job log at
@@ -212,7 +216,9 @@ func open(cfg config.Config, proc Processor, log *slog.Logger, h hooks) (*Engine
 		filesDir: filepath.Join(cfg.Data, "files"),
 		now:      h.now,
 		syncFile: h.syncFile,
-		stop:     make(chan struct{}),
+
+		progressEvery: cmp.Or(h.progressEvery, progressInterval),
+		stop:          make(chan struct{}),
 	}
 	if v, ok := proc.(OutputVerifier); ok {
 		e.verify = v.VerifyOutput
@@ -455,7 +461,7 @@ func jobView(j *joblog.Job, docs []*joblog.Doc) *Job {
 	for i, d := range docs {
 		v.Documents[i] = Document{
 			ID: d.ID, FileName: d.FileName, Status: Status(d.Status),
-			PageCount: d.PageCount, ErrorMessage: d.ErrorMessage,
+			PageCount: d.PageCount, ErrorMessage: d.ErrorMessage, PagesDone: d.PagesDone,
 		}
 	}
 	return v

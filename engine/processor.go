@@ -32,6 +32,10 @@ type ProcessInput struct {
 type Progress struct {
 	Status    Status // analyzing once opened, redacting once detection is done
 	PageCount int    // known after opening; 0 before
+	// PagesDone counts the pages written to the output so far. The
+	// processor may report it after every page: the engine stores it at
+	// most once per progressInterval per document.
+	PagesDone int
 }
 
 // ProcessResult is what a finished document leaves behind.

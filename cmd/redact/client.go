@@ -76,6 +76,7 @@ type document struct {
 	Status       string  `json:"status"`
 	PageCount    int     `json:"page_count"`
 	ErrorMessage *string `json:"error_message"`
+	PagesDone    int     `json:"pages_done"` // extension: pages written so far
 }
 
 func terminal(status string) bool { return status == "redacted" || status == "error" }

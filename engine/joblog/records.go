@@ -76,6 +76,9 @@ type Doc struct {
 	Status       string `json:"status"`
 	ErrorMessage string `json:"error_message,omitempty"`
 	PageCount    int    `json:"page_count"`
+	// PagesDone counts the pages written to the output, stored at most
+	// about once a second while the document is processed.
+	PagesDone int `json:"pages_done,omitempty"`
 	// Released means the document may be processed (multipart: at
 	// creation; direct upload: when a commit found its blob).
 	Released bool `json:"released,omitempty"`

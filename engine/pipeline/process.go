@@ -108,6 +108,13 @@ func (p *Pipeline) Process(ctx context.Context, in engine.ProcessInput, out io.W
 		}
 		observe("write", t)
 		res.Masks = append(res.Masks, r.masks...)
+		st := engine.StatusAnalyzing
+		if reportedRedacting {
+			st = engine.StatusRedacting
+		}
+		if err := progress(engine.Progress{Status: st, PageCount: n, PagesDone: i + 1}); err != nil {
+			return nil, err
+		}
 	}
 	if !reportedRedacting {
 		if err := progress(engine.Progress{Status: engine.StatusRedacting, PageCount: n}); err != nil {
