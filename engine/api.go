@@ -203,6 +203,9 @@ type Service interface {
 	DeleteJob(ctx context.Context, acct *Account, jobID string) error
 	// Output opens a redacted document's PDF. The caller closes it.
 	Output(ctx context.Context, acct *Account, docID string) (io.ReadCloser, int64, error)
+	// Report returns a redacted document's report while its output exists
+	// (extension: GET /v1/documents/{doc_id}/report).
+	Report(ctx context.Context, acct *Account, docID string) (*Report, error)
 	Demo(ctx context.Context) (*DemoResult, []byte, error)
 
 	// Admin.

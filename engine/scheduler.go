@@ -244,6 +244,13 @@ func (e *Engine) process(ctx context.Context, q joblog.QueueEntry) error {
 		return e.finish(d.ID, outcome{errMsg: msg}, start)
 	}
 	o := outcome{out: out.Name(), res: res}
+	report, err := e.writeReportTemp(j.ID, buildReport(d.ID, res))
+	if err != nil {
+		e.log.Error("engine: writing report failed", "doc", d.ID, "err", err)
+		return e.finish(d.ID, outcome{errMsg: "server storage unavailable"}, start)
+	}
+	defer os.Remove(report)
+	o.report = report
 	if Retention(j.Retention) == Studio {
 		masks, err := e.writeMasksTemp(j.ID, res.Masks)
 		if err != nil {
@@ -448,6 +455,7 @@ type outcome struct {
 	errMsg string
 	out    string
 	masks  string
+	report string
 	res    *ProcessResult
 }
 
@@ -535,6 +543,7 @@ func (e *Engine) finishLocked(d *joblog.Doc, j *joblog.Job, o outcome, start tim
 				return fmt.Errorf("publishing output: %w", err)
 			}
 			d.HasOutput, d.OutputBytes, d.HasMasks = true, o.res.OutputBytes, o.masks != ""
+			d.HasReport = o.report != ""
 			if pages > 0 {
 				d.PageCount, d.PagesDone = pages, pages
 			}
@@ -593,6 +602,11 @@ func (e *Engine) publish(jobID, docID string, o outcome) error {
 	}
 	if o.masks != "" {
 		if err := os.Rename(o.masks, e.masksPath(jobID, docID)); err != nil {
+			return err
+		}
+	}
+	if o.report != "" {
+		if err := os.Rename(o.report, e.reportPath(jobID, docID)); err != nil {
 			return err
 		}
 	}

@@ -8,14 +8,6 @@ import (
 	"github.com/redactd/redactd/engine"
 )
 
-// Extension routes: additions under /v1 that the interface leaves "not
-// shown"; each is described in openapi.json.
-func (s *Server) extensionRoutes() []*route {
-	return []*route{
-		{method: "GET", pattern: "/v1/jobs", auth: true, h: s.listJobs},
-	}
-}
-
 // jobListBody is the answer of GET /v1/jobs.
 type jobListBody struct {
 	Jobs       []jobBody `json:"jobs"`

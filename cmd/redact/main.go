@@ -4,7 +4,7 @@
 //
 //	redact FILE... [-o DIR] [--categories Person,Email] [--include a,b]
 //	       [--exclude c] [--retention ephemeral|studio] [--url URL]
-//	       [--direct-over SIZE] [--timeout D] [--retries N]
+//	       [--direct-over SIZE] [--timeout D] [--retries N] [--report]
 //
 // The server is --url, else $REDACT_URL, else http://127.0.0.1:8080; the
 // API key is $REDACT_API_KEY (never a flag, so it stays out of shell
@@ -82,6 +82,7 @@ type cliConfig struct {
 	url        string
 	key        string
 	directOver int64
+	report     bool
 	timeout    time.Duration
 	retries    int
 }
@@ -97,7 +98,7 @@ func parseArgs(args []string, getenv func(string) string, stderr io.Writer) (*cl
 	fs := flag.NewFlagSet("redact", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: redact FILE... [-o DIR] [--categories Person,Email] [--include a,b] [--exclude c] [--retention ephemeral|studio] [--url URL] [--direct-over SIZE] [--timeout D]")
+		fmt.Fprintln(stderr, "usage: redact FILE... [-o DIR] [--categories Person,Email] [--include a,b] [--exclude c] [--retention ephemeral|studio] [--url URL] [--direct-over SIZE] [--timeout D] [--report]")
 		fs.PrintDefaults()
 	}
 	var cats, incl, excl listFlag
@@ -111,6 +112,7 @@ func parseArgs(args []string, getenv func(string) string, stderr io.Writer) (*cl
 	fs.Var(&direct, "direct-over", "PDFs larger than this use direct upload (e.g. 8MB, 500KiB, bytes)")
 	fs.DurationVar(&c.timeout, "timeout", 30*time.Minute, "give up waiting after this long")
 	fs.IntVar(&c.retries, "retries", 5, "retries of one request on 429, 502-504 and network errors")
+	fs.BoolVar(&c.report, "report", false, "after each download, print the document's report (JSON, one line) on stdout below its path")
 	rest := args
 	for {
 		if err := fs.Parse(rest); err != nil {
@@ -338,6 +340,13 @@ func (r *runner) run(ctx context.Context, files []localFile) int {
 				return r.fail(fmt.Errorf("%s: download: %w", f.Path, err))
 			}
 			fmt.Fprintln(r.stdout, out)
+			if r.cfg.report {
+				rep, err := r.c.getReport(ctx, d.ID)
+				if err != nil {
+					return r.fail(fmt.Errorf("%s: report: %w", f.Path, err))
+				}
+				fmt.Fprintf(r.stdout, "%s\n", rep)
+			}
 		}
 	}
 	if failed {

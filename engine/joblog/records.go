@@ -88,6 +88,7 @@ type Doc struct {
 	HasOriginal bool  `json:"has_original,omitempty"`
 	HasOutput   bool  `json:"has_output,omitempty"`
 	HasMasks    bool  `json:"has_masks,omitempty"`
+	HasReport   bool  `json:"has_report,omitempty"`
 	OutputBytes int64 `json:"output_bytes,omitempty"`
 	// Charged is set in the batch that adds ChargedPages to the account,
 	// so a page count is charged exactly once.
