@@ -114,6 +114,9 @@ type CreateJobRequest struct {
 	Options        Options
 	Retention      Retention
 	IdempotencyKey string
+	// CallbackURL, when set, receives the job once every document is
+	// terminal (extension; must be allowed by webhook-allow-hosts).
+	CallbackURL string
 }
 
 // Remove deletes the spooled files CreateJob did not take (all of them
@@ -137,6 +140,7 @@ type InitJobRequest struct {
 	Options        Options
 	Retention      Retention
 	IdempotencyKey string
+	CallbackURL    string // as in CreateJobRequest
 }
 
 // Reservation answers InitJob.

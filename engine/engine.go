@@ -23,6 +23,7 @@ import (
 	"github.com/redactd/redactd/engine/joblog"
 	"github.com/redactd/redactd/engine/metrics"
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/engine/webhook"
 )
 
 // Engine is the durable job service. Its behaviour, decided where the
@@ -137,6 +138,8 @@ type Engine struct {
 	// OutputVerifier.
 	verify func(path string) error
 
+	allow *webhook.AllowList // webhook-allow-hosts
+
 	acctMu  [64]sync.Mutex // serializes state changes per account
 	adminMu sync.Mutex     // serializes key and account creation
 	idem    keyedMutex     // serializes creation per (account, idempotency key)
@@ -223,6 +226,11 @@ func open(cfg config.Config, proc Processor, log *slog.Logger, h hooks) (*Engine
 	if v, ok := proc.(OutputVerifier); ok {
 		e.verify = v.VerifyOutput
 	}
+	allow, err := webhook.ParseAllowList(cfg.WebhookAllowHosts)
+	if err != nil {
+		return nil, fmt.Errorf("engine: %w", err)
+	}
+	e.allow = allow
 	if err := os.MkdirAll(e.filesDir, 0o700); err != nil {
 		return nil, fmt.Errorf("engine: data directory: %w", err)
 	}
@@ -406,6 +414,7 @@ func (e *Engine) settle(b *joblog.Batch, j *joblog.Job, docs []*joblog.Doc) {
 		exp := j.FinishedAt.Add(e.ttl(Retention(j.Retention)))
 		b.SetExpiry(j.ID, j.ExpiresAt, exp)
 		j.ExpiresAt = exp
+		e.queueHook(b, j)
 	}
 	b.PutJob(j)
 }

@@ -134,4 +134,5 @@ func (b *Batch) PurgeJob(j *Job, docs []*Doc) {
 	if !j.ExpiresAt.IsZero() {
 		b.b.Delete(timeKey(pRetention, timeNS(j.ExpiresAt), j.ID), nil)
 	}
+	b.DeleteHook(j.ID)
 }

@@ -25,6 +25,7 @@
 //	event/<job>/<seq, 8 bytes BE>       Event
 //	queue/<unix ns, 8 bytes BE><doc>    QueueEntry value (job id)
 //	expire/<unix ns, 8 bytes BE><job>   empty: retention index
+//	hook/<job>                          Hook: pending webhook delivery
 //
 // Values are JSON records carrying a version field "v"; a record written by
 // a newer binary is refused rather than misread.

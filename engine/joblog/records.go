@@ -21,6 +21,9 @@ type Account struct {
 	PagesUsed  int64         `json:"pages_used"`
 	Defaults   RedactOptions `json:"defaults"`
 	CreatedAt  time.Time     `json:"created_at"`
+	// WebhookSecret signs the account's webhook deliveries (hex, made by
+	// `redactd keys webhook-secret`); empty until first asked for.
+	WebhookSecret string `json:"webhook_secret,omitempty"`
 }
 
 // Key is an API key record. Only the SHA-256 of the key is stored.
@@ -60,6 +63,19 @@ type Job struct {
 	IdemKey string `json:"idem_key,omitempty"`
 	// Seq is the sequence number of the job's last event.
 	Seq uint64 `json:"seq"`
+	// CallbackURL receives the job once every document is terminal.
+	CallbackURL string `json:"callback_url,omitempty"`
+}
+
+// Hook is a pending webhook delivery of a finished job.
+type Hook struct {
+	V         int       `json:"v"`
+	JobID     string    `json:"job_id"`
+	AccountID string    `json:"account_id"`
+	URL       string    `json:"url"`
+	Attempts  int       `json:"attempts"`
+	FirstAt   time.Time `json:"first_at"`
+	NextAt    time.Time `json:"next_at"`
 }
 
 // Doc is a stored document.
