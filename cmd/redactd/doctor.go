@@ -26,6 +26,7 @@ import (
 	"github.com/redactd/redactd/engine/joblog"
 	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/testpdf"
+	"github.com/redactd/redactd/engine/webhook"
 	"github.com/redactd/redactd/models/ner"
 	"github.com/redactd/redactd/models/ocr"
 	"github.com/redactd/redactd/models/ort"
@@ -135,6 +136,21 @@ func (d *doctorRun) run() {
 	d.checkGPU(lib)
 	d.checkNER()
 	d.checkOCR()
+	d.checkWebhooks()
+}
+
+// checkWebhooks parses webhook-allow-hosts the way serve does (a bad
+// entry stops serve) and says whether webhooks are on.
+func (d *doctorRun) checkWebhooks() {
+	a, err := webhook.ParseAllowList(d.cfg.WebhookAllowHosts)
+	switch {
+	case err != nil:
+		d.add(checkFail, "webhooks", "%v", err)
+	case !a.Enabled():
+		d.add(checkOK, "webhooks", "off (webhook-allow-hosts is empty; callback_url is refused)")
+	default:
+		d.add(checkOK, "webhooks", "on for %s; retried for %v from %v", d.cfg.WebhookAllowHosts, d.cfg.WebhookRetryFor, d.cfg.WebhookRetryBase)
+	}
 }
 
 // checkCPU reports the vector extensions ONNX Runtime and the pixel kernels

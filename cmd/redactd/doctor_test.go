@@ -118,6 +118,7 @@ func TestDoctorHealthyInstallation(t *testing.T) {
 	wantCheck(t, res, "ner model", checkOK, "test sentence tagged")
 	wantCheck(t, res, "ocr models", checkOK, "test page read correctly")
 	wantCheck(t, res, "gpu", checkOK, "not used")
+	wantCheck(t, res, "webhooks", checkOK, "off")
 }
 
 func TestDoctorFailsOnBrokenInstallation(t *testing.T) {
@@ -136,6 +137,7 @@ func TestDoctorFailsOnBrokenInstallation(t *testing.T) {
 		{"missing models", []string{"--model-dir", emptyModels}, "ocr model files", checkFail, "no det.onnx"},
 		{"data is a file", []string{"--data", notDir}, "data directory", checkFail, "not a directory"},
 		{"data under a file", []string{"--data", filepath.Join(notDir, "sub")}, "data directory", checkFail, "not a directory"},
+		{"bad webhook allow-list", []string{"--webhook-allow-hosts", "10.0.0.0/33"}, "webhooks", checkFail, "not a host name, IP address or CIDR"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := append([]string{"--data", t.TempDir()}, tc.args...)
