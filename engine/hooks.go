@@ -18,11 +18,19 @@ import (
 // webhook.Dispatcher, started beside the server, sends it; the methods
 // below are its store.
 
+// callbackLookupTimeout bounds the DNS lookup of a callback URL's host at
+// job creation.
+const callbackLookupTimeout = 5 * time.Second
+
 // checkCallback validates a callback URL against webhook-allow-hosts.
 func (e *Engine) checkCallback(ctx context.Context, raw string) error {
 	if raw == "" {
 		return nil
 	}
+	// A name outside the list is resolved; a slow DNS server must not hold
+	// the request.
+	ctx, cancel := context.WithTimeout(ctx, callbackLookupTimeout)
+	defer cancel()
 	if err := e.allow.CheckURL(ctx, raw); err != nil {
 		msg := err.Error()
 		if errors.Is(err, webhook.ErrRefused) {
