@@ -79,6 +79,7 @@ type Document struct {
 	Status       Status
 	PageCount    int
 	ErrorMessage string // empty unless Status is error
+	PagesDone    int    // pages written to the output so far (extension)
 }
 
 // File is one uploaded file of a multipart job: its name and its bytes,
@@ -113,6 +114,9 @@ type CreateJobRequest struct {
 	Options        Options
 	Retention      Retention
 	IdempotencyKey string
+	// CallbackURL, when set, receives the job once every document is
+	// terminal (extension; must be allowed by webhook-allow-hosts).
+	CallbackURL string
 }
 
 // Remove deletes the spooled files CreateJob did not take (all of them
@@ -136,6 +140,7 @@ type InitJobRequest struct {
 	Options        Options
 	Retention      Retention
 	IdempotencyKey string
+	CallbackURL    string // as in CreateJobRequest
 }
 
 // Reservation answers InitJob.
@@ -201,9 +206,15 @@ type Service interface {
 	CheckUploadToken(docID, token string) error
 	Commit(ctx context.Context, acct *Account, jobID string) (*Job, error)
 	GetJob(ctx context.Context, acct *Account, jobID string) (*Job, error)
+	// ListJobs returns a page of the caller's jobs, newest first
+	// (extension: GET /v1/jobs).
+	ListJobs(ctx context.Context, acct *Account, req ListJobsRequest) (*JobList, error)
 	DeleteJob(ctx context.Context, acct *Account, jobID string) error
 	// Output opens a redacted document's PDF. The caller closes it.
 	Output(ctx context.Context, acct *Account, docID string) (io.ReadCloser, int64, error)
+	// Report returns a redacted document's report while its output exists
+	// (extension: GET /v1/documents/{doc_id}/report).
+	Report(ctx context.Context, acct *Account, docID string) (*Report, error)
 	Demo(ctx context.Context) (*DemoResult, []byte, error)
 
 	// Admin.

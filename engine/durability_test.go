@@ -102,8 +102,8 @@ func TestRetention(t *testing.T) {
 		keep      time.Duration // from completion
 		files     []string      // per document, once done
 	}{
-		{Ephemeral, 24 * time.Hour, []string{".pdf"}},
-		{Studio, 720 * time.Hour, []string{".masks.json", ".orig", ".pdf"}},
+		{Ephemeral, 24 * time.Hour, []string{".pdf", ".report.json"}},
+		{Studio, 720 * time.Hour, []string{".masks.json", ".orig", ".pdf", ".report.json"}},
 	}
 	for _, tc := range tests {
 		t.Run(string(tc.retention), func(t *testing.T) {

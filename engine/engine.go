@@ -5,6 +5,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -22,6 +23,7 @@ import (
 	"github.com/redactd/redactd/engine/joblog"
 	"github.com/redactd/redactd/engine/metrics"
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/engine/webhook"
 )
 
 // Engine is the durable job service. Its behaviour, decided where the
@@ -130,10 +132,14 @@ type Engine struct {
 
 	now      func() time.Time
 	syncFile func(*os.File) error
+	// progressEvery is the least time between two stores of pages_done.
+	progressEvery time.Duration
 	// verify checks a finished output before it is released; nil skips the
 	// check. It is taken from the Processor when it implements
 	// OutputVerifier.
 	verify func(path string) error
+
+	allow *webhook.AllowList // webhook-allow-hosts
 
 	acctMu  [64]sync.Mutex // serializes state changes per account
 	adminMu sync.Mutex     // serializes key and account creation
@@ -178,8 +184,9 @@ const maxAttempts = 5
 
 // hooks let tests inject a clock and storage faults.
 type hooks struct {
-	now      func() time.Time
-	syncFile func(*os.File) error
+	now           func() time.Time
+	syncFile      func(*os.File) error
+	progressEvery time.Duration // 0: progressInterval
 }
 
 // Open opens or creates the data directory cfg.Data (job log at
@@ -215,12 +222,19 @@ func open(cfg config.Config, proc Processor, log *slog.Logger, h hooks) (*Engine
 		filesDir: filepath.Join(cfg.Data, "files"),
 		now:      h.now,
 		syncFile: h.syncFile,
-		stop:     make(chan struct{}),
+
+		progressEvery: cmp.Or(h.progressEvery, progressInterval),
+		stop:          make(chan struct{}),
 	}
 	if v, ok := proc.(OutputVerifier); ok {
 		e.verify = v.VerifyOutput
 	}
 	exposed := jobLogExposed(cfg.Data)
+	allow, err := webhook.ParseAllowList(cfg.WebhookAllowHosts)
+	if err != nil {
+		return nil, fmt.Errorf("engine: %w", err)
+	}
+	e.allow = allow
 	if err := os.MkdirAll(e.filesDir, 0o700); err != nil {
 		return nil, fmt.Errorf("engine: data directory: %w", err)
 	}
@@ -430,6 +444,7 @@ func (e *Engine) settle(b *joblog.Batch, j *joblog.Job, docs []*joblog.Doc) {
 		exp := j.FinishedAt.Add(e.ttl(Retention(j.Retention)))
 		b.SetExpiry(j.ID, j.ExpiresAt, exp)
 		j.ExpiresAt = exp
+		e.queueHook(b, j)
 	}
 	b.PutJob(j)
 }
@@ -485,7 +500,7 @@ func jobView(j *joblog.Job, docs []*joblog.Doc) *Job {
 	for i, d := range docs {
 		v.Documents[i] = Document{
 			ID: d.ID, FileName: d.FileName, Status: Status(d.Status),
-			PageCount: d.PageCount, ErrorMessage: d.ErrorMessage,
+			PageCount: d.PageCount, ErrorMessage: d.ErrorMessage, PagesDone: d.PagesDone,
 		}
 	}
 	return v

@@ -110,16 +110,19 @@ func TestJobLifecycle(t *testing.T) {
 		t.Fatalf("job events = %v", jobMoves)
 	}
 
-	// Ephemeral: originals are gone once processed, outputs stay.
-	waitFor(t, "originals to go", func() bool { return len(v.jobFiles(j.ID)) == 3 })
+	// Ephemeral: originals are gone once processed, outputs and reports stay.
+	waitFor(t, "originals to go", func() bool {
+		fs := v.jobFiles(j.ID)
+		return len(fs) == 6 && !slices.ContainsFunc(fs, func(f string) bool { return strings.HasSuffix(f, ".orig") })
+	})
 	files := v.jobFiles(j.ID)
 	for _, f := range files {
 		if strings.HasSuffix(f, ".orig") || strings.HasPrefix(f, tmpPrefix) {
 			t.Fatalf("left in job directory: %v", files)
 		}
 	}
-	if len(files) != 3 {
-		t.Fatalf("job files = %v, want 3 outputs", files)
+	if len(files) != 6 {
+		t.Fatalf("job files = %v, want 3 outputs and 3 reports", files)
 	}
 	// The queue is empty and the job has a retention entry.
 	if n, _ := v.e.jl.Count("queue"); n != 0 {

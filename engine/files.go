@@ -17,6 +17,7 @@ import (
 //	<doc id>.orig         the original upload
 //	<doc id>.pdf          the redacted output
 //	<doc id>.masks.json   studio jobs: the masks (engine.Mask list)
+//	<doc id>.report.json  redacted documents: the Report (counts, no text)
 //	.tmp-*                files being written; renamed into place once synced
 //
 // A file becomes visible under its final name only after fsync + rename,

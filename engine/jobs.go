@@ -215,6 +215,9 @@ type requestFP struct {
 	Options   Options   `json:"options"`
 	Retention Retention `json:"retention"`
 	Files     []fileFP  `json:"files"`
+	// Callback is omitted when empty, so fingerprints stored before
+	// webhooks existed still match their requests.
+	Callback string `json:"callback,omitempty"`
 }
 
 // admission is what both job-creation paths (multipart and init) decide
@@ -278,7 +281,10 @@ func (e *Engine) CreateJob(ctx context.Context, acct *Account, req CreateJobRequ
 	if e.closing.Load() {
 		return nil, fmt.Errorf("%w: shutting down", ErrUnavailable)
 	}
-	fpReq := requestFP{Kind: nsCreate, Options: req.Options, Retention: req.Retention}
+	fpReq := requestFP{Kind: nsCreate, Options: req.Options, Retention: req.Retention, Callback: req.CallbackURL}
+	if err := e.checkCallback(ctx, req.CallbackURL); err != nil {
+		return nil, err
+	}
 	if len(req.Files) == 0 {
 		return nil, fmt.Errorf("%w: files: at least one file is required", ErrInvalid)
 	}
@@ -326,7 +332,7 @@ func (e *Engine) CreateJob(ctx context.Context, acct *Account, req CreateJobRequ
 		e.log.Error("engine: writing originals failed", "job", jobID, "err", err)
 		return nil, storageError(err)
 	}
-	j, err := e.recordJob(ctx, acct.ID, jobID, nsCreate, req.IdempotencyKey, fp, ret, opts, docs, false)
+	j, err := e.recordJob(ctx, acct.ID, jobID, nsCreate, req.IdempotencyKey, fp, ret, opts, docs, false, req.CallbackURL)
 	if err != nil || j.ID != jobID {
 		os.RemoveAll(dir)
 		if err != nil {
@@ -360,7 +366,7 @@ func (e *Engine) writeOriginals(dir string, docs []*joblog.Doc, files []File) er
 // under the account lock, after rechecking idempotency and quota. direct
 // jobs are reservations (documents not released); others are queued at
 // once. If the idempotency key was taken meanwhile it returns that job.
-func (e *Engine) recordJob(ctx context.Context, accountID, jobID, ns, idemKey, fp string, ret Retention, opts Options, docs []*joblog.Doc, direct bool) (*joblog.Job, error) {
+func (e *Engine) recordJob(ctx context.Context, accountID, jobID, ns, idemKey, fp string, ret Retention, opts Options, docs []*joblog.Doc, direct bool, callback string) (*joblog.Job, error) {
 	unlock := e.lockAcct(accountID)
 	defer unlock()
 	if idemKey != "" {
@@ -384,7 +390,7 @@ func (e *Engine) recordJob(ctx context.Context, accountID, jobID, ns, idemKey, f
 	now := e.now()
 	j := &joblog.Job{
 		ID: jobID, AccountID: accountID, Retention: string(ret), CreatedAt: now,
-		Options: resolve(opts, a), Direct: direct,
+		Options: resolve(opts, a), Direct: direct, CallbackURL: callback,
 	}
 	if idemKey != "" {
 		j.IdemNS, j.IdemKey = ns, idemKey

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"time"
 
 	"github.com/redactd/redactd/engine/page"
 )
@@ -32,6 +33,10 @@ type ProcessInput struct {
 type Progress struct {
 	Status    Status // analyzing once opened, redacting once detection is done
 	PageCount int    // known after opening; 0 before
+	// PagesDone counts the pages written to the output so far. The
+	// processor may report it after every page: the engine stores it at
+	// most once per progressInterval per document.
+	PagesDone int
 }
 
 // ProcessResult is what a finished document leaves behind.
@@ -39,6 +44,19 @@ type ProcessResult struct {
 	PageCount   int
 	OutputBytes int64
 	Masks       []Mask
+	// Pages describes each page, in order (for the document's report);
+	// a processor may leave it empty.
+	Pages []PageInfo
+	// Timings is where the time went, by stage (for the report): "open"
+	// and "total" are wall-clock time of the document; the per-page stages
+	// are summed over its pages, which run in parallel, so they can add
+	// up to more than "total".
+	Timings map[string]time.Duration
+}
+
+// PageInfo is what the report says about one page besides its masks.
+type PageInfo struct {
+	OCR bool // OCR read (part of) the page
 }
 
 // Mask is one masked box, kept for studio jobs so a review editor can

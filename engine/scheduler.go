@@ -244,6 +244,13 @@ func (e *Engine) process(ctx context.Context, q joblog.QueueEntry) error {
 		return e.finish(d.ID, outcome{errMsg: msg}, start)
 	}
 	o := outcome{out: out.Name(), res: res}
+	report, err := e.writeReportTemp(j.ID, buildReport(d.ID, res))
+	if err != nil {
+		e.log.Error("engine: writing report failed", "doc", d.ID, "err", err)
+		return e.finish(d.ID, outcome{errMsg: "server storage unavailable"}, start)
+	}
+	defer os.Remove(report)
+	o.report = report
 	if Retention(j.Retention) == Studio {
 		masks, err := e.writeMasksTemp(j.ID, res.Masks)
 		if err != nil {
@@ -334,19 +341,37 @@ func (e *Engine) runProcessor(ctx context.Context, in ProcessInput, out *os.File
 	return res, err
 }
 
-// progressFunc is the callback handed to the Processor.
+// progressInterval is the least time between two stores of a document's
+// pages_done when nothing else changed: progress is cheap to report after
+// every page, and costs one unsynced batch a second to keep.
+const progressInterval = time.Second
+
+// progressFunc is the callback handed to the Processor. A report that
+// changes only pages_done is stored at most once per progressInterval.
 func (e *Engine) progressFunc(ctx context.Context, docID string) func(Progress) error {
+	var last Progress
+	var stored time.Time
 	return func(p Progress) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		return e.advance(docID, p)
+		onlyPages := p.Status == last.Status && p.PageCount == last.PageCount
+		if onlyPages && (p.PagesDone <= last.PagesDone || e.now().Sub(stored) < e.progressEvery) {
+			return nil
+		}
+		if err := e.advance(docID, p); err != nil {
+			return err
+		}
+		last, stored = p, e.now()
+		return nil
 	}
 }
 
 // advance records progress: a forward status move and, once the page
-// count is known, the quota charge, in one synced batch. A document that
-// does not fit the quota gets a DocError, which aborts processing.
+// count is known, the quota charge, in one synced batch, and pages_done
+// (unsynced when it is the only change: a crash loses a progress figure,
+// never an acknowledged state). A document that does not fit the quota
+// gets a DocError, which aborts processing.
 func (e *Engine) advance(docID string, p Progress) error {
 	d, err := e.jl.Doc(docID)
 	if joblog.IsNotFound(err) {
@@ -392,6 +417,11 @@ func (e *Engine) advance(docID string, p Progress) error {
 		e.setStatus(b, j, d, p.Status, "")
 		changed = true
 	}
+	sync := changed
+	if p.PagesDone > d.PagesDone && (d.PageCount == 0 || p.PagesDone <= d.PageCount) {
+		d.PagesDone = p.PagesDone
+		changed = true
+	}
 	if !changed {
 		b.Discard()
 		return nil
@@ -403,7 +433,7 @@ func (e *Engine) advance(docID string, p Progress) error {
 	}
 	b.PutDoc(d)
 	e.settle(b, j, replaceDoc(docs, d))
-	if err := b.Commit(true); err != nil {
+	if err := b.Commit(sync); err != nil {
 		return err
 	}
 	metrics.QuotaPages.Add(float64(charged))
@@ -425,6 +455,7 @@ type outcome struct {
 	errMsg string
 	out    string
 	masks  string
+	report string
 	res    *ProcessResult
 }
 
@@ -512,8 +543,9 @@ func (e *Engine) finishLocked(d *joblog.Doc, j *joblog.Job, o outcome, start tim
 				return fmt.Errorf("publishing output: %w", err)
 			}
 			d.HasOutput, d.OutputBytes, d.HasMasks = true, o.res.OutputBytes, o.masks != ""
+			d.HasReport = o.report != ""
 			if pages > 0 {
-				d.PageCount = pages
+				d.PageCount, d.PagesDone = pages, pages
 			}
 		}
 	}
@@ -570,6 +602,11 @@ func (e *Engine) publish(jobID, docID string, o outcome) error {
 	}
 	if o.masks != "" {
 		if err := os.Rename(o.masks, e.masksPath(jobID, docID)); err != nil {
+			return err
+		}
+	}
+	if o.report != "" {
+		if err := os.Rename(o.report, e.reportPath(jobID, docID)); err != nil {
 			return err
 		}
 	}

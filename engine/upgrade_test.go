@@ -32,7 +32,7 @@ import (
 var regen = flag.Bool("regen", false, "rewrite engine/testdata/"+currentDatadir+" with the current code (needs `make setup`)")
 
 // currentDatadir is the test data this release writes with -regen.
-const currentDatadir = "datadir-v1"
+const currentDatadir = "datadir-v2"
 
 // fixture describes a test data directory: what was put in it.
 type fixture struct {
@@ -131,6 +131,15 @@ func testUpgradeFrom(t *testing.T, dir string) {
 		q, err := eng.GetJob(ctx, acct, fx.QueuedJob)
 		if err != nil {
 			t.Fatal(err)
+		}
+		// Listing (schema 2) shows both jobs of the older layout, newest first.
+		list, err := eng.ListJobs(ctx, acct, engine.ListJobsRequest{Limit: 1})
+		if err != nil || len(list.Jobs) != 1 || list.Jobs[0].ID != fx.QueuedJob || list.NextCursor == "" {
+			t.Fatalf("first page %+v (%v), want the queued job and a cursor", list, err)
+		}
+		list, err = eng.ListJobs(ctx, acct, engine.ListJobsRequest{Limit: 1, Cursor: list.NextCursor})
+		if err != nil || len(list.Jobs) != 1 || list.Jobs[0].ID != fx.FinishedJob || list.NextCursor != "" {
+			t.Fatalf("second page %+v (%v), want the finished job and no cursor", list, err)
 		}
 		if q.Status.Terminal() || len(q.Documents) != 1 || q.Documents[0].ID != fx.QueuedDoc || q.Documents[0].Status != engine.StatusUploaded {
 			t.Fatalf("queued job %+v", q)

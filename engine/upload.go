@@ -80,6 +80,7 @@ type initRequestFP struct {
 	Options   Options   `json:"options"`
 	Retention Retention `json:"retention"`
 	Files     []initFP  `json:"files"`
+	Callback  string    `json:"callback,omitempty"` // see requestFP
 }
 
 // InitJob reserves a direct-upload job (PDFs only). See Engine.
@@ -96,7 +97,10 @@ func (e *Engine) InitJob(ctx context.Context, acct *Account, req InitJobRequest)
 	if len(req.Files) > e.cfg.MaxFilesPerJob {
 		return nil, fmt.Errorf("%w: files: more than %d files", ErrInvalid, e.cfg.MaxFilesPerJob)
 	}
-	fpReq := initRequestFP{Kind: nsInit, Options: req.Options, Retention: req.Retention}
+	fpReq := initRequestFP{Kind: nsInit, Options: req.Options, Retention: req.Retention, Callback: req.CallbackURL}
+	if err := e.checkCallback(ctx, req.CallbackURL); err != nil {
+		return nil, err
+	}
 	docs := make([]*joblog.Doc, len(req.Files))
 	for i, f := range req.Files {
 		field := fmt.Sprintf("files[%d]", i)
@@ -133,7 +137,7 @@ func (e *Engine) InitJob(ctx context.Context, acct *Account, req InitJobRequest)
 		os.RemoveAll(dir)
 		return nil, storageError(err)
 	}
-	j, err := e.recordJob(ctx, acct.ID, jobID, nsInit, req.IdempotencyKey, fp, ret, opts, docs, true)
+	j, err := e.recordJob(ctx, acct.ID, jobID, nsInit, req.IdempotencyKey, fp, ret, opts, docs, true, req.CallbackURL)
 	if err != nil || j.ID != jobID {
 		os.RemoveAll(dir)
 		if err != nil {

@@ -442,7 +442,8 @@ func TestE2EErrors(t *testing.T) {
 			{"retention", form{files: good.files, fields: [][2]string{{"retention", "forever"}}}, nil, "retention"},
 			{"empty file", form{files: [][2]string{{"a.pdf", ""}}}, nil, "files[0]"},
 			{"no files", form{fields: [][2]string{{"retention", "studio"}}}, nil, "files"},
-			{"unknown field", form{files: good.files, fields: [][2]string{{"callback_url", "x"}}}, nil, `"callback_url"`},
+			{"unknown field", form{files: good.files, fields: [][2]string{{"pii_categoriez", "x"}}}, nil, `"pii_categoriez"`},
+			{"callback_url with webhooks off", form{files: good.files, fields: [][2]string{{"callback_url", "http://127.0.0.1/x"}}}, nil, "callback_url"},
 			{"long idempotency key", good, map[string]string{"X-Idempotency-Key": strings.Repeat("k", 201)}, "X-Idempotency-Key"},
 			{"not a document", form{files: [][2]string{{"a.pdf", "hello, not a PDF"}}}, nil, ""},
 		}

@@ -41,6 +41,9 @@ type documentBody struct {
 	Status       string  `json:"status"`
 	PageCount    int     `json:"page_count"`
 	ErrorMessage *string `json:"error_message"`
+	// PagesDone is an extension beside the spec's fields: pages written
+	// to the output so far, stored about once a second.
+	PagesDone int `json:"pages_done"`
 }
 
 type reservationBody struct {
@@ -82,7 +85,7 @@ const timeFormat = "2006-01-02T15:04:05.000Z"
 func toJobBody(j *engine.Job) jobBody {
 	docs := make([]documentBody, len(j.Documents))
 	for i, d := range j.Documents {
-		docs[i] = documentBody{ID: d.ID, FileName: d.FileName, Status: string(d.Status), PageCount: d.PageCount}
+		docs[i] = documentBody{ID: d.ID, FileName: d.FileName, Status: string(d.Status), PageCount: d.PageCount, PagesDone: d.PagesDone}
 		if d.Status == engine.StatusError {
 			msg := d.ErrorMessage
 			if msg == "" {

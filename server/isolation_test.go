@@ -62,6 +62,7 @@ func probes(jobID, docID string) []probe {
 		{"POST", "/v1/jobs/" + jobID + "/commit"},
 		{"GET", "/v1/documents/" + docID + "/output"},
 		{"HEAD", "/v1/documents/" + docID + "/output"},
+		{"GET", "/v1/documents/" + docID + "/report"},
 	}
 }
 

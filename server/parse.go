@@ -47,6 +47,7 @@ const (
 	fieldIncluded   = "pii_included_terms"
 	fieldExcluded   = "pii_excluded_terms"
 	fieldRetention  = "retention"
+	fieldCallback   = "callback_url" // extension: webhook
 )
 
 // Limits bound what a request may carry.
@@ -97,7 +98,7 @@ func ParseMultipart(contentType string, body io.Reader, lim Limits, put PutFile)
 	lr := &limitReader{r: body, n: lim.MaxBodyBytes}
 	mr := multipart.NewReader(lr, boundary)
 	seen := map[string]bool{}
-	var cats, incl, excl, ret []byte
+	var cats, incl, excl, ret, callback []byte
 	for parts := 0; ; parts++ {
 		p, err := mr.NextPart()
 		if err == io.EOF {
@@ -120,7 +121,7 @@ func ParseMultipart(contentType string, body io.Reader, lim Limits, put PutFile)
 				return req, err
 			}
 			req.Files = append(req.Files, f)
-		case fieldCategories, fieldIncluded, fieldExcluded, fieldRetention:
+		case fieldCategories, fieldIncluded, fieldExcluded, fieldRetention, fieldCallback:
 			if seen[name] {
 				return req, invalidf(name, "given more than once")
 			}
@@ -138,6 +139,8 @@ func ParseMultipart(contentType string, body io.Reader, lim Limits, put PutFile)
 				excl = v
 			case fieldRetention:
 				ret = v
+			case fieldCallback:
+				callback = v
 			}
 		case "":
 			return req, invalidf("body", "part without a form-data name")
@@ -169,7 +172,26 @@ func ParseMultipart(contentType string, body io.Reader, lim Limits, put PutFile)
 			return req, err
 		}
 	}
+	if seen[fieldCallback] {
+		if req.CallbackURL, err = parseCallback(callback); err != nil {
+			return req, err
+		}
+	}
 	return req, nil
+}
+
+// parseCallback checks that callback_url is non-empty printable UTF-8;
+// the engine checks it against webhook-allow-hosts.
+func parseCallback(v []byte) (string, error) {
+	if len(v) == 0 || !utf8.Valid(v) {
+		return "", invalidf(fieldCallback, "must be a non-empty URL")
+	}
+	for _, c := range string(v) {
+		if c < 0x21 || c == 0x7f {
+			return "", invalidf(fieldCallback, "must not contain spaces or control characters")
+		}
+	}
+	return string(v), nil
 }
 
 func readFilePart(p *multipart.Part, i int, lr *limitReader, max int64, put PutFile) (engine.File, error) {
@@ -227,6 +249,7 @@ func ParseInit(body []byte, lim Limits) (engine.InitJobRequest, error) {
 		Included   json.RawMessage `json:"pii_included_terms"`
 		Excluded   json.RawMessage `json:"pii_excluded_terms"`
 		Retention  json.RawMessage `json:"retention"`
+		Callback   json.RawMessage `json:"callback_url"`
 	}
 	if err := decodeStrict(body, &in); err != nil {
 		return req, invalidf("body", "%s", jsonProblem(err, "a JSON object"))
@@ -257,6 +280,15 @@ func ParseInit(body []byte, lim Limits) (engine.InitJobRequest, error) {
 			return req, invalidf(fieldRetention, "must be \"ephemeral\" or \"studio\"")
 		}
 		if req.Retention, err = parseRetention(s); err != nil {
+			return req, err
+		}
+	}
+	if present(in.Callback) {
+		var s string
+		if !utf8.Valid(in.Callback) || json.Unmarshal(in.Callback, &s) != nil {
+			return req, invalidf(fieldCallback, "must be a string")
+		}
+		if req.CallbackURL, err = parseCallback([]byte(s)); err != nil {
 			return req, err
 		}
 	}

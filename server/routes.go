@@ -36,6 +36,7 @@ func (s *Server) routeTable() []*route {
 		{method: "GET", pattern: "/healthz", h: s.healthz},
 		{method: "GET", pattern: "/readyz", h: s.readyz},
 	}
+	rs = append(rs, s.extensionRoutes()...)
 	for _, r := range rs {
 		r.segs = strings.Split(strings.TrimPrefix(r.pattern, "/"), "/")
 	}

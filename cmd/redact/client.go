@@ -76,6 +76,7 @@ type document struct {
 	Status       string  `json:"status"`
 	PageCount    int     `json:"page_count"`
 	ErrorMessage *string `json:"error_message"`
+	PagesDone    int     `json:"pages_done"` // extension: pages written so far
 }
 
 func terminal(status string) bool { return status == "redacted" || status == "error" }
@@ -381,6 +382,23 @@ func (c *client) getJob(ctx context.Context, id string) (*job, error) {
 		return http.NewRequest("GET", c.base+"/v1/jobs/"+url.PathEscape(id), nil)
 	}, &j)
 	return &j, err
+}
+
+// getReport fetches a document's report (extension: GET
+// /v1/documents/{id}/report) as the server sent it, compacted to one line.
+func (c *client) getReport(ctx context.Context, docID string) ([]byte, error) {
+	var raw json.RawMessage
+	err := c.do(ctx, func() (*http.Request, error) {
+		return http.NewRequest("GET", c.base+"/v1/documents/"+url.PathEscape(docID)+"/report", nil)
+	}, &raw)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, raw); err != nil {
+		return nil, fmt.Errorf("server answered with malformed JSON: %w", err)
+	}
+	return buf.Bytes(), nil
 }
 
 // download writes a document's output to path through a temporary file

@@ -4,7 +4,7 @@
 //
 //	redact FILE... [-o DIR] [--categories Person,Email] [--include a,b]
 //	       [--exclude c] [--retention ephemeral|studio] [--url URL]
-//	       [--direct-over SIZE] [--timeout D] [--retries N]
+//	       [--direct-over SIZE] [--timeout D] [--retries N] [--report]
 //
 // The server is --url, else $REDACT_URL, else http://127.0.0.1:8080; the
 // API key is $REDACT_API_KEY (never a flag, so it stays out of shell
@@ -15,7 +15,8 @@
 // in a second job. The client polls each job with exponential backoff
 // (250 ms doubling to 2 s) and writes DIR/NAME-redacted.pdf for each
 // redacted document. Output paths are printed on stdout; progress goes to
-// stderr when it is a terminal.
+// stderr: a bar per file with pages/s and ETA when stdout and stderr are
+// terminals, plain lines (one per change) otherwise.
 //
 // Exit codes:
 //
@@ -60,7 +61,10 @@ const (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, isTerminal(os.Stderr))
+	// Bars need a terminal to redraw on (stderr) and a user watching it:
+	// with stdout piped or redirected, the run is scripted and gets plain
+	// lines.
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, isTerminal(os.Stderr) && isTerminal(os.Stdout))
 	stop()
 	os.Exit(code)
 }
@@ -78,6 +82,7 @@ type cliConfig struct {
 	url        string
 	key        string
 	directOver int64
+	report     bool
 	timeout    time.Duration
 	retries    int
 }
@@ -93,7 +98,7 @@ func parseArgs(args []string, getenv func(string) string, stderr io.Writer) (*cl
 	fs := flag.NewFlagSet("redact", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: redact FILE... [-o DIR] [--categories Person,Email] [--include a,b] [--exclude c] [--retention ephemeral|studio] [--url URL] [--direct-over SIZE] [--timeout D]")
+		fmt.Fprintln(stderr, "usage: redact FILE... [-o DIR] [--categories Person,Email] [--include a,b] [--exclude c] [--retention ephemeral|studio] [--url URL] [--direct-over SIZE] [--timeout D] [--report]")
 		fs.PrintDefaults()
 	}
 	var cats, incl, excl listFlag
@@ -107,6 +112,7 @@ func parseArgs(args []string, getenv func(string) string, stderr io.Writer) (*cl
 	fs.Var(&direct, "direct-over", "PDFs larger than this use direct upload (e.g. 8MB, 500KiB, bytes)")
 	fs.DurationVar(&c.timeout, "timeout", 30*time.Minute, "give up waiting after this long")
 	fs.IntVar(&c.retries, "retries", 5, "retries of one request on 429, 502-504 and network errors")
+	fs.BoolVar(&c.report, "report", false, "after each download, print the document's report (JSON, one line) on stdout below its path")
 	rest := args
 	for {
 		if err := fs.Parse(rest); err != nil {
@@ -268,7 +274,7 @@ type runner struct {
 	cfg      *cliConfig
 	stdout   io.Writer
 	stderr   io.Writer
-	progress bool
+	progress bool            // stderr is a terminal: draw progress bars
 	used     map[string]bool // output names taken
 }
 
@@ -334,6 +340,13 @@ func (r *runner) run(ctx context.Context, files []localFile) int {
 				return r.fail(fmt.Errorf("%s: download: %w", f.Path, err))
 			}
 			fmt.Fprintln(r.stdout, out)
+			if r.cfg.report {
+				rep, err := r.c.getReport(ctx, d.ID)
+				if err != nil {
+					return r.fail(fmt.Errorf("%s: report: %w", f.Path, err))
+				}
+				fmt.Fprintf(r.stdout, "%s\n", rep)
+			}
 		}
 	}
 	if failed {
@@ -343,22 +356,16 @@ func (r *runner) run(ctx context.Context, files []localFile) int {
 }
 
 // wait polls a job until every document is terminal, with exponential
-// backoff from 250 ms to 2 s, reporting changes when progress is on.
+// backoff from 250 ms to 2 s, showing each document's progress: bars on
+// a terminal, plain lines elsewhere.
 func (r *runner) wait(ctx context.Context, b *batch) (*job, error) {
 	j := b.job
 	delay := pollStart
-	last := map[string]string{}
+	view := newProgressView(r.stderr, r.progress, b.files)
 	for {
+		view.update(j, time.Now())
 		done := len(j.Documents) > 0
-		for i, d := range j.Documents {
-			state := d.Status
-			if d.PageCount > 0 {
-				state += fmt.Sprintf(" (%d pages)", d.PageCount)
-			}
-			if last[d.ID] != state && i < len(b.files) {
-				last[d.ID] = state
-				r.logf("%s: %s", filepath.Base(b.files[i].Path), state)
-			}
+		for _, d := range j.Documents {
 			done = done && terminal(d.Status)
 		}
 		if done {
@@ -387,10 +394,10 @@ func (r *runner) outputPath(in string) string {
 	return filepath.Join(r.cfg.outDir, name)
 }
 
+// logf prints a progress message on stderr (a terminal or not: stdout
+// holds only the output paths).
 func (r *runner) logf(format string, args ...any) {
-	if r.progress {
-		fmt.Fprintf(r.stderr, "redact: "+format+"\n", args...)
-	}
+	fmt.Fprintf(r.stderr, "redact: "+format+"\n", args...)
 }
 
 // fail prints err and picks the exit code.

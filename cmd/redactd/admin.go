@@ -30,6 +30,7 @@ import (
 //	GET  /keys                  {"keys":[info...]}
 //	POST /keys/{id}/revoke      {"success":true}
 //	PUT  /defaults              {"email","categories","included","excluded"} → {"success":true}
+//	POST /webhook-secret        {"email","rotate"} → {"secret"}
 
 // adminOps are the administrative operations; engine.Service provides
 // them directly and adminClient over the socket.
@@ -38,6 +39,12 @@ type adminOps interface {
 	ListKeys(ctx context.Context) ([]engine.KeyInfo, error)
 	RevokeKey(ctx context.Context, keyID string) error
 	SetDefaults(ctx context.Context, email string, opts engine.Options) error
+	WebhookSecret(ctx context.Context, email string, rotate bool) (string, error)
+}
+
+type webhookSecretJSON struct {
+	Email  string `json:"email"`
+	Rotate bool   `json:"rotate"`
 }
 
 type keyInfoJSON struct {
@@ -171,6 +178,19 @@ func adminHandler(ops adminOps, withPprof bool, log *slog.Logger) http.Handler {
 		}
 		log.Info("admin: defaults set")
 		writeAdmin(w, http.StatusOK, map[string]bool{"success": true})
+	})
+	mux.HandleFunc("POST /webhook-secret", func(w http.ResponseWriter, r *http.Request) {
+		var in webhookSecretJSON
+		if !readAdmin(w, r, &in) {
+			return
+		}
+		secret, err := ops.WebhookSecret(r.Context(), in.Email, in.Rotate)
+		if err != nil {
+			adminFail(w, log, "webhook secret", err)
+			return
+		}
+		log.Info("admin: webhook secret read", "rotated", in.Rotate)
+		writeAdmin(w, http.StatusOK, map[string]string{"secret": secret})
 	})
 	if withPprof {
 		mux.HandleFunc("/debug/pprof/", pprof.Index)
@@ -312,4 +332,10 @@ func (c *adminClient) RevokeKey(ctx context.Context, id string) error {
 func (c *adminClient) SetDefaults(ctx context.Context, email string, opts engine.Options) error {
 	var out map[string]bool
 	return c.do(ctx, "PUT", "/defaults", defaultsJSON{Email: email, Categories: opts.Categories, Included: opts.Included, Excluded: opts.Excluded}, &out)
+}
+
+func (c *adminClient) WebhookSecret(ctx context.Context, email string, rotate bool) (string, error) {
+	var out map[string]string
+	err := c.do(ctx, "POST", "/webhook-secret", webhookSecretJSON{Email: email, Rotate: rotate}, &out)
+	return out["secret"], err
 }

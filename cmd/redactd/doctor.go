@@ -27,6 +27,7 @@ import (
 	"github.com/redactd/redactd/engine/joblog"
 	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/testpdf"
+	"github.com/redactd/redactd/engine/webhook"
 	"github.com/redactd/redactd/models/ner"
 	"github.com/redactd/redactd/models/ocr"
 	"github.com/redactd/redactd/models/ort"
@@ -136,6 +137,21 @@ func (d *doctorRun) run() {
 	d.checkGPU(lib)
 	d.checkNER()
 	d.checkOCR()
+	d.checkWebhooks()
+}
+
+// checkWebhooks parses webhook-allow-hosts the way serve does (a bad
+// entry stops serve) and says whether webhooks are on.
+func (d *doctorRun) checkWebhooks() {
+	a, err := webhook.ParseAllowList(d.cfg.WebhookAllowHosts)
+	switch {
+	case err != nil:
+		d.add(checkFail, "webhooks", "%v", err)
+	case !a.Enabled():
+		d.add(checkOK, "webhooks", "off (webhook-allow-hosts is empty; callback_url is refused)")
+	default:
+		d.add(checkOK, "webhooks", "on for %s; retried for %v from %v", d.cfg.WebhookAllowHosts, d.cfg.WebhookRetryFor, d.cfg.WebhookRetryBase)
+	}
 }
 
 // checkCPU reports the vector extensions ONNX Runtime and the pixel kernels
@@ -370,11 +386,12 @@ func (quietPebble) Fatalf(format string, args ...any) {
 // checkORT finds and loads the ONNX Runtime library the way serve does and
 // returns its path ("" when it was not found).
 func (d *doctorRun) checkORT() string {
-	lib, err := ort.FindLibrary(d.cfg.ORTLib)
+	loc, err := ort.LocateLibrary(d.cfg.ORTLib)
 	if err != nil {
 		d.add(checkFail, "onnxruntime", "%v (set --ort-lib or REDACTD_ORT_LIB)", err)
 		return ""
 	}
+	lib := loc.Path
 	sums := sumsNote(filepath.Dir(lib), []string{filepath.Base(lib)})
 	if sums.status == checkFail {
 		d.add(checkFail, "onnxruntime", "%s: %s", lib, sums.detail)
@@ -386,8 +403,25 @@ func (d *doctorRun) checkORT() string {
 		return lib
 	}
 	d.ortReady = true
-	d.add(sums.status, "onnxruntime", "%s loaded, version %s%s", lib, onnx.GetVersion(), sums.detail)
+	d.add(sums.status, "onnxruntime", "%s loaded, version %s%s; %s", lib, onnx.GetVersion(), sums.detail, fromNote(loc.From))
 	return lib
+}
+
+// fromNote says where a located file came from, for the doctor's lines.
+func fromNote(from string) string {
+	switch from {
+	case ort.FromSetting:
+		return "from the setting (flag, config file)"
+	case ort.FromEnv:
+		return "from the environment"
+	case ort.FromExecutable:
+		return "found beside the executable"
+	case ort.FromCache:
+		return "found in .cache (make setup)"
+	case ort.FromSystem:
+		return "found in the system path"
+	}
+	return "found in " + from
 }
 
 // checkGPU tries to add the CUDA execution provider to a session, which is
@@ -466,7 +500,11 @@ func (d *doctorRun) checkNER() {
 		return
 	}
 	mf := m.Manifest()
-	d.add(checkOK, "ner model", "%s %s %s loaded, %d labels, test sentence tagged", d.cfg.NERModel, mf.Name, mf.Version, len(m.Labels()))
+	from := "from the setting (flag, config file)"
+	if d.cfg.NERModel == "" || d.cfg.NERModel == ner.Builtin {
+		from = "embedded in the executable"
+	}
+	d.add(checkOK, "ner model", "%s %s %s loaded, %d labels, test sentence tagged; %s", d.cfg.NERModel, mf.Name, mf.Version, len(m.Labels()), from)
 }
 
 // checkOCR checks the OCR files (and their SHA256SUMS when shipped beside
@@ -476,7 +514,11 @@ func (d *doctorRun) checkOCR() {
 		d.add(checkOK, "ocr models", "not used (ocr off)")
 		return
 	}
-	dir, err := ocr.ModelDir(d.cfg.ModelDir)
+	root, err := ort.LocateModelDir(d.cfg.ModelDir)
+	var dir string
+	if err == nil {
+		dir, err = ocr.ModelDir(root.Path)
+	}
 	if err != nil {
 		d.add(checkFail, "ocr model files", "%v (set --model-dir or REDACTD_MODEL_DIR, or --ocr off)", err)
 		return
@@ -496,7 +538,7 @@ func (d *doctorRun) checkOCR() {
 	if !sums.found {
 		sums = sumsNote(filepath.Dir(dir), nil)
 	}
-	d.add(sums.status, "ocr model files", "%s: %s%s", dir, strings.Join(ocrFiles, ", "), sums.detail)
+	d.add(sums.status, "ocr model files", "%s: %s%s; %s", dir, strings.Join(ocrFiles, ", "), sums.detail, fromNote(root.From))
 	if sums.status == checkFail {
 		return
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/engine/joblog"
 	"github.com/redactd/redactd/models/ocr"
 	"github.com/redactd/redactd/models/ort"
 )
@@ -108,13 +109,16 @@ func TestDoctorHealthyInstallation(t *testing.T) {
 			t.Errorf("check %q: %+v", name, r)
 		}
 	}
-	wantCheck(t, res, "job log", checkOK, fmt.Sprintf("schema version %d (current)", 1))
+	wantCheck(t, res, "job log", checkOK, fmt.Sprintf("schema version %d (current)", joblog.SchemaVersion))
 	wantCheck(t, res, "data directory", checkOK, "writable")
 	wantCheck(t, res, "mupdf", checkOK, "extracted and rendered")
 	wantCheck(t, res, "onnxruntime", checkOK, "loaded, version ")
+	wantCheck(t, res, "onnxruntime", checkOK, "found in .cache (make setup)")
+	wantCheck(t, res, "ocr model files", checkOK, "found in .cache (make setup)")
 	wantCheck(t, res, "ner model", checkOK, "test sentence tagged")
 	wantCheck(t, res, "ocr models", checkOK, "test page read correctly")
 	wantCheck(t, res, "gpu", checkOK, "not used")
+	wantCheck(t, res, "webhooks", checkOK, "off")
 }
 
 func TestDoctorFailsOnBrokenInstallation(t *testing.T) {
@@ -133,6 +137,7 @@ func TestDoctorFailsOnBrokenInstallation(t *testing.T) {
 		{"missing models", []string{"--model-dir", emptyModels}, "ocr model files", checkFail, "no det.onnx"},
 		{"data is a file", []string{"--data", notDir}, "data directory", checkFail, "not a directory"},
 		{"data under a file", []string{"--data", filepath.Join(notDir, "sub")}, "data directory", checkFail, "not a directory"},
+		{"bad webhook allow-list", []string{"--webhook-allow-hosts", "10.0.0.0/33"}, "webhooks", checkFail, "not a host name, IP address or CIDR"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := append([]string{"--data", privateDir(t)}, tc.args...)
@@ -283,7 +288,7 @@ func TestDoctorJobLog(t *testing.T) {
 	want(check(empty), checkOK, "none yet")
 
 	cfg := newJobLog(t)
-	want(check(cfg), checkOK, "schema version 1 (current)")
+	want(check(cfg), checkOK, fmt.Sprintf("schema version %d (current)", joblog.SchemaVersion))
 
 	// Open: pebble's lock is held (here by this process).
 	log := slog.New(slog.DiscardHandler)
@@ -303,7 +308,7 @@ func TestDoctorJobLog(t *testing.T) {
 	if err := eng.Close(); err != nil {
 		t.Fatal(err)
 	}
-	want(check(cfg), checkOK, "schema version 1 (current)")
+	want(check(cfg), checkOK, fmt.Sprintf("schema version %d (current)", joblog.SchemaVersion))
 
 	// A newer release's layout.
 	db, err := pebble.Open(filepath.Join(cfg.Data, "joblog"), &pebble.Options{Logger: quietPebble{}})

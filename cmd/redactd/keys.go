@@ -40,7 +40,7 @@ func withOps(cfg config.Config, stderr io.Writer, fn func(context.Context, admin
 
 func keys(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usagef("keys: want create, list or revoke")
+		return usagef("keys: want create, list, revoke or webhook-secret")
 	}
 	switch args[0] {
 	case "create":
@@ -49,8 +49,44 @@ func keys(args []string, stdout, stderr io.Writer) error {
 		return keysList(args[1:], stdout, stderr)
 	case "revoke":
 		return keysRevoke(args[1:], stdout, stderr)
+	case "webhook-secret":
+		return keysWebhookSecret(args[1:], stdout, stderr)
 	}
-	return usagef("keys: unknown subcommand %q (want create, list or revoke)", args[0])
+	return usagef("keys: unknown subcommand %q (want create, list, revoke or webhook-secret)", args[0])
+}
+
+// keysWebhookSecret prints the account's webhook secret alone on the last
+// line (creating it when there is none; --rotate makes a new one, and
+// deliveries are signed with the new one from then on).
+func keysWebhookSecret(args []string, stdout, stderr io.Writer) error {
+	var email string
+	var rotate bool
+	cfg, fs, err := loadConfig("keys webhook-secret", args, stderr, func(fs *flag.FlagSet) {
+		fs.StringVar(&email, "email", "", "account e-mail address")
+		fs.BoolVar(&rotate, "rotate", false, "replace the secret with a new one")
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usagef("keys webhook-secret: unexpected argument %q", fs.Arg(0))
+	case strings.TrimSpace(email) == "":
+		return usagef("keys webhook-secret: --email is required")
+	}
+	return withOps(cfg, stderr, func(ctx context.Context, ops adminOps) error {
+		secret, err := ops.WebhookSecret(ctx, email, rotate)
+		if err != nil {
+			return err
+		}
+		if rotate {
+			fmt.Fprintln(stdout, "new webhook secret (deliveries are signed with it from now on):")
+		} else {
+			fmt.Fprintln(stdout, "webhook secret (HMAC-SHA256 key of X-Redactd-Signature):")
+		}
+		fmt.Fprintln(stdout, secret)
+		return nil
+	})
 }
 
 // keysCreate prints details, then the new key alone on the last line, so

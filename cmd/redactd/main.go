@@ -5,6 +5,7 @@
 //	redactd keys create --email E [--plan free|standard] [--pages N]
 //	redactd keys list
 //	redactd keys revoke ID
+//	redactd keys webhook-secret --email E [--rotate]
 //	redactd defaults set --email E [--categories JSON] [--include JSON] [--exclude JSON]
 //	redactd config-reference                        settings as a Markdown table
 //	redactd doctor [settings...]                    check the installation
@@ -85,6 +86,7 @@ func usage(w io.Writer) {
   redactd keys create --email E [--plan free|standard] [--pages N] [--data DIR]
   redactd keys list [--data DIR]
   redactd keys revoke [--data DIR] ID
+  redactd keys webhook-secret [--data DIR] --email E [--rotate]
   redactd defaults set --email E [--categories JSON] [--include JSON] [--exclude JSON] [--data DIR]
   redactd config-reference
   redactd doctor [--config FILE] [settings...]

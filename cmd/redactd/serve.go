@@ -105,6 +105,11 @@ func serve(args []string, stderr io.Writer) error {
 		return fmt.Errorf("open engine: %w", err)
 	}
 	defer eng.Close()
+	hooks, err := server.StartWebhooks(cfg, eng, log)
+	if err != nil {
+		return err
+	}
+	defer hooks.Close() // before the engine closes (defers run in reverse)
 
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {

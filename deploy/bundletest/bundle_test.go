@@ -141,6 +141,36 @@ func TestBundle(t *testing.T) {
 		}
 	}
 
+	// 2b. The unpacked bundle runs where it is, with no flags and no config:
+	// doctor finds the library and models beside the executable, and it
+	// serves and redacts from there.
+	inPlace := filepath.Join(bdir, "bin", "redactd")
+	out, err := runIn(t, home, env, inPlace, "doctor", "--data", "./data-inplace")
+	if err != nil {
+		t.Fatalf("doctor in place: %v\n%s", err, out)
+	}
+	for _, want := range []string{
+		"onnxruntime: " + filepath.Join(bdir, "lib/libonnxruntime.so.1") + " loaded",
+		"1 file(s) match " + filepath.Join(bdir, "lib/SHA256SUMS") + "; found beside the executable",
+		"ocr model files: " + filepath.Join(bdir, "models/ocr") + ": ",
+		"4 file(s) match " + filepath.Join(bdir, "models/SHA256SUMS") + "; found beside the executable",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("doctor in place lacks %q:\n%s", want, out)
+		}
+	}
+	dp := startService(t, home, env, inPlace, "serve", "--data", "./data-inplace", "--listen", "127.0.0.1:0")
+	out, err = runIn(t, home, env, inPlace, "keys", "create", "--data", "./data-inplace", "--email", "inplace@example.com", "--plan", "standard")
+	if err != nil {
+		t.Fatalf("keys create in place: %v\n%s\n%s", err, out, dp.logs())
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	redactThrough(t, dp, lines[len(lines)-1])
+	dp.stop(t)
+	if err := os.RemoveAll(filepath.Join(home, "data-inplace")); err != nil {
+		t.Fatal(err)
+	}
+
 	// 3. install.sh refuses a damaged bundle and too old a glibc.
 	readme := filepath.Join(bdir, "README.md")
 	orig, err := os.ReadFile(readme)
@@ -173,7 +203,7 @@ func TestBundle(t *testing.T) {
 	}
 
 	// 4. Install into a custom prefix and check it with doctor.
-	out, err := runIn(t, home, env, filepath.Join(bdir, "install.sh"), "--prefix", prefix, "--no-systemd")
+	out, err = runIn(t, home, env, filepath.Join(bdir, "install.sh"), "--prefix", prefix, "--no-systemd")
 	if err != nil {
 		t.Fatalf("install.sh: %v\n%s", err, out)
 	}
@@ -199,6 +229,20 @@ func TestBundle(t *testing.T) {
 	if strings.Contains(out, root) {
 		t.Errorf("the installed doctor found something in the repository %s:\n%s", root, out)
 	}
+	// Without the config file, the installed binary finds the prefix's
+	// library and models beside itself.
+	out, err = runIn(t, home, env, bin, "doctor", "--data", filepath.Join(tmp, "noconf-data"))
+	if err != nil {
+		t.Fatalf("doctor without --config: %v\n%s", err, out)
+	}
+	for _, want := range []string{
+		"onnxruntime: " + filepath.Join(prefix, "lib/redactd/libonnxruntime.so.1") + " loaded",
+		"4 file(s) match " + filepath.Join(prefix, "share/redactd/models/SHA256SUMS") + "; found beside the executable",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("doctor without --config lacks %q:\n%s", want, out)
+		}
+	}
 
 	// 5. Serve from the installation.
 	d := startService(t, home, env, bin, "serve", "--config", conf, "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0", "--log-format", "json")
@@ -206,10 +250,20 @@ func TestBundle(t *testing.T) {
 	if err != nil {
 		t.Fatalf("keys create: %v\n%s\n%s", err, out, d.logs())
 	}
-	lines := strings.Split(strings.TrimSpace(out), "\n")
+	lines = strings.Split(strings.TrimSpace(out), "\n")
 	key := lines[len(lines)-1]
 
 	// 6. Redact a PDF through the API.
+	redactThrough(t, d, key)
+
+	// 7. Clean stop.
+	d.stop(t)
+}
+
+// redactThrough redacts a small PDF through the running service's HTTP API
+// with key and checks the output.
+func redactThrough(t *testing.T, d *service, key string) {
+	t.Helper()
 	doc := testpdf.New()
 	p := doc.AddPage(595, 842, 0)
 	p.Text(72, 760, 12, "Customer: jane.doe@example.com")
@@ -258,8 +312,6 @@ func TestBundle(t *testing.T) {
 		t.Fatal("output still holds the text")
 	}
 
-	// 7. Clean stop.
-	d.stop(t)
 }
 
 // service is the running redactd serve.

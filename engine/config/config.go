@@ -68,8 +68,8 @@ type Config struct {
 	TextBits          int           `name:"text-bits" def:"4" help:"bits per sample of text-like output pages: 4 (16 levels, about half the size) or 8 (lossless)"`
 
 	// Models
-	ModelDir   string        `name:"model-dir" def:"" help:"directory with the NER model and OCR models (default: built-in search: ./models, next to the binary, /usr/share/redactd/models)"`
-	ORTLib     string        `name:"ort-lib" def:"" help:"path to libonnxruntime.so (default: searched like model-dir)"`
+	ModelDir   string        `name:"model-dir" def:"" help:"directory with the OCR models (default: searched: ../models and ../share/redactd/models of the executable, .cache/models, /usr/share/redactd/models)"`
+	ORTLib     string        `name:"ort-lib" def:"" help:"path to libonnxruntime.so (default: searched: ../lib and ../lib/redactd of the executable, .cache/ort, /usr/lib/redactd)"`
 	Device     string        `name:"device" def:"cpu" help:"ONNX Runtime execution provider: cpu or cuda"`
 	ORTThreads int           `name:"ort-threads" def:"0" help:"ONNX Runtime intra-op threads per session; 0 means the number of CPUs"`
 	NERModel   string        `name:"ner-model" def:"builtin" help:"builtin, or a directory with a Hugging Face token-classification model.onnx, tokenizer.json and labels.json"`
@@ -79,6 +79,13 @@ type Config struct {
 	OCR        string        `name:"ocr" def:"auto" help:"auto (pages without text and large images), always, or off"`
 	OCRMaxSide int           `name:"ocr-max-side" def:"1536" help:"longest side in pixels of the image fed to text detection"`
 	OCRCharset string        `name:"ocr-charset" def:"latin" help:"characters OCR reads: latin (Latin, digits, punctuation, symbols, some Greek and Cyrillic: faster) or all (the recogniser's full dictionary, with Chinese)"`
+
+	// Webhooks
+	WebhookAllowHosts string        `name:"webhook-allow-hosts" def:"" help:"comma-separated host names, IP addresses and CIDRs a job's callback_url may point at; empty turns webhooks off (callback_url is refused)"`
+	WebhookRetryBase  time.Duration `name:"webhook-retry-base" def:"10s" help:"delay before the first retry of a failed webhook delivery; it doubles per attempt (capped at 1h) with up to 50% jitter"`
+	WebhookRetryFor   time.Duration `name:"webhook-retry-for" def:"24h" help:"how long a webhook delivery is retried after its first attempt before it is dropped"`
+	WebhookTimeout    time.Duration `name:"webhook-timeout" def:"10s" help:"time limit of one webhook delivery attempt (connect, send, answer)"`
+	WebhookWorkers    int           `name:"webhook-workers" def:"4" help:"webhook deliveries in flight at once; slow receivers hold only these, never the pipeline"`
 }
 
 // Default returns the configuration with every default applied.
@@ -161,6 +168,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("config: ner-entity-prob %v outside (0, 1]", c.NERRecall)
 	case c.TextBits != 4 && c.TextBits != 8:
 		return fmt.Errorf("config: text-bits %d: want 4 or 8", c.TextBits)
+	case c.WebhookRetryBase <= 0, c.WebhookRetryFor <= 0, c.WebhookTimeout <= 0, c.WebhookWorkers <= 0:
+		return fmt.Errorf("config: webhook-retry-base, webhook-retry-for, webhook-timeout and webhook-workers must be positive")
 	}
 	if err := checkCIDRs(c.TrustedProxies); err != nil {
 		return fmt.Errorf("config: %w", err)

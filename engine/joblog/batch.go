@@ -56,11 +56,13 @@ func (b *Batch) PutKey(k *Key) {
 	b.b.Set(append([]byte(pKeyHash), k.Hash...), []byte(k.ID), nil)
 }
 
-// PutJob writes a job and its per-account index entry.
+// PutJob writes a job and its per-account index entries (by id, and by
+// creation time for listing).
 func (b *Batch) PutJob(j *Job) {
 	j.V = recordVersion
 	b.set([]byte(pJob+j.ID), j)
 	b.b.Set([]byte(pAcctJob+j.AccountID+"/"+j.ID), nil, nil)
+	b.b.Set(acctTimeKey(j.AccountID, timeNS(j.CreatedAt), j.ID), nil, nil)
 }
 
 // PutDoc writes a document.
@@ -123,6 +125,7 @@ func (b *Batch) PurgeJob(j *Job, docs []*Doc) {
 	}
 	b.b.Delete([]byte(pJob+j.ID), nil)
 	b.b.Delete([]byte(pAcctJob+j.AccountID+"/"+j.ID), nil)
+	b.b.Delete(acctTimeKey(j.AccountID, timeNS(j.CreatedAt), j.ID), nil)
 	ev := []byte(pEvent + j.ID + "/")
 	b.b.DeleteRange(ev, upper(ev), nil)
 	if j.IdemKey != "" {
@@ -131,4 +134,5 @@ func (b *Batch) PurgeJob(j *Job, docs []*Doc) {
 	if !j.ExpiresAt.IsZero() {
 		b.b.Delete(timeKey(pRetention, timeNS(j.ExpiresAt), j.ID), nil)
 	}
+	b.DeleteHook(j.ID)
 }

@@ -21,11 +21,13 @@
 //	keyhash/<sha256 of key>             key id
 //	job/<job>                           Job
 //	acctjob/<account>/<job>             empty: the account's jobs
+//	acctjobt/<account>/<ns, 8 bytes BE><job>  empty: the same by creation time (v2)
 //	doc/<doc>                           Doc
 //	idem/<account>/<namespace>/<key>    Idem
 //	event/<job>/<seq, 8 bytes BE>       Event
 //	queue/<unix ns, 8 bytes BE><doc>    QueueEntry value (job id)
 //	expire/<unix ns, 8 bytes BE><job>   empty: retention index
+//	hook/<job>                          Hook: pending webhook delivery
 //
 // Values are JSON records carrying a version field "v"; a record written by
 // a newer binary is refused rather than misread.
@@ -48,7 +50,10 @@ import (
 )
 
 // SchemaVersion is the key-space layout this binary reads and writes.
-const SchemaVersion = 1
+//
+//  1. the first layout
+//  2. acctjobt/: an account's jobs by creation time, for listing
+const SchemaVersion = 2
 
 // recordVersion is the version written into every record's "v" field.
 const recordVersion = 1
@@ -84,9 +89,10 @@ type Migration struct {
 	Apply func(db *pebble.DB, b *pebble.Batch) error
 }
 
-// migrations lists the built-in upgrades. Version 1 is the first layout, so
-// there are none yet; a future layout change appends {From: 1, ...}.
-var migrations []Migration
+// migrations lists the built-in upgrades, one per layout change.
+var migrations = []Migration{
+	{From: 1, Apply: migrateListingIndex},
+}
 
 // Options configure Open. The zero value is the production setting.
 type Options struct {

@@ -144,7 +144,7 @@ func TestFailedMigrationKeepsVersion(t *testing.T) {
 	dir := t.TempDir()
 	l := openT(t, dir)
 	l.Close()
-	_, err := Open(dir, Options{Version: 2, Migrations: []Migration{{From: 1, Apply: func(_ *pebble.DB, b *pebble.Batch) error {
+	_, err := Open(dir, Options{Version: SchemaVersion + 1, Migrations: []Migration{{From: SchemaVersion, Apply: func(_ *pebble.DB, b *pebble.Batch) error {
 		b.Set([]byte("migrated/marker"), nil, nil)
 		return errors.New("boom")
 	}}}})
@@ -152,8 +152,8 @@ func TestFailedMigrationKeepsVersion(t *testing.T) {
 		t.Fatal("want error")
 	}
 	l2 := openT(t, dir)
-	if v, _ := l2.SchemaVersionOf(); v != 1 {
-		t.Fatalf("version = %d, want 1", v)
+	if v, _ := l2.SchemaVersionOf(); v != SchemaVersion {
+		t.Fatalf("version = %d, want %d", v, SchemaVersion)
 	}
 	if _, err := l2.getRaw([]byte("migrated/marker")); !IsNotFound(err) {
 		t.Fatalf("partial migration visible: %v", err)

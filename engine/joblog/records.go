@@ -21,6 +21,9 @@ type Account struct {
 	PagesUsed  int64         `json:"pages_used"`
 	Defaults   RedactOptions `json:"defaults"`
 	CreatedAt  time.Time     `json:"created_at"`
+	// WebhookSecret signs the account's webhook deliveries (hex, made by
+	// `redactd keys webhook-secret`); empty until first asked for.
+	WebhookSecret string `json:"webhook_secret,omitempty"`
 }
 
 // Key is an API key record. Only the SHA-256 of the key is stored.
@@ -60,6 +63,19 @@ type Job struct {
 	IdemKey string `json:"idem_key,omitempty"`
 	// Seq is the sequence number of the job's last event.
 	Seq uint64 `json:"seq"`
+	// CallbackURL receives the job once every document is terminal.
+	CallbackURL string `json:"callback_url,omitempty"`
+}
+
+// Hook is a pending webhook delivery of a finished job.
+type Hook struct {
+	V         int       `json:"v"`
+	JobID     string    `json:"job_id"`
+	AccountID string    `json:"account_id"`
+	URL       string    `json:"url"`
+	Attempts  int       `json:"attempts"`
+	FirstAt   time.Time `json:"first_at"`
+	NextAt    time.Time `json:"next_at"`
 }
 
 // Doc is a stored document.
@@ -76,6 +92,9 @@ type Doc struct {
 	Status       string `json:"status"`
 	ErrorMessage string `json:"error_message,omitempty"`
 	PageCount    int    `json:"page_count"`
+	// PagesDone counts the pages written to the output, stored at most
+	// about once a second while the document is processed.
+	PagesDone int `json:"pages_done,omitempty"`
 	// Released means the document may be processed (multipart: at
 	// creation; direct upload: when a commit found its blob).
 	Released bool `json:"released,omitempty"`
@@ -85,6 +104,7 @@ type Doc struct {
 	HasOriginal bool  `json:"has_original,omitempty"`
 	HasOutput   bool  `json:"has_output,omitempty"`
 	HasMasks    bool  `json:"has_masks,omitempty"`
+	HasReport   bool  `json:"has_report,omitempty"`
 	OutputBytes int64 `json:"output_bytes,omitempty"`
 	// Charged is set in the batch that adds ChargedPages to the account,
 	// so a page count is charged exactly once.

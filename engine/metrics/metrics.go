@@ -69,6 +69,22 @@ var (
 		Name: "redactd_detections_total", Help: "Masked spans by category and recognizer.",
 	}, []string{"category", "recognizer"})
 
+	// Webhooks.
+	WebhookAttempts = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "redactd_webhook_attempts_total",
+		Help: "Webhook delivery attempts by outcome: delivered (2xx), failed (other status, network error, timeout), refused (no address allowed by webhook-allow-hosts).",
+	}, []string{"outcome"})
+	WebhookDropped = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "redactd_webhook_dropped_total", Help: "Webhook deliveries given up after webhook-retry-for.",
+	})
+	WebhookPending = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "redactd_webhook_pending", Help: "Webhook deliveries waiting in the job log (due or retrying).",
+	})
+	WebhookDuration = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name: "redactd_webhook_attempt_duration_seconds", Help: "Time per webhook delivery attempt.",
+		Buckets: prometheus.ExponentialBuckets(0.001, 2, 16),
+	})
+
 	// Models.
 	BatchSize = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name: "redactd_model_batch_size", Help: "Requests per model batch.",
@@ -88,5 +104,6 @@ func init() {
 		QueueDepth, DocumentsInFlight, Documents, JobsCreated, QuotaPages, DocumentDuration,
 		Pages, StageDuration, OutputBytesPerPage, PixelsInFlight, Detections,
 		BatchSize, BatchDuration,
+		WebhookAttempts, WebhookDropped, WebhookPending, WebhookDuration,
 	)
 }

@@ -14,14 +14,21 @@ import (
 const minImageRegionPt = 24
 
 // analysePage completes the page's words with OCR where needed and runs
-// detection, returning the spans to mask.
-func (p *Pipeline) analysePage(ctx context.Context, pg *page.Page, opts detect.Options) ([]page.Span, error) {
-	if err := p.addOCRWords(ctx, pg); err != nil {
+// detection, returning the spans to mask; st gets whether OCR ran and the
+// time of both steps.
+func (p *Pipeline) analysePage(ctx context.Context, pg *page.Page, opts detect.Options, st *pageStats) ([]page.Span, error) {
+	t := time.Now()
+	ran, err := p.addOCRWords(ctx, pg)
+	if ran {
+		st.ocr, st.t[stageOCR] = true, time.Since(t)
+	}
+	if err != nil {
 		return nil, err
 	}
-	t := time.Now()
+	t = time.Now()
 	spans, err := detect.Run(ctx, pg, p.deps.Detectors, opts)
 	observe("detect", t)
+	st.t[stageDetect] = time.Since(t)
 	return spans, err
 }
 
@@ -29,9 +36,9 @@ func (p *Pipeline) analysePage(ctx context.Context, pg *page.Page, opts detect.O
 // the text layer: the whole page when it has no usable text, otherwise the
 // embedded images large enough to hold text. OCR words that repeat a
 // text-layer word are dropped.
-func (p *Pipeline) addOCRWords(ctx context.Context, pg *page.Page) error {
+func (p *Pipeline) addOCRWords(ctx context.Context, pg *page.Page) (ran bool, err error) {
 	if p.deps.OCR == nil || p.cfg.OCR == "off" || pg.Raster == nil {
-		return nil
+		return false, nil
 	}
 	var regions []PixelRect
 	switch {
@@ -48,7 +55,7 @@ func (p *Pipeline) addOCRWords(ctx context.Context, pg *page.Page) error {
 		}
 	}
 	if len(regions) == 0 {
-		return nil
+		return false, nil
 	}
 	t := time.Now()
 	defer observe("ocr", t)
@@ -58,7 +65,7 @@ func (p *Pipeline) addOCRWords(ctx context.Context, pg *page.Page) error {
 	for _, reg := range regions {
 		words, err := p.deps.OCR.Recognize(ctx, pg.Raster, reg)
 		if err != nil {
-			return err
+			return true, err
 		}
 		next := lineBase
 		for _, w := range words {
@@ -74,7 +81,7 @@ func (p *Pipeline) addOCRWords(ctx context.Context, pg *page.Page) error {
 		lineBase = next
 	}
 	pg.Words = mergeWords(pg.Words, found)
-	return nil
+	return true, nil
 }
 
 // hasUsableText reports whether a text layer is worth trusting: some words

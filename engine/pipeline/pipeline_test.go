@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,9 +35,10 @@ func newTestPipeline(t testing.TB) *Pipeline {
 }
 
 type run struct {
-	out      []byte
-	res      *engine.ProcessResult
-	statuses []engine.Status
+	out       []byte
+	res       *engine.ProcessResult
+	statuses  []engine.Status // each change, in order
+	pagesDone []int           // every PagesDone reported
 }
 
 func process(t testing.TB, p *Pipeline, pdf []byte, opts engine.Options) (*run, error) {
@@ -48,7 +50,15 @@ func process(t testing.TB, p *Pipeline, pdf []byte, opts engine.Options) (*run, 
 	var out bytes.Buffer
 	r := &run{}
 	res, err := p.Process(context.Background(), engine.ProcessInput{DocID: "d", Path: path, Options: opts}, &out,
-		func(pr engine.Progress) error { r.statuses = append(r.statuses, pr.Status); return nil })
+		func(pr engine.Progress) error {
+			if len(r.statuses) == 0 || r.statuses[len(r.statuses)-1] != pr.Status {
+				r.statuses = append(r.statuses, pr.Status)
+			}
+			if pr.PagesDone > 0 {
+				r.pagesDone = append(r.pagesDone, pr.PagesDone)
+			}
+			return nil
+		})
 	r.out, r.res = out.Bytes(), res
 	return r, err
 }
@@ -127,6 +137,9 @@ func TestRedactTextPDF(t *testing.T) {
 	}
 	if got := strings.Join(statusStrings(r.statuses), ","); got != "analyzing,redacting" {
 		t.Errorf("progress %s, want analyzing,redacting", got)
+	}
+	if fmt.Sprint(r.pagesDone) != "[1 2]" {
+		t.Errorf("pages done reported %v, want [1 2]", r.pagesDone)
 	}
 	if err := pdfout.Verify(bytes.NewReader(r.out), int64(len(r.out))); err != nil {
 		t.Fatalf("output fails verification: %v", err)

@@ -21,6 +21,25 @@ type pageResult struct {
 	enc   *encodedPage
 	masks []engine.Mask
 	err   error
+	stats pageStats
+}
+
+// Per-page stages timed for the document's report.
+const (
+	stageRender = iota // load and render
+	stageOCR
+	stageDetect
+	stageEncode // burn and encode
+	numStages
+)
+
+// stageNames are the report's timings_ms keys of the per-page stages.
+var stageNames = [numStages]string{"render", "ocr", "detect", "burn_encode"}
+
+// pageStats is what one page tells the document's report.
+type pageStats struct {
+	ocr bool
+	t   [numStages]time.Duration
 }
 
 // Process implements engine.Processor.
@@ -30,6 +49,7 @@ func (p *Pipeline) Process(ctx context.Context, in engine.ProcessInput, out io.W
 	start := time.Now()
 	src, err := p.open(in.Path)
 	observe("open", start)
+	opened := time.Since(start)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +98,9 @@ func (p *Pipeline) Process(ctx context.Context, in engine.ProcessInput, out io.W
 		}
 	}()
 
-	res := &engine.ProcessResult{PageCount: n}
+	res := &engine.ProcessResult{PageCount: n, Pages: make([]engine.PageInfo, 0, n),
+		Timings: map[string]time.Duration{"open": opened}}
+	var writing time.Duration
 	reportedRedacting := false
 	for i := 0; i < n; i++ {
 		var r pageResult
@@ -107,7 +129,19 @@ func (p *Pipeline) Process(ctx context.Context, in engine.ProcessInput, out io.W
 			return nil, err
 		}
 		observe("write", t)
+		writing += time.Since(t)
 		res.Masks = append(res.Masks, r.masks...)
+		res.Pages = append(res.Pages, engine.PageInfo{OCR: r.stats.ocr})
+		for k, d := range r.stats.t {
+			res.Timings[stageNames[k]] += d
+		}
+		st := engine.StatusAnalyzing
+		if reportedRedacting {
+			st = engine.StatusRedacting
+		}
+		if err := progress(engine.Progress{Status: st, PageCount: n, PagesDone: i + 1}); err != nil {
+			return nil, err
+		}
 	}
 	if !reportedRedacting {
 		if err := progress(engine.Progress{Status: engine.StatusRedacting, PageCount: n}); err != nil {
@@ -118,6 +152,8 @@ func (p *Pipeline) Process(ctx context.Context, in engine.ProcessInput, out io.W
 		return nil, err
 	}
 	res.OutputBytes = w.bytes()
+	res.Timings["write"] = writing
+	res.Timings["total"] = time.Since(start)
 	metrics.DocumentDuration.Observe(time.Since(start).Seconds())
 	return res, nil
 }
@@ -164,18 +200,21 @@ func (p *Pipeline) submitPage(ctx context.Context, src source, i int, opts detec
 		}
 	}
 
+	var st pageStats
 	submit(p.render, "render", func() {
 		if p.cfg.PageTimeout > 0 {
 			pctx, cancel = context.WithTimeout(ctx, p.cfg.PageTimeout)
 		}
 		var err error
+		t := time.Now()
 		pg, pix, err = p.loadAndRender(ctx, pctx, src, i)
+		st.t[stageRender] = time.Since(t)
 		if err != nil {
 			fail(err)
 			return
 		}
 		submit(p.analyse, "analyse", func() {
-			spans, err := p.analysePage(pctx, pg, opts)
+			spans, err := p.analysePage(pctx, pg, opts, &st)
 			if err != nil {
 				release()
 				fail(err)
@@ -183,7 +222,10 @@ func (p *Pipeline) submitPage(ctx context.Context, src source, i int, opts detec
 			}
 			markAnalysed()
 			submit(p.encode, "encode", func() {
+				t := time.Now()
 				r := p.burnAndEncode(pg, spans)
+				st.t[stageEncode] = time.Since(t)
+				r.stats = st
 				release()
 				deliver(r)
 			})

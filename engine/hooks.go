@@ -1,0 +1,169 @@
+package engine
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/redactd/redactd/engine/joblog"
+	"github.com/redactd/redactd/engine/webhook"
+)
+
+// Webhooks (extension). A job created with a callback URL gets a pending
+// delivery (joblog hook/<job>) in the batch that makes its last document
+// terminal, so it is queued exactly once and survives restarts. The
+// webhook.Dispatcher, started beside the server, sends it; the methods
+// below are its store.
+
+// callbackLookupTimeout bounds the DNS lookup of a callback URL's host at
+// job creation.
+const callbackLookupTimeout = 5 * time.Second
+
+// checkCallback validates a callback URL against webhook-allow-hosts.
+func (e *Engine) checkCallback(ctx context.Context, raw string) error {
+	if raw == "" {
+		return nil
+	}
+	// A name outside the list is resolved; a slow DNS server must not hold
+	// the request.
+	ctx, cancel := context.WithTimeout(ctx, callbackLookupTimeout)
+	defer cancel()
+	if err := e.allow.CheckURL(ctx, raw); err != nil {
+		msg := err.Error()
+		if errors.Is(err, webhook.ErrRefused) {
+			msg = "host not allowed by this server's webhook-allow-hosts"
+			if !e.allow.Enabled() {
+				msg = "webhooks are off on this server (webhook-allow-hosts is empty)"
+			}
+		}
+		return fmt.Errorf("%w: callback_url: %s", ErrInvalid, msg)
+	}
+	return nil
+}
+
+// queueHook adds the delivery of a job that just finished to b.
+func (e *Engine) queueHook(b *joblog.Batch, j *joblog.Job) {
+	if j.CallbackURL == "" {
+		return
+	}
+	now := e.now()
+	b.PutHook(&joblog.Hook{JobID: j.ID, AccountID: j.AccountID, URL: j.CallbackURL, FirstAt: now, NextAt: now})
+}
+
+// DueHooks lists the deliveries due at now and the number pending.
+func (e *Engine) DueHooks(now time.Time) ([]webhook.Delivery, int, error) {
+	hs, err := e.jl.Hooks()
+	if err != nil {
+		return nil, 0, err
+	}
+	var due []webhook.Delivery
+	for _, h := range hs {
+		if !h.NextAt.After(now) {
+			due = append(due, webhook.Delivery{JobID: h.JobID, URL: h.URL, Attempts: h.Attempts, FirstAt: h.FirstAt})
+		}
+	}
+	return due, len(hs), nil
+}
+
+// HookJob returns the job a pending delivery is about, as GET
+// /v1/jobs/{id} shows it, and its account's webhook secret (created on
+// first use). webhook.ErrGone when the job or delivery no longer exists.
+func (e *Engine) HookJob(jobID string) (*Job, []byte, error) {
+	h, err := e.jl.Hook(jobID)
+	if joblog.IsNotFound(err) {
+		return nil, nil, webhook.ErrGone
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	j, docs, err := e.jl.JobAndDocs(jobID)
+	if joblog.IsNotFound(err) {
+		return nil, nil, webhook.ErrGone
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	secret, err := e.webhookSecret(h.AccountID, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	return jobView(j, docs), []byte(secret), nil
+}
+
+// HookDone removes a job's pending delivery (delivered or given up).
+func (e *Engine) HookDone(jobID string) error {
+	b := e.jl.NewBatch()
+	b.DeleteHook(jobID)
+	return b.Commit(true)
+}
+
+// HookRetry records a failed attempt and when to try again. A delivery
+// removed meanwhile (its job purged) stays removed.
+func (e *Engine) HookRetry(jobID string, attempts int, next time.Time) error {
+	h, err := e.jl.Hook(jobID)
+	if joblog.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	unlock := e.lockAcct(h.AccountID)
+	defer unlock()
+	if h, err = e.jl.Hook(jobID); joblog.IsNotFound(err) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	h.Attempts, h.NextAt = attempts, next
+	b := e.jl.NewBatch()
+	b.PutHook(h)
+	return b.Commit(true)
+}
+
+// WebhookSecret returns the webhook secret of the account with email,
+// creating it when there is none or when rotate is set. It is the HMAC
+// key of X-Redactd-Signature, used as the string it is.
+func (e *Engine) WebhookSecret(ctx context.Context, email string, rotate bool) (string, error) {
+	email, err := normalizeEmail(email)
+	if err != nil {
+		return "", err
+	}
+	a, err := e.jl.AccountByEmail(email)
+	if joblog.IsNotFound(err) {
+		return "", fmt.Errorf("%w: no account with that e-mail", ErrNotFound)
+	}
+	if err != nil {
+		return "", e.logErr("webhook secret", err)
+	}
+	return e.webhookSecret(a.ID, rotate)
+}
+
+// webhookSecret reads or makes an account's secret under its lock.
+func (e *Engine) webhookSecret(accountID string, rotate bool) (string, error) {
+	unlock := e.lockAcct(accountID)
+	defer unlock()
+	a, err := e.jl.Account(accountID)
+	if err != nil {
+		return "", err
+	}
+	if a.WebhookSecret != "" && !rotate {
+		return a.WebhookSecret, nil
+	}
+	buf := make([]byte, 32)
+	if _, err := rand.Read(buf); err != nil {
+		return "", err
+	}
+	a.WebhookSecret = "whsec_" + hex.EncodeToString(buf)
+	b := e.jl.NewBatch()
+	b.PutAccount(a)
+	if err := b.Commit(true); err != nil {
+		return "", e.logErr("webhook secret", err)
+	}
+	if rotate {
+		e.log.Info("webhook secret rotated", "account", accountID)
+	}
+	return a.WebhookSecret, nil
+}

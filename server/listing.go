@@ -1,0 +1,87 @@
+package server
+
+import (
+	"strconv"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/redactd/redactd/engine"
+)
+
+// jobListBody is the answer of GET /v1/jobs.
+type jobListBody struct {
+	Jobs       []jobBody `json:"jobs"`
+	NextCursor *string   `json:"next_cursor"`
+}
+
+// listJobs serves GET /v1/jobs?limit=N&cursor=C&status=S: the caller's
+// jobs, newest first. Unknown or repeated parameters are refused, like
+// unknown form fields, so a misspelt "status" cannot silently list
+// everything.
+func (s *Server) listJobs(r *reqCtx) error {
+	req := engine.ListJobsRequest{Limit: engine.DefaultListLimit}
+	var bad error
+	seen := map[string]bool{}
+	r.QueryArgs().VisitAll(func(k, v []byte) {
+		if bad != nil {
+			return
+		}
+		name := string(k)
+		if seen[name] {
+			bad = invalidf(truncName(name), "given more than once")
+			return
+		}
+		seen[name] = true
+		switch name {
+		case "limit":
+			n, err := strconv.Atoi(string(v))
+			if err != nil || n < 1 || n > engine.MaxListLimit {
+				bad = invalidf("limit", "must be an integer between 1 and %d", engine.MaxListLimit)
+				return
+			}
+			req.Limit = n
+		case "cursor":
+			if len(v) == 0 {
+				bad = invalidf("cursor", "empty; omit it for the first page")
+				return
+			}
+			req.Cursor = string(v)
+		case "status":
+			req.Status = engine.Status(v)
+		default:
+			bad = invalidf(truncName(name), "unknown query parameter (allowed: limit, cursor, status)")
+		}
+	})
+	if bad != nil {
+		return bad
+	}
+	list, err := s.svc.ListJobs(r.ctx, r.acct, req)
+	if err != nil {
+		return err
+	}
+	body := jobListBody{Jobs: make([]jobBody, len(list.Jobs))}
+	for i, j := range list.Jobs {
+		body.Jobs[i] = toJobBody(j)
+	}
+	if list.NextCursor != "" {
+		body.NextCursor = &list.NextCursor
+	}
+	writeJSON(r, fasthttp.StatusOK, body)
+	return nil
+}
+
+// truncName keeps a caller-chosen parameter name short and printable in an
+// error message.
+func truncName(s string) string {
+	out := make([]rune, 0, 40)
+	for _, c := range s {
+		if len(out) == 40 {
+			break
+		}
+		if c < 0x20 || c == 0x7f {
+			c = '?'
+		}
+		out = append(out, c)
+	}
+	return string(out)
+}
