@@ -158,6 +158,7 @@ func TestCreateJobValidation(t *testing.T) {
 		{"unknown category", CreateJobRequest{Files: []File{ok}, Options: Options{Categories: []page.Category{"Person", "Shoe"}}}, `pii_categories: unknown category "Shoe"`},
 		{"too many terms", CreateJobRequest{Files: []File{ok}, Options: Options{Included: []string{"a", "b", "c", "d"}}}, "pii_included_terms: more than 3"},
 		{"empty term", CreateJobRequest{Files: []File{ok}, Options: Options{Excluded: []string{"x", "  "}}}, "pii_excluded_terms[1]: empty term"},
+		{"long term", CreateJobRequest{Files: []File{ok}, Options: Options{Included: []string{strings.Repeat("é", 257)}}}, "pii_included_terms[0]: longer than 256 characters"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -174,6 +175,12 @@ func TestCreateJobValidation(t *testing.T) {
 	// 200 characters (not bytes) is fine.
 	if _, err := v.e.CreateJob(bg, a, CreateJobRequest{Files: []File{ok}, IdempotencyKey: strings.Repeat("é", 200)}); err != nil {
 		t.Fatal(err)
+	}
+	// Terms are limited in characters too, as the README says: 256 accented
+	// letters are 512 bytes and still one accepted term.
+	accented := Options{Included: []string{strings.Repeat("é", 200)}, Excluded: []string{strings.Repeat("ø", 256)}}
+	if _, err := v.e.CreateJob(bg, a, CreateJobRequest{Files: []File{ok}, Options: accented}); err != nil {
+		t.Fatalf("accented terms of 200 and 256 characters: %v", err)
 	}
 	if _, err := v.e.CreateJob(bg, nil, CreateJobRequest{Files: []File{ok}}); err != ErrUnauthorized {
 		t.Fatalf("nil account: %v", err)

@@ -29,7 +29,7 @@ const (
 
 const (
 	maxIdemKey    = 200 // characters
-	maxTermBytes  = 256
+	maxTermRunes  = 256 // characters, as the README and the HTTP layer say
 	maxNameBytes  = 255
 	purgeWaitTime = 30 * time.Second
 )
@@ -77,8 +77,8 @@ func (e *Engine) validateTerms(field string, terms []string) ([]string, error) {
 			return nil, fmt.Errorf("%w: %s[%d]: not valid UTF-8", ErrInvalid, field, i)
 		case t == "":
 			return nil, fmt.Errorf("%w: %s[%d]: empty term", ErrInvalid, field, i)
-		case len(t) > maxTermBytes:
-			return nil, fmt.Errorf("%w: %s[%d]: longer than %d bytes", ErrInvalid, field, i, maxTermBytes)
+		case utf8.RuneCountInString(t) > maxTermRunes:
+			return nil, fmt.Errorf("%w: %s[%d]: longer than %d characters", ErrInvalid, field, i, maxTermRunes)
 		}
 		out = append(out, t)
 	}
