@@ -340,6 +340,9 @@ func TestE2EMultipartLifecycle(t *testing.T) {
 	}
 
 	pdf := samplePDF(2)
+	// Tests in this package run one at a time, so the histogram's count moves
+	// by this job's documents alone.
+	durations := e.metric("redactd_document_duration_seconds_count", "")
 	r = e.create(key, form{files: [][2]string{{"scan.pdf", pdf}}, fields: [][2]string{{"pii_categories", `["Email"]`}}}, nil)
 	j := e.job(r)
 	if j.Retention != "ephemeral" || len(j.Documents) != 1 || j.Documents[0].FileName != "scan.pdf" || j.Documents[0].Status != "uploaded" {
@@ -349,6 +352,9 @@ func TestE2EMultipartLifecycle(t *testing.T) {
 	d := j.Documents[0]
 	if d.Status != "redacted" || d.PageCount != 2 || j.Status != "redacted" {
 		t.Fatalf("finished job = %+v", j)
+	}
+	if n := e.metric("redactd_document_duration_seconds_count", "") - durations; n != 1 {
+		t.Fatalf("redactd_document_duration_seconds observed %v times for one redacted document, want 1", n)
 	}
 
 	h := e.do("HEAD", "/v1/documents/"+d.ID+"/output", key, nil, nil)
