@@ -78,6 +78,11 @@ type Options struct {
 //     (dropCommonWordSpans);
 //   - Person spans that are the stem of a negated verb ("Don" of "Don't")
 //     are dropped;
+//   - Person spans that are a known town or country after a locative
+//     ("lives in London") are dropped: a place name alone is no one's
+//     (dropPlaceNames);
+//   - Person spans made only of titles ("Mr President") are dropped
+//     (dropTitleOnly);
 //   - spans within an occurrence of an excluded term are dropped;
 //   - included terms are added as IncludedTerm spans (score 1).
 //
@@ -136,6 +141,8 @@ func Run(ctx context.Context, p *page.Page, ds []Detector, opts Options) ([]page
 	all = g.dropAmountRows(p, v, all)
 	all = dropCommonWordSpans(p, v, g.gz, all)
 	all = dropContractions(v, all)
+	all = dropPlaceNames(v, g.gz, all)
+	all = dropTitleOnly(v, g.gz, all)
 	all = filterCategories(all, opts.Categories)
 	if len(opts.Excluded) > 0 {
 		all = dropExcluded(v, all, opts.Excluded)

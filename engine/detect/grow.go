@@ -81,12 +81,17 @@ func appendCore(out []page.Span, v *View, first, last int, c page.Category, scor
 }
 
 // honorificsBefore returns the first word of up to two honorifics ("Dr.",
-// "Prof. Dr.", "Mme") right before word first on its line.
+// "Prof. Dr.", "Mme") right before word first on its line. Ranks and
+// offices ("General", "President") count too when capitalised: one rule
+// for all titles (titles.go).
 func (g *grower) honorificsBefore(v *View, first int) int {
 	f := first
 	for k := first - 1; k >= 0 && k >= first-2 && v.LineOf(k) == v.LineOf(first); k-- {
 		l := strings.TrimSuffix(v.coreLower(k), ".")
-		if l == "" || !g.gz.Titles.Has(l) || strings.ContainsAny(v.Text[v.ceOf(k):v.endOf(k)], ",;:") {
+		if l == "" || strings.ContainsAny(v.Text[v.ceOf(k):v.endOf(k)], ",;:") {
+			break
+		}
+		if !g.gz.Titles.Has(l) && !((rankTitles[l] || offices[l]) && isCapitalised(v.coreText(k))) {
 			break
 		}
 		// One-letter titles ("M." for Monsieur) only in capitals with a dot.
