@@ -58,9 +58,15 @@ type Options struct {
 	// Excluded terms are never masked: a detected span whose text lies
 	// within an occurrence of an excluded term is dropped.
 	Excluded []string
+	// DisabledRules names rules of the registry (Rules) to skip. The
+	// evaluation sets it to measure what each rule adds and costs
+	// (nereval -ablate); the service never does.
+	DisabledRules []string
 }
 
-// Run runs ds on p and returns the final spans, sorted by position:
+// Run runs ds on p and returns the final spans, sorted by position. The
+// steps after the detectors are the registry's rules (Rules, rules.go),
+// applied in order:
 //
 //   - the NER model's spans start past words no entity begins with
 //     ("What's", "him"; trimLeadingFunctionWords);
@@ -131,18 +137,13 @@ func Run(ctx context.Context, p *page.Page, ds []Detector, opts Options) ([]page
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	all = trimLeadingFunctionWords(v, validSpans(p, all))
 	g, err := growerOnce()
 	if err != nil {
 		return nil, err
 	}
-	all = Merge(all)
-	all = Merge(append(all, g.grow(v, all)...))
-	all = g.dropAmountRows(p, v, all)
-	all = dropCommonWordSpans(p, v, g.gz, all)
-	all = dropContractions(v, all)
-	all = dropPlaceNames(v, g.gz, all)
-	all = dropTitleOnly(v, g.gz, all)
+	rc := ruleContext{p: p, v: v, g: g}
+	all = applyRules(rc, validSpans(p, all), true, opts.DisabledRules)
+	all = applyRules(rc, Merge(all), false, opts.DisabledRules)
 	all = filterCategories(all, opts.Categories)
 	if len(opts.Excluded) > 0 {
 		all = dropExcluded(v, all, opts.Excluded)
