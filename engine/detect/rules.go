@@ -26,14 +26,18 @@ type Rule struct {
 	Scope string
 	// beforeMerge rules see the detectors' spans before they are merged.
 	beforeMerge bool
-	apply       func(rc ruleContext, ss []page.Span) []page.Span
+	// growPart rules have no step of their own: the "grow" rule runs
+	// them all on the same merged spans (grower.grow).
+	growPart bool
+	apply    func(rc ruleContext, ss []page.Span) []page.Span
 }
 
 // ruleContext is what a rule may read.
 type ruleContext struct {
-	p *page.Page
-	v *View
-	g *grower
+	p   *page.Page
+	v   *View
+	g   *grower
+	off []string // rules switched off
 }
 
 // Rules are the steps of detect.Run after the detectors, in order.
@@ -42,11 +46,33 @@ var Rules = []Rule{
 		Example: "What's Anna Karenina reading?", Effect: `a model span starting at "What's" starts at the name`,
 		Scope: "the NER model's spans: leading words no entity begins with",
 		apply: func(rc ruleContext, ss []page.Span) []page.Span { return trimLeadingFunctionWords(rc.v, ss) }},
+	{Name: "grow-person", Kind: "grow", Category: page.Person, growPart: true,
+		Example: "Please ask Dr. Jacob Smith today.", Effect: `"Jacob Smith" grows over "Dr."`,
+		Scope: "words next to a Person span: honorifics, ranks and offices before it, names listed with it, post-nominals, a name wrapped onto the next line"},
+	{Name: "grow-organization", Kind: "grow", Category: page.Organization, growPart: true,
+		Example: growOrgExample, Effect: `a model Organization "Google Public Data" grows over "Explorer" (no input was found where the built-in stack needs it; TestRuleExamples feeds the span alone)`,
+		Scope: "organization words next to an Organization span"},
+	{Name: "grow-address", Kind: "grow", Category: page.Address, growPart: true,
+		Example: "It is at 1121 Maple Avenue Apt. 676 Hamilton ON for the mail.", Effect: `"1121 Maple Avenue" grows over "Apt. 676 Hamilton ON"`,
+		Scope: "the rest of an address's line and the unit, town, postcode and country lines under it"},
+	{Name: "affiliations", Kind: "grow", Category: page.Organization, growPart: true,
+		Example: affiliationExample, Effect: `the field "Muckrockcom" between two people is an Organization`,
+		Scope: "a short field between a Person span and another contact field"},
+	{Name: "org-lists", Kind: "grow", Category: page.Organization, growPart: true,
+		Example: orgListExample, Effect: `"Transunion", listed between two found organizations, is one`,
+		Scope: "short runs of organization words listed with an Organization span"},
+	{Name: "labelled-addresses", Kind: "grow", Category: page.Address, growPart: true,
+		Example: "My zip code is 35649", Effect: `"35649" after an address label is an Address`,
+		Scope: "what follows an address label when it holds a number or a known place"},
+	{Name: "address-blocks", Kind: "grow", Category: page.Address, growPart: true,
+		Example: addressBlockExample, Effect: "a block of short address lines is an Address (with the recognizers alone: the built-in model finds such blocks itself)",
+		Scope: "two or more short lines made only of address words, each with evidence"},
 	{Name: "grow", Kind: "grow",
-		Example: "Please ask Dr. Jacob Smith today.", Effect: `"Jacob Smith" grows over "Dr."; a street over its town and postcode lines`,
-		Scope: "words next to a merged span, after an address label or in a block of address lines (grow.go)",
+		Example: "Please ask Dr. Jacob Smith today.", Effect: "applies the enabled grow parts above to the merged spans at once and merges the result",
+		Scope: "the step that runs the grow-* parts; off, no part runs",
 		apply: func(rc ruleContext, ss []page.Span) []page.Span {
-			return Merge(append(ss, rc.g.grow(rc.v, ss)...))
+			on := func(name string) bool { return !slices.Contains(rc.off, name) }
+			return Merge(append(ss, rc.g.grow(rc.v, ss, on)...))
 		}},
 	{Name: "drop-amount-rows", Kind: "drop", Category: page.Address,
 		Example: "Wifi 16 GB Zilver 1 € 399,00 21% € 399,00", Effect: "a model Address over an invoice row is dropped (the built-in model no longer reads this row so; TestRuleExamples feeds the span)",
@@ -75,10 +101,20 @@ var Rules = []Rule{
 // applyRules runs the rules of one phase (before or after the merge),
 // skipping those named in off.
 func applyRules(rc ruleContext, ss []page.Span, beforeMerge bool, off []string) []page.Span {
+	rc.off = off
 	for _, r := range Rules {
-		if r.beforeMerge == beforeMerge && !slices.Contains(off, r.Name) {
-			ss = r.apply(rc, ss)
+		if r.growPart || r.beforeMerge != beforeMerge || slices.Contains(off, r.Name) {
+			continue
 		}
+		ss = r.apply(rc, ss)
 	}
 	return ss
 }
+
+// Examples of the grow parts that need several lines.
+const (
+	growOrgExample      = "The Google Public Data Explorer office is at the corner."
+	affiliationExample  = ">Haley Fukunaga\n>Muckrockcom\n>Christopher Roseby"
+	orgListExample      = "Three firms lead here: Flightstats, Transunion and Impaq International."
+	addressBlockExample = "Unit 7\nHamilton ON\nCanada"
+)
