@@ -34,11 +34,12 @@ type DomainReport struct {
 // DomainCategories, and counts words: PER words against Person spans, ORG
 // words against Organization spans, both against masking; LOC words are
 // counted apart (Location) and, like ignored words, left out of the rest.
-func EvaluateDomain(ctx context.Context, ds []detect.Detector, recs []Record) (DomainReport, error) {
+// disabled names rules of detect.Rules to skip (ablation; nil for none).
+func EvaluateDomain(ctx context.Context, ds []detect.Detector, recs []Record, disabled []string) (DomainReport, error) {
 	rep := DomainReport{Records: len(recs)}
 	for _, r := range recs {
 		p, offs := detect.PageFromText(r.Text)
-		spans, err := detect.Run(ctx, p, ds, detect.Options{Categories: DomainCategories})
+		spans, err := detect.Run(ctx, p, ds, detect.Options{Categories: DomainCategories, DisabledRules: disabled})
 		if err != nil {
 			return rep, err
 		}

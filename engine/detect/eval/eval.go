@@ -160,6 +160,8 @@ type Options struct {
 	// Categories limits the counts to the categories the corpus labels
 	// (CoNLL has no dates); nil counts all.
 	Categories []page.Category
+	// DisabledRules are passed to detect.Run (ablation).
+	DisabledRules []string
 }
 
 // Evaluate runs ds on every record, through detect.Run with all
@@ -177,7 +179,7 @@ func Evaluate(ctx context.Context, ds []detect.Detector, recs []Record, o Option
 	for _, r := range recs {
 		p, offs := detect.PageFromText(r.Text)
 		t0 := time.Now()
-		spans, err := detect.Run(ctx, p, ds, detect.Options{Categories: cats})
+		spans, err := detect.Run(ctx, p, ds, detect.Options{Categories: cats, DisabledRules: o.DisabledRules})
 		rep.Elapsed += time.Since(t0)
 		if err != nil {
 			return rep, err

@@ -78,6 +78,8 @@ func main() {
 	nerData := flag.String("ner-data", "/work/shared/data/ner", "folder of the NER corpora (held-out splits)")
 	small := flag.String("small", "/work/shared/data/pii/presidio_research/generated_small.json", "presidio-research generated_small JSON (held out)")
 	tableOnly := flag.String("table", "", "only print the per-domain table of the service on this split of every corpus: test or dev")
+	ablate := flag.Bool("ablate", false, "with -table: print what each rule of detect.Rules adds and costs per corpus instead")
+	only := flag.String("only", "", "with -table: only these corpora (comma-separated names; the generated sets always)")
 	floorsOut := flag.String("write-floors", "", "with -table test: write the gate's floors (scores less a margin) to this file")
 	flag.Parse()
 	log.SetFlags(0)
@@ -102,14 +104,22 @@ func main() {
 		if *tableOnly != "test" && *tableOnly != "dev" {
 			log.Fatalf("-table %q: want test or dev", *tableOnly)
 		}
-		tab, err := domainTables(m, *nerData, *data, *small, *tableOnly == "dev")
+		if *ablate {
+			out, err := ablation(m, *nerData, *data, *small, *tableOnly == "dev", *only)
+			if err != nil {
+				log.Fatal(err)
+			}
+			fmt.Print(out)
+			return
+		}
+		tab, err := domainTables(m, *nerData, *data, *small, *tableOnly == "dev", *only)
 		if err != nil {
 			log.Fatal(err)
 		}
 		fmt.Print(tab.markdown())
 		if *floorsOut != "" {
-			if tab.split != "test" {
-				log.Fatal("-write-floors needs -table test")
+			if tab.split != "test" || *only != "" {
+				log.Fatal("-write-floors needs -table test and every corpus")
 			}
 			if err := writeFloors(*floorsOut, tab); err != nil {
 				log.Fatal(err)
@@ -140,7 +150,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	tab, err := domainTables(m, *nerData, *data, *small, false)
+	tab, err := domainTables(m, *nerData, *data, *small, false, "")
 	if err != nil {
 		log.Fatal(err)
 	}

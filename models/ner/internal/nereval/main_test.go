@@ -94,7 +94,7 @@ func TestHeldOutFloors(t *testing.T) {
 	}
 	defer m.Close()
 	small := filepath.Join(filepath.Dir(presidioLarge), "generated_small.json")
-	tab, err := domainTables(m, nerCorpora, presidioLarge, small, false)
+	tab, err := domainTables(m, nerCorpora, presidioLarge, small, false, "")
 	if err != nil {
 		t.Fatal(err)
 	}
