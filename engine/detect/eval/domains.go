@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/redactd/redactd/engine/detect"
 	"github.com/redactd/redactd/engine/page"
@@ -37,42 +39,103 @@ type DomainReport struct {
 // disabled names rules of detect.Rules to skip (ablation; nil for none).
 func EvaluateDomain(ctx context.Context, ds []detect.Detector, recs []Record, disabled []string) (DomainReport, error) {
 	rep := DomainReport{Records: len(recs)}
-	for _, r := range recs {
-		p, offs := detect.PageFromText(r.Text)
-		spans, err := detect.Run(ctx, p, ds, detect.Options{Categories: DomainCategories, DisabledRules: disabled})
+	var mu sync.Mutex
+	err := parallel(ctx, len(recs), func(i int) error {
+		r, err := evaluateDomainRecord(ctx, ds, recs[i], disabled)
 		if err != nil {
-			return rep, err
+			return err
 		}
-		pred := make([]map[page.Category]bool, len(p.Words))
-		for _, s := range spans {
-			for w := s.First; w <= s.Last; w++ {
-				if pred[w] == nil {
-					pred[w] = map[page.Category]bool{}
-				}
-				pred[w][s.Category] = true
+		mu.Lock()
+		rep.add(r)
+		mu.Unlock()
+		return nil
+	})
+	return rep, err
+}
+
+// evaluateDomainRecord scores one record (EvaluateDomain).
+func evaluateDomainRecord(ctx context.Context, ds []detect.Detector, r Record, disabled []string) (DomainReport, error) {
+	var rep DomainReport
+	p, offs := detect.PageFromText(r.Text)
+	spans, err := detect.Run(ctx, p, ds, detect.Options{Categories: DomainCategories, DisabledRules: disabled})
+	if err != nil {
+		return rep, err
+	}
+	pred := make([]map[page.Category]bool, len(p.Words))
+	for _, s := range spans {
+		for w := s.First; w <= s.Last; w++ {
+			if pred[w] == nil {
+				pred[w] = map[page.Category]bool{}
 			}
-		}
-		for w, word := range p.Words {
-			typ := goldType(r.Spans, offs[w], offs[w]+len(word.Text))
-			masked := len(pred[w]) > 0
-			switch typ {
-			case "IGN":
-				continue
-			case "LOC":
-				if masked {
-					rep.Location.TP++
-				} else {
-					rep.Location.FN++
-				}
-				continue
-			}
-			rep.Words++
-			count(&rep.Person, typ == "PER", pred[w][page.Person])
-			count(&rep.Organization, typ == "ORG", pred[w][page.Organization])
-			count(&rep.Masking, typ == "PER" || typ == "ORG", masked)
+			pred[w][s.Category] = true
 		}
 	}
+	for w, word := range p.Words {
+		typ := goldType(r.Spans, offs[w], offs[w]+len(word.Text))
+		masked := len(pred[w]) > 0
+		switch typ {
+		case "IGN":
+			continue
+		case "LOC":
+			if masked {
+				rep.Location.TP++
+			} else {
+				rep.Location.FN++
+			}
+			continue
+		}
+		rep.Words++
+		count(&rep.Person, typ == "PER", pred[w][page.Person])
+		count(&rep.Organization, typ == "ORG", pred[w][page.Organization])
+		count(&rep.Masking, typ == "PER" || typ == "ORG", masked)
+	}
 	return rep, nil
+}
+
+// add sums the word counts of o into r (Records stays).
+func (r *DomainReport) add(o DomainReport) {
+	r.Words += o.Words
+	r.Person.add(o.Person)
+	r.Organization.add(o.Organization)
+	r.Masking.add(o.Masking)
+	r.Location.add(o.Location)
+}
+
+// evalWorkers is how many records are scored at once: the NER model
+// batches the sequences of concurrent pages (models/batch), so a single
+// record at a time would wait out every batch window. Results do not
+// depend on batching (models/ner README), and counts are sums.
+const evalWorkers = 8
+
+// parallel calls f(0..n-1) on evalWorkers goroutines and returns the
+// first error.
+func parallel(ctx context.Context, n int, f func(i int) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		next    int64 = -1
+		wg      sync.WaitGroup
+		errOnce sync.Once
+		first   error
+	)
+	for range min(evalWorkers, n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(atomic.AddInt64(&next, 1))
+				if i >= n || ctx.Err() != nil {
+					return
+				}
+				if err := f(i); err != nil {
+					errOnce.Do(func() { first = err; cancel() })
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return first
 }
 
 func count(c *Counts, gold, hit bool) {
