@@ -85,8 +85,8 @@ var Rules = []Rule{
 			return dropCommonWordSpans(rc.p, rc.v, rc.g.gz, ss)
 		}},
 	{Name: "drop-contractions", Kind: "drop", Category: page.Person,
-		Example: "Don't worry, be happy.", Effect: `Person "Don" of "Don't" is dropped`,
-		Scope: "one-word Person spans ending before a negated verb's ending",
+		Example: "Don't worry, be happy.", Effect: `Person "Don" of "Don't" and "t worry" after it are dropped`,
+		Scope: "Person spans ending before a contraction's ending (one word) or starting at its tail",
 		apply: func(rc ruleContext, ss []page.Span) []page.Span { return dropContractions(rc.v, ss) }},
 	{Name: "drop-place-names", Kind: "drop", Category: page.Person,
 		Example: "John Constantine lives in London.", Effect: `Person "London" is dropped`,
