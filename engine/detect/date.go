@@ -204,8 +204,11 @@ type dateFinder struct {
 // 2021", ISO 8601 date-times, month names and abbreviations in seven
 // languages with days, ordinals, years and ranges ("3rd of March 2021",
 // "1 de enero de 2020", "3–5 März 2021"), widened by a weekday before and a
-// clock time after. A weekday alone ("see you Thursday") is not masked: it
-// identifies no one and would blank out ordinary prose.
+// clock time after. A bare year or weekday name is masked when it belongs
+// to such a date or follows a person's life event ("born in 1971", "died
+// on Thursday"; lifeEvents); otherwise it is left ("flew on Thursday
+// morning", "founded in 1971"): alone it identifies no one and masking it
+// would blank out ordinary prose.
 func findDates(v *View) []page.Span {
 	f := &dateFinder{v: v}
 	for k := 0; k < v.Lines(); k++ {
@@ -213,8 +216,51 @@ func findDates(v *View) []page.Span {
 		for i := first; i < end; {
 			i = f.at(i, first, end)
 		}
+		f.lifeEvents(first, end)
 	}
 	return f.out
+}
+
+// lifeEventWords are the events of a person's life whose date is personal
+// data: a year or weekday right after one of them is masked.
+var lifeEventWords = map[string]bool{"born": true, "died": true, "dies": true, "married": true, "marries": true,
+	"hired": true, "graduated": true, "graduates": true, "geboren": true, "gestorben": true, "verheiratet": true,
+	"né": true, "née": true, "décédé": true, "décédée": true, "nacido": true, "nacida": true, "nato": true, "nata": true}
+
+// lifeEventGlue are the words allowed between a life event and its year
+// or weekday ("born in 1971", "died on Thursday", "married, in 1990").
+var lifeEventGlue = map[string]bool{"in": true, "on": true, "the": true, "of": true, "since": true, "around": true,
+	"about": true, "circa": true, "c": true, "early": true, "late": true, "im": true, "am": true, "en": true, "le": true, "el": true, "nel": true}
+
+// lifeEvents masks a bare year (1800-2099) or a full weekday name within
+// three words after a life event word on the line [first, end).
+func (f *dateFinder) lifeEvents(first, end int) {
+	for i := first; i < end; i++ {
+		if !lifeEventWords[f.cl(i, first, end)] {
+			continue
+		}
+		for j := i + 1; j < end && j <= i+3; j++ {
+			w := f.cl(j, first, end)
+			if bareYear(w) || weekdays[w] && len(w) > 4 {
+				s, e := f.v.core(j)
+				if sp, ok := f.v.Span(s, e, page.Date, 0.6, "date"); ok {
+					f.out = append(f.out, sp)
+				}
+				break
+			}
+			if !lifeEventGlue[w] {
+				break
+			}
+		}
+	}
+}
+
+// bareYear reports whether w is a four-digit year from 1800 to 2099.
+func bareYear(w string) bool {
+	if len(w) != 4 || !allDigits(w) {
+		return false
+	}
+	return w[:2] == "18" || w[:2] == "19" || w[:2] == "20"
 }
 
 // cl is word i's core in lower case with a trailing dot removed ("Mar."),

@@ -58,9 +58,15 @@ type Options struct {
 	// Excluded terms are never masked: a detected span whose text lies
 	// within an occurrence of an excluded term is dropped.
 	Excluded []string
+	// DisabledRules names rules of the registry (Rules) to skip. The
+	// evaluation sets it to measure what each rule adds and costs
+	// (nereval -ablate); the service never does.
+	DisabledRules []string
 }
 
-// Run runs ds on p and returns the final spans, sorted by position:
+// Run runs ds on p and returns the final spans, sorted by position. The
+// steps after the detectors are the registry's rules (Rules, rules.go),
+// applied in order:
 //
 //   - the NER model's spans start past words no entity begins with
 //     ("What's", "him"; trimLeadingFunctionWords);
@@ -78,6 +84,11 @@ type Options struct {
 //     (dropCommonWordSpans);
 //   - Person spans that are the stem of a negated verb ("Don" of "Don't")
 //     are dropped;
+//   - Person spans that are a known town or country after a locative
+//     ("lives in London") are dropped: a place name alone is no one's
+//     (dropPlaceNames);
+//   - Person spans made only of titles ("Mr President") are dropped
+//     (dropTitleOnly);
 //   - spans within an occurrence of an excluded term are dropped;
 //   - included terms are added as IncludedTerm spans (score 1).
 //
@@ -126,16 +137,13 @@ func Run(ctx context.Context, p *page.Page, ds []Detector, opts Options) ([]page
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	all = trimLeadingFunctionWords(v, validSpans(p, all))
 	g, err := growerOnce()
 	if err != nil {
 		return nil, err
 	}
-	all = Merge(all)
-	all = Merge(append(all, g.grow(v, all)...))
-	all = g.dropAmountRows(p, v, all)
-	all = dropCommonWordSpans(p, v, g.gz, all)
-	all = dropContractions(v, all)
+	rc := ruleContext{p: p, v: v, g: g}
+	all = applyRules(rc, validSpans(p, all), true, opts.DisabledRules)
+	all = applyRules(rc, Merge(all), false, opts.DisabledRules)
 	all = filterCategories(all, opts.Categories)
 	if len(opts.Excluded) > 0 {
 		all = dropExcluded(v, all, opts.Excluded)
@@ -143,6 +151,22 @@ func Run(ctx context.Context, p *page.Page, ds []Detector, opts Options) ([]page
 	all = append(all, Merge(findTerms(v, opts.Included, page.IncludedTerm, 1, "included-term"))...)
 	SortSpans(all)
 	return all, nil
+}
+
+// startsAtContractionTail reports whether span s starts right after an
+// apostrophe inside its first word and that word ends in a contraction's
+// tail there.
+func startsAtContractionTail(v *View, s page.Span) bool {
+	f := s.First - v.First
+	if f < 0 || f >= v.Len() {
+		return false
+	}
+	r := []rune(v.WordText(f))
+	if s.Start >= len(r) || r[s.Start-1] != '\'' && r[s.Start-1] != '’' {
+		return false
+	}
+	tail := strings.TrimRight(string(r[s.Start:]), ".,;:!?\"'”’)")
+	return contractionTails[strings.ToLower(tail)]
 }
 
 var growerOnce = sync.OnceValues(func() (*grower, error) {
@@ -280,12 +304,20 @@ func filterCategories(ss []page.Span, cats []page.Category) []page.Span {
 // "John'd", "Cynthia's" hold a name.
 var contractions = []string{"'t", "’t", "n't", "n’t"}
 
+// contractionTails are what follows the apostrophe of a contraction.
+var contractionTails = map[string]bool{"t": true, "s": true, "ll": true, "re": true, "ve": true, "d": true, "m": true}
+
 // dropContractions drops Person spans that end inside a word right before
 // a contraction's ending: the model reads "Don" in "Don't", but a
-// contraction is no name.
+// contraction is no name. It also drops Person spans that start at the
+// tail of a contraction ("t worry" of "Don't worry"), never at the rest
+// of a name after an apostrophe ("Brien" of "O'Brien").
 func dropContractions(v *View, ss []page.Span) []page.Span {
 	out := ss[:0]
 	for _, s := range ss {
+		if s.Category == page.Person && s.Start > 0 && startsAtContractionTail(v, s) {
+			continue
+		}
 		if s.Category == page.Person && s.First == s.Last && s.End != 0 {
 			if _, e, ok := v.ByteRange(s); ok {
 				_, we := v.WordRange(s.Last - v.First)

@@ -39,12 +39,16 @@ const (
 func newGrower(gz *gazetteer.Gazetteers) *grower { return &grower{gz: gz} }
 
 // grow returns the grown versions of ss (only those that changed) and
-// the addresses that follow an address label.
-func (g *grower) grow(v *View, ss []page.Span) []page.Span {
+// the addresses that follow an address label. Its parts are rules of the
+// registry (Rules: grow-person, grow-organization, grow-address,
+// affiliations, org-lists, labelled-addresses, address-blocks); on(name)
+// says whether a part is enabled. All parts read the same merged spans.
+func (g *grower) grow(v *View, ss []page.Span, on func(string) bool) []page.Span {
 	var out []page.Span
+	person, org, addr := on("grow-person"), on("grow-organization"), on("grow-address")
 	for _, s := range ss {
-		switch s.Category {
-		case page.Person:
+		switch {
+		case s.Category == page.Person && person:
 			f := g.honorificsBefore(v, g.wrappedHonorific(v, s.First))
 			f = g.coordinatedBefore(v, f)
 			l := g.wrappedAfter(v, s.Last)
@@ -52,12 +56,12 @@ func (g *grower) grow(v *View, ss []page.Span) []page.Span {
 			if f < s.First || l > s.Last {
 				out = appendCore(out, v, f, l, page.Person, s.Score, s.Recognizer)
 			}
-		case page.Organization:
+		case s.Category == page.Organization && org:
 			f, l := g.orgBefore(v, s.First), g.orgAfter(v, s.Last)
 			if f < s.First || l > s.Last {
 				out = appendCore(out, v, f, l, page.Organization, s.Score, s.Recognizer)
 			}
-		case page.Address:
+		case s.Category == page.Address && addr:
 			f := g.addressBefore(v, s.First)
 			l := g.addressAfter(v, s.Last)
 			if f < s.First || l > s.Last {
@@ -65,10 +69,19 @@ func (g *grower) grow(v *View, ss []page.Span) []page.Span {
 			}
 		}
 	}
-	out = append(out, g.affiliations(v, ss)...)
-	out = append(out, g.orgLists(v, ss)...)
-	out = append(out, g.labelledAddresses(v)...)
-	return append(out, g.addressBlocks(v)...)
+	if on("affiliations") {
+		out = append(out, g.affiliations(v, ss)...)
+	}
+	if on("org-lists") {
+		out = append(out, g.orgLists(v, ss)...)
+	}
+	if on("labelled-addresses") {
+		out = append(out, g.labelledAddresses(v)...)
+	}
+	if on("address-blocks") {
+		out = append(out, g.addressBlocks(v)...)
+	}
+	return out
 }
 
 // appendCore appends the span of words first..last without the
@@ -81,12 +94,17 @@ func appendCore(out []page.Span, v *View, first, last int, c page.Category, scor
 }
 
 // honorificsBefore returns the first word of up to two honorifics ("Dr.",
-// "Prof. Dr.", "Mme") right before word first on its line.
+// "Prof. Dr.", "Mme") right before word first on its line. Ranks and
+// offices ("General", "President") count too when capitalised: one rule
+// for all titles (titles.go).
 func (g *grower) honorificsBefore(v *View, first int) int {
 	f := first
 	for k := first - 1; k >= 0 && k >= first-2 && v.LineOf(k) == v.LineOf(first); k-- {
 		l := strings.TrimSuffix(v.coreLower(k), ".")
-		if l == "" || !g.gz.Titles.Has(l) || strings.ContainsAny(v.Text[v.ceOf(k):v.endOf(k)], ",;:") {
+		if l == "" || strings.ContainsAny(v.Text[v.ceOf(k):v.endOf(k)], ",;:") {
+			break
+		}
+		if !g.gz.Titles.Has(l) && !((rankTitles[l] || offices[l]) && isCapitalised(v.coreText(k))) {
 			break
 		}
 		// One-letter titles ("M." for Monsieur) only in capitals with a dot.

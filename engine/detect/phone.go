@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"sort"
 	"strings"
 	"sync"
 
@@ -20,7 +21,7 @@ var phoneContext = map[string]bool{
 	"tel": true, "tel.": true, "tele": true, "telephone": true, "phone": true, "ph": true, "call": true, "fax": true,
 	"mobile": true, "mob": true, "cell": true, "cellphone": true, "office": true, "home": true, "work": true,
 	"contact": true, "reach": true, "dial": true, "text": true, "sms": true, "whatsapp": true, "hotline": true,
-	"direct": true, "landline": true, "switchboard": true, "answering": true, "number": true, "ring": true,
+	"direct": true, "desk": true, "landline": true, "switchboard": true, "answering": true, "number": true, "ring": true,
 	"calling": true, "called": true, "phoned": true,
 	"telefon": true, "telefonnummer": true, "rufnummer": true, "handy": true, "mobil": true, "mobilnummer": true, "durchwahl": true,
 	"telefax": true, "tél": true, "téléphone": true, "portable": true, "numéro": true, "teléfono": true, "telefono": true,
@@ -73,7 +74,7 @@ func findPhones(v *View) []page.Span {
 		if w := v.WordAt(s); w > 0 && v.LineOf(w-1) == v.LineOf(w) && notPhoneLabel[strings.TrimSuffix(v.coreLower(w-1), ".")] {
 			continue
 		}
-		score, labelled := phoneScore(v, s, cand)
+		score, labelled := phoneScore(v, s, cand, phoneLabelBefore(v, s, e))
 		if score == 0 || isThousands(cand) && !(labelled && score >= 0.6) {
 			// Digits grouped by threes are an amount ("12 345 678")
 			// unless a phone label says otherwise and the plan agrees
@@ -246,10 +247,15 @@ func allDigits(s string) bool {
 
 // phoneScore validates a candidate and scores it; 0 rejects it. ctx
 // tells whether a phone label stands on its line or the line before.
-func phoneScore(v *View, s int, cand string) (score float32, ctx bool) {
+// near says one stands right before the number (phoneLabelBefore): then a
+// number no plan of phoneRegions allows is tried against every plan
+// libphonenumber knows, in whatever grouping it is written ("Mobile: 723
+// 813 266", "answering at 516 466 638": nine-digit plans of Poland, the
+// Czech Republic, Portugal...).
+func phoneScore(v *View, s int, cand string, near bool) (score float32, ctx bool) {
 	digits := phonenumbers.NormalizeDigitsOnly(cand)
 	formatted := len(digits) != len(cand)
-	ctx = v.lineContext(v.WordAt(s), phoneContext)
+	ctx = near || v.lineContext(v.WordAt(s), phoneContext)
 	if len(digits) < 7 && !ctx {
 		return 0, ctx
 	}
@@ -275,6 +281,9 @@ func phoneScore(v *View, s int, cand string) (score float32, ctx bool) {
 			}
 		}
 	}
+	if !valid && !possible && near && cand[0] != '+' && len(digits) >= 7 {
+		possible = possibleAnywhere(digits)
+	}
 	switch {
 	case valid && ctx:
 		return 0.9, ctx
@@ -289,6 +298,81 @@ func phoneScore(v *View, s int, cand string) (score float32, ctx bool) {
 	}
 	return 0, ctx
 }
+
+// phoneLabelBefore reports whether a phone label stands within the three
+// words before the number [s, e) on its line ("Mobile: 723 813 266",
+// "call me on 516 466 638"), or "at" right before it after a word of
+// contact ("not answering at 516 466 638", "reach me at ...") when no
+// amount word follows the number ("at 12 345 678 each"). "Estimated at
+// 516 466 638" has no contact word: it stays an amount.
+func phoneLabelBefore(v *View, s, e int) bool {
+	w := v.WordAt(s)
+	if w <= 0 {
+		return false
+	}
+	line := v.LineOf(w)
+	for k := w - 1; k >= 0 && k >= w-3 && v.LineOf(k) == line; k-- {
+		l := strings.TrimSuffix(v.coreLower(k), ".")
+		if phoneContext[l] {
+			return true
+		}
+		if k == w-1 && l == "at" {
+			if !contactBefore(v, k) {
+				return false
+			}
+			last := v.WordAt(e - 1)
+			if last+1 < len(v.words) && v.LineOf(last+1) == line && amountAfter[strings.TrimSuffix(v.coreLower(last+1), ".")] {
+				return false
+			}
+			return !isAmount(v.coreText(w))
+		}
+	}
+	return false
+}
+
+// contactBefore reports whether a phone label or a word of contact
+// stands within the three words before word at on its line.
+func contactBefore(v *View, at int) bool {
+	for k := at - 1; k >= 0 && k >= at-3 && v.LineOf(k) == v.LineOf(at); k-- {
+		l := strings.TrimSuffix(v.coreLower(k), ".")
+		if phoneContext[l] || contactWords[l] {
+			return true
+		}
+	}
+	return false
+}
+
+// contactWords before "at" make the number after it a phone number.
+var contactWords = map[string]bool{"reach": true, "reached": true, "reachable": true, "me": true, "us": true,
+	"him": true, "her": true, "them": true, "available": true, "answer": true, "answers": true, "contacted": true}
+
+// amountAfter are words after a number that make it a quantity or price.
+var amountAfter = map[string]bool{"each": true, "per": true, "a": true, "an": true, "euros": true, "euro": true, "eur": true,
+	"dollars": true, "dollar": true, "usd": true, "gbp": true, "pounds": true, "units": true, "items": true, "people": true,
+	"times": true, "percent": true, "%": true, "shares": true, "km": true, "miles": true, "kg": true, "tons": true, "tonnes": true,
+	"points": true, "votes": true, "copies": true, "visitors": true, "users": true}
+
+// possibleAnywhere reports whether digits, in national format, have a
+// length some numbering plan allows (libphonenumber's "possible number"
+// in any region it knows). Only asked next to a phone label.
+func possibleAnywhere(digits string) bool {
+	for _, r := range allRegions() {
+		if _, possible := checkPhone(digits, r); possible {
+			return true
+		}
+	}
+	return false
+}
+
+// allRegions are libphonenumber's regions in a fixed order.
+var allRegions = sync.OnceValue(func() []string {
+	var out []string
+	for r := range phonenumbers.GetSupportedRegions() {
+		out = append(out, r)
+	}
+	sort.Strings(out)
+	return out
+})
 
 // groupedLikeAmount matches "100 000" and "12.500": digits grouped by
 // threes after the first group, as amounts are written.

@@ -234,7 +234,7 @@ func TestPerson(t *testing.T) {
 		{"Hélène Sauvagère called", []string{"Hélène Sauvagère"}}, // the lists have "helene", "bjorn"
 		{"Björn Ulvaeus sang", []string{"Björn Ulvaeus"}},
 		{"John F. Kennedy", []string{"John F. Kennedy"}},
-		{"Brigadier General Ross Hoyt", []string{"Ross Hoyt"}},
+		{"Brigadier General Ross Hoyt", []string{"Brigadier General Ross Hoyt"}},
 		{"Why is David so impulsive?", []string{"David"}},
 		{"JOHN SMITH", []string{"JOHN SMITH"}},
 		{"Name: Erica Smith Phone: 0431 19", []string{"Erica Smith"}}, // the next field's label ends the name

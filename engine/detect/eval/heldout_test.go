@@ -3,6 +3,7 @@ package eval
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/redactd/redactd/engine/page"
@@ -12,7 +13,9 @@ var nerRoot = filepath.Join("..", "..", "..", "..", "shared", "data", "ner")
 
 // TestHeldOutSplits checks that the held-out splits hold the sentences
 // the recipe held out (models/ner/model/manifest.json, training.data.*.
-// test_sentences) and that their entities map to categories.
+// test_sentences), that the corpora never trained on keep their drawn
+// splits, that every corpus but uner_pud has a dev split, and that their
+// entities map to categories.
 func TestHeldOutSplits(t *testing.T) {
 	if _, err := os.Stat(nerRoot); err != nil {
 		t.Skipf("NER corpora not available: %v", err)
@@ -22,7 +25,9 @@ func TestHeldOutSplits(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]int{"wnut17": 1287, "btc": 2000, "wikigold": 297, "wikiann": 10000,
-		"uner_ewt": 2077, "uner_pud": 1000, "sec": 303}
+		"uner_ewt": 2077, "uner_pud": 1000, "sec": 303,
+		// never trained on (issue 14)
+		"wnut16": 3850, "crossner": 2506, "europarl": 600, "re3d": 530, "litbank": 1606, "gum": 1614, "enron": 823}
 	for _, s := range splits {
 		if got := len(s.Records); got != want[s.Name] {
 			t.Errorf("%s: %d sentences, the recipe held out %d", s.Name, got, want[s.Name])
@@ -46,9 +51,63 @@ func TestHeldOutSplits(t *testing.T) {
 		if per == 0 || org == 0 {
 			t.Errorf("%s: %d persons, %d organizations", s.Name, per, org)
 		}
-		t.Logf("%s (%s): %d sentences, %d PER, %d ORG, %d LOC", s.Name, s.Source, len(s.Records), per, org, loc)
+		t.Logf("%s (%s): %d sentences, %d PER, %d ORG, %d LOC; dev (%s) %d sentences", s.Name, s.Source, len(s.Records), per, org, loc, s.DevSource, len(s.Dev))
+		if s.Name != "uner_pud" && len(s.Dev) == 0 {
+			t.Errorf("%s: no dev split", s.Name)
+		}
 	}
 	if len(splits) != len(want) {
 		t.Errorf("%d splits, want %d", len(splits), len(want))
+	}
+}
+
+// TestNameWords checks the mapping of the corpora that label every
+// mention: in GUM, LitBank, re3d and the Enron threads a name word of a
+// person or organisation mention is gold, a pronoun is a plain word, and
+// a common noun or title of the mention counts for nothing.
+func TestNameWords(t *testing.T) {
+	for _, c := range []struct {
+		tok, typ string
+		want     string
+	}{
+		{"Dvořák", "PER", "PER"}, {"NASA", "ORG", "ORG"}, {"he", "PER", ""}, {"His", "PER", ""},
+		{"composer", "PER", "IGN"}, {"President", "PER", "IGN"}, {"Mr.", "PER", "IGN"}, {"The", "ORG", "IGN"},
+		{"London", "LOC", "LOC"}, {"the", "LOC", "LOC"},
+	} {
+		if got := labelOf(c.tok, c.typ, true); got != c.want {
+			t.Errorf("labelOf(%q, %s) = %q, want %q", c.tok, c.typ, got, c.want)
+		}
+	}
+	if _, err := os.Stat(nerRoot); err != nil {
+		t.Skipf("NER corpora not available: %v", err)
+	}
+	splits, err := HeldOut(nerRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// words of one sentence and what they count as
+	want := map[string]map[string]string{
+		"gum": {"Dvořák": "PER", "composer": "IGN", "Petitioner": "IGN", "he": ""},
+	}
+	for _, s := range splits {
+		w, ok := want[s.Name]
+		if !ok {
+			continue
+		}
+		seen := map[string]string{}
+		for _, r := range s.Records {
+			for _, g := range r.Spans {
+				for _, word := range strings.Fields(r.Text[g.Start:g.End]) {
+					if _, ok := w[word]; ok {
+						seen[word] = g.Type
+					}
+				}
+			}
+		}
+		for word, typ := range w {
+			if got := seen[word]; got != typ {
+				t.Errorf("%s: %q counts as %q, want %q", s.Name, word, got, typ)
+			}
+		}
 	}
 }

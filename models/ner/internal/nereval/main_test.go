@@ -1,9 +1,13 @@
 package main
 
 import (
+	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/redactd/redactd/engine/detect/eval"
 
 	"github.com/redactd/redactd/models/ner"
 	"github.com/redactd/redactd/models/ort"
@@ -50,6 +54,88 @@ func TestServiceScoresFloor(t *testing.T) {
 	for c, floor := range map[string]float64{"Email": 1, "IBAN": 1, "CreditCard": 1, "PhoneNumber": 0.99, "Person": 0.97, "Address": 0.96} {
 		if r := cats[c].R; r < floor {
 			t.Errorf("%s recall %.4f below %.2f", c, r, floor)
+		}
+	}
+}
+
+var nerCorpora = filepath.Join("..", "..", "..", "..", "..", "shared", "data", "ner")
+
+// TestHeldOutFloors is the held-out gate: it scores what the service
+// masks (recognizers + the built-in model through engine/detect.Run) on
+// the test split of every NER corpus and on presidio's generated_large
+// and generated_small, and fails when any corpus's Person, Organization
+// or masking recall or precision (or a generated set's masking or
+// category recall) falls under its floor in floors.json. The floors are
+// the scores when they were written less floorMargin (nereval -table
+// test -write-floors); models/ner/README.md shows both. A figure with no
+// floor fails too, so a new corpus cannot join ungated.
+func TestHeldOutFloors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole detection stack over every held-out split (about a minute and a half)")
+	}
+	for _, p := range []string{nerCorpora, presidioLarge} {
+		if _, err := os.Stat(p); err != nil {
+			t.Skipf("evaluation data not available: %v", err)
+		}
+	}
+	if _, err := ort.FindLibrary(""); err != nil {
+		t.Skipf("ONNX Runtime library not installed (run `make setup`): %v", err)
+	}
+	floors, err := readFloors(floorsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ort.Init(ort.Options{Threads: 1}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := ner.Load(ner.Builtin, ner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	small := filepath.Join(filepath.Dir(presidioLarge), "generated_small.json")
+	tab, err := domainTables(m, nerCorpora, presidioLarge, small, false, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(tab.markdown())
+	for _, b := range checkFloors(tab, floors) {
+		t.Error(b)
+	}
+}
+
+// TestCheckFloors checks the gate's comparison without the model: a
+// figure under its floor, a floor without a figure and a figure without
+// a floor each fail; a figure at its floor passes.
+func TestCheckFloors(t *testing.T) {
+	tab := tables{rows: []eval.DomainRow{{Name: "news", Report: eval.DomainReport{
+		Person:       eval.Counts{TP: 90, FN: 10, FP: 10}, // R 0.9, P 0.9
+		Organization: eval.Counts{TP: 3, FN: 1},           // under minSupport: no figure
+		Masking:      eval.Counts{TP: 80, FN: 20, FP: 0},  // R 0.8, P 1
+	}}}}
+	floors := floorsOf(tab)
+	want := map[string]float64{"news/person_r": 0.89, "news/person_p": 0.89, "news/masking_r": 0.79, "news/masking_p": 0.99}
+	if len(floors) != len(want) {
+		t.Fatalf("floors %v, want %v", floors, want)
+	}
+	for k, v := range want {
+		if math.Abs(floors[k]-v) > 1e-9 {
+			t.Errorf("floor %s = %v, want %v", k, floors[k], v)
+		}
+	}
+	if bad := checkFloors(tab, floors); len(bad) != 0 {
+		t.Errorf("scores at their own floors failed: %v", bad)
+	}
+	floors["news/person_r"] = 0.91 // the score plus a point
+	delete(floors, "news/masking_p")
+	floors["gone/person_r"] = 0.5
+	bad := checkFloors(tab, floors)
+	if len(bad) != 3 {
+		t.Fatalf("got %d failures, want 3: %v", len(bad), bad)
+	}
+	for i, w := range []string{"gone/person_r: floor", "news/masking_p: 1.0000 has no floor", "news/person_r: 0.9000 below its floor 0.910"} {
+		if !strings.HasPrefix(bad[i], w) {
+			t.Errorf("failure %d = %q, want prefix %q", i, bad[i], w)
 		}
 	}
 }

@@ -1,0 +1,202 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/redactd/redactd/engine/detect"
+	"github.com/redactd/redactd/engine/page"
+)
+
+// DomainCategories are the categories the service is asked for when it is
+// scored on the NER corpora: the ones those corpora can judge. Person and
+// Organization words are labelled; Address is judged through the place
+// names (LOC) the corpora label.
+var DomainCategories = []page.Category{page.Person, page.Organization, page.Address}
+
+// DomainReport is the word-level outcome of the service on one NER
+// corpus split.
+type DomainReport struct {
+	Records, Words int
+	Person         Counts
+	Organization   Counts
+	// Masking ignores categories: a PER or ORG word masked under any of
+	// DomainCategories is a hit, a plain word masked is a false hit.
+	// Place names and ignored words count for neither.
+	Masking Counts
+	// Location counts place-name words: TP masked (any category), FN left.
+	// Its precision is meaningless (no place is "wrongly" a place).
+	Location Counts
+}
+
+// EvaluateDomain runs ds through detect.Run on every record, asking for
+// DomainCategories, and counts words: PER words against Person spans, ORG
+// words against Organization spans, both against masking; LOC words are
+// counted apart (Location) and, like ignored words, left out of the rest.
+// disabled names rules of detect.Rules to skip (ablation; nil for none).
+func EvaluateDomain(ctx context.Context, ds []detect.Detector, recs []Record, disabled []string) (DomainReport, error) {
+	rep := DomainReport{Records: len(recs)}
+	var mu sync.Mutex
+	err := parallel(ctx, len(recs), func(i int) error {
+		r, err := evaluateDomainRecord(ctx, ds, recs[i], disabled)
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		rep.add(r)
+		mu.Unlock()
+		return nil
+	})
+	return rep, err
+}
+
+// evaluateDomainRecord scores one record (EvaluateDomain).
+func evaluateDomainRecord(ctx context.Context, ds []detect.Detector, r Record, disabled []string) (DomainReport, error) {
+	var rep DomainReport
+	p, offs := detect.PageFromText(r.Text)
+	spans, err := detect.Run(ctx, p, ds, detect.Options{Categories: DomainCategories, DisabledRules: disabled})
+	if err != nil {
+		return rep, err
+	}
+	pred := make([]map[page.Category]bool, len(p.Words))
+	for _, s := range spans {
+		for w := s.First; w <= s.Last; w++ {
+			if pred[w] == nil {
+				pred[w] = map[page.Category]bool{}
+			}
+			pred[w][s.Category] = true
+		}
+	}
+	for w, word := range p.Words {
+		typ := goldType(r.Spans, offs[w], offs[w]+len(word.Text))
+		masked := len(pred[w]) > 0
+		switch typ {
+		case "IGN":
+			continue
+		case "LOC":
+			if masked {
+				rep.Location.TP++
+			} else {
+				rep.Location.FN++
+			}
+			continue
+		}
+		rep.Words++
+		count(&rep.Person, typ == "PER", pred[w][page.Person])
+		count(&rep.Organization, typ == "ORG", pred[w][page.Organization])
+		count(&rep.Masking, typ == "PER" || typ == "ORG", masked)
+	}
+	return rep, nil
+}
+
+// add sums the word counts of o into r (Records stays).
+func (r *DomainReport) add(o DomainReport) {
+	r.Words += o.Words
+	r.Person.add(o.Person)
+	r.Organization.add(o.Organization)
+	r.Masking.add(o.Masking)
+	r.Location.add(o.Location)
+}
+
+// evalWorkers is how many records are scored at once: the NER model
+// batches the sequences of concurrent pages (models/batch), so a single
+// record at a time would wait out every batch window. Results do not
+// depend on batching (models/ner README), and counts are sums.
+const evalWorkers = 8
+
+// parallel calls f(0..n-1) on evalWorkers goroutines and returns the
+// first error.
+func parallel(ctx context.Context, n int, f func(i int) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		next    int64 = -1
+		wg      sync.WaitGroup
+		errOnce sync.Once
+		first   error
+	)
+	for range min(evalWorkers, n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(atomic.AddInt64(&next, 1))
+				if i >= n || ctx.Err() != nil {
+					return
+				}
+				if err := f(i); err != nil {
+					errOnce.Do(func() { first = err; cancel() })
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return first
+}
+
+func count(c *Counts, gold, hit bool) {
+	switch {
+	case gold && hit:
+		c.TP++
+	case gold:
+		c.FN++
+	case hit:
+		c.FP++
+	}
+}
+
+// goldType is the type of the word [s, e): PER or ORG when a span of
+// that category overlaps it, else IGN or LOC when an ignored span does,
+// else "".
+func goldType(spans []Gold, s, e int) string {
+	typ := ""
+	for _, g := range spans {
+		if g.Start >= e || s >= g.End {
+			continue
+		}
+		switch {
+		case g.Category == page.Person:
+			return "PER"
+		case g.Category == page.Organization:
+			return "ORG"
+		case g.Type == "LOC" && typ == "":
+			typ = "LOC"
+		default:
+			typ = "IGN"
+		}
+	}
+	return typ
+}
+
+// DomainRow is one line of the per-domain table.
+type DomainRow struct {
+	Name, Domain, Split string
+	Report              DomainReport
+}
+
+// DomainTable renders rows as a Markdown table: recall and precision per
+// category, masking, and the share of place names masked.
+func DomainTable(rows []DomainRow) string {
+	var b strings.Builder
+	b.WriteString("| corpus | domain | split | words | Person R / P | Organization R / P | masking R / P | places masked |\n")
+	b.WriteString("|---|---|---|---:|---|---|---|---:|\n")
+	rp := func(c Counts) string {
+		if c.TP+c.FN == 0 {
+			return "–"
+		}
+		return fmt.Sprintf("%.3f / %.3f", c.Recall(), c.Precision())
+	}
+	for _, r := range rows {
+		loc := "–"
+		if n := r.Report.Location.TP + r.Report.Location.FN; n > 0 {
+			loc = fmt.Sprintf("%.3f", r.Report.Location.Recall())
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %d | %s | %s | %s | %s |\n", r.Name, r.Domain, r.Split, r.Report.Words,
+			rp(r.Report.Person), rp(r.Report.Organization), rp(r.Report.Masking), loc)
+	}
+	return b.String()
+}

@@ -1,0 +1,59 @@
+package detect
+
+import (
+	"strings"
+
+	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/page"
+)
+
+// Titles. One rule for honorifics ("Mr", "Dr", "Madam"), ranks and offices
+// ("General", "President", "Minister"): written with a capital right
+// before a name they are masked with it, whoever found the name (they tell
+// gender and rank: honorificsBefore); with no name after them ("Mr
+// President", "Madam Speaker", "the President") nothing is masked
+// (dropTitleOnly). README, "Titles".
+
+// offices are titles of office that address a person without naming one
+// ("Mr President", "Madam Speaker"), beyond rankTitles and titles.txt.
+var offices = map[string]bool{"speaker": true, "commissioner": true, "secretary": true, "rapporteur": true,
+	"chair": true, "chairwoman": true, "chairperson": true, "premier": true, "deputy": true, "vice-president": true,
+	"madam": true, "madame": true, "mister": true, "ambassador": true, "excellency": true, "majesty": true,
+	"highness": true, "brigadier": true, "honour": true, "honor": true, "lordship": true, "ladyship": true}
+
+// isTitleWord reports whether l (lower case, no trailing dot) is an
+// honorific, a rank or an office.
+func isTitleWord(gz *gazetteer.Gazetteers, l string) bool {
+	return gz.Titles.Has(l) || rankTitles[l] || offices[l]
+}
+
+// dropTitleOnly drops Person spans made only of titles: "Mr President",
+// "Madam President" name no one. A lone word the name lists know as a
+// first name or surname stays: "Ripley and Bishop", "Baron (guitar)" are
+// people (dev splits).
+func dropTitleOnly(v *View, gz *gazetteer.Gazetteers, ss []page.Span) []page.Span {
+	out := ss[:0]
+	for _, s := range ss {
+		if s.Category == page.Person && titlesOnly(v, gz, s) {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func titlesOnly(v *View, gz *gazetteer.Gazetteers, s page.Span) bool {
+	f, l := s.First-v.First, s.Last-v.First
+	if f < 0 || l >= v.Len() {
+		return false
+	}
+	if f == l && gz.Lex[v.coreLower(f)]&(gazetteer.FirstName|gazetteer.Surname) != 0 {
+		return false
+	}
+	for i := f; i <= l; i++ {
+		if w := strings.TrimSuffix(v.coreLower(i), "."); w == "" || !isTitleWord(gz, w) {
+			return false
+		}
+	}
+	return true
+}
