@@ -288,13 +288,14 @@ func (e *Engine) receive(dir string, want int64, body io.Reader) (string, string
 // Commit releases a direct-upload job. See Engine for the rules; calling
 // it again is safe and returns the job's current state.
 func (e *Engine) Commit(ctx context.Context, acct *Account, jobID string) (*Job, error) {
-	j, err := e.ownedJob(acct, jobID)
-	if err != nil {
+	if _, err := e.ownedJob(acct, jobID); err != nil {
 		return nil, err
 	}
 	unlock := e.lockAcct(acct.ID)
 	defer unlock()
-	if j, err = e.jl.Job(jobID); joblog.IsNotFound(err) {
+	// Re-read under the account lock: the job may have changed since.
+	j, err := e.jl.Job(jobID)
+	if joblog.IsNotFound(err) {
 		return nil, ErrNotFound
 	} else if err != nil {
 		return nil, e.logErr("commit", err)

@@ -20,40 +20,30 @@ type jobListBody struct {
 // everything.
 func (s *Server) listJobs(r *reqCtx) error {
 	req := engine.ListJobsRequest{Limit: engine.DefaultListLimit}
-	var bad error
 	seen := map[string]bool{}
-	r.QueryArgs().VisitAll(func(k, v []byte) {
-		if bad != nil {
-			return
-		}
+	for k, v := range r.QueryArgs().All() {
 		name := string(k)
 		if seen[name] {
-			bad = invalidf(truncName(name), "given more than once")
-			return
+			return invalidf(truncName(name), "given more than once")
 		}
 		seen[name] = true
 		switch name {
 		case "limit":
 			n, err := strconv.Atoi(string(v))
 			if err != nil || n < 1 || n > engine.MaxListLimit {
-				bad = invalidf("limit", "must be an integer between 1 and %d", engine.MaxListLimit)
-				return
+				return invalidf("limit", "must be an integer between 1 and %d", engine.MaxListLimit)
 			}
 			req.Limit = n
 		case "cursor":
 			if len(v) == 0 {
-				bad = invalidf("cursor", "empty; omit it for the first page")
-				return
+				return invalidf("cursor", "empty; omit it for the first page")
 			}
 			req.Cursor = string(v)
 		case "status":
 			req.Status = engine.Status(v)
 		default:
-			bad = invalidf(truncName(name), "unknown query parameter (allowed: limit, cursor, status)")
+			return invalidf(truncName(name), "unknown query parameter (allowed: limit, cursor, status)")
 		}
-	})
-	if bad != nil {
-		return bad
 	}
 	list, err := s.svc.ListJobs(r.ctx, r.acct, req)
 	if err != nil {

@@ -307,9 +307,9 @@ func TestE2EWebhookRestart(t *testing.T) {
 
 	up.Store(true)
 	e2 := startHooks(t, cfg)
-	ds := rc.waitDeliveries(t, failedBefore+1)
+	rc.waitDeliveries(t, failedBefore+1)
 	time.Sleep(time.Second) // several poll and retry periods: nothing more may come
-	ds = rc.deliveries()
+	ds := rc.deliveries()
 	ok := 0
 	for _, d := range ds[failedBefore:] {
 		if d.status == http.StatusOK {

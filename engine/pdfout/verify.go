@@ -661,14 +661,14 @@ func contentOp(op string, args []value, depth *int, xobjects value) error {
 		*depth--
 	case "cm":
 		if len(args) != 6 || slices.ContainsFunc(args, func(v value) bool { return v.kind != vReal }) {
-			return errors.New("cm needs 6 numbers")
+			return errors.New("operator cm needs 6 numbers")
 		}
 	case "Do":
 		if len(args) != 1 || args[0].kind != vName {
-			return errors.New("Do needs one name")
+			return errors.New("operator Do needs one name")
 		}
 		if _, ok := xobjects.dict[args[0].name]; !ok {
-			return fmt.Errorf("Do draws /%s, which is not among the page's images", printable([]byte(args[0].name)))
+			return fmt.Errorf("operator Do draws /%s, which is not among the page's images", printable([]byte(args[0].name)))
 		}
 	default:
 		if textOperators[op] {

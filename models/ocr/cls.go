@@ -12,10 +12,6 @@ import (
 // is squeezed to at most 192 pixels wide and padded on the right.
 const clsW = 192
 
-// clsFlipThresh is the probability of "180" above which a line is turned
-// (PaddleOCR's cls_thresh).
-const clsFlipThresh = 0.9
-
 type clsReq struct{ c crop }
 
 // clsResp is the probability that the line is upside down.

@@ -115,7 +115,7 @@ func eval(t *testing.T, m *Model, inputs map[string]tensor) map[string]tensor {
 		case "Div":
 			out = broadcast(in[0], in[1], func(x, y float64) float64 { return x / y })
 		case "Clip":
-			lo, hi := math.Inf(-1), math.Inf(1)
+			var lo, hi float64
 			if opset < 11 {
 				lo, hi = float64(floatAttr(n, "min", 0)), float64(floatAttr(n, "max", 0))
 			} else {
