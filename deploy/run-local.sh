@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 data="${REDACTD_DATA:-./data}"
 listen="${REDACTD_LISTEN:-127.0.0.1:8080}"
-mkdir -p "$data"
+# The data directory is private: serve refuses one that other users may enter.
+(umask 077 && mkdir -p "$data")
 keyfile="$data/local-api-key"
 if [ ! -s "$keyfile" ]; then
   umask 077
