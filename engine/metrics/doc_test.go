@@ -102,6 +102,7 @@ func TestDefinedMetricsRegistered(t *testing.T) {
 		QueueDepth, DocumentsInFlight, Documents, JobsCreated, QuotaPages, DocumentDuration,
 		Pages, StageDuration, OutputBytesPerPage, PixelsInFlight, Detections,
 		BatchSize, BatchDuration,
+		WebhookAttempts, WebhookDropped, WebhookPending, WebhookDuration,
 	} {
 		// Registering again must fail as a duplicate: the collector is in
 		// Registry already.
