@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO ?= go
 export CGO_ENABLED := 1
 
-.PHONY: all build setup run test vet lint fmt clean fuzz-short bundle bench
+.PHONY: all build setup run test test-short vet lint fmt clean fuzz-short bundle bench
 
 all: build
 
@@ -34,6 +34,13 @@ lint: vet
 test: setup lint
 	$(GO) test -count=1 -timeout 45m ./...
 	$(MAKE) fuzz-short
+
+# test-short is the quick loop: vet, gofmt and go test -short, with no
+# setup, so no models and no network. Tests that need the ONNX Runtime or
+# the models skip themselves when -short finds them missing
+# (internal/testkit.SkipShortWithoutModels); after `make setup` they run.
+test-short: vet
+	$(GO) test -short -count=1 ./...
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

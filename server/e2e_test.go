@@ -33,6 +33,8 @@ import (
 	"github.com/redactd/redactd/engine/testlog"
 	"github.com/redactd/redactd/engine/testpdf"
 	"github.com/redactd/redactd/server"
+
+	"github.com/redactd/redactd/internal/testkit"
 )
 
 // env is one running server.
@@ -78,6 +80,7 @@ func start(t *testing.T, cfg config.Config) *env {
 func startWith(t *testing.T, cfg config.Config, logs *testlog.Buffer, log *slog.Logger) *env {
 	t.Helper()
 	proc, err := pipeline.Open(cfg, log)
+	testkit.SkipShortWithoutModels(t, err)
 	if err != nil {
 		t.Fatal(err)
 	}

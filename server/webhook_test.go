@@ -23,6 +23,8 @@ import (
 	"github.com/redactd/redactd/engine/testlog"
 	"github.com/redactd/redactd/engine/webhook"
 	"github.com/redactd/redactd/server"
+
+	"github.com/redactd/redactd/internal/testkit"
 )
 
 // hookConfig allows loopback receivers and retries fast.
@@ -47,6 +49,7 @@ func startHooks(t *testing.T, cfg config.Config) *hookEnv {
 	logs := &testlog.Buffer{}
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	proc, err := pipeline.Open(cfg, log)
+	testkit.SkipShortWithoutModels(t, err)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/redactd/redactd/engine/config"
+
+	"github.com/redactd/redactd/internal/testkit"
 )
 
 // TestLoadShort is a short load run against an in-process server: a few
@@ -18,6 +20,7 @@ func TestLoadShort(t *testing.T) {
 	cfg.OCR = "off"
 	cfg.DPI = 72
 	l, err := StartLocal(cfg, 2, nil)
+	testkit.SkipShortWithoutModels(t, err)
 	if err != nil {
 		t.Fatal(err)
 	}

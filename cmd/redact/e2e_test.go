@@ -19,6 +19,8 @@ import (
 	"github.com/redactd/redactd/engine/pipeline"
 	"github.com/redactd/redactd/engine/testpdf"
 	"github.com/redactd/redactd/server"
+
+	"github.com/redactd/redactd/internal/testkit"
 )
 
 // startServer runs the real server, engine and pipeline on a loopback
@@ -33,6 +35,7 @@ func startServer(t *testing.T) (string, string) {
 	cfg.Workers = 2
 	log := slog.New(slog.DiscardHandler)
 	proc, err := pipeline.Open(cfg, log)
+	testkit.SkipShortWithoutModels(t, err)
 	if err != nil {
 		t.Fatal(err)
 	}

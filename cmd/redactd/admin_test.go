@@ -16,6 +16,8 @@ import (
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/page"
+
+	"github.com/redactd/redactd/internal/testkit"
 )
 
 // openTestEngine opens the real engine with the real pipeline on a
@@ -27,6 +29,7 @@ func openTestEngine(t *testing.T) (config.Config, *engine.Engine) {
 	cfg.OCR = "off"
 	log := slog.New(slog.DiscardHandler)
 	proc, err := newProcessor(cfg, log)
+	testkit.SkipShortWithoutModels(t, err)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package ort
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -157,9 +158,30 @@ func find(s search) (Located, error) {
 		}
 		tried = append(tried, p)
 	}
-	return Located{}, fmt.Errorf("ort: no %s found (run `make setup`, or set $%s); looked in %s",
-		s.what, s.env, strings.Join(dedupe(tried), ", "))
+	return Located{}, &NotFoundError{What: s.what, Env: s.env, Tried: dedupe(tried)}
 }
+
+// ErrNotInstalled matches (errors.Is) a NotFoundError: the runtime library
+// or the models were looked for everywhere and are simply not installed,
+// as on a checkout before `make setup`. An explicit setting that names a
+// missing file is a configuration error instead, and does not match.
+var ErrNotInstalled = errors.New("ort: not installed")
+
+// NotFoundError reports a search that found nothing, with every place it
+// looked, so an operator can see which paths were tried.
+type NotFoundError struct {
+	What  string   // "ONNX Runtime library", "model directory"
+	Env   string   // the environment variable that would name it
+	Tried []string // the places looked in, in search order
+}
+
+func (e *NotFoundError) Error() string {
+	return fmt.Sprintf("ort: no %s found (run `make setup`, or set $%s); looked in %s",
+		e.What, e.Env, strings.Join(e.Tried, ", "))
+}
+
+// Is makes errors.Is(err, ErrNotInstalled) true.
+func (e *NotFoundError) Is(target error) bool { return target == ErrNotInstalled }
 
 func fileExists(p string) bool {
 	st, err := os.Stat(p)
