@@ -14,6 +14,8 @@ import (
 	"github.com/redactd/redactd/bench/internal/report"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/models/ocr"
+
+	"github.com/redactd/redactd/internal/shareddata"
 )
 
 // TestQuickBench runs the whole harness in quick mode against a real
@@ -26,10 +28,7 @@ func TestQuickBench(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds redactd and runs it end to end")
 	}
-	data := os.Getenv("REDACTD_BENCH_DATA")
-	if data == "" {
-		data = "/work/shared/data"
-	}
+	data := shareddata.Dir()
 	if _, err := os.Stat(filepath.Join(data, "pii", "presidio_research", "generated_large.json")); err != nil {
 		t.Skipf("shared data not available: %v", err)
 	}
@@ -140,10 +139,7 @@ func TestOCRSection(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs redactd's OCR models")
 	}
-	data := os.Getenv("REDACTD_BENCH_DATA")
-	if data == "" {
-		data = "/work/shared/data"
-	}
+	data := shareddata.Dir()
 	if _, err := os.Stat(filepath.Join(data, "documents")); err != nil {
 		t.Skipf("shared documents not available: %v", err)
 	}

@@ -73,7 +73,7 @@ func buildCorpora(ctx context.Context, cfg *config, sz sizes) (cs []*corpus.Corp
 		if err != nil {
 			return nil, nil, err
 		}
-		add("real", "real PDFs and PNGs from /work/shared/data/documents (forms, invoices, public records); PII unlabelled, so only the share of their words masked is reported", false, real)
+		add("real", "real PDFs and PNGs from the shared data folder's documents/ (forms, invoices, public records); PII unlabelled, so only the share of their words masked is reported", false, real)
 	}
 	return cs, idle, nil
 }

@@ -1,5 +1,5 @@
 // Command bench is redactd's benchmark harness: it builds corpora with
-// ground truth from /work/shared/data (text PDFs laid out from labelled
+// ground truth from the shared data folder (internal/shareddata; text PDFs laid out from labelled
 // PII records, the same pages as noisy scans, photos of pages, long
 // documents, real documents), times the peer tools on the same files,
 // starts redactd (or targets a running one), submits every corpus through
@@ -31,6 +31,8 @@ import (
 	"time"
 
 	"github.com/redactd/redactd/bench/internal/report"
+
+	"github.com/redactd/redactd/internal/shareddata"
 )
 
 // config is the command line.
@@ -108,7 +110,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.IntVar(&cfg.longConc, "long-concurrency", 16, "concurrent jobs for the long-document corpus")
 	fs.StringVar(&cfg.upload, "upload", "both", "upload path: multipart, direct, or both (alternating)")
 	fs.StringVar(&corpora, "corpora", "text,scan,photo,long,real", "corpora to run")
-	fs.StringVar(&cfg.data, "data", "/work/shared/data", "shared data folder (pii/presidio_research, documents)")
+	fs.StringVar(&cfg.data, "data", shareddata.Dir(), "shared data folder (pii/presidio_research, documents; default $"+shareddata.Env+", else ../shared/data beside the checkout)")
 	fs.StringVar(&cfg.out, "out", "bench/RESULTS.md", "report file; charts are written beside it")
 	fs.StringVar(&cfg.work, "work", "", "working folder for corpora, peers and the server's data (default: a temporary folder, removed afterwards)")
 	fs.BoolVar(&cfg.keep, "keep", false, "keep the working folder")

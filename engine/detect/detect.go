@@ -15,7 +15,7 @@
 // help it.
 package detect
 
-//go:generate go run ./internal/gen -src ../../../shared/data -out gazetteer/data
+//go:generate go run ./internal/gen -out gazetteer/data
 
 import (
 	"context"

@@ -21,6 +21,8 @@ import (
 	"github.com/redactd/redactd/engine/hostile"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/engine/testpdf"
+
+	"github.com/redactd/redactd/internal/shareddata"
 )
 
 const maxPix = 100_000_000
@@ -566,10 +568,8 @@ func TestConcurrentRender(t *testing.T) {
 
 // documentsDir finds the shared sample documents next to the repository.
 func documentsDir(t *testing.T) string {
-	for _, dir := range []string{"../../../shared/data/documents", "/work/shared/data/documents"} {
-		if _, err := os.Stat(dir); err == nil {
-			return dir
-		}
+	if dir := shareddata.Path("documents"); isDir(dir) {
+		return dir
 	}
 	t.Skip("shared sample documents not found")
 	return ""
@@ -843,4 +843,9 @@ func TestOpenFile(t *testing.T) {
 			t.Errorf("%s: error %v, want %v", filepath.Base(tc.path), err, tc.want)
 		}
 	}
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
 }

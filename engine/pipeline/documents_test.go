@@ -13,15 +13,18 @@ import (
 	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/engine/pdfout"
+
+	"github.com/redactd/redactd/internal/shareddata"
 )
 
-// TestSharedDocuments redacts every real-world PDF in ../shared/data/documents
+// TestSharedDocuments redacts every real-world PDF in the shared documents
+// folder (internal/shareddata: ../shared/data/documents by default)
 // and checks the output: same page count and page sizes, nothing MuPDF can
 // extract as text, and the output safety check passes.
 func TestSharedDocuments(t *testing.T) {
-	paths, _ := filepath.Glob("../../../shared/data/documents/*/*.pdf")
+	paths, _ := filepath.Glob(shareddata.Path("documents", "*", "*.pdf"))
 	if len(paths) == 0 {
-		t.Skip("../shared/data/documents not present")
+		t.Skipf("%s not present", shareddata.Path("documents"))
 	}
 	p := newTestPipeline(t)
 	for _, path := range paths {

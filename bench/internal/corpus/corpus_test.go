@@ -8,9 +8,11 @@ import (
 
 	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
+
+	"github.com/redactd/redactd/internal/shareddata"
 )
 
-const presidio = "/work/shared/data/pii/presidio_research/generated_large.json"
+var presidio = shareddata.Path("pii", "presidio_research", "generated_large.json")
 
 // TestTextTruthMatchesMuPDF checks the text corpus's truth against what
 // MuPDF extracts from the same PDF: the same words at the same places.

@@ -5,9 +5,11 @@ import (
 	"image/png"
 	"os"
 	"testing"
+
+	"github.com/redactd/redactd/internal/shareddata"
 )
 
-const documents = "/work/shared/data/documents"
+var documents = shareddata.Path("documents")
 
 // TestPrepare selects and renders pages of the shared documents and
 // checks every page has truth lines inside its image, and its PNG the

@@ -12,9 +12,11 @@ import (
 	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/engine/pdfout"
+
+	"github.com/redactd/redactd/internal/shareddata"
 )
 
-const presidio = "/work/shared/data/pii/presidio_research/generated_large.json"
+var presidio = shareddata.Path("pii", "presidio_research", "generated_large.json")
 
 func loadDocs(t *testing.T) (text, scans []*corpus.Doc) {
 	t.Helper()

@@ -4,15 +4,16 @@ import (
 	"context"
 	"flag"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/redactd/redactd/engine/detect"
 	"github.com/redactd/redactd/engine/page"
+
+	"github.com/redactd/redactd/internal/shareddata"
 )
 
 var (
-	presidioPath = flag.String("presidio", filepath.Join("..", "..", "..", "..", "shared", "data", "pii", "presidio_research", "generated_large.json"), "presidio-research generated_large.json")
+	presidioPath = flag.String("presidio", shareddata.Path("pii", "presidio_research", "generated_large.json"), "presidio-research generated_large.json")
 	examples     = flag.Int("examples", 0, "print this many missed and false words per category")
 )
 
@@ -60,7 +61,7 @@ func TestPresidioEval(t *testing.T) {
 	}
 }
 
-var wikigoldPath = flag.String("wikigold", filepath.Join("..", "..", "..", "..", "shared", "data", "ner", "wikigold", "wikigold.conll.txt"), "wikigold CoNLL file")
+var wikigoldPath = flag.String("wikigold", shareddata.Path("ner", "wikigold", "wikigold.conll.txt"), "wikigold CoNLL file")
 
 // TestWikigoldEval measures the gazetteer person and organization
 // recognizers on real Wikipedia text, where capitalised words that are not

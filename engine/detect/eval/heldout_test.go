@@ -2,14 +2,15 @@ package eval
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/redactd/redactd/engine/page"
+
+	"github.com/redactd/redactd/internal/shareddata"
 )
 
-var nerRoot = filepath.Join("..", "..", "..", "..", "shared", "data", "ner")
+var nerRoot = shareddata.Path("ner")
 
 // TestHeldOutSplits checks that the held-out splits hold the sentences
 // the recipe held out (models/ner/model/manifest.json, training.data.*.

@@ -27,10 +27,12 @@ import (
 	"unicode"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
+
+	"github.com/redactd/redactd/internal/shareddata"
 )
 
 func main() {
-	src := flag.String("src", "../../../shared/data", "shared data directory")
+	src := flag.String("src", shareddata.Dir(), "shared data directory (default $"+shareddata.Env+", else ../shared/data beside the checkout)")
 	out := flag.String("out", "gazetteer/data", "output directory")
 	manual := flag.String("manual", "internal/gen/manual", "hand-written lists")
 	flag.Parse()

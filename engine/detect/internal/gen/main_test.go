@@ -5,13 +5,15 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/redactd/redactd/internal/shareddata"
 )
 
 // TestGeneratedUpToDate regenerates the gazetteers from the shared data
 // and compares them with the committed files, so a change to a source, a
 // hand-written list or the generator cannot go unnoticed.
 func TestGeneratedUpToDate(t *testing.T) {
-	src := filepath.Join("..", "..", "..", "..", "..", "shared", "data")
+	src := shareddata.Dir()
 	if _, err := os.Stat(filepath.Join(src, "gazetteers")); err != nil {
 		t.Skipf("shared data not available: %v", err)
 	}

@@ -42,6 +42,8 @@ import (
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/models/ner"
 	"github.com/redactd/redactd/models/ort"
+
+	"github.com/redactd/redactd/internal/shareddata"
 )
 
 type example struct {
@@ -72,11 +74,11 @@ type prf struct {
 
 func main() {
 	modelDir := flag.String("model", ner.Builtin, "model directory, or builtin")
-	data := flag.String("data", "/work/shared/data/pii/presidio_research/generated_large.json", "presidio-research generated JSON")
+	data := flag.String("data", shareddata.Path("pii", "presidio_research", "generated_large.json"), "presidio-research generated JSON")
 	merge := flag.String("merge", "", "manifest.json to write the scores into")
 	threads := flag.Int("threads", 1, "ONNX Runtime intra-op threads")
-	nerData := flag.String("ner-data", "/work/shared/data/ner", "folder of the NER corpora (held-out splits)")
-	small := flag.String("small", "/work/shared/data/pii/presidio_research/generated_small.json", "presidio-research generated_small JSON (held out)")
+	nerData := flag.String("ner-data", shareddata.Path("ner"), "folder of the NER corpora (held-out splits)")
+	small := flag.String("small", shareddata.Path("pii", "presidio_research", "generated_small.json"), "presidio-research generated_small JSON (held out)")
 	tableOnly := flag.String("table", "", "only print the per-domain table of the service on this split of every corpus: test or dev")
 	ablate := flag.Bool("ablate", false, "with -table: print what each rule of detect.Rules adds and costs per corpus instead")
 	only := flag.String("only", "", "with -table: only these corpora (comma-separated names; the generated sets always)")

@@ -11,9 +11,11 @@ import (
 
 	"github.com/redactd/redactd/models/ner"
 	"github.com/redactd/redactd/models/ort"
+
+	"github.com/redactd/redactd/internal/shareddata"
 )
 
-var presidioLarge = filepath.Join("..", "..", "..", "..", "..", "shared", "data", "pii", "presidio_research", "generated_large.json")
+var presidioLarge = shareddata.Path("pii", "presidio_research", "generated_large.json")
 
 // TestServiceScoresFloor guards what the service masks on presidio's
 // generated_large set (the recognizers and the built-in model through
@@ -58,7 +60,7 @@ func TestServiceScoresFloor(t *testing.T) {
 	}
 }
 
-var nerCorpora = filepath.Join("..", "..", "..", "..", "..", "shared", "data", "ner")
+var nerCorpora = shareddata.Path("ner")
 
 // TestHeldOutFloors is the held-out gate: it scores what the service
 // masks (recognizers + the built-in model through engine/detect.Run) on
