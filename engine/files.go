@@ -43,36 +43,108 @@ func (e *Engine) masksPath(jobID, docID string) string {
 // createTemp opens a new temporary file in dir.
 func createTemp(dir string) (*os.File, error) { return os.CreateTemp(dir, tmpPrefix+"*") }
 
-// closeSynced flushes f to stable storage and closes it.
-func (e *Engine) closeSynced(f *os.File) error {
-	if err := e.syncFile(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+// durable is the one way the engine writes a file that must survive a
+// crash: a temporary file in the destination's directory is filled, then
+// sealed (fsync + close), then either kept under its temporary name for a
+// later rename (the outputs a commit publishes) or renamed into place at
+// once (place). Every failure removes the temporary file. The caller
+// syncs the directory once after its last rename (syncDir).
+type durable struct {
+	f    *os.File
+	sync func(*os.File) error
 }
 
-// writeFileAtomic writes data to dir/name through a synced temporary file
-// and a rename. The caller syncs dir once after its last rename.
-func (e *Engine) writeFileAtomic(dir, name string, data []byte) error {
+// newDurable opens a temporary file in dir, synced with the engine's
+// fsync (injectable, so tests can fail it).
+func (e *Engine) newDurable(dir string) (*durable, error) {
+	return openDurable(dir, e.syncFile)
+}
+
+func openDurable(dir string, sync func(*os.File) error) (*durable, error) {
 	f, err := createTemp(dir)
 	if err != nil {
+		return nil, err
+	}
+	return &durable{f: f, sync: sync}, nil
+}
+
+func (d *durable) Write(p []byte) (int, error) { return d.f.Write(p) }
+
+// Name is the temporary file's path.
+func (d *durable) Name() string { return d.f.Name() }
+
+// abort closes and removes the temporary file.
+func (d *durable) abort() {
+	d.f.Close()
+	os.Remove(d.f.Name())
+}
+
+// seal flushes the file to stable storage and closes it; on failure the
+// file is removed.
+func (d *durable) seal() error {
+	err := d.sealKeep()
+	if err != nil {
+		os.Remove(d.f.Name())
+	}
+	return err
+}
+
+// place seals the file and renames it to dir/name.
+func (d *durable) place(name string) error {
+	if err := d.seal(); err != nil {
 		return err
 	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return err
-	}
-	if err := e.closeSynced(f); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Rename(f.Name(), filepath.Join(dir, name)); err != nil {
-		os.Remove(f.Name())
+	if err := os.Rename(d.f.Name(), filepath.Join(filepath.Dir(d.f.Name()), name)); err != nil {
+		os.Remove(d.f.Name())
 		return err
 	}
 	return nil
+}
+
+// writeTemp writes data to a sealed temporary file in dir and returns its
+// path, for a commit to rename into place later.
+func (e *Engine) writeTemp(dir string, data []byte) (string, error) {
+	d, err := e.newDurable(dir)
+	if err != nil {
+		return "", err
+	}
+	if _, err := d.Write(data); err != nil {
+		d.abort()
+		return "", err
+	}
+	if err := d.seal(); err != nil {
+		return "", err
+	}
+	return d.Name(), nil
+}
+
+// closeSynced flushes f to stable storage and closes it. It is for files
+// the engine did not create through durable (a processor's output).
+func (e *Engine) closeSynced(f *os.File) error {
+	return (&durable{f: f, sync: e.syncFile}).sealKeep()
+}
+
+// sealKeep is seal without removing the file on failure: its owner decides.
+func (d *durable) sealKeep() error {
+	err := d.sync(d.f)
+	if cerr := d.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// writeFileAtomic writes data to dir/name durably. The caller syncs dir
+// once after its last rename.
+func (e *Engine) writeFileAtomic(dir, name string, data []byte) error {
+	d, err := e.newDurable(dir)
+	if err != nil {
+		return err
+	}
+	if _, err := d.Write(data); err != nil {
+		d.abort()
+		return err
+	}
+	return d.place(name)
 }
 
 // syncDir makes renames and creations inside dir durable.

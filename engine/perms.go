@@ -165,22 +165,15 @@ func (e *Engine) dropLegacySecret(secret []byte) ([]byte, error) {
 // runs at Open only, so it uses the real fsync rather than the engine's
 // injectable one.
 func writeSecret(data string, secret []byte) error {
-	f, err := createTemp(data)
+	f, err := openDurable(data, (*os.File).Sync)
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(secret)
-	if err == nil {
-		err = f.Sync()
+	if _, err := f.Write(secret); err != nil {
+		f.abort()
+		return err
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), filepath.Join(data, uploadSecretFile))
-	}
-	if err != nil {
-		os.Remove(f.Name())
+	if err := f.place(uploadSecretFile); err != nil {
 		return err
 	}
 	return syncDir(data)

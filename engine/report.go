@@ -79,20 +79,7 @@ func (e *Engine) writeReportTemp(jobID string, r *Report) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	f, err := createTemp(e.jobDir(jobID))
-	if err != nil {
-		return "", err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return "", err
-	}
-	if err := e.closeSynced(f); err != nil {
-		os.Remove(f.Name())
-		return "", err
-	}
-	return f.Name(), nil
+	return e.writeTemp(e.jobDir(jobID), data)
 }
 
 // Report returns a redacted document's report. It exists exactly while

@@ -467,20 +467,7 @@ func (e *Engine) writeMasksTemp(jobID string, masks []Mask) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	f, err := createTemp(e.jobDir(jobID))
-	if err != nil {
-		return "", err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return "", err
-	}
-	if err := e.closeSynced(f); err != nil {
-		os.Remove(f.Name())
-		return "", err
-	}
-	return f.Name(), nil
+	return e.writeTemp(e.jobDir(jobID), data)
 }
 
 // finish records a document's terminal state.

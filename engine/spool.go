@@ -40,13 +40,12 @@ func (e *Engine) Spool(ctx context.Context, r io.Reader, max int64) (*Spooled, e
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	f, err := createTemp(e.filesDir)
+	f, err := e.newDurable(e.filesDir)
 	if err != nil {
 		return nil, storageError(err)
 	}
 	fail := func(err error) (*Spooled, error) {
-		f.Close()
-		os.Remove(f.Name())
+		f.abort()
 		return nil, err
 	}
 	h := sha256.New()
@@ -59,8 +58,7 @@ func (e *Engine) Spool(ctx context.Context, r io.Reader, max int64) (*Spooled, e
 		}
 		return fail(err)
 	}
-	if err := e.closeSynced(f); err != nil {
-		os.Remove(f.Name())
+	if err := f.seal(); err != nil {
 		return nil, storageError(err)
 	}
 	return &Spooled{path: f.Name(), size: n, sum: hex.EncodeToString(h.Sum(nil)), head: head.b}, nil

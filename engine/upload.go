@@ -238,7 +238,7 @@ func (e *Engine) PutUpload(ctx context.Context, docID, token, contentType string
 // receive streams body (exactly want bytes of PDF) into a synced temporary
 // file in dir and returns its path and SHA-256.
 func (e *Engine) receive(dir string, want int64, body io.Reader) (string, string, error) {
-	f, err := createTemp(dir)
+	f, err := e.newDurable(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", "", ErrNotFound // the job was deleted meanwhile
 	}
@@ -246,8 +246,7 @@ func (e *Engine) receive(dir string, want int64, body io.Reader) (string, string
 		return "", "", storageError(err)
 	}
 	fail := func(err error) (string, string, error) {
-		f.Close()
-		os.Remove(f.Name())
+		f.abort()
 		return "", "", err
 	}
 	h := sha256.New()
@@ -278,8 +277,7 @@ func (e *Engine) receive(dir string, want int64, body io.Reader) (string, string
 	if got := int64(n) + m; got != want {
 		return fail(fmt.Errorf("%w: size mismatch: reserved %d bytes, got %d", ErrInvalid, want, got))
 	}
-	if err := e.closeSynced(f); err != nil {
-		os.Remove(f.Name())
+	if err := f.seal(); err != nil {
 		return "", "", storageError(err)
 	}
 	return f.Name(), hex.EncodeToString(h.Sum(nil)), nil
