@@ -55,11 +55,11 @@ func (e *Engine) Authenticate(ctx context.Context, apiKey string) (*Account, err
 func normalizeEmail(s string) (string, error) {
 	s = strings.ToLower(strings.TrimSpace(s))
 	if len(s) > 254 {
-		return "", fmt.Errorf("%w: email: too long", ErrInvalid)
+		return "", errorf(ErrInvalid, "email", "too long")
 	}
 	a, err := mail.ParseAddress(s)
 	if err != nil || a.Address != s {
-		return "", fmt.Errorf("%w: email: not a valid address", ErrInvalid)
+		return "", errorf(ErrInvalid, "email", "not a valid address")
 	}
 	return s, nil
 }
@@ -83,10 +83,10 @@ func (e *Engine) CreateKey(ctx context.Context, email, plan string, pages int64)
 		return "", KeyInfo{}, err
 	}
 	if plan != "" && plan != PlanFree && plan != PlanStandard {
-		return "", KeyInfo{}, fmt.Errorf("%w: plan: want free or standard", ErrInvalid)
+		return "", KeyInfo{}, errorf(ErrInvalid, "plan", "want free or standard")
 	}
 	if pages < 0 {
-		return "", KeyInfo{}, fmt.Errorf("%w: pages: must not be negative", ErrInvalid)
+		return "", KeyInfo{}, errorf(ErrInvalid, "pages", "must not be negative")
 	}
 	e.adminMu.Lock()
 	defer e.adminMu.Unlock()

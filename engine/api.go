@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"time"
 
@@ -42,6 +43,43 @@ var (
 	ErrConflict     = errors.New("conflict")           // 409 idempotency_conflict
 	ErrUnavailable  = errors.New("unavailable")        // 503 unavailable (disk full, shutting down)
 )
+
+// Error is an error meant for the caller: its Kind (one of the Err
+// sentinels above, so errors.Is(err, ErrInvalid) holds), the request field
+// it is about ("pii_included_terms[3]", "files[0].size_bytes"; empty when
+// none) and a message that holds no document content, key or path. The
+// HTTP layer builds its error body from Field and Msg as typed values.
+type Error struct {
+	Kind  error
+	Field string
+	Msg   string
+}
+
+func (e *Error) Error() string {
+	s := e.Kind.Error()
+	if m := e.Message(); m != "" {
+		s += ": " + m
+	}
+	return s
+}
+
+// Message is the caller's text: "field: message", or the message alone.
+func (e *Error) Message() string {
+	switch {
+	case e.Field == "":
+		return e.Msg
+	case e.Msg == "":
+		return e.Field
+	}
+	return e.Field + ": " + e.Msg
+}
+
+func (e *Error) Unwrap() error { return e.Kind }
+
+// errorf builds an *Error of kind about field.
+func errorf(kind error, field, format string, args ...any) error {
+	return &Error{Kind: kind, Field: field, Msg: fmt.Sprintf(format, args...)}
+}
 
 // Options are the redaction settings of a job. A nil slice means "not
 // given": the account's saved default applies.

@@ -29,7 +29,7 @@ var demoRuns sync.Map // *Engine → *demoCache
 // under masks. Later calls return the cached run. Status is "completed".
 func (e *Engine) Demo(ctx context.Context) (*DemoResult, []byte, error) {
 	if e.proc == nil {
-		return nil, nil, fmt.Errorf("%w: demo not available in admin mode", ErrUnavailable)
+		return nil, nil, errorf(ErrUnavailable, "", "demo not available in admin mode")
 	}
 	v, _ := demoRuns.LoadOrStore(e, &demoCache{})
 	c := v.(*demoCache)
@@ -41,7 +41,7 @@ func (e *Engine) Demo(ctx context.Context) (*DemoResult, []byte, error) {
 	res, pdf, err := e.runDemo(ctx)
 	if err != nil {
 		e.log.Error("demo run failed", "err", err)
-		return nil, nil, fmt.Errorf("%w: demo run failed", ErrUnavailable)
+		return nil, nil, errorf(ErrUnavailable, "", "demo run failed")
 	}
 	c.result, c.pdf = res, pdf
 	return res, pdf, nil

@@ -310,10 +310,10 @@ func (e *Engine) Close() error {
 // Ready reports whether the service can take requests.
 func (e *Engine) Ready() error {
 	if e.closing.Load() {
-		return fmt.Errorf("%w: shutting down", ErrUnavailable)
+		return errorf(ErrUnavailable, "", "shutting down")
 	}
 	if _, err := e.jl.SchemaVersionOf(); err != nil {
-		return fmt.Errorf("%w: job log: %v", ErrUnavailable, err)
+		return errorf(ErrUnavailable, "", "job log: %v", err)
 	}
 	return nil
 }
@@ -331,7 +331,7 @@ func (e *Engine) lockAcct(accountID string) func() {
 // logErr maps a job-log failure on a request path to a caller-facing error.
 func (e *Engine) logErr(op string, err error) error {
 	if errors.Is(err, joblog.ErrClosed) {
-		return fmt.Errorf("%w: shutting down", ErrUnavailable)
+		return errorf(ErrUnavailable, "", "shutting down")
 	}
 	e.log.Error("engine: job log", "op", op, "err", err)
 	return storageError(err)

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"errors"
-	"fmt"
 	"github.com/redactd/redactd/engine/imagein"
 	"io/fs"
 	"os"
@@ -171,11 +170,11 @@ func removeIfEmpty(dir string) { os.Remove(dir) }
 func storageError(err error) error {
 	switch {
 	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
-		return fmt.Errorf("%w: storage is full", ErrUnavailable)
+		return errorf(ErrUnavailable, "", "storage is full")
 	case errors.Is(err, syscall.EROFS):
-		return fmt.Errorf("%w: storage is read-only", ErrUnavailable)
+		return errorf(ErrUnavailable, "", "storage is read-only")
 	default:
-		return fmt.Errorf("%w: storage error", ErrUnavailable)
+		return errorf(ErrUnavailable, "", "storage error")
 	}
 }
 

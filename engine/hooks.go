@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/redactd/redactd/engine/joblog"
@@ -39,7 +38,7 @@ func (e *Engine) checkCallback(ctx context.Context, raw string) error {
 				msg = "webhooks are off on this server (webhook-allow-hosts is empty)"
 			}
 		}
-		return fmt.Errorf("%w: callback_url: %s", ErrInvalid, msg)
+		return errorf(ErrInvalid, "callback_url", "%s", msg)
 	}
 	return nil
 }
@@ -133,7 +132,7 @@ func (e *Engine) WebhookSecret(ctx context.Context, email string, rotate bool) (
 	}
 	a, err := e.jl.AccountByEmail(email)
 	if joblog.IsNotFound(err) {
-		return "", fmt.Errorf("%w: no account with that e-mail", ErrNotFound)
+		return "", errorf(ErrNotFound, "", "no account with that e-mail")
 	}
 	if err != nil {
 		return "", e.logErr("webhook secret", err)

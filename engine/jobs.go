@@ -42,7 +42,7 @@ func (e *Engine) validateOptions(o Options) (Options, error) {
 		for _, c := range o.Categories {
 			pc, ok := page.ParseCategory(string(c))
 			if !ok {
-				return o, fmt.Errorf("%w: pii_categories: unknown category %q", ErrInvalid, truncate(string(c), 40))
+				return o, errorf(ErrInvalid, "pii_categories", "unknown category %q", truncate(string(c), 40))
 			}
 			if !slices.Contains(cats, pc) {
 				cats = append(cats, pc)
@@ -67,18 +67,18 @@ func (e *Engine) validateTerms(field string, terms []string) ([]string, error) {
 		return nil, nil
 	}
 	if len(terms) > e.cfg.MaxTermCount {
-		return nil, fmt.Errorf("%w: %s: more than %d terms", ErrInvalid, field, e.cfg.MaxTermCount)
+		return nil, errorf(ErrInvalid, field, "more than %d terms", e.cfg.MaxTermCount)
 	}
 	out := make([]string, 0, len(terms))
 	for i, t := range terms {
 		t = strings.TrimSpace(t)
 		switch {
 		case !utf8.ValidString(t):
-			return nil, fmt.Errorf("%w: %s[%d]: not valid UTF-8", ErrInvalid, field, i)
+			return nil, errorf(ErrInvalid, fmt.Sprintf("%s[%d]", field, i), "not valid UTF-8")
 		case t == "":
-			return nil, fmt.Errorf("%w: %s[%d]: empty term", ErrInvalid, field, i)
+			return nil, errorf(ErrInvalid, fmt.Sprintf("%s[%d]", field, i), "empty term")
 		case utf8.RuneCountInString(t) > maxTermRunes:
-			return nil, fmt.Errorf("%w: %s[%d]: longer than %d characters", ErrInvalid, field, i, maxTermRunes)
+			return nil, errorf(ErrInvalid, fmt.Sprintf("%s[%d]", field, i), "longer than %d characters", maxTermRunes)
 		}
 		out = append(out, t)
 	}
@@ -99,15 +99,15 @@ func validateRetention(r Retention) (Retention, error) {
 	case Ephemeral, Studio:
 		return r, nil
 	}
-	return "", fmt.Errorf("%w: retention: want ephemeral or studio", ErrInvalid)
+	return "", errorf(ErrInvalid, "retention", "want ephemeral or studio")
 }
 
 func validateIdemKey(k string) error {
 	if !utf8.ValidString(k) {
-		return fmt.Errorf("%w: X-Idempotency-Key: not valid UTF-8", ErrInvalid)
+		return errorf(ErrInvalid, "X-Idempotency-Key", "not valid UTF-8")
 	}
 	if utf8.RuneCountInString(k) > maxIdemKey {
-		return fmt.Errorf("%w: X-Idempotency-Key: longer than %d characters", ErrInvalid, maxIdemKey)
+		return errorf(ErrInvalid, "X-Idempotency-Key", "longer than %d characters", maxIdemKey)
 	}
 	return nil
 }
@@ -122,11 +122,11 @@ func cleanName(name string, i int, field string) (string, error) {
 	name = strings.TrimSpace(name)
 	switch {
 	case !utf8.ValidString(name):
-		return "", fmt.Errorf("%w: %s: file name is not valid UTF-8", ErrInvalid, field)
+		return "", errorf(ErrInvalid, field, "file name is not valid UTF-8")
 	case len(name) > maxNameBytes:
-		return "", fmt.Errorf("%w: %s: file name longer than %d bytes", ErrInvalid, field, maxNameBytes)
+		return "", errorf(ErrInvalid, field, "file name longer than %d bytes", maxNameBytes)
 	case strings.IndexFunc(name, unicode.IsControl) >= 0:
-		return "", fmt.Errorf("%w: %s: file name contains control characters", ErrInvalid, field)
+		return "", errorf(ErrInvalid, field, "file name contains control characters")
 	case name == "" || name == "." || name == "..":
 		return fmt.Sprintf("document-%d", i+1), nil
 	}
@@ -140,7 +140,7 @@ func fingerprint(v any) string {
 	return hex.EncodeToString(s[:])
 }
 
-var errIdemMismatch = fmt.Errorf("%w: X-Idempotency-Key was already used with a different request", ErrInvalid)
+var errIdemMismatch = errorf(ErrInvalid, "", "X-Idempotency-Key was already used with a different request")
 
 // replay returns the job an idempotency key already created, nil when the
 // key is unused, or errIdemMismatch.
@@ -279,17 +279,17 @@ func (e *Engine) CreateJob(ctx context.Context, acct *Account, req CreateJobRequ
 		return nil, ErrUnauthorized
 	}
 	if e.closing.Load() {
-		return nil, fmt.Errorf("%w: shutting down", ErrUnavailable)
+		return nil, errorf(ErrUnavailable, "", "shutting down")
 	}
 	fpReq := requestFP{Kind: nsCreate, Options: req.Options, Retention: req.Retention, Callback: req.CallbackURL}
 	if err := e.checkCallback(ctx, req.CallbackURL); err != nil {
 		return nil, err
 	}
 	if len(req.Files) == 0 {
-		return nil, fmt.Errorf("%w: files: at least one file is required", ErrInvalid)
+		return nil, errorf(ErrInvalid, "files", "at least one file is required")
 	}
 	if len(req.Files) > e.cfg.MaxFilesPerJob {
-		return nil, fmt.Errorf("%w: files: more than %d files", ErrInvalid, e.cfg.MaxFilesPerJob)
+		return nil, errorf(ErrInvalid, "files", "more than %d files", e.cfg.MaxFilesPerJob)
 	}
 	docs := make([]*joblog.Doc, len(req.Files))
 	for i, f := range req.Files {
@@ -300,14 +300,14 @@ func (e *Engine) CreateJob(ctx context.Context, acct *Account, req CreateJobRequ
 		}
 		size, head, sum := fileFacts(f)
 		if size == 0 {
-			return nil, fmt.Errorf("%w: %s: empty file", ErrInvalid, field)
+			return nil, errorf(ErrInvalid, field, "empty file")
 		}
 		if size > e.cfg.MaxUploadBytes {
-			return nil, fmt.Errorf("%w: %s: larger than %d bytes", ErrInvalid, field, e.cfg.MaxUploadBytes)
+			return nil, errorf(ErrInvalid, field, "larger than %d bytes", e.cfg.MaxUploadBytes)
 		}
 		kind, ok := sniff(head)
 		if !ok {
-			return nil, fmt.Errorf("%w: %s: unsupported file type (want PDF, PNG, JPEG, TIFF, GIF, BMP or WebP)", ErrInvalid, field)
+			return nil, errorf(ErrInvalid, field, "unsupported file type (want PDF, PNG, JPEG, TIFF, GIF, BMP or WebP)")
 		}
 		docs[i] = &joblog.Doc{Index: i, FileName: name, Kind: kind, SizeBytes: size, SHA256: sum}
 		fpReq.Files = append(fpReq.Files, fileFP{Name: f.Name, Size: size, SHA256: sum})
@@ -595,7 +595,7 @@ func (e *Engine) Output(ctx context.Context, acct *Account, docID string) (io.Re
 		return nil, 0, ErrNotFound
 	}
 	if d.Status != string(StatusRedacted) || !d.HasOutput {
-		return nil, 0, fmt.Errorf("%w: output not ready", ErrNotFound)
+		return nil, 0, errorf(ErrNotFound, "", "output not ready")
 	}
 	f, err := os.Open(e.outPath(d.JobID, d.ID))
 	if errors.Is(err, fs.ErrNotExist) {

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"encoding/base64"
-	"fmt"
 
 	"github.com/google/uuid"
 
@@ -43,18 +42,18 @@ func (e *Engine) ListJobs(ctx context.Context, acct *Account, req ListJobsReques
 		return nil, ErrUnauthorized
 	}
 	if req.Limit < 1 || req.Limit > MaxListLimit {
-		return nil, fmt.Errorf("%w: limit: must be between 1 and %d", ErrInvalid, MaxListLimit)
+		return nil, errorf(ErrInvalid, "limit", "must be between 1 and %d", MaxListLimit)
 	}
 	switch req.Status {
 	case "", StatusUploaded, StatusAnalyzing, StatusRedacting, StatusRedacted, StatusError:
 	default:
-		return nil, fmt.Errorf("%w: status: must be one of uploaded, analyzing, redacting, redacted, error", ErrInvalid)
+		return nil, errorf(ErrInvalid, "status", "must be one of uploaded, analyzing, redacting, redacted, error")
 	}
 	var before []byte
 	if req.Cursor != "" {
 		b, err := cursorEncoding.DecodeString(req.Cursor)
 		if err != nil || len(b) != joblog.ListCursorLen || uuid.Validate(string(b[8:])) != nil {
-			return nil, fmt.Errorf("%w: cursor: not a cursor returned by this endpoint", ErrInvalid)
+			return nil, errorf(ErrInvalid, "cursor", "not a cursor returned by this endpoint")
 		}
 		before = b
 	}

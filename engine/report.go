@@ -104,7 +104,7 @@ func (e *Engine) Report(ctx context.Context, acct *Account, docID string) (*Repo
 		return nil, ErrNotFound
 	}
 	if d.Status != string(StatusRedacted) || !d.HasOutput || !d.HasReport {
-		return nil, fmt.Errorf("%w: report not ready", ErrNotFound)
+		return nil, errorf(ErrNotFound, "", "report not ready")
 	}
 	if _, err := os.Stat(e.outPath(d.JobID, d.ID)); errors.Is(err, fs.ErrNotExist) {
 		return nil, ErrNotFound // purged meanwhile

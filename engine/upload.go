@@ -42,10 +42,10 @@ func (e *Engine) CheckUploadToken(docID, token string) error {
 	}
 	exp, ok := e.checkToken(docID, token)
 	if !ok {
-		return fmt.Errorf("%w: invalid upload token", ErrUnauthorized)
+		return errorf(ErrUnauthorized, "", "invalid upload token")
 	}
 	if !e.now().Before(exp) {
-		return fmt.Errorf("%w: upload URL expired", ErrUnauthorized)
+		return errorf(ErrUnauthorized, "", "upload URL expired")
 	}
 	return nil
 }
@@ -89,13 +89,13 @@ func (e *Engine) InitJob(ctx context.Context, acct *Account, req InitJobRequest)
 		return nil, ErrUnauthorized
 	}
 	if e.closing.Load() {
-		return nil, fmt.Errorf("%w: shutting down", ErrUnavailable)
+		return nil, errorf(ErrUnavailable, "", "shutting down")
 	}
 	if len(req.Files) == 0 {
-		return nil, fmt.Errorf("%w: files: at least one file is required", ErrInvalid)
+		return nil, errorf(ErrInvalid, "files", "at least one file is required")
 	}
 	if len(req.Files) > e.cfg.MaxFilesPerJob {
-		return nil, fmt.Errorf("%w: files: more than %d files", ErrInvalid, e.cfg.MaxFilesPerJob)
+		return nil, errorf(ErrInvalid, "files", "more than %d files", e.cfg.MaxFilesPerJob)
 	}
 	fpReq := initRequestFP{Kind: nsInit, Options: req.Options, Retention: req.Retention, Callback: req.CallbackURL}
 	if err := e.checkCallback(ctx, req.CallbackURL); err != nil {
@@ -110,11 +110,11 @@ func (e *Engine) InitJob(ctx context.Context, acct *Account, req InitJobRequest)
 		}
 		switch {
 		case !isPDFType(f.ContentType):
-			return nil, fmt.Errorf("%w: %s.content_type: direct upload accepts application/pdf only", ErrInvalid, field)
+			return nil, errorf(ErrInvalid, field+".content_type", "direct upload accepts application/pdf only")
 		case f.SizeBytes <= 0:
-			return nil, fmt.Errorf("%w: %s.size_bytes: must be positive", ErrInvalid, field)
+			return nil, errorf(ErrInvalid, field+".size_bytes", "must be positive")
 		case f.SizeBytes > e.cfg.MaxUploadBytes:
-			return nil, fmt.Errorf("%w: %s: %d bytes exceeds the limit of %d bytes", ErrTooLarge, field, f.SizeBytes, e.cfg.MaxUploadBytes)
+			return nil, errorf(ErrTooLarge, field, "%d bytes exceeds the limit of %d bytes", f.SizeBytes, e.cfg.MaxUploadBytes)
 		}
 		docs[i] = &joblog.Doc{Index: i, FileName: name, Kind: imagein.KindPDF.String(), SizeBytes: f.SizeBytes}
 		fpReq.Files = append(fpReq.Files, initFP{Name: f.FileName, ContentType: f.ContentType, Size: f.SizeBytes})
@@ -167,7 +167,7 @@ func (e *Engine) reservation(j *joblog.Job) (*Reservation, error) {
 	return r, nil
 }
 
-var errCommitted = fmt.Errorf("%w: upload already committed", ErrConflict)
+var errCommitted = errorf(ErrConflict, "", "upload already committed")
 
 // PutUpload stores the bytes of a reserved document. See Engine.
 func (e *Engine) PutUpload(ctx context.Context, docID, token, contentType string, size int64, body io.Reader) error {
@@ -185,10 +185,10 @@ func (e *Engine) PutUpload(ctx context.Context, docID, token, contentType string
 		return errCommitted
 	}
 	if contentType != "" && !isPDFType(contentType) {
-		return fmt.Errorf("%w: Content-Type: want application/pdf", ErrInvalid)
+		return errorf(ErrInvalid, "Content-Type", "want application/pdf")
 	}
 	if size >= 0 && size != d.SizeBytes {
-		return fmt.Errorf("%w: size mismatch: reserved %d bytes, got %d", ErrInvalid, d.SizeBytes, size)
+		return errorf(ErrInvalid, "", "size mismatch: reserved %d bytes, got %d", d.SizeBytes, size)
 	}
 	dir := e.jobDir(d.JobID)
 	tmp, sum, err := e.receive(dir, d.SizeBytes, body)
@@ -254,13 +254,13 @@ func (e *Engine) receive(dir string, want int64, body io.Reader) (string, string
 	head := make([]byte, min(want, imagein.SniffLen))
 	n, err := io.ReadFull(r, head)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return fail(fmt.Errorf("%w: reading upload: %v", ErrInvalid, err))
+		return fail(errorf(ErrInvalid, "", "reading upload: %v", err))
 	}
 	if int64(n) < int64(len(head)) {
-		return fail(fmt.Errorf("%w: size mismatch: reserved %d bytes, got %d", ErrInvalid, want, n))
+		return fail(errorf(ErrInvalid, "", "size mismatch: reserved %d bytes, got %d", want, n))
 	}
 	if k, _ := imagein.Sniff(head); k != imagein.KindPDF {
-		return fail(fmt.Errorf("%w: upload is not a PDF", ErrInvalid))
+		return fail(errorf(ErrInvalid, "", "upload is not a PDF"))
 	}
 	w := io.MultiWriter(f, h)
 	if _, err := w.Write(head); err != nil {
@@ -272,10 +272,10 @@ func (e *Engine) receive(dir string, want int64, body io.Reader) (string, string
 		if errors.As(err, &pe) {
 			return fail(storageError(err))
 		}
-		return fail(fmt.Errorf("%w: reading upload: %v", ErrInvalid, err))
+		return fail(errorf(ErrInvalid, "", "reading upload: %v", err))
 	}
 	if got := int64(n) + m; got != want {
-		return fail(fmt.Errorf("%w: size mismatch: reserved %d bytes, got %d", ErrInvalid, want, got))
+		return fail(errorf(ErrInvalid, "", "size mismatch: reserved %d bytes, got %d", want, got))
 	}
 	if err := f.seal(); err != nil {
 		return "", "", storageError(err)

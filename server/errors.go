@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/redactd/redactd/engine"
 )
@@ -52,46 +51,53 @@ var (
 )
 
 // mapError turns any error into the APIError the caller sees. Engine
-// sentinels map by errors.Is; the message of a wrapped sentinel is the
-// wrapping text (the engine promises it holds no PII), so "files[0]: not a
-// PDF: invalid request" becomes "files[0]: not a PDF". Anything unknown is
-// a 500 whose details stay in the log.
+// errors map by kind (errors.Is on the sentinel); the message is the
+// *engine.Error's own Field and Msg (the engine promises they hold no PII),
+// or the kind's default text for a bare sentinel. Anything unknown is a
+// 500 whose details stay in the log.
 func mapError(err error) *APIError {
 	var ae *APIError
 	if errors.As(err, &ae) {
 		return ae
 	}
-	switch {
-	case errors.Is(err, engine.ErrUnauthorized):
-		return errUnauthorized
-	case errors.Is(err, engine.ErrInvalid):
-		return &APIError{Status: http.StatusBadRequest, Code: CodeInvalid, Message: callerMessage(err, engine.ErrInvalid, "Invalid request")}
-	case errors.Is(err, engine.ErrQuota):
-		return &APIError{Status: http.StatusPaymentRequired, Code: CodeQuota, Message: "Insufficient quota"}
-	case errors.Is(err, engine.ErrNotFound):
-		return &APIError{Status: http.StatusNotFound, Code: CodeNotFound, Message: callerMessage(err, engine.ErrNotFound, "Not found")}
-	case errors.Is(err, engine.ErrTooLarge):
-		return &APIError{Status: http.StatusRequestEntityTooLarge, Code: CodeTooLarge, Message: callerMessage(err, engine.ErrTooLarge, "File too large")}
-	case errors.Is(err, engine.ErrConflict):
-		return &APIError{Status: http.StatusConflict, Code: CodeConflict, Message: callerMessage(err, engine.ErrConflict, "Conflict")}
-	case errors.Is(err, engine.ErrUnavailable):
-		return &APIError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable, Message: callerMessage(err, engine.ErrUnavailable, "Service unavailable")}
+	for _, k := range engineKinds {
+		if errors.Is(err, k.kind) {
+			return &APIError{Status: k.status, Code: k.code, Message: callerMessage(err, k.def)}
+		}
 	}
 	return errInternal
 }
 
-// callerMessage strips the sentinel's own text from a wrapped error,
-// whichever side it was wrapped on: both
-// fmt.Errorf("%w: retention: want ephemeral or studio", ErrInvalid) and
-// fmt.Errorf("retention: want ephemeral or studio: %w", ErrInvalid) read
-// "retention: want ephemeral or studio". A bare sentinel gives def.
-func callerMessage(err, sentinel error, def string) string {
-	msg := err.Error()
-	s := sentinel.Error()
-	msg = strings.TrimPrefix(msg, s+": ")
-	msg = strings.TrimSuffix(msg, ": "+s)
-	if msg == "" || msg == s {
+// engineKinds maps each engine sentinel to its status, code and default
+// message, in the order mapError tries them.
+var engineKinds = []struct {
+	kind   error
+	status int
+	code   string
+	def    string
+}{
+	{engine.ErrUnauthorized, http.StatusUnauthorized, CodeUnauthorized, "Unauthorized"},
+	{engine.ErrInvalid, http.StatusBadRequest, CodeInvalid, "Invalid request"},
+	{engine.ErrQuota, http.StatusPaymentRequired, CodeQuota, "Insufficient quota"},
+	{engine.ErrNotFound, http.StatusNotFound, CodeNotFound, "Not found"},
+	{engine.ErrTooLarge, http.StatusRequestEntityTooLarge, CodeTooLarge, "File too large"},
+	{engine.ErrConflict, http.StatusConflict, CodeConflict, "Conflict"},
+	{engine.ErrUnavailable, http.StatusServiceUnavailable, CodeUnavailable, "Service unavailable"},
+}
+
+// callerMessage is the text of the *engine.Error in err, or def. Some
+// kinds keep their fixed text whatever the engine said: 401 says only
+// "Unauthorized" and 402 only "Insufficient quota", so neither tells a
+// caller why a key or a token failed.
+func callerMessage(err error, def string) string {
+	if errors.Is(err, engine.ErrUnauthorized) || errors.Is(err, engine.ErrQuota) {
 		return def
 	}
-	return msg
+	var ee *engine.Error
+	if errors.As(err, &ee) {
+		if m := ee.Message(); m != "" {
+			return m
+		}
+	}
+	return def
 }

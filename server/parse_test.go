@@ -365,18 +365,22 @@ func TestMapError(t *testing.T) {
 		msg    string
 	}{
 		{engine.ErrUnauthorized, 401, CodeUnauthorized, "Unauthorized"},
-		{fmt.Errorf("key revoked: %w", engine.ErrUnauthorized), 401, CodeUnauthorized, "Unauthorized"},
-		{fmt.Errorf("files[1]: not a PDF or image: %w", engine.ErrInvalid), 400, CodeInvalid, "files[1]: not a PDF or image"},
+		{&engine.Error{Kind: engine.ErrUnauthorized, Msg: "key revoked"}, 401, CodeUnauthorized, "Unauthorized"},
+		{&engine.Error{Kind: engine.ErrInvalid, Field: "files[1]", Msg: "not a PDF or image"}, 400, CodeInvalid, "files[1]: not a PDF or image"},
 		{engine.ErrInvalid, 400, CodeInvalid, "Invalid request"},
-		{fmt.Errorf("%w: pii_categories: unknown category \"X\"", engine.ErrInvalid), 400, CodeInvalid, `pii_categories: unknown category "X"`},
-		{fmt.Errorf("%w: output not ready", engine.ErrNotFound), 404, CodeNotFound, "output not ready"},
-		{fmt.Errorf("need 7 pages: %w", engine.ErrQuota), 402, CodeQuota, "Insufficient quota"},
-		{fmt.Errorf("job: %w", engine.ErrNotFound), 404, CodeNotFound, "job"},
+		{&engine.Error{Kind: engine.ErrInvalid, Field: "pii_categories", Msg: `unknown category "X"`}, 400, CodeInvalid, `pii_categories: unknown category "X"`},
+		{&engine.Error{Kind: engine.ErrNotFound, Msg: "output not ready"}, 404, CodeNotFound, "output not ready"},
+		{&engine.Error{Kind: engine.ErrQuota, Msg: "need 7 pages"}, 402, CodeQuota, "Insufficient quota"},
+		{&engine.Error{Kind: engine.ErrNotFound, Field: "job"}, 404, CodeNotFound, "job"},
 		{engine.ErrNotFound, 404, CodeNotFound, "Not found"},
-		{fmt.Errorf("files[0]: over 100 bytes: %w", engine.ErrTooLarge), 413, CodeTooLarge, "files[0]: over 100 bytes"},
+		{&engine.Error{Kind: engine.ErrTooLarge, Field: "files[0]", Msg: "over 100 bytes"}, 413, CodeTooLarge, "files[0]: over 100 bytes"},
 		{engine.ErrConflict, 409, CodeConflict, "Conflict"},
-		{fmt.Errorf("%w: upload already committed", engine.ErrConflict), 409, CodeConflict, "upload already committed"},
-		{fmt.Errorf("disk full: %w", engine.ErrUnavailable), 503, CodeUnavailable, "disk full"},
+		{&engine.Error{Kind: engine.ErrConflict, Msg: "upload already committed"}, 409, CodeConflict, "upload already committed"},
+		{&engine.Error{Kind: engine.ErrUnavailable, Msg: "disk full"}, 503, CodeUnavailable, "disk full"},
+		// Wrapping keeps the typed message; text around a bare sentinel is
+		// never shown (it may hold paths or errno text).
+		{fmt.Errorf("commit job 7: %w", &engine.Error{Kind: engine.ErrConflict, Msg: "upload already committed"}), 409, CodeConflict, "upload already committed"},
+		{fmt.Errorf("open /data/files/x: %w", engine.ErrUnavailable), 503, CodeUnavailable, "Service unavailable"},
 		{errors.New("pebble: /data/x corrupted"), 500, CodeInternal, "Internal error"},
 		{invalidf("retention", "bad"), 400, CodeInvalid, "retention: bad"},
 	}
