@@ -424,6 +424,7 @@ func buildWords(chars []C.rd_char) []page.Word {
 		start = -1 // index in quads of the current word's first char
 		line  C.int
 		src   C.int
+		font  C.uint64_t
 	)
 	flush := func() {
 		if start < 0 {
@@ -437,6 +438,7 @@ func buildWords(chars []C.rd_char) []page.Word {
 			Line:   int(line),
 			Source: sources[src],
 			Conf:   1,
+			Font:   uint64(font),
 		})
 		text, start = text[:0], -1
 	}
@@ -458,6 +460,7 @@ func buildWords(chars []C.rd_char) []page.Word {
 		}
 		if start < 0 {
 			start = len(quads)
+			font = c.font
 		}
 		text = utf8.AppendRune(text, r)
 		quads = append(quads, page.Quad{

@@ -438,6 +438,19 @@ typedef struct {
 	int line;
 } rd_text;
 
+// rd_font_key identifies a loaded font: its address, mixed with an FNV-1a
+// hash of its name so that an address reused by another font after the
+// first was dropped from the store gives another key.
+static uint64_t rd_font_key(fz_context *ctx, fz_font *f)
+{
+	if (!f)
+		return 0;
+	uint64_t h = 1469598103934665603ULL;
+	for (const char *n = fz_font_name(ctx, f); n && *n; n++)
+		h = (h ^ (unsigned char)*n) * 1099511628211ULL;
+	return h ^ (uint64_t)(uintptr_t)f;
+}
+
 static void rd_add_char(fz_context *ctx, rd_text *t, int src, fz_stext_char *ch)
 {
 	if (t->nchars == t->capchars) {
@@ -455,6 +468,7 @@ static void rd_add_char(fz_context *ctx, rd_text *t, int src, fz_stext_char *ch)
 	o->src = src;
 	o->q[0] = q.ul.x, o->q[1] = q.ul.y, o->q[2] = q.ur.x, o->q[3] = q.ur.y;
 	o->q[4] = q.ll.x, o->q[5] = q.ll.y, o->q[6] = q.lr.x, o->q[7] = q.lr.y;
+	o->font = rd_font_key(ctx, ch->font);
 }
 
 static void rd_add_image(fz_context *ctx, rd_text *t, fz_rect r)

@@ -104,6 +104,10 @@ type Word struct {
 	Source Source
 	// Conf is the producer's confidence in [0,1]; 1 for the text layer.
 	Conf float32
+	// Font identifies the font that drew a text-layer word (the font of
+	// its first character), the same for every word that font draws in
+	// a document; 0 when unknown (OCR, images).
+	Font uint64
 }
 
 // Page is one page of a document on its way through the pipeline.
