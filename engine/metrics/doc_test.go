@@ -101,6 +101,7 @@ func TestDefinedMetricsRegistered(t *testing.T) {
 		HTTPRequests, HTTPDuration, Errors,
 		QueueDepth, DocumentsInFlight, Documents, JobsCreated, QuotaPages, DocumentDuration,
 		Pages, StageDuration, OutputBytesPerPage, PixelsInFlight, Detections,
+		OCRRegions, FontChecks, FontCheckColumns,
 		BatchSize, BatchDuration,
 	} {
 		// Registering again must fail as a duplicate: the collector is in

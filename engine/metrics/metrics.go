@@ -65,6 +65,17 @@ var (
 		Name: "redactd_detections_total", Help: "Masked spans by category and recognizer.",
 	}, []string{"category", "recognizer"})
 
+	// What a reader sees (engine/pipeline: analyse.go, fonts.go, ink.go).
+	OCRRegions = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "redactd_ocr_regions_total", Help: "Areas read by OCR, by reason: page (no usable text layer, mostly picture, or ocr=always), font (a font failed its check), ink (ink no text-layer word explains).",
+	}, []string{"reason"})
+	FontChecks = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "redactd_font_checks_total", Help: "Text-layer fonts checked against their pixels, by result (trusted, untrusted).",
+	}, []string{"result"})
+	FontCheckColumns = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "redactd_font_check_columns_total", Help: "Recogniser input columns (at height 48) spent checking fonts.",
+	})
+
 	// Models.
 	BatchSize = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name: "redactd_model_batch_size", Help: "Requests per model batch.",
@@ -83,6 +94,7 @@ func init() {
 		HTTPRequests, HTTPDuration, Errors,
 		QueueDepth, DocumentsInFlight, Documents, JobsCreated, QuotaPages, DocumentDuration,
 		Pages, StageDuration, OutputBytesPerPage, PixelsInFlight, Detections,
+		OCRRegions, FontChecks, FontCheckColumns,
 		BatchSize, BatchDuration,
 	)
 }

@@ -1,0 +1,178 @@
+package pipeline
+
+import (
+	"context"
+	"image"
+	"strings"
+	"sync"
+	"testing"
+	"unicode"
+
+	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/engine/hostile/visible"
+	"github.com/redactd/redactd/engine/mupdf"
+	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/models/ocr"
+)
+
+var (
+	fullOnce sync.Once
+	fullPipe *Pipeline
+	fullErr  error
+)
+
+// sharedFullPipeline is the pipeline `redactd serve` runs (recognizers,
+// NER, OCR), built once for the tests of this package that need it; it
+// is skipped when the models are not installed (make setup).
+func sharedFullPipeline(t *testing.T) *Pipeline {
+	t.Helper()
+	fullOnce.Do(func() { fullPipe, fullErr = Open(config.Default(), nil) })
+	if fullErr != nil {
+		t.Skipf("models not available: %v", fullErr)
+	}
+	return fullPipe
+}
+
+// readPage renders page i of pdf at 200 dpi and reads it with our own
+// recogniser: what a reader of the file sees.
+func readPage(t *testing.T, e *ocr.Engine, pdf []byte, i int) []string {
+	t.Helper()
+	doc, err := mupdf.Open(pdf, mupdf.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	pg, err := doc.LoadPage(context.Background(), i)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Close()
+	r, err := pg.Render(context.Background(), 200, 1e9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Release()
+	lines, err := e.Recognize(context.Background(), ocr.Image{W: r.W, H: r.H, Channels: r.Channels, Stride: r.Stride, Pix: r.Pix}, image.Rectangle{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, l := range lines {
+		out = append(out, l.Text)
+	}
+	return out
+}
+
+// readable reports the line holding pii (or one of its name parts of five
+// letters or more) to within a fifth of its characters, ignoring case,
+// spaces and punctuation other than @ and dots.
+func readable(lines []string, pii string) (string, bool) {
+	pats := []string{norm(pii)}
+	if !strings.ContainsAny(pii, "@0123456789") {
+		for _, part := range strings.Fields(pii) {
+			if len(part) >= 5 {
+				pats = append(pats, norm(part))
+			}
+		}
+	}
+	for _, l := range lines {
+		n := norm(l)
+		for _, p := range pats {
+			if approxContains(n, p, len(p)/5) {
+				return l, true
+			}
+		}
+	}
+	return "", false
+}
+
+func norm(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '@' || r == '.' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// approxContains reports whether some substring of text is within k
+// edits of pat (Sellers' algorithm).
+func approxContains(text, pat string, k int) bool {
+	p := []rune(pat)
+	prev := make([]int, len(p)+1)
+	cur := make([]int, len(p)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	if prev[len(p)] <= k {
+		return true
+	}
+	for _, c := range text {
+		cur[0] = 0
+		for j := 1; j <= len(p); j++ {
+			cost := 1
+			if p[j-1] == c {
+				cost = 0
+			}
+			cur[j] = min(prev[j-1]+cost, prev[j]+1, cur[j-1]+1)
+		}
+		if cur[len(p)] <= k {
+			return true
+		}
+		prev, cur = cur, prev
+	}
+	return false
+}
+
+func TestApproxContains(t *testing.T) {
+	for _, c := range []struct {
+		text, pat string
+		k         int
+		want      bool
+	}{
+		{"clientcressidadunwoody", "cressidadunwoody", 0, true},
+		{"clientcr3ss1dadunw00dy", "cressidadunwoody", 3, false},
+		{"clientcr3ss1dadunw00dy", "cressidadunwoody", 5, true},
+		{"nothing", "dunwoody", 1, false},
+		{"dunwoodv", "dunwoody", 1, true},
+	} {
+		if got := approxContains(c.text, c.pat, c.k); got != c.want {
+			t.Errorf("approxContains(%q, %q, %d) = %v", c.text, c.pat, c.k, got)
+		}
+	}
+}
+
+// TestVisibleCorpus runs every document of visible.Corpus through
+// the whole pipeline (NER and OCR on), reads the output's pixels with our
+// own recogniser and fails if any planted personal data is readable. The
+// planted data must be readable in the input, or the case proves nothing.
+func TestVisibleCorpus(t *testing.T) {
+	cases, err := visible.Corpus()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := sharedFullPipeline(t)
+	e := p.models.OCR
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			in := readPage(t, e, c.PDF, 0)
+			for _, pii := range c.PII {
+				if _, ok := readable(in, pii); !ok {
+					t.Fatalf("%q is not readable in the input (%q): the case proves nothing", pii, in)
+				}
+			}
+			r, err := process(t, p, c.PDF, engine.Options{Categories: page.Categories})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := readPage(t, e, r.out, 0)
+			for _, pii := range c.PII {
+				if l, ok := readable(out, pii); ok {
+					t.Errorf("%s: %q readable in the output: %q", c.Kind, pii, l)
+				}
+			}
+		})
+	}
+}
