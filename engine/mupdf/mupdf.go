@@ -425,6 +425,7 @@ func buildWords(chars []C.rd_char) []page.Word {
 		line  C.int
 		src   C.int
 		font  C.uint64_t
+		plain C.int
 	)
 	flush := func() {
 		if start < 0 {
@@ -439,6 +440,7 @@ func buildWords(chars []C.rd_char) []page.Word {
 			Source: sources[src],
 			Conf:   1,
 			Font:   uint64(font),
+			Plain:  plain != 0,
 		})
 		text, start = text[:0], -1
 	}
@@ -460,7 +462,7 @@ func buildWords(chars []C.rd_char) []page.Word {
 		}
 		if start < 0 {
 			start = len(quads)
-			font = c.font
+			font, plain = c.font, c.plain
 		}
 		text = utf8.AppendRune(text, r)
 		quads = append(quads, page.Quad{

@@ -108,6 +108,11 @@ type Word struct {
 	// its first character), the same for every word that font draws in
 	// a document; 0 when unknown (OCR, images).
 	Font uint64
+	// Plain is true when that font cannot say other than what it draws:
+	// a simple font with no embedded program and no ToUnicode map, whose
+	// glyphs and text both follow its encoding's glyph names. Its words
+	// need no check against the pixels.
+	Plain bool
 }
 
 // Page is one page of a document on its way through the pipeline.
