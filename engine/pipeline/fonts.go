@@ -23,7 +23,13 @@ import (
 // that disagrees beyond fontTolerance makes every page it is used on be
 // read whole by OCR, as a scan. The verdict is kept for the rest of the
 // document, so the check costs one recogniser run of about
-// sampleMaxRunes characters per font per document.
+// sampleMaxRunes characters per font per document. Plain fonts (a simple
+// font with neither an embedded program nor a ToUnicode map: page.Word.
+// Plain) are not checked: their glyphs and their text follow the same
+// glyph names, so the layer cannot say other than what they draw. What
+// such a layer may still hide (invisible text over a picture) is read
+// where the picture is: images are never explained by words (ink.go) and
+// pages that are mostly picture are read whole.
 const (
 	// sampleWords and sampleMaxRunes bound a font's sample: its longest
 	// words on the page, up to this many words and characters.
@@ -67,7 +73,7 @@ func (p *Pipeline) checkFonts(ctx context.Context, pg *page.Page, doc *docState)
 	byFont := map[uint64][]int{}
 	var order []uint64
 	for i, w := range pg.Words {
-		if w.Source != page.SourceTextLayer || w.Font == 0 {
+		if w.Source != page.SourceTextLayer || w.Font == 0 || w.Plain {
 			continue
 		}
 		if _, ok := byFont[w.Font]; !ok {

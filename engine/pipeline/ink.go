@@ -1,13 +1,16 @@
 package pipeline
 
 import (
+	"encoding/binary"
+
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/kernels"
 )
 
 // Ink the text layer does not explain. On a page whose fonts passed their
 // check, what the layer's words cover is read already; anything else
-// inked may be text too: an image of any size (a pasted screenshot, a
+// inked may be text too: an image of any size (images are always read,
+// whatever words lie over them) (a pasted screenshot, a
 // signature line), text drawn as outlines (logos, letterheads, PDFs
 // printed to outlines), glyphs drawn outside their declared boxes. The
 // page is cut into inkBlock-pixel blocks; blocks under a word (grown a
@@ -22,9 +25,10 @@ const (
 	// blocks, to be read: 3 blocks is 12 px, the height of 6-pt capitals
 	// at 150 dpi; a rule or border is one or two blocks thick.
 	minInkSide = 3
-	// solidShare and solidSpread tell a filled area: nearly every block
-	// of its box inked, and nearly all to the same depth.
-	solidShare  = 0.95
+	// solidShare and solidSpread tell a filled area: most blocks of its
+	// box (all but the partly covered edges) inked to within solidSpread
+	// of its deepest.
+	solidShare  = 0.8
 	solidSpread = 12
 	// inkPad is the margin, in pixels, by which words explain the blocks
 	// around them.
@@ -40,10 +44,19 @@ const (
 func unexplainedInk(pg *page.Page) []PixelRect {
 	r := pg.Raster
 	gw, gh := (r.W+inkBlock-1)/inkBlock, (r.H+inkBlock-1)/inkBlock
-	blocks := make([]uint8, gw*gh)
-	kernels.InkBlocks(blocks, r.Pix, r.W, r.H, r.Stride, r.Channels, paperLevel(r), inkBlock)
 	explained := make([]bool, gw*gh)
 	s := pg.DPI / 72
+	// Words explain no ink inside images: a layer over a picture may be
+	// invisible, or hidden under it, and say anything.
+	inImage := make([]bool, gw*gh)
+	for _, ir := range pg.ImageRegions {
+		x0, y0, x1, y1 := page.PixelRect(ir, pg.DPI, r.W, r.H)
+		for y := y0 / inkBlock; y < min(gh, (y1+inkBlock-1)/inkBlock); y++ {
+			for x := x0 / inkBlock; x < min(gw, (x1+inkBlock-1)/inkBlock); x++ {
+				inImage[y*gw+x] = true
+			}
+		}
+	}
 	for _, w := range pg.Words {
 		b := w.Quad.Bounds()
 		x0 := max(0, (int(b.X0*s)-inkPad)/inkBlock)
@@ -52,13 +65,19 @@ func unexplainedInk(pg *page.Page) []PixelRect {
 		y1 := min(gh-1, (int(b.Y1*s)+inkPad)/inkBlock)
 		for y := y0; y <= y1; y++ {
 			for x := x0; x <= x1; x++ {
-				explained[y*gw+x] = true
+				explained[y*gw+x] = !inImage[y*gw+x]
 			}
 		}
 	}
+	blocks := make([]uint8, gw*gh)
+	if paper := paperLevel(r); r.Channels == 1 && paper[0] == 255 {
+		inkBlocksOnWhite(blocks, r, explained)
+	} else {
+		kernels.InkBlocks(blocks, r.Pix, r.W, r.H, r.Stride, r.Channels, paper, inkBlock)
+	}
 	seen := make([]bool, gw*gh)
 	var out []PixelRect
-	var stack []int
+	var stack, comp []int
 	for start := range blocks {
 		if seen[start] || explained[start] || blocks[start] <= inkTol {
 			continue
@@ -67,14 +86,15 @@ func unexplainedInk(pg *page.Page) []PixelRect {
 		seen[start] = true
 		stack = append(stack[:0], start)
 		x0, y0, x1, y1 := gw, gh, -1, -1
-		n, lo, hi := 0, uint8(255), uint8(0)
+		comp = comp[:0]
+		hi := uint8(0)
 		for len(stack) > 0 {
 			i := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			bx, by := i%gw, i/gw
 			x0, y0, x1, y1 = min(x0, bx), min(y0, by), max(x1, bx), max(y1, by)
-			n++
-			lo, hi = min(lo, blocks[i]), max(hi, blocks[i])
+			comp = append(comp, i)
+			hi = max(hi, blocks[i])
 			for dy := -1; dy <= 1; dy++ {
 				for dx := -1; dx <= 1; dx++ {
 					nx, ny := bx+dx, by+dy
@@ -93,7 +113,13 @@ func unexplainedInk(pg *page.Page) []PixelRect {
 		if w < minInkSide || h < minInkSide {
 			continue // a rule, a border, a speck
 		}
-		if float64(n) >= solidShare*float64(w*h) && hi-lo <= solidSpread {
+		deep := 0
+		for _, i := range comp {
+			if int(blocks[i])+solidSpread >= int(hi) {
+				deep++
+			}
+		}
+		if float64(deep) >= solidShare*float64(w*h) {
 			continue // a filled area
 		}
 		m := max(h*inkBlock/2, 2*inkBlock)
@@ -103,6 +129,50 @@ func unexplainedInk(pg *page.Page) []PixelRect {
 		})
 	}
 	return mergeRects(out)
+}
+
+// inkBlocksOnWhite is kernels.InkBlocks with blocks of inkBlock pixels
+// for a gray raster on white paper (255), as MuPDF renders text pages:
+// runs of eight white pixels on all four rows of a block row are skipped
+// eight bytes at a time, so blank paper costs a few loads per block.
+// Blocks marked in skip (when not nil) are not measured and read 0.
+func inkBlocksOnWhite(dst []uint8, r *page.Raster, skip []bool) {
+	const b = inkBlock
+	gw := (r.W + b - 1) / b
+	for by := 0; by*b < r.H; by++ {
+		y0, y1 := by*b, min(r.H, by*b+b)
+		for bx := 0; bx < gw; {
+			x0 := bx * b
+			if skip != nil && skip[by*gw+bx] {
+				dst[by*gw+bx] = 0
+				bx++
+				continue
+			}
+			// Two blocks at once when both are whole and white.
+			if x0+2*b <= r.W && y1-y0 == b {
+				white := true
+				for y := y0; y < y1 && white; y++ {
+					o := y*r.Stride + x0
+					white = binary.LittleEndian.Uint64(r.Pix[o:o+8]) == ^uint64(0)
+				}
+				if white {
+					dst[by*gw+bx], dst[by*gw+bx+1] = 0, 0
+					bx += 2
+					continue
+				}
+			}
+			x1 := min(r.W, x0+b)
+			sum, n := 0, 0
+			for y := y0; y < y1; y++ {
+				for _, v := range r.Pix[y*r.Stride+x0 : y*r.Stride+x1] {
+					sum += int(v)
+				}
+				n += x1 - x0
+			}
+			dst[by*gw+bx] = uint8(min(255, 255-(sum+n/2)/n))
+			bx++
+		}
+	}
 }
 
 // mergeRects unites overlapping rectangles until none overlap.
@@ -128,7 +198,7 @@ func mergeRects(rs []PixelRect) []PixelRect {
 // raster's pixels: the paper's colour.
 func paperLevel(r *page.Raster) [4]uint8 {
 	var hist [4][256]int
-	step := max(1, min(r.W, r.H)/256)
+	step := max(1, min(r.W, r.H)/96)
 	for y := 0; y < r.H; y += step {
 		row := r.Pix[y*r.Stride:]
 		for x := 0; x < r.W; x += step {
