@@ -187,3 +187,39 @@ func BenchmarkPipelineScan(b *testing.B) {
 	}
 	b.ReportMetric(float64(pages*b.N)/time.Since(t).Seconds(), "pages/s")
 }
+
+// BenchmarkPipelineRealDocs is the real PDFs of ../shared/data/documents
+// of at most 10 pages (invoices, forms, public records: embedded fonts
+// with ToUnicode maps, so their fonts are checked against their pixels)
+// through the whole pipeline, one document after another.
+func BenchmarkPipelineRealDocs(b *testing.B) {
+	paths, _ := filepath.Glob("../../../shared/data/documents/*/*.pdf")
+	var docs []string
+	pages := 0
+	for _, path := range paths {
+		doc, err := mupdf.OpenFile(path, mupdf.Options{})
+		if err != nil {
+			continue
+		}
+		if n := doc.NumPages(); n <= 10 {
+			docs = append(docs, path)
+			pages += n
+		}
+		doc.Close()
+	}
+	if len(docs) == 0 {
+		b.Skip("../shared/data/documents not present")
+	}
+	p := newFullPipeline(b)
+	b.ResetTimer()
+	t := time.Now()
+	for i := 0; i < b.N; i++ {
+		for _, path := range docs {
+			if _, err := p.Process(context.Background(), engine.ProcessInput{Path: path, Options: engine.Options{Categories: page.Categories}},
+				io.Discard, func(engine.Progress) error { return nil }); err != nil && engine.UserMessage(err) == "" {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(pages*b.N)/time.Since(t).Seconds(), "pages/s")
+}

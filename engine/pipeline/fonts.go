@@ -203,9 +203,9 @@ func legibleRunes(s string) int {
 	return n
 }
 
-// padWordQuad grows a word's quad (points) the way the OCR detector's
-// boxes are grown around their text: by a fifth of its height across and
-// a third along, so the recogniser sees the glyphs with some paper.
+// padWordQuad grows a word's quad (points) by a fifth of its height
+// across and a twentieth along, so the recogniser sees the glyphs with
+// some paper above and below but not the neighbouring words' letters.
 func padWordQuad(q page.Quad) page.Quad {
 	ux, uy := q.UR.X-q.UL.X, q.UR.Y-q.UL.Y
 	vx, vy := q.LL.X-q.UL.X, q.LL.Y-q.UL.Y
@@ -216,7 +216,7 @@ func padWordQuad(q page.Quad) page.Quad {
 	}
 	ux, uy = ux/lu, uy/lu
 	vx, vy = vx/lv, vy/lv
-	a, c := lv/3, lv/5
+	a, c := lv/20, lv/5
 	mv := func(p page.Point, su, sv float64) page.Point {
 		return page.Point{X: p.X + su*a*ux + sv*c*vx, Y: p.Y + su*a*uy + sv*c*vy}
 	}
@@ -224,14 +224,26 @@ func padWordQuad(q page.Quad) page.Quad {
 }
 
 // agrees reports whether the recogniser's reading matches the layer's
-// text to within fontTolerance, ignoring case and spaces.
+// text to within fontTolerance, counting letters and digits only, in
+// either case (the recogniser reads stray marks at the edges of a cut-out
+// word: "[2019]" for "2019").
 func agrees(want, got string) bool {
-	w := []rune(strings.ToLower(strings.Join(strings.Fields(want), "")))
-	g := []rune(strings.ToLower(strings.Join(strings.Fields(got), "")))
+	w := alnum(want)
+	g := alnum(got)
 	if len(w) == 0 {
 		return true
 	}
 	return float64(editDistance(w, g)) <= fontTolerance*float64(len(w))
+}
+
+func alnum(s string) []rune {
+	var out []rune
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // editDistance is the Levenshtein distance of a and b.

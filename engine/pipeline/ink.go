@@ -30,6 +30,20 @@ const (
 	// of its deepest.
 	solidShare  = 0.8
 	solidSpread = 12
+	// minMarkSide: a component smaller than this many blocks both ways
+	// (20 px, 9.6 pt at 150 dpi) holds at most a mark or a glyph or two
+	// (check boxes, bullets, icons): nothing legible to hide.
+	minMarkSide = 5
+	// ruleRun is the length in blocks from which a run of ink at most
+	// ruleThick blocks thick is a rule or a border, not text, and is left
+	// out before components are formed (so a form's grid does not join
+	// everything on the page into one component).
+	ruleRun   = 20
+	ruleThick = 2
+	// frameShare: a component at least ruleRun blocks both ways that inks
+	// less than this share of its box is a frame (rounded or double
+	// borders, panels), whose text, if any, is a component of its own.
+	frameShare = 0.06
 	// inkPad is the margin, in pixels, by which words explain the blocks
 	// around them.
 	inkPad = 2
@@ -75,11 +89,16 @@ func unexplainedInk(pg *page.Page) []PixelRect {
 	} else {
 		kernels.InkBlocks(blocks, r.Pix, r.W, r.H, r.Stride, r.Channels, paper, inkBlock)
 	}
+	ink := make([]bool, gw*gh)
+	for i, d := range blocks {
+		ink[i] = !explained[i] && d > inkTol
+	}
+	dropRules(ink, gw, gh)
 	seen := make([]bool, gw*gh)
 	var out []PixelRect
 	var stack, comp []int
 	for start := range blocks {
-		if seen[start] || explained[start] || blocks[start] <= inkTol {
+		if seen[start] || !ink[start] {
 			continue
 		}
 		// One component: its box, block count and depth range.
@@ -102,7 +121,7 @@ func unexplainedInk(pg *page.Page) []PixelRect {
 						continue
 					}
 					j := ny*gw + nx
-					if !seen[j] && !explained[j] && blocks[j] > inkTol {
+					if !seen[j] && ink[j] {
 						seen[j] = true
 						stack = append(stack, j)
 					}
@@ -110,17 +129,33 @@ func unexplainedInk(pg *page.Page) []PixelRect {
 			}
 		}
 		w, h := x1-x0+1, y1-y0+1
-		if w < minInkSide || h < minInkSide {
-			continue // a rule, a border, a speck
+		if w < minInkSide || h < minInkSide || (w < minMarkSide && h < minMarkSide) {
+			continue // a rule, a border, a speck, a box or bullet
 		}
-		deep := 0
+		deep, holes, ring := 0, 0, 0
 		for _, i := range comp {
 			if int(blocks[i])+solidSpread >= int(hi) {
 				deep++
 			}
+			if bx, by := i%gw, i/gw; bx == x0 || bx == x1 || by == y0 || by == y1 {
+				ring++
+			}
 		}
-		if float64(deep) >= solidShare*float64(w*h) {
-			continue // a filled area
+		if ring == len(comp) && w >= minInkSide+2 && h >= minInkSide+2 {
+			continue // a frame: a check box, a cell border
+		}
+		if w >= ruleRun && h >= ruleRun && float64(len(comp)) < frameShare*float64(w*h) {
+			continue // a large sparse drawing: panels, rounded or double borders
+		}
+		for y := y0; y <= y1; y++ {
+			for x := x0; x <= x1; x++ {
+				if explained[y*gw+x] {
+					holes++
+				}
+			}
+		}
+		if float64(deep) >= solidShare*float64(w*h-holes) {
+			continue // a filled area (words on it explained apart)
 		}
 		m := max(h*inkBlock/2, 2*inkBlock)
 		out = append(out, PixelRect{
@@ -171,6 +206,53 @@ func inkBlocksOnWhite(dst []uint8, r *page.Raster, skip []bool) {
 			}
 			dst[by*gw+bx] = uint8(min(255, 255-(sum+n/2)/n))
 			bx++
+		}
+	}
+}
+
+// dropRules clears from ink (a gw x gh block map) the blocks of long thin
+// runs: horizontal runs of at least ruleRun blocks where the ink is at
+// most ruleThick blocks tall, and the same turned for vertical rules.
+func dropRules(ink []bool, gw, gh int) {
+	// Vertical and horizontal run lengths through each block.
+	vrun := make([]int32, gw*gh)
+	hrun := make([]int32, gw*gh)
+	for x := 0; x < gw; x++ {
+		for y := 0; y < gh; {
+			if !ink[y*gw+x] {
+				y++
+				continue
+			}
+			e := y
+			for e < gh && ink[e*gw+x] {
+				e++
+			}
+			for k := y; k < e; k++ {
+				vrun[k*gw+x] = int32(e - y)
+			}
+			y = e
+		}
+	}
+	for y := 0; y < gh; y++ {
+		row := ink[y*gw : (y+1)*gw]
+		for x := 0; x < gw; {
+			if !row[x] {
+				x++
+				continue
+			}
+			e := x
+			for e < gw && row[e] {
+				e++
+			}
+			for k := x; k < e; k++ {
+				hrun[y*gw+k] = int32(e - x)
+			}
+			x = e
+		}
+	}
+	for i := range ink {
+		if ink[i] && ((vrun[i] <= ruleThick && hrun[i] >= ruleRun) || (hrun[i] <= ruleThick && vrun[i] >= ruleRun)) {
+			ink[i] = false
 		}
 	}
 }

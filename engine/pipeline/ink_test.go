@@ -8,7 +8,7 @@ import (
 )
 
 func TestUnexplainedInk(t *testing.T) {
-	const w, h = 400, 300
+	const w, h = 400, 400
 	r := &page.Raster{W: w, H: h, Channels: 1, Stride: w, Pix: make([]byte, w*h)}
 	for i := range r.Pix {
 		r.Pix[i] = 255
@@ -21,13 +21,25 @@ func TestUnexplainedInk(t *testing.T) {
 		}
 	}
 	// Text-like ink (strokes with gaps) explained by a word, the same not
-	// explained, a rule, and a solid block.
+	// explained, a rule, a solid block, a grid and a check box: only the
+	// unexplained strokes are to be read.
 	for x := 20; x < 120; x += 5 {
 		fill(x, 20, x+2, 40)
 		fill(x, 100, x+2, 120)
 	}
 	fill(20, 200, 380, 202)
 	fill(250, 20, 350, 80)
+	// A form's grid (rules crossing) and a check box.
+	for y := 240; y <= 380; y += 35 {
+		fill(20, y, 380, y+1)
+	}
+	for x := 20; x <= 380; x += 90 {
+		fill(x, 240, x+1, 381)
+	}
+	fill(300, 100, 324, 101)
+	fill(300, 123, 324, 124)
+	fill(300, 100, 301, 124)
+	fill(323, 100, 324, 124)
 	pg := &page.Page{Width: w, Height: h, DPI: 72, Raster: r,
 		Words: []page.Word{{Text: "explained", Quad: page.QuadFromRect(page.Rect{X0: 20, Y0: 20, X1: 120, Y1: 40})}}}
 	got := unexplainedInk(pg)
