@@ -33,8 +33,8 @@ import (
 const (
 	// sampleWords and sampleMaxRunes bound a font's sample: its longest
 	// words on the page, up to this many words and characters.
-	sampleWords    = 4
-	sampleMaxRunes = 28
+	sampleWords    = 3
+	sampleMaxRunes = 18
 	// sampleMinRunes is the least a sample must hold for its verdict to
 	// stand for the whole document; a smaller one decides for its page
 	// only. Fonts with fewer than minCheckRunes characters of letters or

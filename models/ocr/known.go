@@ -14,7 +14,8 @@ const knownGap = 32
 // no detection, no orientation search. The boxes are cut at recogniser
 // height and set side by side, separated by blank paper, into one line,
 // so checking a sample of words costs one recogniser run of their total
-// width. It returns the line's reading and that width in columns.
+// width. It returns the line's reading and the columns the recogniser
+// ran over (the line's width, at least the recogniser's minimum of 320).
 func (e *Engine) ReadBoxes(ctx context.Context, img Image, quads []Quad) (string, int, error) {
 	if err := img.validate(); err != nil {
 		return "", 0, err
@@ -57,5 +58,5 @@ func (e *Engine) ReadBoxes(ctx context.Context, img Image, quads []Quad) (string
 	if err != nil {
 		return "", 0, fmt.Errorf("ocr: read boxes: %w", err)
 	}
-	return lines[0].Text, w, nil
+	return lines[0].Text, max(w, recMinW), nil
 }
