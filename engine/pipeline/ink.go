@@ -62,7 +62,10 @@ func unexplainedInk(pg *page.Page) []PixelRect {
 	s := pg.DPI / 72
 	// Words explain no ink inside images: a layer over a picture may be
 	// invisible, or hidden under it, and say anything.
-	inImage := make([]bool, gw*gh)
+	var inImage []bool
+	if len(pg.ImageRegions) > 0 {
+		inImage = make([]bool, gw*gh)
+	}
 	for _, ir := range pg.ImageRegions {
 		x0, y0, x1, y1 := page.PixelRect(ir, pg.DPI, r.W, r.H)
 		for y := y0 / inkBlock; y < min(gh, (y1+inkBlock-1)/inkBlock); y++ {
@@ -79,7 +82,7 @@ func unexplainedInk(pg *page.Page) []PixelRect {
 		y1 := min(gh-1, (int(b.Y1*s)+inkPad)/inkBlock)
 		for y := y0; y <= y1; y++ {
 			for x := x0; x <= x1; x++ {
-				explained[y*gw+x] = !inImage[y*gw+x]
+				explained[y*gw+x] = inImage == nil || !inImage[y*gw+x]
 			}
 		}
 	}
@@ -90,8 +93,15 @@ func unexplainedInk(pg *page.Page) []PixelRect {
 		kernels.InkBlocks(blocks, r.Pix, r.W, r.H, r.Stride, r.Channels, paper, inkBlock)
 	}
 	ink := make([]bool, gw*gh)
+	inked := 0
 	for i, d := range blocks {
-		ink[i] = !explained[i] && d > inkTol
+		if !explained[i] && d > inkTol {
+			ink[i] = true
+			inked++
+		}
+	}
+	if inked == 0 {
+		return nil // every mark on the page is under a word
 	}
 	dropRules(ink, gw, gh)
 	seen := make([]bool, gw*gh)
