@@ -6,10 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"sync"
 	"testing"
-	"unicode"
 
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
@@ -67,86 +65,6 @@ func readPage(t *testing.T, e *ocr.Engine, pdf []byte, i int) []string {
 	return out
 }
 
-// readable reports the line holding pii (or one of its name parts of five
-// letters or more) to within a fifth of its characters, ignoring case,
-// spaces and punctuation other than @ and dots.
-func readable(lines []string, pii string) (string, bool) {
-	pats := []string{norm(pii)}
-	if !strings.ContainsAny(pii, "@0123456789") {
-		for _, part := range strings.Fields(pii) {
-			if len(part) >= 5 {
-				pats = append(pats, norm(part))
-			}
-		}
-	}
-	for _, l := range lines {
-		n := norm(l)
-		for _, p := range pats {
-			if approxContains(n, p, len(p)/5) {
-				return l, true
-			}
-		}
-	}
-	return "", false
-}
-
-func norm(s string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(s) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '@' || r == '.' {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// approxContains reports whether some substring of text is within k
-// edits of pat (Sellers' algorithm).
-func approxContains(text, pat string, k int) bool {
-	p := []rune(pat)
-	prev := make([]int, len(p)+1)
-	cur := make([]int, len(p)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	if prev[len(p)] <= k {
-		return true
-	}
-	for _, c := range text {
-		cur[0] = 0
-		for j := 1; j <= len(p); j++ {
-			cost := 1
-			if p[j-1] == c {
-				cost = 0
-			}
-			cur[j] = min(prev[j-1]+cost, prev[j]+1, cur[j-1]+1)
-		}
-		if cur[len(p)] <= k {
-			return true
-		}
-		prev, cur = cur, prev
-	}
-	return false
-}
-
-func TestApproxContains(t *testing.T) {
-	for _, c := range []struct {
-		text, pat string
-		k         int
-		want      bool
-	}{
-		{"clientcressidadunwoody", "cressidadunwoody", 0, true},
-		{"clientcr3ss1dadunw00dy", "cressidadunwoody", 3, false},
-		{"clientcr3ss1dadunw00dy", "cressidadunwoody", 5, true},
-		{"nothing", "dunwoody", 1, false},
-		{"dunwoodv", "dunwoody", 1, true},
-	} {
-		if got := approxContains(c.text, c.pat, c.k); got != c.want {
-			t.Errorf("approxContains(%q, %q, %d) = %v", c.text, c.pat, c.k, got)
-		}
-	}
-}
-
 // TestVisibleCorpus runs every document of visible.Corpus through
 // the whole pipeline (NER and OCR on), reads the output's pixels with our
 // own recogniser and fails if any planted personal data is readable. The
@@ -162,7 +80,7 @@ func TestVisibleCorpus(t *testing.T) {
 		t.Run(c.Name, func(t *testing.T) {
 			in := readPage(t, e, c.PDF, 0)
 			for _, pii := range c.PII {
-				if _, ok := readable(in, pii); !ok {
+				if _, ok := visible.Readable(in, pii); !ok {
 					t.Fatalf("%q is not readable in the input (%q): the case proves nothing", pii, in)
 				}
 			}
@@ -172,7 +90,7 @@ func TestVisibleCorpus(t *testing.T) {
 			}
 			out := readPage(t, e, r.out, 0)
 			for _, pii := range c.PII {
-				if l, ok := readable(out, pii); ok {
+				if l, ok := visible.Readable(out, pii); ok {
 					t.Errorf("%s: %q readable in the output: %q", c.Kind, pii, l)
 				}
 			}
@@ -216,11 +134,11 @@ func TestSharedDocumentMasks(t *testing.T) {
 				in := readPage(t, e, data, i)
 				out := readPage(t, e, r.out, i)
 				for _, m := range emails {
-					if _, ok := readable(in, m); !ok {
+					if _, ok := visible.Readable(in, m); !ok {
 						continue // too small or faint to read at 200 dpi either way
 					}
 					checked++
-					if l, ok := readable(out, m); ok {
+					if l, ok := visible.Readable(out, m); ok {
 						t.Errorf("page %d: %q readable in the output: %q", i+1, m, l)
 					}
 				}

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"unicode"
 
 	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
@@ -465,4 +466,67 @@ func zlibBytes(b []byte) []byte {
 	w.Write(b) // a bytes.Buffer does not fail
 	w.Close()
 	return z.Bytes()
+}
+
+// Readable reports the line of lines (an OCR reading) that holds pii
+// (or one of its name parts of five
+// letters or more) to within a fifth of its characters, ignoring case,
+// spaces and punctuation other than @ and dots.
+func Readable(lines []string, pii string) (string, bool) {
+	pats := []string{norm(pii)}
+	if !strings.ContainsAny(pii, "@0123456789") {
+		for _, part := range strings.Fields(pii) {
+			if len(part) >= 5 {
+				pats = append(pats, norm(part))
+			}
+		}
+	}
+	for _, l := range lines {
+		n := norm(l)
+		for _, p := range pats {
+			if approxContains(n, p, len(p)/5) {
+				return l, true
+			}
+		}
+	}
+	return "", false
+}
+
+func norm(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '@' || r == '.' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// approxContains reports whether some substring of text is within k
+// edits of pat (Sellers' algorithm).
+func approxContains(text, pat string, k int) bool {
+	p := []rune(pat)
+	prev := make([]int, len(p)+1)
+	cur := make([]int, len(p)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	if prev[len(p)] <= k {
+		return true
+	}
+	for _, c := range text {
+		cur[0] = 0
+		for j := 1; j <= len(p); j++ {
+			cost := 1
+			if p[j-1] == c {
+				cost = 0
+			}
+			cur[j] = min(prev[j-1]+cost, prev[j]+1, cur[j-1]+1)
+		}
+		if cur[len(p)] <= k {
+			return true
+		}
+		prev, cur = cur, prev
+	}
+	return false
 }
