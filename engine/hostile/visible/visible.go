@@ -72,11 +72,14 @@ func Corpus() ([]Case, error) {
 		{"image-467x20", "image", func() ([]byte, error) { return textImagePage(467, 20, 12, 72, 520, 144) }, imagePII},
 		{"image-300x10-6pt", "image", func() ([]byte, error) { return textImagePage(300, 10, 6, 72, 420, 150) }, imagePII},
 		{"image-467x20-low", "image", func() ([]byte, error) { return textImagePage(467, 20, 13, 100, 90, 110) }, imagePII},
-		{"scan-wrong-layer", "scan", func() ([]byte, error) { return scanPage(scanLayerWrong) }, scanPII},
-		{"scan-unrelated-layer", "scan", func() ([]byte, error) { return scanPage(scanLayerUnrelated) }, scanPII},
+		{"scan-wrong-layer", "scan", func() ([]byte, error) { return scanPage(scanLayerWrong, 0) }, scanPII},
+		{"scan-unrelated-layer", "scan", func() ([]byte, error) { return scanPage(scanLayerUnrelated, 0) }, scanPII},
+		{"scan-wrong-layer-rotate90", "scan", func() ([]byte, error) { return scanPage(scanLayerWrong, 90) }, scanPII},
+		{"layer-shifted-letters", "layer", func() ([]byte, error) { return liarLayerMap(12, 0, 500, shiftedCMap()) }, liarPII},
+		{"outline-in-table", "outline", func() ([]byte, error) { return outlineTable(11) }, outlinePII},
 		{"type3-12pt", "type3", func() ([]byte, error) { return type3Page(12) }, type3PII},
 		{"type3-20pt", "type3", func() ([]byte, error) { return type3Page(20) }, type3PII},
-		{"control-scan-correct-layer", "control", func() ([]byte, error) { return scanPage(scanLayerCorrect) }, scanPII},
+		{"control-scan-correct-layer", "control", func() ([]byte, error) { return scanPage(scanLayerCorrect, 0) }, scanPII},
 		{"control-text", "control", controlText, controlPII},
 	} {
 		pdf, err := c.gen()
@@ -99,8 +102,9 @@ var (
 // vdoc assembles a document from hand-written objects: one page per
 // call of page, with named resources.
 type vdoc struct {
-	objs  [][]byte
-	pages []int
+	objs   [][]byte
+	pages  []int
+	rotate int // /Rotate of the pages added next
 }
 
 func (d *vdoc) add(body string) int {
@@ -127,7 +131,7 @@ func (d *vdoc) helvetica(toUnicode string) int {
 // of a /Resources dictionary).
 func (d *vdoc) page(content []byte, res string) {
 	c := d.stream("", content)
-	d.pages = append(d.pages, d.add(fmt.Sprintf("<< /Type /Page /Parent PAGES /MediaBox [0 0 612 792] /Contents %d 0 R /Resources << %s >> >>", c, res)))
+	d.pages = append(d.pages, d.add(fmt.Sprintf("<< /Type /Page /Parent PAGES /MediaBox [0 0 612 792] /Rotate %d /Contents %d 0 R /Resources << %s >> >>", d.rotate, c, res)))
 }
 
 func (d *vdoc) bytes() []byte {
@@ -160,9 +164,14 @@ func body(b *bytes.Buffer, y float64) {
 // liarLayer is case 1: the data is drawn in Helvetica, whose ToUnicode
 // map turns every character into "x"; the rest of the page is normal.
 func liarLayer(size, angle, y float64) ([]byte, error) {
+	return liarLayerMap(size, angle, y, xxxxCMap())
+}
+
+// liarLayerMap is liarLayer with the ToUnicode map cmap.
+func liarLayerMap(size, angle, y float64, cmap string) ([]byte, error) {
 	var d vdoc
 	f1 := d.helvetica("")
-	f2 := d.helvetica(xxxxCMap())
+	f2 := d.helvetica(cmap)
 	var c bytes.Buffer
 	body(&c, 740)
 	lines := []string{"Client: " + liarPII[0], "E-mail: " + liarPII[1], "IBAN: " + liarPII[2]}
@@ -191,6 +200,34 @@ func xxxxCMap() string {
 	var codes []string
 	for c := 0x21; c <= 0xFF; c++ {
 		codes = append(codes, fmt.Sprintf("<%02X> <0078>", c))
+	}
+	for len(codes) > 0 {
+		n := min(100, len(codes))
+		fmt.Fprintf(&b, "%d beginbfchar\n%s\nendbfchar\n", n, strings.Join(codes[:n], "\n"))
+		codes = codes[n:]
+	}
+	b.WriteString("endcmap CMapName currentdict /CMap defineresource pop end end\n")
+	return b.String()
+}
+
+// shiftedCMap maps every letter to the next one (a to b, z to a) and
+// digits likewise: a layer of plausible letters that are all wrong, as
+// subset fonts with a broken ToUnicode give.
+func shiftedCMap() string {
+	var b strings.Builder
+	b.WriteString("/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n/CMapName /Shift def\n1 begincodespacerange <00> <FF> endcodespacerange\n")
+	var codes []string
+	for c := 0x20; c <= 0x7E; c++ {
+		r := rune(c)
+		switch {
+		case r >= 'a' && r <= 'z':
+			r = 'a' + (r-'a'+1)%26
+		case r >= 'A' && r <= 'Z':
+			r = 'A' + (r-'A'+1)%26
+		case r >= '0' && r <= '9':
+			r = '0' + (r-'0'+1)%10
+		}
+		codes = append(codes, fmt.Sprintf("<%02X> <%04X>", c, r))
 	}
 	for len(codes) > 0 {
 		n := min(100, len(codes))
@@ -305,6 +342,39 @@ func outlinePage(size, angle, x, y float64) ([]byte, error) {
 	return d.bytes(), nil
 }
 
+// outlineTable is case 2 inside a table: the name and the e-mail address
+// drawn as outlines in cells of a ruled grid whose labels are text.
+func outlineTable(size float64) ([]byte, error) {
+	var d vdoc
+	f1 := d.helvetica("")
+	var c bytes.Buffer
+	body(&c, 720)
+	const x0, x1, top, rowH = 60.0, 552.0, 600.0, 24.0
+	c.WriteString("q 0 g 0.8 w\n")
+	for i := 0; i <= 3; i++ {
+		fmt.Fprintf(&c, "%g %g m %g %g l S\n", x0, top-float64(i)*rowH, x1, top-float64(i)*rowH)
+	}
+	for _, x := range []float64{x0, 180, x1} {
+		fmt.Fprintf(&c, "%g %g m %g %g l S\n", x, top, x, top-3*rowH)
+	}
+	c.WriteString("Q\n")
+	labels := []string{"Name", "E-mail", "Reference"}
+	values := []string{outlinePII[0], outlinePII[1], "REF-2024-118"}
+	for i := range labels {
+		base := top - float64(i+1)*rowH + 7
+		textOp(&c, "F1", size, x0+6, base, 0, 0, labels[i])
+		if i < 2 {
+			if err := outlineText(&c, values[i], size, 186, base, 0); err != nil {
+				return nil, err
+			}
+		} else {
+			textOp(&c, "F1", size, 186, base, 0, 0, values[i])
+		}
+	}
+	d.page(c.Bytes(), fmt.Sprintf("/Font << /F1 %d 0 R >>", f1))
+	return d.bytes(), nil
+}
+
 // grayImage adds r as an 8-bit DeviceGray image XObject.
 func (d *vdoc) grayImage(r *page.Raster) int {
 	pix := make([]byte, 0, r.W*r.H)
@@ -358,7 +428,7 @@ var scanLines = []string{
 
 // scanPage is case 4: a page that is one picture of text (a scan at 200
 // dpi) under an invisible (render mode 3) text layer.
-func scanPage(layer int) ([]byte, error) {
+func scanPage(layer, rotate int) ([]byte, error) {
 	doc := testpdf.New()
 	pg := doc.AddPage(612, 792, 0)
 	for i, l := range scanLines {
@@ -369,7 +439,7 @@ func scanPage(layer int) ([]byte, error) {
 		return nil, err
 	}
 	defer r.Release()
-	var d vdoc
+	d := vdoc{rotate: rotate}
 	f1 := d.helvetica("")
 	im := d.grayImage(r)
 	var c bytes.Buffer
