@@ -9,7 +9,10 @@ import "github.com/redactd/redactd/engine/page"
 // ink that continues from it: rows (then columns) just outside the box
 // that hold ink within its span are added while they last, up to a
 // limit, and a box never shrinks. A row inked across nearly its whole
-// span is a rule or a border, not glyphs, and stops the growth.
+// span is a rule or a border, not glyphs, and stops the growth. Boxes of
+// OCR words are left as they are: they were found on the ink itself (the
+// detector's boxes are grown around it), and on a scan with tight lines
+// growing them would run into the next line.
 const (
 	// inkLevel: a pixel whose darkest channel is below it is ink.
 	inkLevel = 160
@@ -33,6 +36,9 @@ func GrowToInk(r *page.Raster, dpi float64, boxes []Box) []Box {
 	out := make([]Box, len(boxes))
 	for i, b := range boxes {
 		out[i] = b
+		if b.Source == page.SourceOCR {
+			continue
+		}
 		x0, y0, x1, y1 := page.PixelRect(b.Rect, dpi, r.W, r.H)
 		if x1 <= x0 || y1 <= y0 {
 			continue

@@ -40,6 +40,7 @@ func TestGrowToInk(t *testing.T) {
 		{Rect: page.Rect{X0: 50, Y0: 96, X1: 90, Y1: 100}},
 		{Rect: page.Rect{X0: 120, Y0: 152, X1: 180, Y1: 160}},
 		{Rect: page.Rect{X0: 10, Y0: 10, X1: 30, Y1: 20}}, // no ink near
+		{Rect: page.Rect{X0: 50, Y0: 96, X1: 90, Y1: 100}, Source: page.SourceOCR},
 	}
 	got := GrowToInk(r, 72, boxes)
 	if g := got[0].Rect; g.Y0 > 76 || g.Y1 < 100 || g.X0 > 50 || g.X1 < 90 {
@@ -50,6 +51,9 @@ func TestGrowToInk(t *testing.T) {
 	}
 	if got[2].Rect != boxes[2].Rect {
 		t.Errorf("box with no ink around changed: %+v", got[2].Rect)
+	}
+	if got[3].Rect != boxes[3].Rect {
+		t.Errorf("OCR box grew to %+v", got[3].Rect)
 	}
 	for i := range boxes {
 		if got[i].Rect.Union(boxes[i].Rect) != got[i].Rect {
