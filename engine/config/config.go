@@ -76,7 +76,7 @@ type Config struct {
 	NERRecall  float64       `name:"ner-entity-prob" def:"0.2" help:"a word whose likeliest entity label has at least this probability is masked even when 'no entity' is likelier (recall first); 1 decodes by plain argmax"`
 	BatchSize  int           `name:"batch-size" def:"64" help:"largest model batch (NER sentences, OCR lines)"`
 	BatchWait  time.Duration `name:"batch-wait" def:"3ms" help:"longest a model request waits for a batch to fill"`
-	OCR        string        `name:"ocr" def:"auto" help:"auto (pages without text and large images), always, or off"`
+	OCR        string        `name:"ocr" def:"auto" help:"auto (scans, pages using a font whose text layer disagrees with its pixels, and ink no text-layer word explains: images, outlines), always, or off"`
 	OCRMaxSide int           `name:"ocr-max-side" def:"1536" help:"longest side in pixels of the image fed to text detection"`
 	OCRCharset string        `name:"ocr-charset" def:"latin" help:"characters OCR reads: latin (Latin, digits, punctuation, symbols, some Greek and Cyrillic: faster) or all (the recogniser's full dictionary, with Chinese)"`
 

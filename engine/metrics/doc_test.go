@@ -101,6 +101,7 @@ func TestDefinedMetricsRegistered(t *testing.T) {
 		HTTPRequests, HTTPDuration, Errors, RateLimited,
 		QueueDepth, DocumentsInFlight, Documents, JobsCreated, QuotaPages, DocumentDuration,
 		Pages, StageDuration, OutputBytesPerPage, PixelsInFlight, Detections,
+		OCRRegions, FontChecks, FontCheckColumns,
 		BatchSize, BatchDuration,
 		WebhookAttempts, WebhookDropped, WebhookPending, WebhookDuration,
 	} {

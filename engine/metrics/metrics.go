@@ -85,6 +85,17 @@ var (
 		Buckets: prometheus.ExponentialBuckets(0.001, 2, 16),
 	})
 
+	// What a reader sees (engine/pipeline: analyse.go, fonts.go, ink.go).
+	OCRRegions = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "redactd_ocr_regions_total", Help: "Areas read by OCR, by reason: page (no usable text layer, mostly picture, or ocr=always), font (a font failed its check), ink (ink no text-layer word explains).",
+	}, []string{"reason"})
+	FontChecks = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "redactd_font_checks_total", Help: "Text-layer fonts checked against their pixels, by result (trusted, untrusted).",
+	}, []string{"result"})
+	FontCheckColumns = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "redactd_font_check_columns_total", Help: "Recogniser input columns (at height 48) spent checking fonts.",
+	})
+
 	// Models.
 	BatchSize = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name: "redactd_model_batch_size", Help: "Requests per model batch.",
@@ -103,6 +114,7 @@ func init() {
 		HTTPRequests, HTTPDuration, Errors, RateLimited,
 		QueueDepth, DocumentsInFlight, Documents, JobsCreated, QuotaPages, DocumentDuration,
 		Pages, StageDuration, OutputBytesPerPage, PixelsInFlight, Detections,
+		OCRRegions, FontChecks, FontCheckColumns,
 		BatchSize, BatchDuration,
 		WebhookAttempts, WebhookDropped, WebhookPending, WebhookDuration,
 	)

@@ -424,6 +424,8 @@ func buildWords(chars []C.rd_char) []page.Word {
 		start = -1 // index in quads of the current word's first char
 		line  C.int
 		src   C.int
+		font  C.uint64_t
+		plain C.int
 	)
 	flush := func() {
 		if start < 0 {
@@ -437,6 +439,8 @@ func buildWords(chars []C.rd_char) []page.Word {
 			Line:   int(line),
 			Source: sources[src],
 			Conf:   1,
+			Font:   uint64(font),
+			Plain:  plain != 0,
 		})
 		text, start = text[:0], -1
 	}
@@ -458,6 +462,7 @@ func buildWords(chars []C.rd_char) []page.Word {
 		}
 		if start < 0 {
 			start = len(quads)
+			font, plain = c.font, c.plain
 		}
 		text = utf8.AppendRune(text, r)
 		quads = append(quads, page.Quad{

@@ -43,6 +43,10 @@ int pdf_is_dict(fz_context *ctx, pdf_obj *obj);
 pdf_obj *pdf_trailer(fz_context *ctx, pdf_document *doc);
 pdf_obj *pdf_dict_getp(fz_context *ctx, pdf_obj *dict, const char *path);
 int pdf_to_bool(fz_context *ctx, pdf_obj *obj);
+int pdf_dict_len(fz_context *ctx, pdf_obj *dict);
+pdf_obj *pdf_dict_get_val(fz_context *ctx, pdf_obj *dict, int idx);
+const char *pdf_to_name(fz_context *ctx, pdf_obj *obj);
+pdf_obj *pdf_page_resources(fz_context *ctx, pdf_page *page);
 extern fz_document_handler pdf_document_handler;
 
 #define RD_POOL 16
@@ -430,13 +434,114 @@ static void rd_put_ctx(rd_doc *d, fz_context *ctx)
 
 // Text collection.
 
+// Plain fonts. A simple font (Type1, TrueType) with no embedded program
+// and no ToUnicode map draws the glyph its encoding names and MuPDF
+// reports the character the same name stands for: its text layer cannot
+// say other than what it draws, so the pipeline need not check it against
+// the pixels. Fonts are matched to the dictionaries of the page's
+// resources (and its form XObjects') by name: a name is plain when every
+// dictionary using it is; a font no dictionary names is not.
+#define RD_MAX_FONT_NAMES 64
+#define RD_MAX_RES_VISITS 64
+
+typedef struct {
+	char plain[RD_MAX_FONT_NAMES][32];
+	char lying[RD_MAX_FONT_NAMES][32];
+	int nplain, nlying, visits;
+} rd_fontnames;
+
+// rd_font_plain reports whether font dictionary f is a plain font.
+static int rd_font_plain(fz_context *ctx, pdf_obj *f)
+{
+	const char *st = pdf_to_name(ctx, pdf_dict_gets(ctx, f, "Subtype"));
+	if (strcmp(st, "Type1") != 0 && strcmp(st, "TrueType") != 0 && strcmp(st, "MMType1") != 0)
+		return 0;
+	if (pdf_dict_gets(ctx, f, "ToUnicode"))
+		return 0;
+	pdf_obj *fd = pdf_dict_gets(ctx, f, "FontDescriptor");
+	return !pdf_dict_gets(ctx, fd, "FontFile") && !pdf_dict_gets(ctx, fd, "FontFile2") && !pdf_dict_gets(ctx, fd, "FontFile3");
+}
+
+static void rd_add_name(char names[][32], int *n, const char *name)
+{
+	for (int i = 0; i < *n; i++)
+		if (strcmp(names[i], name) == 0)
+			return;
+	if (*n < RD_MAX_FONT_NAMES) {
+		snprintf(names[*n], 32, "%s", name);
+		(*n)++;
+	}
+}
+
+// rd_walk_fonts notes the font names of resource dictionary res and of
+// its form XObjects' resources, within RD_MAX_RES_VISITS dictionaries.
+static void rd_walk_fonts(fz_context *ctx, pdf_obj *res, rd_fontnames *fn, int depth)
+{
+	if (!pdf_is_dict(ctx, res) || depth > 4 || fn->visits++ >= RD_MAX_RES_VISITS)
+		return;
+	pdf_obj *fonts = pdf_dict_gets(ctx, res, "Font");
+	int n = pdf_dict_len(ctx, fonts);
+	for (int i = 0; i < n && i < 4 * RD_MAX_FONT_NAMES; i++) {
+		pdf_obj *f = pdf_dict_get_val(ctx, fonts, i);
+		if (!pdf_is_dict(ctx, f))
+			continue;
+		const char *name = pdf_to_name(ctx, pdf_dict_gets(ctx, f, "BaseFont"));
+		if (!*name)
+			continue;
+		if (rd_font_plain(ctx, f))
+			rd_add_name(fn->plain, &fn->nplain, name);
+		else
+			rd_add_name(fn->lying, &fn->nlying, name);
+	}
+	pdf_obj *xo = pdf_dict_gets(ctx, res, "XObject");
+	n = pdf_dict_len(ctx, xo);
+	for (int i = 0; i < n && fn->visits < RD_MAX_RES_VISITS; i++) {
+		pdf_obj *x = pdf_dict_get_val(ctx, xo, i);
+		if (pdf_is_dict(ctx, x) && strcmp(pdf_to_name(ctx, pdf_dict_gets(ctx, x, "Subtype")), "Form") == 0)
+			rd_walk_fonts(ctx, pdf_dict_gets(ctx, x, "Resources"), fn, depth + 1);
+	}
+}
+
+// rd_is_plain reports whether font f is plain by its name (MuPDF names a
+// font that is not embedded after its BaseFont).
+static int rd_is_plain(fz_context *ctx, const rd_fontnames *fn, fz_font *f)
+{
+	if (!fn || !f)
+		return 0;
+	const char *name = fz_font_name(ctx, f);
+	if (!name)
+		return 0;
+	int plain = 0;
+	for (int i = 0; i < fn->nplain; i++)
+		if (strncmp(fn->plain[i], name, 31) == 0)
+			plain = 1;
+	for (int i = 0; i < fn->nlying; i++)
+		if (strncmp(fn->lying[i], name, 31) == 0)
+			return 0;
+	return plain;
+}
+
 typedef struct {
 	rd_char *chars;
 	int nchars, capchars;
 	rd_rect *images;
 	int nimages, capimages;
 	int line;
+	const rd_fontnames *names;
 } rd_text;
+
+// rd_font_key identifies a loaded font: its address, mixed with an FNV-1a
+// hash of its name so that an address reused by another font after the
+// first was dropped from the store gives another key.
+static uint64_t rd_font_key(fz_context *ctx, fz_font *f)
+{
+	if (!f)
+		return 0;
+	uint64_t h = 1469598103934665603ULL;
+	for (const char *n = fz_font_name(ctx, f); n && *n; n++)
+		h = (h ^ (unsigned char)*n) * 1099511628211ULL;
+	return h ^ (uint64_t)(uintptr_t)f;
+}
 
 static void rd_add_char(fz_context *ctx, rd_text *t, int src, fz_stext_char *ch)
 {
@@ -455,6 +560,8 @@ static void rd_add_char(fz_context *ctx, rd_text *t, int src, fz_stext_char *ch)
 	o->src = src;
 	o->q[0] = q.ul.x, o->q[1] = q.ul.y, o->q[2] = q.ur.x, o->q[3] = q.ur.y;
 	o->q[4] = q.ll.x, o->q[5] = q.ll.y, o->q[6] = q.lr.x, o->q[7] = q.lr.y;
+	o->font = rd_font_key(ctx, ch->font);
+	o->plain = rd_is_plain(ctx, t->names, ch->font);
 }
 
 static void rd_add_image(fz_context *ctx, rd_text *t, fz_rect r)
@@ -658,7 +765,9 @@ int rd_load_page(rd_doc *d, int number, fz_cookie *cookie, rd_page **out, char *
 	fz_stext_page *st = NULL;
 	rd_page *p = NULL;
 	rd_text t = {0};
+	rd_fontnames *names = NULL;
 	int code = RD_OK;
+	fz_var(names);
 	fz_var(page);
 	fz_var(dev);
 	fz_var(list_dev);
@@ -681,6 +790,11 @@ int rd_load_page(rd_doc *d, int number, fz_cookie *cookie, rd_page **out, char *
 			// appearances are stale by declaration (LibreOffice writes
 			// empty ones), so every widget is rebuilt, as viewers do.
 			rd_update_annots(ctx, d, pp, cookie);
+			names = calloc(1, sizeof *names);
+			if (!names)
+				fz_throw(ctx, FZ_ERROR_SYSTEM, "out of memory (alloc)");
+			rd_walk_fonts(ctx, pdf_page_resources(ctx, pp), names, 0);
+			t.names = names;
 		}
 		fz_rect b = fz_bound_page(ctx, page);
 		fz_matrix ctm = fz_translate(-b.x0, -b.y0);
@@ -740,6 +854,7 @@ int rd_load_page(rd_doc *d, int number, fz_cookie *cookie, rd_page **out, char *
 	}
 	free(t.chars);
 	free(t.images);
+	free(names);
 	if (code != RD_OK) {
 		rd_drop_page(d, p);
 		return code;

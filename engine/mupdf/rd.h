@@ -28,12 +28,17 @@ typedef struct rd_doc rd_doc;
 
 // rd_char is one character of structured text: its Unicode value, the
 // line it belongs to (numbered across the page), its source and its quad
-// (ul, ur, ll, lr as x,y pairs) in display space.
+// (ul, ur, ll, lr as x,y pairs) in display space, and which font drew it
+// (a key made of the font object's address and a hash of its name, the
+// same for every character the same loaded font draws in a document)
+// and whether that font is plain.
 typedef struct {
 	int c;
 	int line;
 	int src;
 	float q[8];
+	uint64_t font;
+	int plain; // the font cannot say other than what it draws (see rd.c)
 } rd_char;
 
 typedef struct {

@@ -104,6 +104,15 @@ type Word struct {
 	Source Source
 	// Conf is the producer's confidence in [0,1]; 1 for the text layer.
 	Conf float32
+	// Font identifies the font that drew a text-layer word (the font of
+	// its first character), the same for every word that font draws in
+	// a document; 0 when unknown (OCR, images).
+	Font uint64
+	// Plain is true when that font cannot say other than what it draws:
+	// a simple font with no embedded program and no ToUnicode map, whose
+	// glyphs and text both follow its encoding's glyph names. Its words
+	// need no check against the pixels.
+	Plain bool
 }
 
 // Page is one page of a document on its way through the pipeline.

@@ -5,20 +5,32 @@ import (
 	"time"
 
 	"github.com/redactd/redactd/engine/detect"
+	"github.com/redactd/redactd/engine/metrics"
 	"github.com/redactd/redactd/engine/page"
 )
 
-// minImageRegionPt is the smallest side, in points, of an embedded image
-// worth reading with OCR on a page that has a text layer: below it an image
-// cannot hold a legible line of text.
-const minImageRegionPt = 24
+// What a reader sees decides which words a page has. The text layer is a
+// hint: it is trusted font by font once a sample of its words, read off
+// the pixels, agrees with it (fonts.go); pages that are mostly picture,
+// and pages using a font that failed the check, are read whole by OCR;
+// on other pages, ink that no trusted word explains is read (ink.go).
+// Detection runs on the layer's words and on OCR's words separately, and
+// the masks are their union: an OCR word is never dropped because a
+// layer word overlaps it.
 
-// analysePage completes the page's words with OCR where needed and runs
-// detection, returning the spans to mask; st gets whether OCR ran and the
-// time of both steps.
-func (p *Pipeline) analysePage(ctx context.Context, pg *page.Page, opts detect.Options, st *pageStats) ([]page.Span, error) {
+// scanShare is the share of a page's area covered by images above which
+// the page is taken for a scan and read whole, whatever its text layer
+// says (invisible OCR layers, text hidden under the picture).
+const scanShare = 0.5
+
+// analysePage reads the page's pixels where its text layer may not tell
+// all (see above) and runs detection on both readings, returning the
+// spans to mask. OCR words are appended to pg.Words after the layer's;
+// spans index into the combined list. st gets whether OCR ran and the
+// time of both steps (the document's report).
+func (p *Pipeline) analysePage(ctx context.Context, pg *page.Page, opts detect.Options, doc *docState, st *pageStats) ([]page.Span, error) {
 	t := time.Now()
-	ran, err := p.addOCRWords(ctx, pg)
+	ocrWords, ran, err := p.readPixels(ctx, pg, doc)
 	if ran {
 		st.ocr, st.t[stageOCR] = true, time.Since(t)
 	}
@@ -26,36 +38,81 @@ func (p *Pipeline) analysePage(ctx context.Context, pg *page.Page, opts detect.O
 		return nil, err
 	}
 	t = time.Now()
+	defer func() {
+		observe("detect", t)
+		st.t[stageDetect] = time.Since(t)
+	}()
 	spans, err := detect.Run(ctx, pg, p.deps.Detectors, opts)
-	observe("detect", t)
-	st.t[stageDetect] = time.Since(t)
-	return spans, err
+	if err != nil || len(ocrWords) == 0 {
+		return spans, err
+	}
+	ocrPage := *pg
+	ocrPage.Words = ocrWords
+	more, err := detect.Run(ctx, &ocrPage, p.deps.Detectors, opts)
+	if err != nil {
+		return nil, err
+	}
+	pg.Words = appendWords(pg.Words, ocrWords)
+	off := len(pg.Words) - len(ocrWords)
+	for _, s := range more {
+		s.First += off
+		s.Last += off
+		spans = append(spans, s)
+	}
+	return spans, nil
 }
 
-// addOCRWords reads the page's pixels when its words may not all be in
-// the text layer: the whole page when it has no usable text, otherwise the
-// embedded images large enough to hold text. OCR words that repeat a
-// text-layer word are dropped.
-func (p *Pipeline) addOCRWords(ctx context.Context, pg *page.Page) (ran bool, err error) {
+// appendWords appends OCR words after the page's own, giving their lines
+// ids after the existing ones.
+func appendWords(have, ocr []page.Word) []page.Word {
+	next := 0
+	for _, w := range have {
+		next = max(next, w.Line+1)
+	}
+	out := make([]page.Word, 0, len(have)+len(ocr))
+	out = append(out, have...)
+	for _, w := range ocr {
+		w.Line += next
+		out = append(out, w)
+	}
+	return out
+}
+
+// readPixels returns the words OCR reads on the page, in points: the
+// whole page when OCR is forced, when the page has no usable text layer,
+// when it is mostly picture, or when one of its fonts fails the check;
+// otherwise the ink that no text-layer word explains (images, outlines,
+// glyphs outside their declared boxes).
+// ran says whether any area was read (the font check aside).
+func (p *Pipeline) readPixels(ctx context.Context, pg *page.Page, doc *docState) (words []page.Word, ran bool, err error) {
 	if p.deps.OCR == nil || p.cfg.OCR == "off" || pg.Raster == nil {
-		return false, nil
+		return nil, false, nil
+	}
+	whole := p.cfg.OCR == "always" || !hasUsableText(pg.Words) || imageShare(pg) > scanShare
+	reason := "page"
+	if !whole {
+		t := time.Now()
+		bad, err := p.checkFonts(ctx, pg, doc)
+		observe("fontcheck", t)
+		if err != nil {
+			return nil, false, err
+		}
+		whole = bad
+		reason = "font"
 	}
 	var regions []PixelRect
-	switch {
-	case p.cfg.OCR == "always" || !hasUsableText(pg.Words):
+	if whole {
 		regions = []PixelRect{{}}
-	default:
-		for _, r := range pg.ImageRegions {
-			r = r.Intersect(page.Rect{X0: 0, Y0: 0, X1: pg.Width, Y1: pg.Height})
-			if r.X1-r.X0 < minImageRegionPt || r.Y1-r.Y0 < minImageRegionPt/2 {
-				continue
-			}
-			x0, y0, x1, y1 := page.PixelRect(r, pg.DPI, pg.Raster.W, pg.Raster.H)
-			regions = append(regions, PixelRect{x0, y0, x1, y1})
+		metrics.OCRRegions.WithLabelValues(reason).Inc()
+	} else {
+		regions = unexplainedInk(pg)
+		if len(regions) > maxInkRegions {
+			regions = []PixelRect{{}}
 		}
+		metrics.OCRRegions.WithLabelValues("ink").Add(float64(len(regions)))
 	}
 	if len(regions) == 0 {
-		return false, nil
+		return nil, false, nil
 	}
 	t := time.Now()
 	defer observe("ocr", t)
@@ -65,7 +122,7 @@ func (p *Pipeline) addOCRWords(ctx context.Context, pg *page.Page) (ran bool, er
 	for _, reg := range regions {
 		words, err := p.deps.OCR.Recognize(ctx, pg.Raster, reg)
 		if err != nil {
-			return true, err
+			return nil, true, err
 		}
 		next := lineBase
 		for _, w := range words {
@@ -80,8 +137,22 @@ func (p *Pipeline) addOCRWords(ctx context.Context, pg *page.Page) (ran bool, er
 		}
 		lineBase = next
 	}
-	pg.Words = mergeWords(pg.Words, found)
-	return true, nil
+	return found, true, nil
+}
+
+// imageShare is the share of the page's area its images cover (overlaps
+// counted once per image: an upper bound).
+func imageShare(pg *page.Page) float64 {
+	area := pg.Width * pg.Height
+	if area <= 0 {
+		return 0
+	}
+	full := page.Rect{X1: pg.Width, Y1: pg.Height}
+	var a float64
+	for _, r := range pg.ImageRegions {
+		a += r.Intersect(full).Area()
+	}
+	return a / area
 }
 
 // hasUsableText reports whether a text layer is worth trusting: some words
@@ -111,41 +182,4 @@ func hasUsableText(words []page.Word) bool {
 func scaleQuad(q page.Quad, s float64) page.Quad {
 	f := func(p page.Point) page.Point { return page.Point{X: p.X * s, Y: p.Y * s} }
 	return page.Quad{UL: f(q.UL), UR: f(q.UR), LL: f(q.LL), LR: f(q.LR)}
-}
-
-// mergeWords appends OCR words that do not duplicate an existing word (one
-// whose box overlaps theirs by more than half), giving OCR lines their own
-// line ids after the existing ones.
-func mergeWords(have, ocr []page.Word) []page.Word {
-	if len(ocr) == 0 {
-		return have
-	}
-	nextLine := 0
-	for _, w := range have {
-		nextLine = max(nextLine, w.Line+1)
-	}
-	lineMap := map[int]int{}
-	out := have
-	for _, w := range ocr {
-		b := w.Quad.Bounds()
-		dup := false
-		for _, h := range have {
-			if ov := b.Intersect(h.Quad.Bounds()).Area(); ov > 0.5*b.Area() {
-				dup = true
-				break
-			}
-		}
-		if dup {
-			continue
-		}
-		id, ok := lineMap[w.Line]
-		if !ok {
-			id = nextLine
-			nextLine++
-			lineMap[w.Line] = id
-		}
-		w.Line = id
-		out = append(out, w)
-	}
-	return out
 }

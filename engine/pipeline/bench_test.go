@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/engine/testpdf"
 )
@@ -135,4 +137,89 @@ func renderOnly(data []byte, dpi float64, workers int) (int, error) {
 	}
 	wg.Wait()
 	return pages, errors.Join(errs...)
+}
+
+// scanPDF makes an n-page scanned document: every page one 200-dpi gray
+// picture of a business letter (rendered by MuPDF), no text layer.
+func scanPDF(b *testing.B, n int) []byte {
+	b.Helper()
+	src, err := mupdf.Open(letterPDF(1), mupdf.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer src.Close()
+	sp, err := src.LoadPage(context.Background(), 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sp.Close()
+	r, err := sp.Render(context.Background(), 200, 1e9)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Release()
+	img := image.NewGray(image.Rect(0, 0, r.W, r.H))
+	for y := 0; y < r.H; y++ {
+		for x := 0; x < r.W; x++ {
+			img.Pix[y*img.Stride+x] = r.Pix[y*r.Stride+x*r.Channels]
+		}
+	}
+	doc := testpdf.New()
+	for i := 0; i < n; i++ {
+		doc.AddPage(612, 792, 0).Image(0, 0, 612, 792, img)
+	}
+	return doc.Bytes()
+}
+
+// BenchmarkPipelineScan is a 4-page scanned document through the whole
+// pipeline (OCR of every page, NER, burn, encode).
+func BenchmarkPipelineScan(b *testing.B) {
+	const pages = 4
+	p := newFullPipeline(b)
+	path := writeTemp(b, scanPDF(b, pages))
+	b.ResetTimer()
+	t := time.Now()
+	for i := 0; i < b.N; i++ {
+		if _, err := p.Process(context.Background(), engine.ProcessInput{Path: path, Options: engine.Options{Categories: page.Categories}},
+			io.Discard, func(engine.Progress) error { return nil }); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(pages*b.N)/time.Since(t).Seconds(), "pages/s")
+}
+
+// BenchmarkPipelineRealDocs is the real PDFs of ../shared/data/documents
+// of at most 10 pages (invoices, forms, public records: embedded fonts
+// with ToUnicode maps, so their fonts are checked against their pixels)
+// through the whole pipeline, one document after another.
+func BenchmarkPipelineRealDocs(b *testing.B) {
+	paths, _ := filepath.Glob("../../../shared/data/documents/*/*.pdf")
+	var docs []string
+	pages := 0
+	for _, path := range paths {
+		doc, err := mupdf.OpenFile(path, mupdf.Options{})
+		if err != nil {
+			continue
+		}
+		if n := doc.NumPages(); n <= 10 {
+			docs = append(docs, path)
+			pages += n
+		}
+		doc.Close()
+	}
+	if len(docs) == 0 {
+		b.Skip("../shared/data/documents not present")
+	}
+	p := newFullPipeline(b)
+	b.ResetTimer()
+	t := time.Now()
+	for i := 0; i < b.N; i++ {
+		for _, path := range docs {
+			if _, err := p.Process(context.Background(), engine.ProcessInput{Path: path, Options: engine.Options{Categories: page.Categories}},
+				io.Discard, func(engine.Progress) error { return nil }); err != nil && engine.UserMessage(err) == "" {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(pages*b.N)/time.Since(t).Seconds(), "pages/s")
 }

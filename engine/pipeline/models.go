@@ -92,24 +92,35 @@ func Open(cfg config.Config, log *slog.Logger) (*Pipeline, error) {
 // pixels; the pipeline scales them to points).
 type ocrAdapter struct{ e *ocr.Engine }
 
+// regionMargin is the blank paper put around a region before it is read
+// (at least regionMarginMin pixels, or half the region's height): the
+// text detector finds a one-line image of text only with paper around it.
+const regionMarginMin = 32
+
 func (a ocrAdapter) Recognize(ctx context.Context, r *page.Raster, region PixelRect) ([]page.Word, error) {
 	img := ocr.Image{W: r.W, H: r.H, Channels: r.Channels, Stride: r.Stride, Pix: r.Pix}
-	var rect image.Rectangle
+	var dx, dy float64
 	if !region.Empty() {
-		rect = image.Rect(region.X0, region.Y0, region.X1, region.Y1)
+		region = PixelRect{max(region.X0, 0), max(region.Y0, 0), min(region.X1, r.W), min(region.Y1, r.H)}
+		if region.Empty() {
+			return nil, nil
+		}
+		m := max(regionMarginMin, (region.Y1-region.Y0)/2)
+		img = padded(r, region, m)
+		dx, dy = float64(region.X0-m), float64(region.Y0-m)
 	}
-	lines, err := a.e.Recognize(ctx, img, rect)
+	lines, err := a.e.Recognize(ctx, img, image.Rectangle{})
 	if err != nil {
 		return nil, err
 	}
 	var words []page.Word
 	for li, l := range lines {
 		for _, w := range l.Words {
-			pw := page.Word{Text: w.Text, Quad: pageQuad(w.Quad), Line: li, Source: page.SourceOCR, Conf: w.Conf}
+			pw := page.Word{Text: w.Text, Quad: pageQuad(w.Quad, dx, dy), Line: li, Source: page.SourceOCR, Conf: w.Conf}
 			if len(w.Chars) > 0 {
 				pw.Chars = make([]page.Quad, len(w.Chars))
 				for k, c := range w.Chars {
-					pw.Chars[k] = pageQuad(c)
+					pw.Chars[k] = pageQuad(c, dx, dy)
 				}
 			}
 			words = append(words, pw)
@@ -118,7 +129,33 @@ func (a ocrAdapter) Recognize(ctx context.Context, r *page.Raster, region PixelR
 	return words, nil
 }
 
-func pageQuad(q ocr.Quad) page.Quad {
-	pt := func(p ocr.Point) page.Point { return page.Point{X: p.X, Y: p.Y} }
+// padded copies region of r into a new image with m pixels of white
+// paper on every side.
+func padded(r *page.Raster, region PixelRect, m int) ocr.Image {
+	w, h, ch := region.X1-region.X0+2*m, region.Y1-region.Y0+2*m, r.Channels
+	pix := make([]byte, w*h*ch)
+	for i := range pix {
+		pix[i] = 255
+	}
+	for y := region.Y0; y < region.Y1; y++ {
+		src := r.Pix[y*r.Stride+region.X0*ch : y*r.Stride+region.X1*ch]
+		copy(pix[((y-region.Y0+m)*w+m)*ch:], src)
+	}
+	return ocr.Image{W: w, H: h, Channels: ch, Stride: w * ch, Pix: pix}
+}
+
+func (a ocrAdapter) ReadBoxes(ctx context.Context, r *page.Raster, quads []page.Quad) (string, int, error) {
+	img := ocr.Image{W: r.W, H: r.H, Channels: r.Channels, Stride: r.Stride, Pix: r.Pix}
+	qs := make([]ocr.Quad, len(quads))
+	for i, q := range quads {
+		pt := func(p page.Point) ocr.Point { return ocr.Point{X: p.X, Y: p.Y} }
+		qs[i] = ocr.Quad{UL: pt(q.UL), UR: pt(q.UR), LL: pt(q.LL), LR: pt(q.LR)}
+	}
+	return a.e.ReadBoxes(ctx, img, qs)
+}
+
+// pageQuad is q shifted by (dx, dy).
+func pageQuad(q ocr.Quad, dx, dy float64) page.Quad {
+	pt := func(p ocr.Point) page.Point { return page.Point{X: p.X + dx, Y: p.Y + dy} }
 	return page.Quad{UL: pt(q.UL), UR: pt(q.UR), LL: pt(q.LL), LR: pt(q.LR)}
 }

@@ -24,7 +24,7 @@ type encodedPage = pdfout.EncodedPage
 // The raster is released by the caller afterwards.
 func (p *Pipeline) burnAndEncode(pg *page.Page, spans []page.Span) pageResult {
 	t := time.Now()
-	boxes := burn.Boxes(pg, spans, maskPadPt)
+	boxes := burn.GrowToInk(pg.Raster, pg.DPI, burn.Boxes(pg, spans, maskPadPt))
 	burn.Burn(pg.Raster, pg.DPI, boxes)
 	observe("burn", t)
 

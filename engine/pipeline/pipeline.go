@@ -32,9 +32,12 @@ import (
 
 // OCR recognises words in a raster. Quads of the returned words are in
 // the raster's pixels; region, when not empty, limits recognition to that
-// pixel rectangle.
+// pixel rectangle. ReadBoxes reads the text inside known boxes (raster
+// pixels) with the recogniser alone, returning the reading and the
+// recogniser columns it cost.
 type OCR interface {
 	Recognize(ctx context.Context, r *page.Raster, region PixelRect) ([]page.Word, error)
+	ReadBoxes(ctx context.Context, r *page.Raster, quads []page.Quad) (string, int, error)
 }
 
 // PixelRect is a rectangle in raster pixels; the zero value means the

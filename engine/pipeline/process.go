@@ -76,6 +76,7 @@ func (p *Pipeline) Process(ctx context.Context, in engine.ProcessInput, out io.W
 	for i := range results {
 		results[i] = make(chan pageResult, 1)
 	}
+	doc := newDocState()
 	slots := make(chan struct{}, p.window)
 	var analysed sync.WaitGroup
 	analysed.Add(n)
@@ -94,7 +95,7 @@ func (p *Pipeline) Process(ctx context.Context, in engine.ProcessInput, out io.W
 				}
 				return
 			}
-			p.submitPage(ctx, src, i, opts, results[i], analysed.Done)
+			p.submitPage(ctx, src, i, opts, doc, results[i], analysed.Done)
 		}
 	}()
 
@@ -165,7 +166,7 @@ func (p *Pipeline) Process(ctx context.Context, in engine.ProcessInput, out io.W
 // Once a worker starts on it, the page runs under its own deadline
 // (page-timeout), so one hostile page cannot hold a worker forever; time
 // spent queued or waiting for the pixel budget does not count.
-func (p *Pipeline) submitPage(ctx context.Context, src source, i int, opts detect.Options, done chan<- pageResult, analysed func()) {
+func (p *Pipeline) submitPage(ctx context.Context, src source, i int, opts detect.Options, doc *docState, done chan<- pageResult, analysed func()) {
 	pctx, cancel := ctx, context.CancelFunc(func() {})
 	var once, delivered sync.Once
 	markAnalysed := func() { once.Do(analysed) }
@@ -216,7 +217,7 @@ func (p *Pipeline) submitPage(ctx context.Context, src source, i int, opts detec
 			return
 		}
 		submit(p.analyse, "analyse", func() {
-			spans, err := p.analysePage(pctx, pg, opts, &st)
+			spans, err := p.analysePage(pctx, pg, opts, doc, &st)
 			if err != nil {
 				release()
 				fail(err)

@@ -327,7 +327,7 @@ func (r *Report) methodology(p func(string, ...any)) {
 }
 
 func stageNames(r *Report) []string {
-	order := []string{"open", "load", "render", "words", "ocr", "detect", "burn", "encode", "write"}
+	order := []string{"open", "load", "render", "words", "fontcheck", "ocr", "detect", "burn", "encode", "write"}
 	seen := map[string]bool{}
 	for _, c := range r.Corpora {
 		for _, s := range c.Stages {

@@ -1,0 +1,313 @@
+package pipeline
+
+import (
+	"encoding/binary"
+
+	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/kernels"
+)
+
+// Ink the text layer does not explain. On a page whose fonts passed their
+// check, what the layer's words cover is read already; anything else
+// inked may be text too: an image of any size (images are always read,
+// whatever words lie over them) (a pasted screenshot, a
+// signature line), text drawn as outlines (logos, letterheads, PDFs
+// printed to outlines), glyphs drawn outside their declared boxes. The
+// page is cut into inkBlock-pixel blocks; blocks under a word (grown a
+// little, for anti-aliasing) are explained; the rest are grouped into
+// 8-connected components, and the text-like ones are read by OCR. Thin
+// components (rules, table borders, underlines, specks) and solid ones
+// (filled areas) are skipped without reading them.
+const (
+	inkBlock = 4  // block side in pixels
+	inkTol   = 40 // a block whose mean is this far from the paper holds ink
+	// minInkSide is the least a component's both sides must span, in
+	// blocks, to be read: 3 blocks is 12 px, the height of 6-pt capitals
+	// at 150 dpi; a rule or border is one or two blocks thick.
+	minInkSide = 3
+	// solidShare and solidSpread tell a filled area: most blocks of its
+	// box (all but the partly covered edges) inked to within solidSpread
+	// of its deepest.
+	solidShare  = 0.8
+	solidSpread = 12
+	// minMarkSide: a component smaller than this many blocks both ways
+	// (20 px, 9.6 pt at 150 dpi) holds at most a mark or a glyph or two
+	// (check boxes, bullets, icons): nothing legible to hide.
+	minMarkSide = 5
+	// ruleRun is the length in blocks from which a run of ink at most
+	// ruleThick blocks thick is a rule or a border, not text, and is left
+	// out before components are formed (so a form's grid does not join
+	// everything on the page into one component).
+	ruleRun   = 20
+	ruleThick = 2
+	// frameShare: a component at least ruleRun blocks both ways that inks
+	// less than this share of its box is a frame (rounded or double
+	// borders, panels), whose text, if any, is a component of its own.
+	frameShare = 0.06
+	// inkPad is the margin, in pixels, by which words explain the blocks
+	// around them.
+	inkPad = 2
+	// maxInkRegions bounds the regions read on one page; a page with
+	// more is read whole (one detector pass is cheaper than many).
+	maxInkRegions = 24
+)
+
+// unexplainedInk returns the pixel rectangles of the page's text-like ink
+// that no word of pg.Words covers, each with a margin of half its height
+// (at least inkBlock*2 pixels).
+func unexplainedInk(pg *page.Page) []PixelRect {
+	r := pg.Raster
+	gw, gh := (r.W+inkBlock-1)/inkBlock, (r.H+inkBlock-1)/inkBlock
+	explained := make([]bool, gw*gh)
+	s := pg.DPI / 72
+	// Words explain no ink inside images: a layer over a picture may be
+	// invisible, or hidden under it, and say anything.
+	var inImage []bool
+	if len(pg.ImageRegions) > 0 {
+		inImage = make([]bool, gw*gh)
+	}
+	for _, ir := range pg.ImageRegions {
+		x0, y0, x1, y1 := page.PixelRect(ir, pg.DPI, r.W, r.H)
+		for y := y0 / inkBlock; y < min(gh, (y1+inkBlock-1)/inkBlock); y++ {
+			for x := x0 / inkBlock; x < min(gw, (x1+inkBlock-1)/inkBlock); x++ {
+				inImage[y*gw+x] = true
+			}
+		}
+	}
+	for _, w := range pg.Words {
+		b := w.Quad.Bounds()
+		x0 := max(0, (int(b.X0*s)-inkPad)/inkBlock)
+		y0 := max(0, (int(b.Y0*s)-inkPad)/inkBlock)
+		x1 := min(gw-1, (int(b.X1*s)+inkPad)/inkBlock)
+		y1 := min(gh-1, (int(b.Y1*s)+inkPad)/inkBlock)
+		for y := y0; y <= y1; y++ {
+			for x := x0; x <= x1; x++ {
+				explained[y*gw+x] = inImage == nil || !inImage[y*gw+x]
+			}
+		}
+	}
+	blocks := make([]uint8, gw*gh)
+	if paper := paperLevel(r); r.Channels == 1 && paper[0] == 255 {
+		inkBlocksOnWhite(blocks, r, explained)
+	} else {
+		kernels.InkBlocks(blocks, r.Pix, r.W, r.H, r.Stride, r.Channels, paper, inkBlock)
+	}
+	ink := make([]bool, gw*gh)
+	inked := 0
+	for i, d := range blocks {
+		if !explained[i] && d > inkTol {
+			ink[i] = true
+			inked++
+		}
+	}
+	if inked == 0 {
+		return nil // every mark on the page is under a word
+	}
+	dropRules(ink, gw, gh)
+	seen := make([]bool, gw*gh)
+	var out []PixelRect
+	var stack, comp []int
+	for start := range blocks {
+		if seen[start] || !ink[start] {
+			continue
+		}
+		// One component: its box, block count and depth range.
+		seen[start] = true
+		stack = append(stack[:0], start)
+		x0, y0, x1, y1 := gw, gh, -1, -1
+		comp = comp[:0]
+		hi := uint8(0)
+		for len(stack) > 0 {
+			i := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			bx, by := i%gw, i/gw
+			x0, y0, x1, y1 = min(x0, bx), min(y0, by), max(x1, bx), max(y1, by)
+			comp = append(comp, i)
+			hi = max(hi, blocks[i])
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					nx, ny := bx+dx, by+dy
+					if nx < 0 || ny < 0 || nx >= gw || ny >= gh {
+						continue
+					}
+					j := ny*gw + nx
+					if !seen[j] && ink[j] {
+						seen[j] = true
+						stack = append(stack, j)
+					}
+				}
+			}
+		}
+		w, h := x1-x0+1, y1-y0+1
+		if w < minInkSide || h < minInkSide || (w < minMarkSide && h < minMarkSide) {
+			continue // a rule, a border, a speck, a box or bullet
+		}
+		deep, holes, ring := 0, 0, 0
+		for _, i := range comp {
+			if int(blocks[i])+solidSpread >= int(hi) {
+				deep++
+			}
+			if bx, by := i%gw, i/gw; bx == x0 || bx == x1 || by == y0 || by == y1 {
+				ring++
+			}
+		}
+		if ring == len(comp) && w >= minInkSide+2 && h >= minInkSide+2 {
+			continue // a frame: a check box, a cell border
+		}
+		if w >= ruleRun && h >= ruleRun && float64(len(comp)) < frameShare*float64(w*h) {
+			continue // a large sparse drawing: panels, rounded or double borders
+		}
+		for y := y0; y <= y1; y++ {
+			for x := x0; x <= x1; x++ {
+				if explained[y*gw+x] {
+					holes++
+				}
+			}
+		}
+		if float64(deep) >= solidShare*float64(w*h-holes) {
+			continue // a filled area (words on it explained apart)
+		}
+		m := max(h*inkBlock/2, 2*inkBlock)
+		out = append(out, PixelRect{
+			X0: max(0, x0*inkBlock-m), Y0: max(0, y0*inkBlock-m),
+			X1: min(r.W, (x1+1)*inkBlock+m), Y1: min(r.H, (y1+1)*inkBlock+m),
+		})
+	}
+	return mergeRects(out)
+}
+
+// inkBlocksOnWhite is kernels.InkBlocks with blocks of inkBlock pixels
+// for a gray raster on white paper (255), as MuPDF renders text pages:
+// runs of eight white pixels on all four rows of a block row are skipped
+// eight bytes at a time, so blank paper costs a few loads per block.
+// Blocks marked in skip (when not nil) are not measured and read 0.
+func inkBlocksOnWhite(dst []uint8, r *page.Raster, skip []bool) {
+	const b = inkBlock
+	gw := (r.W + b - 1) / b
+	for by := 0; by*b < r.H; by++ {
+		y0, y1 := by*b, min(r.H, by*b+b)
+		for bx := 0; bx < gw; {
+			x0 := bx * b
+			if skip != nil && skip[by*gw+bx] {
+				dst[by*gw+bx] = 0
+				bx++
+				continue
+			}
+			// Two blocks at once when both are whole and white.
+			if x0+2*b <= r.W && y1-y0 == b {
+				white := true
+				for y := y0; y < y1 && white; y++ {
+					o := y*r.Stride + x0
+					white = binary.LittleEndian.Uint64(r.Pix[o:o+8]) == ^uint64(0)
+				}
+				if white {
+					dst[by*gw+bx], dst[by*gw+bx+1] = 0, 0
+					bx += 2
+					continue
+				}
+			}
+			x1 := min(r.W, x0+b)
+			sum, n := 0, 0
+			for y := y0; y < y1; y++ {
+				for _, v := range r.Pix[y*r.Stride+x0 : y*r.Stride+x1] {
+					sum += int(v)
+				}
+				n += x1 - x0
+			}
+			dst[by*gw+bx] = uint8(min(255, 255-(sum+n/2)/n))
+			bx++
+		}
+	}
+}
+
+// dropRules clears from ink (a gw x gh block map) the blocks of long thin
+// runs: horizontal runs of at least ruleRun blocks where the ink is at
+// most ruleThick blocks tall, and the same turned for vertical rules.
+func dropRules(ink []bool, gw, gh int) {
+	// Vertical and horizontal run lengths through each block.
+	vrun := make([]int32, gw*gh)
+	hrun := make([]int32, gw*gh)
+	for x := 0; x < gw; x++ {
+		for y := 0; y < gh; {
+			if !ink[y*gw+x] {
+				y++
+				continue
+			}
+			e := y
+			for e < gh && ink[e*gw+x] {
+				e++
+			}
+			for k := y; k < e; k++ {
+				vrun[k*gw+x] = int32(e - y)
+			}
+			y = e
+		}
+	}
+	for y := 0; y < gh; y++ {
+		row := ink[y*gw : (y+1)*gw]
+		for x := 0; x < gw; {
+			if !row[x] {
+				x++
+				continue
+			}
+			e := x
+			for e < gw && row[e] {
+				e++
+			}
+			for k := x; k < e; k++ {
+				hrun[y*gw+k] = int32(e - x)
+			}
+			x = e
+		}
+	}
+	for i := range ink {
+		if ink[i] && ((vrun[i] <= ruleThick && hrun[i] >= ruleRun) || (hrun[i] <= ruleThick && vrun[i] >= ruleRun)) {
+			ink[i] = false
+		}
+	}
+}
+
+// mergeRects unites overlapping rectangles until none overlap.
+func mergeRects(rs []PixelRect) []PixelRect {
+	for merged := true; merged; {
+		merged = false
+		for i := 0; i < len(rs) && !merged; i++ {
+			for j := i + 1; j < len(rs); j++ {
+				a, b := rs[i], rs[j]
+				if a.X0 < b.X1 && b.X0 < a.X1 && a.Y0 < b.Y1 && b.Y0 < a.Y1 {
+					rs[i] = PixelRect{min(a.X0, b.X0), min(a.Y0, b.Y0), max(a.X1, b.X1), max(a.Y1, b.Y1)}
+					rs = append(rs[:j], rs[j+1:]...)
+					merged = true
+					break
+				}
+			}
+		}
+	}
+	return rs
+}
+
+// paperLevel is the most common value of each channel on a sample of the
+// raster's pixels: the paper's colour.
+func paperLevel(r *page.Raster) [4]uint8 {
+	var hist [4][256]int
+	step := max(1, min(r.W, r.H)/96)
+	for y := 0; y < r.H; y += step {
+		row := r.Pix[y*r.Stride:]
+		for x := 0; x < r.W; x += step {
+			for c := range r.Channels {
+				hist[c][row[x*r.Channels+c]]++
+			}
+		}
+	}
+	var paper [4]uint8
+	for c := range r.Channels {
+		best := 0
+		for v := range 256 {
+			if hist[c][v] > hist[c][best] {
+				best = v
+			}
+		}
+		paper[c] = uint8(best)
+	}
+	return paper
+}

@@ -1,0 +1,93 @@
+package pipeline
+
+import (
+	"testing"
+
+	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/kernels"
+)
+
+func TestUnexplainedInk(t *testing.T) {
+	const w, h = 400, 400
+	r := &page.Raster{W: w, H: h, Channels: 1, Stride: w, Pix: make([]byte, w*h)}
+	for i := range r.Pix {
+		r.Pix[i] = 255
+	}
+	fill := func(x0, y0, x1, y1 int) {
+		for y := y0; y < y1; y++ {
+			for x := x0; x < x1; x++ {
+				r.Pix[y*w+x] = 0
+			}
+		}
+	}
+	// Text-like ink (strokes with gaps) explained by a word, the same not
+	// explained, a rule, a solid block, a grid and a check box: only the
+	// unexplained strokes are to be read.
+	for x := 20; x < 120; x += 5 {
+		fill(x, 20, x+2, 40)
+		fill(x, 100, x+2, 120)
+	}
+	fill(20, 200, 380, 202)
+	fill(250, 20, 350, 80)
+	// A form's grid (rules crossing) and a check box.
+	for y := 240; y <= 380; y += 35 {
+		fill(20, y, 380, y+1)
+	}
+	for x := 20; x <= 380; x += 90 {
+		fill(x, 240, x+1, 381)
+	}
+	fill(300, 100, 324, 101)
+	fill(300, 123, 324, 124)
+	fill(300, 100, 301, 124)
+	fill(323, 100, 324, 124)
+	pg := &page.Page{Width: w, Height: h, DPI: 72, Raster: r,
+		Words: []page.Word{{Text: "explained", Quad: page.QuadFromRect(page.Rect{X0: 20, Y0: 20, X1: 120, Y1: 40})}}}
+	got := unexplainedInk(pg)
+	if len(got) != 1 {
+		t.Fatalf("regions %+v, want one around the unexplained strokes", got)
+	}
+	if g := got[0]; g.X0 > 20 || g.X1 < 120 || g.Y0 > 100 || g.Y1 < 120 || g.Y0 < 60 {
+		t.Errorf("region %+v does not hold (20,100)-(120,120) alone", g)
+	}
+}
+
+func TestFontCheckAgrees(t *testing.T) {
+	for _, c := range []struct {
+		want, got string
+		ok        bool
+	}{
+		{"Confidential quarterly", "Confidential quarterly", true},
+		{"Confidential quarterly", "confidentia1 quarterIy", true}, // 2 of 21
+		{"xxxxxxxx xxxxxxxxxx", "Ottilie Marchbanks", false},
+		{"Cr3ss1da Dunw00dy", "Cressida Dunwoody", false},
+		{"hidden words", "", false},
+	} {
+		if got := agrees(c.want, c.got); got != c.ok {
+			t.Errorf("agrees(%q, %q) = %v, want %v", c.want, c.got, got, c.ok)
+		}
+	}
+}
+
+// TestInkBlocksOnWhite checks the white-paper fast path against
+// kernels.InkBlocks on a rendered text page with odd sizes.
+func TestInkBlocksOnWhite(t *testing.T) {
+	for _, size := range [][2]int{{1275, 1650}, {37, 13}, {8, 4}, {5, 3}} {
+		w, h := size[0], size[1]
+		r := &page.Raster{W: w, H: h, Channels: 1, Stride: w + 3, Pix: make([]byte, (w+3)*h)}
+		for i := range r.Pix {
+			r.Pix[i] = 255
+			if (i*7919)%97 < 5 {
+				r.Pix[i] = byte(i % 200)
+			}
+		}
+		gw, gh := (w+inkBlock-1)/inkBlock, (h+inkBlock-1)/inkBlock
+		got, want := make([]uint8, gw*gh), make([]uint8, gw*gh)
+		inkBlocksOnWhite(got, r, nil)
+		kernels.InkBlocks(want, r.Pix, w, h, r.Stride, 1, [4]uint8{255}, inkBlock)
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("%dx%d: block %d: %d, want %d", w, h, i, got[i], want[i])
+			}
+		}
+	}
+}

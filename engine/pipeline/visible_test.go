@@ -1,0 +1,184 @@
+package pipeline
+
+import (
+	"context"
+	"image"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sync"
+	"testing"
+
+	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/engine/hostile/visible"
+	"github.com/redactd/redactd/engine/mupdf"
+	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/models/ocr"
+)
+
+var (
+	fullOnce sync.Once
+	fullPipe *Pipeline
+	fullErr  error
+)
+
+// sharedFullPipeline is the pipeline `redactd serve` runs (recognizers,
+// NER, OCR), built once for the tests of this package that need it; it
+// is skipped when the models are not installed (make setup).
+func sharedFullPipeline(t *testing.T) *Pipeline {
+	t.Helper()
+	fullOnce.Do(func() { fullPipe, fullErr = Open(config.Default(), nil) })
+	if fullErr != nil {
+		t.Skipf("models not available: %v", fullErr)
+	}
+	return fullPipe
+}
+
+// readPage renders page i of pdf at 200 dpi and reads it with our own
+// recogniser: what a reader of the file sees.
+func readPage(t *testing.T, e *ocr.Engine, pdf []byte, i int) []string {
+	t.Helper()
+	doc, err := mupdf.Open(pdf, mupdf.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	pg, err := doc.LoadPage(context.Background(), i)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Close()
+	r, err := pg.Render(context.Background(), 200, 1e9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Release()
+	lines, err := e.Recognize(context.Background(), ocr.Image{W: r.W, H: r.H, Channels: r.Channels, Stride: r.Stride, Pix: r.Pix}, image.Rectangle{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, l := range lines {
+		out = append(out, l.Text)
+	}
+	return out
+}
+
+// TestVisibleCorpus runs every document of visible.Corpus through
+// the whole pipeline (NER and OCR on), reads the output's pixels with our
+// own recogniser and fails if any planted personal data is readable. The
+// planted data must be readable in the input, or the case proves nothing.
+func TestVisibleCorpus(t *testing.T) {
+	cases, err := visible.Corpus()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := sharedFullPipeline(t)
+	e := p.models.OCR
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			in := readPage(t, e, c.PDF, 0)
+			for _, pii := range c.PII {
+				if _, ok := visible.Readable(in, pii); !ok {
+					t.Fatalf("%q is not readable in the input (%q): the case proves nothing", pii, in)
+				}
+			}
+			r, err := process(t, p, c.PDF, engine.Options{Categories: page.Categories})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := readPage(t, e, r.out, 0)
+			for _, pii := range c.PII {
+				if l, ok := visible.Readable(out, pii); ok {
+					t.Errorf("%s: %q readable in the output: %q", c.Kind, pii, l)
+				}
+			}
+		})
+	}
+}
+
+// emailPattern finds the personal data the real documents are known to
+// hold: e-mail addresses in their text layer (found here independently of
+// the recognizers under test).
+var emailPattern = regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}`)
+
+// TestSharedDocumentMasks redacts the real PDFs of ../shared/data/documents
+// that show e-mail addresses (up to 10 pages; their first 3 pages are
+// checked) through the whole pipeline, NER and OCR on, and reads each
+// output page with our recogniser: an address readable in the input's
+// pixels must not be readable in the output's.
+func TestSharedDocumentMasks(t *testing.T) {
+	paths, _ := filepath.Glob("../../../shared/data/documents/*/*.pdf")
+	if len(paths) == 0 {
+		t.Skip("../shared/data/documents not present")
+	}
+	p := sharedFullPipeline(t)
+	e := p.models.OCR
+	checked := 0
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		known := knownEmails(data, 3, 10)
+		if len(known) == 0 {
+			continue
+		}
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			r, err := process(t, p, data, engine.Options{Categories: page.Categories})
+			if err != nil {
+				t.Fatalf("%s", engine.UserMessage(err))
+			}
+			for i, emails := range known {
+				in := readPage(t, e, data, i)
+				out := readPage(t, e, r.out, i)
+				for _, m := range emails {
+					if _, ok := visible.Readable(in, m); !ok {
+						continue // too small or faint to read at 200 dpi either way
+					}
+					checked++
+					if l, ok := visible.Readable(out, m); ok {
+						t.Errorf("page %d: %q readable in the output: %q", i+1, m, l)
+					}
+				}
+			}
+		})
+	}
+	if checked == 0 {
+		t.Fatal("no readable e-mail address in the shared documents: the test checks nothing")
+	}
+	t.Logf("%d e-mail addresses checked in output pixels", checked)
+}
+
+// knownEmails returns the e-mail addresses of the text layer of the first
+// pages of pdf, by page, or nothing when the document has more than
+// maxPages pages or does not open.
+func knownEmails(pdf []byte, pages, maxPages int) map[int][]string {
+	doc, err := mupdf.Open(pdf, mupdf.Options{})
+	if err != nil {
+		return nil
+	}
+	defer doc.Close()
+	if doc.NumPages() > maxPages {
+		return nil
+	}
+	out := map[int][]string{}
+	for i := 0; i < min(pages, doc.NumPages()); i++ {
+		pg, err := doc.LoadPage(context.Background(), i)
+		if err != nil {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, w := range pg.Words() {
+			for _, m := range emailPattern.FindAllString(w.Text, -1) {
+				if !seen[m] {
+					seen[m] = true
+					out[i] = append(out[i], m)
+				}
+			}
+		}
+		pg.Close()
+	}
+	return out
+}
