@@ -95,16 +95,15 @@ func (p *Pipeline) checkFonts(ctx context.Context, pg *page.Page, doc *docState)
 // fontTrusted returns the document's verdict on font f, checking it on
 // this page (words: its words here) when no settled verdict exists.
 func (p *Pipeline) fontTrusted(ctx context.Context, pg *page.Page, doc *docState, f uint64, words []int) (bool, error) {
-	for {
-		doc.mu.Lock()
-		v, ok := doc.fonts[f]
-		if !ok {
-			v = &fontVerdict{done: make(chan struct{})}
-			doc.fonts[f] = v
-			doc.mu.Unlock()
-			break
-		}
-		doc.mu.Unlock()
+	doc.mu.Lock()
+	v, checking := doc.fonts[f]
+	if !checking {
+		v = &fontVerdict{done: make(chan struct{})}
+		doc.fonts[f] = v
+	}
+	doc.mu.Unlock()
+	if checking {
+		// Another page is checking this font: wait for its verdict.
 		select {
 		case <-v.done:
 		case <-ctx.Done():
@@ -113,10 +112,10 @@ func (p *Pipeline) fontTrusted(ctx context.Context, pg *page.Page, doc *docState
 		if v.settled {
 			return v.trusted, nil
 		}
-		// The other page's sample was too small: judge on this page.
+		// The other page's sample was too small, or its check failed:
+		// judge on this page.
 		return p.checkSample(ctx, pg, words)
 	}
-	v := doc.fonts[f]
 	trusted, err := p.checkSample(ctx, pg, words)
 	if err != nil {
 		doc.mu.Lock()

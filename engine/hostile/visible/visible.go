@@ -271,7 +271,6 @@ func renderGray(pdf []byte, dpi float64) (*page.Raster, error) {
 // bottom edge, shifted by (dx, dy): runs of a row, merged with identical
 // runs of the rows below.
 func rectsOf(b *bytes.Buffer, r *page.Raster, k, dx, dy float64) {
-	type run struct{ x0, x1, y0 int }
 	open := map[[2]int]int{} // run -> first row
 	flush := func(x0, x1, y0, y1 int) {
 		fmt.Fprintf(b, "%.2f %.2f %.2f %.2f re\n", dx+float64(x0)*k, dy+float64(r.H-y1)*k, float64(x1-x0)*k, float64(y1-y0)*k)
