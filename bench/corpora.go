@@ -46,7 +46,7 @@ func buildCorpora(ctx context.Context, cfg *config, sz sizes) (cs []*corpus.Corp
 		cs = append(cs, &corpus.Corpus{Name: name, Desc: desc, Scanned: scanned, Docs: docs})
 	}
 	if cfg.corpora["text"] {
-		add("text", fmt.Sprintf("text-layer PDFs (US Letter, 11pt Helvetica) laid out from presidio-research's labelled records (generated_large.json), %d to %d pages each, every page headed by an included term; truth word boxes from engine/testpdf", sz.textMin, sz.textMax), false, text)
+		add("text", fmt.Sprintf("text-layer PDFs (US Letter, 11pt Helvetica) laid out from presidio-research's labelled records (generated_large.json), %d to %d pages each, every page headed by an included term; truth word boxes from internal/testkit/testpdf", sz.textMin, sz.textMax), false, text)
 	}
 	if cfg.corpora["long"] {
 		long := corpus.TextDocs(recs, corpus.TextSpec{Prefix: "long", Docs: sz.longDocs, MinPages: sz.longPages, MaxPages: sz.longPages, Terms: includedTerms, Seed: cfg.seed + 2})

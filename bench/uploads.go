@@ -10,7 +10,7 @@ import (
 	"github.com/redactd/redactd/bench/internal/daemon"
 	"github.com/redactd/redactd/bench/internal/report"
 	"github.com/redactd/redactd/bench/internal/runner"
-	"github.com/redactd/redactd/engine/testpdf"
+	"github.com/redactd/redactd/internal/testkit/testpdf"
 )
 
 // Large uploads: what the server's memory does while many clients send

@@ -18,7 +18,7 @@ import (
 
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/page"
-	"github.com/redactd/redactd/engine/testlog"
+	"github.com/redactd/redactd/internal/testkit/testlog"
 )
 
 // testProc is a test double of the document pipeline, for unit-testing

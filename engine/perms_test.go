@@ -15,7 +15,7 @@ import (
 
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/joblog"
-	"github.com/redactd/redactd/engine/testlog"
+	"github.com/redactd/redactd/internal/testkit/testlog"
 )
 
 // nobodyDirEnv names the data directory TestPermsNobodyHelper reads.

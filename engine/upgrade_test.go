@@ -18,7 +18,7 @@ import (
 	"github.com/redactd/redactd/engine/joblog"
 	"github.com/redactd/redactd/engine/pdfout"
 	"github.com/redactd/redactd/engine/pipeline"
-	"github.com/redactd/redactd/engine/testpdf"
+	"github.com/redactd/redactd/internal/testkit/testpdf"
 )
 
 // Upgrade compatibility: engine/testdata/datadir-vN holds a data directory

@@ -30,8 +30,8 @@ import (
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/engine/pdfout"
 	"github.com/redactd/redactd/engine/pipeline"
-	"github.com/redactd/redactd/engine/testlog"
-	"github.com/redactd/redactd/engine/testpdf"
+	"github.com/redactd/redactd/internal/testkit/testlog"
+	"github.com/redactd/redactd/internal/testkit/testpdf"
 	"github.com/redactd/redactd/server"
 
 	"github.com/redactd/redactd/internal/testkit"

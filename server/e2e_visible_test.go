@@ -7,13 +7,13 @@ import (
 	"testing"
 
 	"github.com/redactd/redactd/engine"
-	"github.com/redactd/redactd/engine/hostile/visible"
 	"github.com/redactd/redactd/engine/mupdf"
+	"github.com/redactd/redactd/internal/testkit/hostile/visible"
 	"github.com/redactd/redactd/models/ocr"
 )
 
 // TestE2EWhatAReaderSees runs one document of each kind of
-// engine/hostile/visible, and a control, through the HTTP API with the
+// internal/testkit/hostile/visible, and a control, through the HTTP API with the
 // whole pipeline (NER and OCR on, the default dpi), downloads the outputs
 // and reads them with our own recogniser: no planted personal data may
 // be readable in the pixels.

@@ -1,7 +1,7 @@
 package server_test
 
 // Hostile requests through a real listener: the request-level cases of
-// engine/hostile (file names with traversal, control characters and 10 kB
+// internal/testkit/hostile (file names with traversal, control characters and 10 kB
 // lengths, thousands of multipart parts, missing boundaries, non-UTF-8
 // JSON, term lists of 100 000 entries, header injection), written byte for
 // byte on raw connections, plus hostile X-Request-Id values. Each must get
@@ -29,8 +29,8 @@ import (
 	"unicode"
 
 	"github.com/redactd/redactd/engine"
-	"github.com/redactd/redactd/engine/hostile"
 	"github.com/redactd/redactd/engine/pipeline"
+	"github.com/redactd/redactd/internal/testkit/hostile"
 )
 
 var longTests = flag.Bool("long", false, "also run the long hardening variants (multi-hundred-MiB bodies, more requests)")

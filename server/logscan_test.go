@@ -17,8 +17,8 @@ import (
 
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
-	"github.com/redactd/redactd/engine/testlog"
-	"github.com/redactd/redactd/engine/testpdf"
+	"github.com/redactd/redactd/internal/testkit/testlog"
+	"github.com/redactd/redactd/internal/testkit/testpdf"
 )
 
 // startLogged is start with the engine, pipeline and server logging at

@@ -20,8 +20,8 @@ import (
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/pipeline"
-	"github.com/redactd/redactd/engine/testlog"
 	"github.com/redactd/redactd/engine/webhook"
+	"github.com/redactd/redactd/internal/testkit/testlog"
 	"github.com/redactd/redactd/server"
 
 	"github.com/redactd/redactd/internal/testkit"

@@ -11,7 +11,7 @@ import (
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/pipeline"
-	"github.com/redactd/redactd/engine/testpdf"
+	"github.com/redactd/redactd/internal/testkit/testpdf"
 	"github.com/redactd/redactd/server"
 )
 

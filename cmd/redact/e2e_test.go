@@ -17,7 +17,7 @@ import (
 	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/pdfout"
 	"github.com/redactd/redactd/engine/pipeline"
-	"github.com/redactd/redactd/engine/testpdf"
+	"github.com/redactd/redactd/internal/testkit/testpdf"
 	"github.com/redactd/redactd/server"
 
 	"github.com/redactd/redactd/internal/testkit"

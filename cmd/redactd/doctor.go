@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"crypto/sha256"
+	_ "embed"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -26,7 +27,6 @@ import (
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/joblog"
 	"github.com/redactd/redactd/engine/mupdf"
-	"github.com/redactd/redactd/engine/testpdf"
 	"github.com/redactd/redactd/engine/webhook"
 	"github.com/redactd/redactd/models/ner"
 	"github.com/redactd/redactd/models/ocr"
@@ -185,15 +185,22 @@ func (d *doctorRun) checkCPU() {
 	d.add(checkOK, "cpu", "%d CPUs, %s", runtime.NumCPU(), list)
 }
 
-// checkMuPDF opens a small PDF made by engine/testpdf with the linked
-// MuPDF, extracts its words and renders it; the rendered page feeds the
-// OCR check.
+// doctorPDF is a one-page PDF that says doctorText in Helvetica 24 pt. It
+// is a fixture of its own, so the daemon links no test kit;
+// TestDoctorFixture regenerates it with internal/testkit/testpdf and
+// fails when the two differ (go test -run TestDoctorFixture -update
+// rewrites it).
+//
+//go:embed doctor.pdf
+var doctorPDF []byte
+
+const doctorText = "Doctor check 4711"
+
+// checkMuPDF opens doctorPDF with the linked MuPDF, extracts its words
+// and renders it; the rendered page feeds the OCR check.
 func (d *doctorRun) checkMuPDF() {
-	const text = "Doctor check 4711"
-	doc := testpdf.New()
-	p := doc.AddPage(300, 100, 0)
-	p.Text(20, 50, 24, text)
-	md, err := mupdf.Open(doc.Bytes(), mupdf.Options{StoreBytes: 16 << 20})
+	const text = doctorText
+	md, err := mupdf.Open(doctorPDF, mupdf.Options{StoreBytes: 16 << 20})
 	if err != nil {
 		d.add(checkFail, "mupdf", "opening a test PDF: %v", err)
 		return

@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/redactd/redactd/engine/pdfout"
-	"github.com/redactd/redactd/engine/testpdf"
+	"github.com/redactd/redactd/internal/testkit/testpdf"
 )
 
 // repoRoot is the repository, seen from this package's directory.

@@ -18,9 +18,9 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/redactd/redactd/engine/hostile"
 	"github.com/redactd/redactd/engine/page"
-	"github.com/redactd/redactd/engine/testpdf"
+	"github.com/redactd/redactd/internal/testkit/hostile"
+	"github.com/redactd/redactd/internal/testkit/testpdf"
 
 	"github.com/redactd/redactd/internal/shareddata"
 )

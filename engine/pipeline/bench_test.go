@@ -18,7 +18,7 @@ import (
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
-	"github.com/redactd/redactd/engine/testpdf"
+	"github.com/redactd/redactd/internal/testkit/testpdf"
 )
 
 // letterPDF makes an n-page text document of dense business-letter pages

@@ -18,11 +18,11 @@ import (
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/detect"
-	"github.com/redactd/redactd/engine/hostile"
 	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/pdfout"
 	"github.com/redactd/redactd/engine/pipeline"
-	"github.com/redactd/redactd/engine/testlog"
+	"github.com/redactd/redactd/internal/testkit/hostile"
+	"github.com/redactd/redactd/internal/testkit/testlog"
 )
 
 var long = flag.Bool("long", false, "also run the slow and large hostile inputs (minutes, several GB of memory)")

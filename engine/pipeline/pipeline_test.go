@@ -15,7 +15,7 @@ import (
 	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/engine/pdfout"
-	"github.com/redactd/redactd/engine/testpdf"
+	"github.com/redactd/redactd/internal/testkit/testpdf"
 )
 
 // newTestPipeline builds a pipeline with the real recognizers (no models:

@@ -11,9 +11,9 @@ import (
 
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
-	"github.com/redactd/redactd/engine/hostile/visible"
 	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/internal/testkit/hostile/visible"
 	"github.com/redactd/redactd/models/ocr"
 )
 

@@ -1,4 +1,10 @@
-// Package testkit holds helpers that the project's tests share. Only
-// _test.go files may import it: the daemon and the CLIs never link it (a
-// test in cmd/redactd checks that with go list -deps).
+// Package testkit and the packages below it hold what the project's tests
+// share: generated PDFs with known words (testpdf), the hostile and the
+// reader-sees corpora (hostile, hostile/visible), a log buffer (testlog)
+// and small helpers (this package).
+//
+// Who may import them: _test.go files, the bench (bench/, which lays out
+// its corpora with testpdf) and generators run by hand (engine/demo/gen).
+// The daemon and the client CLI never link them; cmd/redactd's
+// TestDaemonLinksNoTestKit fails if they do.
 package testkit

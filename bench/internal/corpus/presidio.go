@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/redactd/redactd/engine/detect/eval"
-	"github.com/redactd/redactd/engine/testpdf"
+	"github.com/redactd/redactd/internal/testkit/testpdf"
 )
 
 // Categories maps presidio-research entity types to redactd's categories,

@@ -7,7 +7,7 @@ import (
 	"unicode"
 
 	"github.com/redactd/redactd/engine/page"
-	"github.com/redactd/redactd/engine/testpdf"
+	"github.com/redactd/redactd/internal/testkit/testpdf"
 )
 
 // Page layout of the text corpus: US Letter, one-inch margins, 11pt

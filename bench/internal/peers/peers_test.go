@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/redactd/redactd/bench/internal/corpus"
-	"github.com/redactd/redactd/engine/testpdf"
+	"github.com/redactd/redactd/internal/testkit/testpdf"
 )
 
 // TestPeersRun runs each installed peer on a two-page PDF and checks it

@@ -12,7 +12,7 @@ import (
 
 	"github.com/redactd/redactd/engine/demo"
 	"github.com/redactd/redactd/engine/page"
-	"github.com/redactd/redactd/engine/testpdf"
+	"github.com/redactd/redactd/internal/testkit/testpdf"
 )
 
 type line struct {

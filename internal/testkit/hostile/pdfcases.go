@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/redactd/redactd/engine/config"
-	"github.com/redactd/redactd/engine/testpdf"
+	"github.com/redactd/redactd/internal/testkit/testpdf"
 )
 
 // Messages the pipeline gives documents that fail (engine/pipeline

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/redactd/redactd/engine/testpdf"
+	"github.com/redactd/redactd/internal/testkit/testpdf"
 )
 
 // rawPDF assembles a PDF from object bodies written by hand, for the
