@@ -6,23 +6,7 @@ import (
 	"fmt"
 	"io"
 	"time"
-
-	"github.com/redactd/redactd/engine/page"
 )
-
-// Status is the state of a document or job.
-type Status string
-
-const (
-	StatusUploaded  Status = "uploaded"
-	StatusAnalyzing Status = "analyzing"
-	StatusRedacting Status = "redacting"
-	StatusRedacted  Status = "redacted"
-	StatusError     Status = "error"
-)
-
-// Terminal reports whether no further transition can happen.
-func (s Status) Terminal() bool { return s == StatusRedacted || s == StatusError }
 
 // Retention is the retention mode of a job.
 type Retention string
@@ -79,14 +63,6 @@ func (e *Error) Unwrap() error { return e.Kind }
 // errorf builds an *Error of kind about field.
 func errorf(kind error, field, format string, args ...any) error {
 	return &Error{Kind: kind, Field: field, Msg: fmt.Sprintf(format, args...)}
-}
-
-// Options are the redaction settings of a job. A nil slice means "not
-// given": the account's saved default applies.
-type Options struct {
-	Categories []page.Category
-	Included   []string
-	Excluded   []string
 }
 
 // Account owns keys, jobs, documents and defaults.

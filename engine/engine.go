@@ -64,13 +64,6 @@ type Engine struct {
 
 var _ Service = (*Engine)(nil)
 
-// OutputVerifier is implemented by a Processor that can check a finished
-// output file (pdfout's verifier); a failing check puts the document in
-// error instead of releasing the output.
-type OutputVerifier interface {
-	VerifyOutput(path string) error
-}
-
 // Plans.
 const (
 	PlanFree     = "free"

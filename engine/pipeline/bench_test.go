@@ -14,8 +14,8 @@ import (
 
 	fitz "github.com/gen2brain/go-fitz"
 
-	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/internal/testkit/testpdf"
@@ -71,8 +71,8 @@ func BenchmarkPipelinePage(b *testing.B) {
 	path := writeTemp(b, letterPDF(1))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := p.Process(context.Background(), engine.ProcessInput{Path: path, Options: engine.Options{Categories: page.Categories}},
-			io.Discard, func(engine.Progress) error { return nil }); err != nil {
+		if _, err := p.Process(context.Background(), contract.ProcessInput{Path: path, Options: contract.Options{Categories: page.Categories}},
+			io.Discard, func(contract.Progress) error { return nil }); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -98,8 +98,8 @@ func BenchmarkPipelineVsRender(b *testing.B) {
 		}
 		render += time.Since(t)
 		t = time.Now()
-		if _, err := p.Process(context.Background(), engine.ProcessInput{Path: path, Options: engine.Options{Categories: page.Categories}},
-			io.Discard, func(engine.Progress) error { return nil }); err != nil {
+		if _, err := p.Process(context.Background(), contract.ProcessInput{Path: path, Options: contract.Options{Categories: page.Categories}},
+			io.Discard, func(contract.Progress) error { return nil }); err != nil {
 			b.Fatal(err)
 		}
 		pipe += time.Since(t)
@@ -180,8 +180,8 @@ func BenchmarkPipelineScan(b *testing.B) {
 	b.ResetTimer()
 	t := time.Now()
 	for i := 0; i < b.N; i++ {
-		if _, err := p.Process(context.Background(), engine.ProcessInput{Path: path, Options: engine.Options{Categories: page.Categories}},
-			io.Discard, func(engine.Progress) error { return nil }); err != nil {
+		if _, err := p.Process(context.Background(), contract.ProcessInput{Path: path, Options: contract.Options{Categories: page.Categories}},
+			io.Discard, func(contract.Progress) error { return nil }); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -215,8 +215,8 @@ func BenchmarkPipelineRealDocs(b *testing.B) {
 	t := time.Now()
 	for i := 0; i < b.N; i++ {
 		for _, path := range docs {
-			if _, err := p.Process(context.Background(), engine.ProcessInput{Path: path, Options: engine.Options{Categories: page.Categories}},
-				io.Discard, func(engine.Progress) error { return nil }); err != nil && engine.UserMessage(err) == "" {
+			if _, err := p.Process(context.Background(), contract.ProcessInput{Path: path, Options: contract.Options{Categories: page.Categories}},
+				io.Discard, func(contract.Progress) error { return nil }); err != nil && contract.UserMessage(err) == "" {
 				b.Fatal(err)
 			}
 		}

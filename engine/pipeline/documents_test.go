@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/engine/pdfout"
@@ -38,9 +38,9 @@ func TestSharedDocuments(t *testing.T) {
 				t.Skipf("input does not open: %v", err)
 			}
 			defer in.Close()
-			r, err := process(t, p, data, engine.Options{Categories: page.Categories})
+			r, err := process(t, p, data, contract.Options{Categories: page.Categories})
 			if err != nil {
-				msg := engine.UserMessage(err)
+				msg := contract.UserMessage(err)
 				if strings.Contains(msg, "internal") {
 					t.Fatalf("failed with a generic message: %v", err)
 				}

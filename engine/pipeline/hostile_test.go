@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/detect"
 	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/pdfout"
@@ -34,9 +34,9 @@ const maxRSS = 1536 << 20
 // caseTimeout bounds one document; the pipeline must honour its context.
 const caseTimeout = 3 * time.Minute
 
-// genericMessage is what engine.UserMessage says for errors that are not
+// genericMessage is what contract.UserMessage says for errors that are not
 // DocErrors: a hostile document must never end with it.
-var genericMessage = engine.UserMessage(errors.New("x"))
+var genericMessage = contract.UserMessage(errors.New("x"))
 
 func newHostilePipeline(t *testing.T, cfg config.Config, logs *testlog.Buffer) *pipeline.Pipeline {
 	t.Helper()
@@ -55,19 +55,19 @@ func newHostilePipeline(t *testing.T, cfg config.Config, logs *testlog.Buffer) *
 
 // runDoc processes the file at path, failing t if Process outlives its
 // context by more than a grace period (it would ignore cancellation).
-func runDoc(t *testing.T, p *pipeline.Pipeline, path string, timeout time.Duration) ([]byte, *engine.ProcessResult, error) {
+func runDoc(t *testing.T, p *pipeline.Pipeline, path string, timeout time.Duration) ([]byte, *contract.ProcessResult, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	type result struct {
 		out []byte
-		res *engine.ProcessResult
+		res *contract.ProcessResult
 		err error
 	}
 	done := make(chan result, 1)
 	go func() {
 		var out bytes.Buffer
-		res, err := p.Process(ctx, engine.ProcessInput{DocID: "hostile", Path: path}, &out, func(engine.Progress) error { return nil })
+		res, err := p.Process(ctx, contract.ProcessInput{DocID: "hostile", Path: path}, &out, func(contract.Progress) error { return nil })
 		done <- result{out.Bytes(), res, err}
 	}()
 	select {
@@ -102,12 +102,12 @@ func writeCase(t *testing.T, c *hostile.Case) string {
 }
 
 // checkOutcome asserts that Process's result is the one want describes.
-func checkOutcome(t *testing.T, want hostile.Expect, out []byte, res *engine.ProcessResult, err error) {
+func checkOutcome(t *testing.T, want hostile.Expect, out []byte, res *contract.ProcessResult, err error) {
 	t.Helper()
 	switch want.Outcome {
 	case hostile.Redacted:
 		if err != nil {
-			t.Fatalf("want %v, got error %q (%v)", want, engine.UserMessage(err), err)
+			t.Fatalf("want %v, got error %q (%v)", want, contract.UserMessage(err), err)
 		}
 		if verr := pdfout.Verify(bytes.NewReader(out), int64(len(out))); verr != nil {
 			t.Fatalf("output fails verification: %v", verr)
@@ -125,8 +125,8 @@ func checkOutcome(t *testing.T, want hostile.Expect, out []byte, res *engine.Pro
 		if err == nil {
 			t.Fatalf("want %v, got a redacted document of %d pages", want, res.PageCount)
 		}
-		var de *engine.DocError
-		msg := engine.UserMessage(err)
+		var de *contract.DocError
+		msg := contract.UserMessage(err)
 		switch {
 		case !errors.As(err, &de) || msg == genericMessage:
 			t.Fatalf("want %v, got an internal error: %v", want, err)
@@ -179,7 +179,7 @@ func TestHostileDocuments(t *testing.T) {
 			default:
 			}
 			var out bytes.Buffer
-			res, err := p.Process(context.Background(), engine.ProcessInput{DocID: "normal", Path: normalPath}, &out, func(engine.Progress) error { return nil })
+			res, err := p.Process(context.Background(), contract.ProcessInput{DocID: "normal", Path: normalPath}, &out, func(contract.Progress) error { return nil })
 			if err == nil {
 				err = pdfout.Verify(bytes.NewReader(out.Bytes()), int64(out.Len()))
 			}

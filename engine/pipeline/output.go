@@ -6,9 +6,9 @@ import (
 	"os"
 	"time"
 
-	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/burn"
 	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/metrics"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/engine/pdfout"
@@ -28,9 +28,9 @@ func (p *Pipeline) burnAndEncode(pg *page.Page, spans []page.Span) pageResult {
 	burn.Burn(pg.Raster, pg.DPI, boxes)
 	observe("burn", t)
 
-	masks := make([]engine.Mask, 0, len(boxes))
+	masks := make([]contract.Mask, 0, len(boxes))
 	for _, b := range boxes {
-		masks = append(masks, engine.Mask{Page: pg.Index, Box: b.Rect, Category: b.Category,
+		masks = append(masks, contract.Mask{Page: pg.Index, Box: b.Rect, Category: b.Category,
 			Source: b.Source.String(), Recognizer: b.Recognizer, Score: b.Score})
 		metrics.Detections.WithLabelValues(string(b.Category), b.Recognizer).Inc()
 	}
@@ -73,7 +73,7 @@ func (w *pdfWriter) close() error { return w.w.Close() }
 func (w *pdfWriter) bytes() int64 { return w.cw.n }
 
 // VerifyOutput is the safety check the engine runs on every finished
-// output before marking its document redacted (engine.OutputVerifier).
+// output before marking its document redacted (contract.OutputVerifier).
 func (p *Pipeline) VerifyOutput(path string) error {
 	f, err := os.Open(path)
 	if err != nil {
@@ -86,3 +86,4 @@ func (p *Pipeline) VerifyOutput(path string) error {
 	}
 	return pdfout.Verify(f, st.Size())
 }
+

@@ -56,7 +56,7 @@ type Deps struct {
 	Log       *slog.Logger
 }
 
-// Pipeline implements engine.Processor.
+// Pipeline implements contract.Processor.
 type Pipeline struct {
 	cfg     config.Config
 	deps    Deps

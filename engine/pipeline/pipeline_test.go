@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/detect"
 	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
@@ -36,12 +36,12 @@ func newTestPipeline(t testing.TB) *Pipeline {
 
 type run struct {
 	out       []byte
-	res       *engine.ProcessResult
-	statuses  []engine.Status // each change, in order
-	pagesDone []int           // every PagesDone reported
+	res       *contract.ProcessResult
+	statuses  []contract.Status // each change, in order
+	pagesDone []int             // every PagesDone reported
 }
 
-func process(t testing.TB, p *Pipeline, pdf []byte, opts engine.Options) (*run, error) {
+func process(t testing.TB, p *Pipeline, pdf []byte, opts contract.Options) (*run, error) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "in")
 	if err := os.WriteFile(path, pdf, 0o600); err != nil {
@@ -49,8 +49,8 @@ func process(t testing.TB, p *Pipeline, pdf []byte, opts engine.Options) (*run, 
 	}
 	var out bytes.Buffer
 	r := &run{}
-	res, err := p.Process(context.Background(), engine.ProcessInput{DocID: "d", Path: path, Options: opts}, &out,
-		func(pr engine.Progress) error {
+	res, err := p.Process(context.Background(), contract.ProcessInput{DocID: "d", Path: path, Options: opts}, &out,
+		func(pr contract.Progress) error {
 			if len(r.statuses) == 0 || r.statuses[len(r.statuses)-1] != pr.Status {
 				r.statuses = append(r.statuses, pr.Status)
 			}
@@ -124,7 +124,7 @@ func TestRedactTextPDF(t *testing.T) {
 	pg2.Text(72, 700, 12, "Second page mentions Bluebird again.")
 	in := doc.Bytes()
 
-	r, err := process(t, p, in, engine.Options{
+	r, err := process(t, p, in, contract.Options{
 		Categories: page.Categories,
 		Included:   []string{"bluebird"},
 		Excluded:   []string{"team.lead@example.org"},
@@ -181,7 +181,7 @@ func TestRecognizersMaskEmail(t *testing.T) {
 	doc := testpdf.New()
 	pg := doc.AddPage(612, 792, 0)
 	pg.Text(72, 700, 12, "Write to jane.roe@example.com for details.")
-	r, err := process(t, p, doc.Bytes(), engine.Options{Categories: page.Categories})
+	r, err := process(t, p, doc.Bytes(), contract.Options{Categories: page.Categories})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +193,7 @@ func TestRecognizersMaskEmail(t *testing.T) {
 		t.Errorf("neighbour is %.2f black", f)
 	}
 	// With Email filtered out, the address stays.
-	r, err = process(t, p, doc.Bytes(), engine.Options{Categories: []page.Category{page.Person}})
+	r, err = process(t, p, doc.Bytes(), contract.Options{Categories: []page.Category{page.Person}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +211,7 @@ func TestFormFieldsAndAnnotationsMasked(t *testing.T) {
 	pg.TextField("email", [4]float64{72, 640, 300, 660}, "applicant@example.net")
 	pg.TextFieldNoAppearance("code", [4]float64{72, 600, 300, 620}, "Zebracode")
 	pg.FreeTextAnnot([4]float64{72, 540, 400, 570}, "Reviewer note: Quokkaname")
-	r, err := process(t, p, doc.Bytes(), engine.Options{Categories: page.Categories, Included: []string{"zebracode", "quokkaname"}})
+	r, err := process(t, p, doc.Bytes(), contract.Options{Categories: page.Categories, Included: []string{"zebracode", "quokkaname"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,18 +256,18 @@ func TestBadInputsEndInDocErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := process(t, p, c.data, engine.Options{})
+			_, err := process(t, p, c.data, contract.Options{})
 			if err == nil {
 				t.Fatal("no error")
 			}
-			if msg := engine.UserMessage(err); !strings.Contains(msg, c.want) {
+			if msg := contract.UserMessage(err); !strings.Contains(msg, c.want) {
 				t.Errorf("message %q, want it to mention %q", msg, c.want)
 			}
 		})
 	}
 }
 
-func statusStrings(ss []engine.Status) []string {
+func statusStrings(ss []contract.Status) []string {
 	out := make([]string, len(ss))
 	for i, s := range ss {
 		out[i] = string(s)

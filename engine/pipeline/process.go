@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/detect"
 	"github.com/redactd/redactd/engine/metrics"
 	"github.com/redactd/redactd/engine/page"
@@ -19,7 +19,7 @@ import (
 // pageResult is one page after burn and encode, waiting for the writer.
 type pageResult struct {
 	enc   *encodedPage
-	masks []engine.Mask
+	masks []contract.Mask
 	err   error
 	stats pageStats
 }
@@ -42,8 +42,8 @@ type pageStats struct {
 	t   [numStages]time.Duration
 }
 
-// Process implements engine.Processor.
-func (p *Pipeline) Process(ctx context.Context, in engine.ProcessInput, out io.Writer, progress func(engine.Progress) error) (*engine.ProcessResult, error) {
+// Process implements contract.Processor.
+func (p *Pipeline) Process(ctx context.Context, in contract.ProcessInput, out io.Writer, progress func(contract.Progress) error) (*contract.ProcessResult, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	start := time.Now()
@@ -57,12 +57,12 @@ func (p *Pipeline) Process(ctx context.Context, in engine.ProcessInput, out io.W
 
 	n := src.NumPages()
 	if n == 0 {
-		return nil, engine.DocErrorf("the document has no pages")
+		return nil, contract.DocErrorf("the document has no pages")
 	}
 	if n > p.cfg.MaxPagesPerDoc {
-		return nil, engine.DocErrorf(fmt.Sprintf("the document has %d pages; the limit is %d", n, p.cfg.MaxPagesPerDoc))
+		return nil, contract.DocErrorf(fmt.Sprintf("the document has %d pages; the limit is %d", n, p.cfg.MaxPagesPerDoc))
 	}
-	if err := progress(engine.Progress{Status: engine.StatusAnalyzing, PageCount: n}); err != nil {
+	if err := progress(contract.Progress{Status: contract.StatusAnalyzing, PageCount: n}); err != nil {
 		return nil, err
 	}
 
@@ -99,7 +99,7 @@ func (p *Pipeline) Process(ctx context.Context, in engine.ProcessInput, out io.W
 		}
 	}()
 
-	res := &engine.ProcessResult{PageCount: n, Pages: make([]engine.PageInfo, 0, n),
+	res := &contract.ProcessResult{PageCount: n, Pages: make([]contract.PageInfo, 0, n),
 		Timings: map[string]time.Duration{"open": opened}}
 	var writing time.Duration
 	reportedRedacting := false
@@ -119,7 +119,7 @@ func (p *Pipeline) Process(ctx context.Context, in engine.ProcessInput, out io.W
 			select {
 			case <-redacting:
 				reportedRedacting = true
-				if err := progress(engine.Progress{Status: engine.StatusRedacting, PageCount: n}); err != nil {
+				if err := progress(contract.Progress{Status: contract.StatusRedacting, PageCount: n}); err != nil {
 					return nil, err
 				}
 			default:
@@ -132,20 +132,20 @@ func (p *Pipeline) Process(ctx context.Context, in engine.ProcessInput, out io.W
 		observe("write", t)
 		writing += time.Since(t)
 		res.Masks = append(res.Masks, r.masks...)
-		res.Pages = append(res.Pages, engine.PageInfo{OCR: r.stats.ocr})
+		res.Pages = append(res.Pages, contract.PageInfo{OCR: r.stats.ocr})
 		for k, d := range r.stats.t {
 			res.Timings[stageNames[k]] += d
 		}
-		st := engine.StatusAnalyzing
+		st := contract.StatusAnalyzing
 		if reportedRedacting {
-			st = engine.StatusRedacting
+			st = contract.StatusRedacting
 		}
-		if err := progress(engine.Progress{Status: st, PageCount: n, PagesDone: i + 1}); err != nil {
+		if err := progress(contract.Progress{Status: st, PageCount: n, PagesDone: i + 1}); err != nil {
 			return nil, err
 		}
 	}
 	if !reportedRedacting {
-		if err := progress(engine.Progress{Status: engine.StatusRedacting, PageCount: n}); err != nil {
+		if err := progress(contract.Progress{Status: contract.StatusRedacting, PageCount: n}); err != nil {
 			return nil, err
 		}
 	}
@@ -173,7 +173,7 @@ func (p *Pipeline) submitPage(ctx context.Context, src source, i int, opts detec
 	deliver := func(r pageResult) {
 		delivered.Do(func() {
 			if r.err != nil && errors.Is(pctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
-				r.err = engine.DocErrorf(fmt.Sprintf("page %d took longer than %v to process", i+1, p.cfg.PageTimeout))
+				r.err = contract.DocErrorf(fmt.Sprintf("page %d took longer than %v to process", i+1, p.cfg.PageTimeout))
 			}
 			cancel()
 			markAnalysed()
@@ -190,7 +190,7 @@ func (p *Pipeline) submitPage(ctx context.Context, src source, i int, opts detec
 				if v := recover(); v != nil {
 					p.log.Error("pipeline: panic", "stage", stage, "page", i, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 					release()
-					fail(engine.DocErrorf(fmt.Sprintf("page %d could not be processed", i+1)))
+					fail(contract.DocErrorf(fmt.Sprintf("page %d could not be processed", i+1)))
 				}
 			}()
 			fn()
@@ -284,7 +284,7 @@ const minDPI = 18
 // overflow the pixel count.
 func (p *Pipeline) pageDPI(i int, w, h float64) (float64, error) {
 	if !(w > 0 && h > 0) || math.IsInf(w, 0) || math.IsInf(h, 0) {
-		return 0, engine.DocErrorf(fmt.Sprintf("page %d has an invalid size", i+1))
+		return 0, contract.DocErrorf(fmt.Sprintf("page %d has an invalid size", i+1))
 	}
 	dpi := p.cfg.DPI
 	limit := float64(p.cfg.MaxPagePixels)
@@ -296,7 +296,7 @@ func (p *Pipeline) pageDPI(i int, w, h float64) (float64, error) {
 	// refused; the margin absorbs the renderer rounding sizes up.
 	dpi *= math.Sqrt(limit/px) * 0.99
 	if dpi < minDPI {
-		return 0, engine.DocErrorf(fmt.Sprintf("page %d is too large (%.0f x %.0f pt)", i+1, w, h))
+		return 0, contract.DocErrorf(fmt.Sprintf("page %d is too large (%.0f x %.0f pt)", i+1, w, h))
 	}
 	return dpi, nil
 }

@@ -7,8 +7,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/imagein"
 	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
@@ -48,7 +48,7 @@ func (p *Pipeline) open(path string) (source, error) {
 	}
 	kind, err := imagein.Sniff(head)
 	if err != nil {
-		return nil, engine.DocErrorf("unsupported file type: not a PDF, PNG, JPEG, TIFF, GIF, BMP or WebP file")
+		return nil, contract.DocErrorf("unsupported file type: not a PDF, PNG, JPEG, TIFF, GIF, BMP or WebP file")
 	}
 	if kind == imagein.KindPDF {
 		doc, err := mupdf.OpenFile(path, mupdf.Options{StoreBytes: p.cfg.MuPDFStoreBytes, MaxMemBytes: max(mupdfMaxMem, 4*p.cfg.MuPDFStoreBytes)})
@@ -63,7 +63,7 @@ func (p *Pipeline) open(path string) (source, error) {
 	}
 	doc, err := imagein.Open(data, maxImagePixels(p.cfg), p.cfg.MaxPagesPerDoc)
 	if err != nil {
-		return nil, engine.DocErrorf(fmt.Sprintf("image could not be decoded: %v", err))
+		return nil, contract.DocErrorf(fmt.Sprintf("image could not be decoded: %v", err))
 	}
 	return &imageSource{doc: doc}, nil
 }
@@ -95,15 +95,15 @@ func readHead(path string, n int) ([]byte, error) {
 func pdfError(err error) error {
 	switch {
 	case errors.Is(err, mupdf.ErrEncrypted):
-		return engine.DocErrorf("the PDF is password-protected; remove the password and upload it again")
+		return contract.DocErrorf("the PDF is password-protected; remove the password and upload it again")
 	case errors.Is(err, mupdf.ErrNoPages):
-		return engine.DocErrorf("the PDF has no pages")
+		return contract.DocErrorf("the PDF has no pages")
 	case errors.Is(err, mupdf.ErrOutOfMemory):
-		return engine.DocErrorf("the PDF needs more memory than allowed to open")
+		return contract.DocErrorf("the PDF needs more memory than allowed to open")
 	case errors.Is(err, mupdf.ErrCorrupt):
-		return engine.DocErrorf("the PDF is damaged and could not be read")
+		return contract.DocErrorf("the PDF is damaged and could not be read")
 	}
-	return engine.DocErrorf("the PDF could not be read")
+	return contract.DocErrorf("the PDF could not be read")
 }
 
 type pdfSource struct {
@@ -156,7 +156,7 @@ func (s *imageSource) Close() error  { return nil }
 func (s *imageSource) Load(_ context.Context, i int) (loadedPage, error) {
 	info, err := s.doc.Page(i)
 	if err != nil {
-		return nil, engine.DocErrorf(fmt.Sprintf("image page %d could not be read: %v", i+1, err))
+		return nil, contract.DocErrorf(fmt.Sprintf("image page %d could not be read: %v", i+1, err))
 	}
 	return &imagePage{doc: s.doc, i: i, info: info}, nil
 }
@@ -177,7 +177,7 @@ func (p *imagePage) DecodePixels() int64 {
 func (p *imagePage) Render(_ context.Context, dpi float64, maxPixels int64) (*page.Raster, error) {
 	r, err := p.doc.Render(p.i, dpi, maxPixels)
 	if err != nil {
-		return nil, engine.DocErrorf(fmt.Sprintf("image page %d could not be decoded: %v", p.i+1, err))
+		return nil, contract.DocErrorf(fmt.Sprintf("image page %d could not be decoded: %v", p.i+1, err))
 	}
 	return r, nil
 }
@@ -186,11 +186,11 @@ func (p *imagePage) Render(_ context.Context, dpi float64, maxPixels int64) (*pa
 func pageError(err error, i int, what string) error {
 	switch {
 	case errors.Is(err, mupdf.ErrOutOfMemory):
-		return engine.DocErrorf(fmt.Sprintf("page %d of the PDF needs more memory than allowed", i+1))
+		return contract.DocErrorf(fmt.Sprintf("page %d of the PDF needs more memory than allowed", i+1))
 	case errors.Is(err, mupdf.ErrTooLarge):
-		return engine.DocErrorf(fmt.Sprintf("page %d of the PDF is too large", i+1))
+		return contract.DocErrorf(fmt.Sprintf("page %d of the PDF is too large", i+1))
 	}
-	return engine.DocErrorf(fmt.Sprintf("page %d of the PDF could not be %s", i+1, what))
+	return contract.DocErrorf(fmt.Sprintf("page %d of the PDF could not be %s", i+1, what))
 }
 
 // maxImagePixels is the largest image file page accepted: twice the page

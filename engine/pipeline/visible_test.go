@@ -9,8 +9,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/internal/testkit/hostile/visible"
@@ -84,7 +84,7 @@ func TestVisibleCorpus(t *testing.T) {
 					t.Fatalf("%q is not readable in the input (%q): the case proves nothing", pii, in)
 				}
 			}
-			r, err := process(t, p, c.PDF, engine.Options{Categories: page.Categories})
+			r, err := process(t, p, c.PDF, contract.Options{Categories: page.Categories})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -126,9 +126,9 @@ func TestSharedDocumentMasks(t *testing.T) {
 			continue
 		}
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			r, err := process(t, p, data, engine.Options{Categories: page.Categories})
+			r, err := process(t, p, data, contract.Options{Categories: page.Categories})
 			if err != nil {
-				t.Fatalf("%s", engine.UserMessage(err))
+				t.Fatalf("%s", contract.UserMessage(err))
 			}
 			for i, emails := range known {
 				in := readPage(t, e, data, i)
