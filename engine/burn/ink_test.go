@@ -42,7 +42,7 @@ func TestGrowToInk(t *testing.T) {
 		{Rect: page.Rect{X0: 10, Y0: 10, X1: 30, Y1: 20}}, // no ink near
 		{Rect: page.Rect{X0: 50, Y0: 96, X1: 90, Y1: 100}, Source: page.SourceOCR},
 	}
-	got := GrowToInk(r, 72, boxes)
+	got := GrowToInk(r, 72, boxes, nil)
 	if g := got[0].Rect; g.Y0 > 76 || g.Y1 < 100 || g.X0 > 50 || g.X1 < 90 {
 		t.Errorf("Type3 box grew to %+v, want it to cover the strokes (50,76)-(90,100)", g)
 	}
@@ -59,5 +59,25 @@ func TestGrowToInk(t *testing.T) {
 		if got[i].Rect.Union(boxes[i].Rect) != got[i].Rect {
 			t.Errorf("box %d shrank: %+v from %+v", i, got[i].Rect, boxes[i].Rect)
 		}
+	}
+}
+
+// TestGrowToInkStopsAtOtherWords: a mask padded into the line above (tight
+// leading) must not grow over that line's ink, which its own words
+// explain. The bench's text corpus lost precision 0.934 -> 0.773 this way.
+func TestGrowToInkStopsAtOtherWords(t *testing.T) {
+	r := whitePage(200, 200)
+	// Line 1: glyph ink y 40..51 (its word box 38..53); line 2: y 54..65
+	// (word box 52..67). A mask over line 2 padded by 3 reaches y 49, into
+	// line 1's ink.
+	for x := 20; x < 120; x += 4 {
+		fill(r, x, 40, x+2, 51, 0)
+		fill(r, x, 54, x+2, 65, 0)
+	}
+	words := []page.Rect{{X0: 20, Y0: 38, X1: 120, Y1: 53}, {X0: 20, Y0: 52, X1: 120, Y1: 67}}
+	mask := Box{Rect: page.Rect{X0: 17, Y0: 49, X1: 123, Y1: 70}}
+	got := GrowToInk(r, 72, []Box{mask}, words)[0].Rect
+	if got.Y0 < 49 {
+		t.Errorf("mask of line 2 grew over line 1 to %+v", got)
 	}
 }

@@ -24,7 +24,7 @@ type encodedPage = pdfout.EncodedPage
 // The raster is released by the caller afterwards.
 func (p *Pipeline) burnAndEncode(pg *page.Page, spans []page.Span) pageResult {
 	t := time.Now()
-	boxes := burn.GrowToInk(pg.Raster, pg.DPI, burn.Boxes(pg, spans, maskPadPt))
+	boxes := burn.GrowToInk(pg.Raster, pg.DPI, burn.Boxes(pg, spans, maskPadPt), layerWordBoxes(pg))
 	burn.Burn(pg.Raster, pg.DPI, boxes)
 	observe("burn", t)
 
@@ -87,3 +87,17 @@ func (p *Pipeline) VerifyOutput(path string) error {
 	return pdfout.Verify(f, st.Size())
 }
 
+// layerWordBoxes returns the boxes of the page's words that a producer
+// placed (text layer, form fields, annotations): the ink each one explains
+// is its own, so masks of other words do not grow over it. OCR words are
+// left out: their boxes are read off the ink and may sit over glyphs
+// drawn outside a layer word's declared box, which the mask must cover.
+func layerWordBoxes(pg *page.Page) []page.Rect {
+	out := make([]page.Rect, 0, len(pg.Words))
+	for _, w := range pg.Words {
+		if w.Source != page.SourceOCR {
+			out = append(out, w.Quad.Bounds())
+		}
+	}
+	return out
+}
