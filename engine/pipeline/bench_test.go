@@ -18,6 +18,7 @@ import (
 	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/internal/shareddata"
 	"github.com/redactd/redactd/internal/testkit/testpdf"
 )
 
@@ -193,7 +194,7 @@ func BenchmarkPipelineScan(b *testing.B) {
 // with ToUnicode maps, so their fonts are checked against their pixels)
 // through the whole pipeline, one document after another.
 func BenchmarkPipelineRealDocs(b *testing.B) {
-	paths, _ := filepath.Glob("../../../shared/data/documents/*/*.pdf")
+	paths, _ := filepath.Glob(shareddata.Path("documents", "*", "*.pdf"))
 	var docs []string
 	pages := 0
 	for _, path := range paths {
@@ -208,7 +209,7 @@ func BenchmarkPipelineRealDocs(b *testing.B) {
 		doc.Close()
 	}
 	if len(docs) == 0 {
-		b.Skip("../shared/data/documents not present")
+		b.Skipf("%s not present", shareddata.Path("documents"))
 	}
 	p := newFullPipeline(b)
 	b.ResetTimer()

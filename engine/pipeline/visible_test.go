@@ -13,6 +13,7 @@ import (
 	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/internal/shareddata"
 	"github.com/redactd/redactd/internal/testkit/hostile/visible"
 	"github.com/redactd/redactd/models/ocr"
 )
@@ -109,9 +110,9 @@ var emailPattern = regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z
 // output page with our recogniser: an address readable in the input's
 // pixels must not be readable in the output's.
 func TestSharedDocumentMasks(t *testing.T) {
-	paths, _ := filepath.Glob("../../../shared/data/documents/*/*.pdf")
+	paths, _ := filepath.Glob(shareddata.Path("documents", "*", "*.pdf"))
 	if len(paths) == 0 {
-		t.Skip("../shared/data/documents not present")
+		t.Skipf("%s not present", shareddata.Path("documents"))
 	}
 	p := sharedFullPipeline(t)
 	e := p.models.OCR
