@@ -49,7 +49,16 @@ func TestE2EWhatAReaderSees(t *testing.T) {
 			want = append(want, c)
 		}
 	}
+	// The model batchers report through the pipeline's hook: their metrics
+	// move with this job (the test's own reader has no hook).
+	batches := func(model string) float64 {
+		return e.metric("redactd_model_batch_size_count", `{model="`+model+`"}`)
+	}
+	nerBefore, recBefore := batches("ner"), batches("ocr_rec")
 	j := e.wait(key, e.job(e.create(key, f, nil)).JobID)
+	if batches("ner") <= nerBefore || batches("ocr_rec") <= recBefore {
+		t.Errorf("model batch metrics did not move: ner %v -> %v, ocr_rec %v -> %v", nerBefore, batches("ner"), recBefore, batches("ocr_rec"))
+	}
 	for i, d := range j.Documents {
 		c := want[i]
 		if d.FileName != c.Name+".pdf" || d.Status != "redacted" {

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"image"
 	"log/slog"
+	"time"
 
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/detect"
+	"github.com/redactd/redactd/engine/metrics"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/models/batch"
 	"github.com/redactd/redactd/models/ner"
@@ -49,12 +51,12 @@ func LoadModels(cfg config.Config) (*Models, error) {
 	}
 	lane := batch.NewLane(1)
 	m := &Models{}
-	m.NER, err = ner.Load(cfg.NERModel, ner.Options{BatchSize: cfg.BatchSize, BatchWait: cfg.BatchWait, Lane: lane, EntityProb: float32(cfg.NERRecall)})
+	m.NER, err = ner.Load(cfg.NERModel, ner.Options{BatchSize: cfg.BatchSize, BatchWait: cfg.BatchWait, Lane: lane, Observe: observeBatch, EntityProb: float32(cfg.NERRecall)})
 	if err != nil {
 		return nil, fmt.Errorf("ner model %q: %w", cfg.NERModel, err)
 	}
 	if cfg.OCR != "off" {
-		m.OCR, err = ocr.New(cfg.ModelDir, ocr.Options{MaxSide: cfg.OCRMaxSide, Charset: cfg.OCRCharset, BatchSize: cfg.BatchSize, BatchWait: cfg.BatchWait, Lane: lane})
+		m.OCR, err = ocr.New(cfg.ModelDir, ocr.Options{MaxSide: cfg.OCRMaxSide, Charset: cfg.OCRCharset, BatchSize: cfg.BatchSize, BatchWait: cfg.BatchWait, Lane: lane, Observe: observeBatch})
 		if err != nil {
 			m.Close()
 			return nil, fmt.Errorf("%w (run `make setup`, set --model-dir, or --ocr off)", err)
@@ -158,4 +160,11 @@ func (a ocrAdapter) ReadBoxes(ctx context.Context, r *page.Raster, quads []page.
 func pageQuad(q ocr.Quad, dx, dy float64) page.Quad {
 	pt := func(p ocr.Point) page.Point { return page.Point{X: p.X + dx, Y: p.Y + dy} }
 	return page.Quad{UL: pt(q.UL), UR: pt(q.UR), LL: pt(q.LL), LR: pt(q.LR)}
+}
+
+// observeBatch records a model batch in the model metrics: the batchers
+// report through this hook and import no metrics of their own.
+func observeBatch(model string, size int, took time.Duration) {
+	metrics.BatchDuration.WithLabelValues(model).Observe(took.Seconds())
+	metrics.BatchSize.WithLabelValues(model).Observe(float64(size))
 }

@@ -32,8 +32,8 @@
 // which is recovered) fails every request of that batch. A request whose
 // context ends while it waits is dropped from the queue and its Do returns
 // the context's error; one whose batch already runs returns at once too,
-// and its result is discarded. Each batch records its size and run time in
-// engine/metrics BatchSize and BatchDuration under the label name.
+// and its result is discarded. Each batch's size and run time go to the
+// Options.Observe hook, if any; the package itself imports no metrics.
 package batch
 
 import (
@@ -42,8 +42,6 @@ import (
 	"fmt"
 	"sync"
 	"time"
-
-	"github.com/redactd/redactd/engine/metrics"
 )
 
 // ErrClosed is returned by Do after Close.
@@ -64,7 +62,16 @@ type Options[Req any] struct {
 	// run at once (e.g. one lane for every CPU model, so NER and OCR runs
 	// take turns on the cores instead of splitting them).
 	Lane *Lane
+	// Observe, when set, is told of every batch run: the batcher's name,
+	// how many requests it held and how long the run took. The batcher
+	// itself reports nowhere else, so whoever builds it decides where the
+	// figures go (the pipeline: the model metrics).
+	Observe Observer
 }
+
+// Observer receives the size and run time of each batch of a named
+// batcher.
+type Observer func(name string, size int, took time.Duration)
 
 // Lane is a semaphore shared by batchers whose runs must not overlap.
 type Lane struct{ sem chan struct{} }
@@ -326,8 +333,9 @@ func (b *Batcher[Req, Resp]) execute(batch []*call[Req, Resp]) {
 	}
 	start := time.Now()
 	resps, err := b.safeRun(reqs)
-	metrics.BatchDuration.WithLabelValues(b.name).Observe(time.Since(start).Seconds())
-	metrics.BatchSize.WithLabelValues(b.name).Observe(float64(len(batch)))
+	if b.opts.Observe != nil {
+		b.opts.Observe(b.name, len(batch), time.Since(start))
+	}
 	if b.opts.Lane != nil {
 		<-b.opts.Lane.sem
 	}

@@ -323,3 +323,33 @@ func BenchmarkDo(b *testing.B) {
 		}
 	})
 }
+
+// TestObserveSeesEveryBatch: the Observe hook is told of each batch with
+// the batcher's name and the batch's size, and only through it does the
+// package report (it imports no metrics).
+func TestObserveSeesEveryBatch(t *testing.T) {
+	key := func(q int) int { return q / 100 }
+	rec := &recorder{key: key}
+	var mu sync.Mutex
+	var sizes []int
+	observe := func(name string, size int, took time.Duration) {
+		if name != "observed" || took < 0 {
+			t.Errorf("observed %q took %v", name, took)
+		}
+		mu.Lock()
+		sizes = append(sizes, size)
+		mu.Unlock()
+	}
+	b := New("observed", rec.run, Options[int]{MaxBatch: 4, MaxWait: time.Hour, Key: key, Observe: observe})
+	if _, err := b.DoAll(context.Background(), []int{101, 102, 103, 104}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(sizes) != 1 || sizes[0] != 4 {
+		t.Errorf("Observe saw batches of %v, want one of 4", sizes)
+	}
+}

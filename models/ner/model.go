@@ -46,6 +46,8 @@ type Options struct {
 	// Lane, when set, is shared with other models' batchers so their runs
 	// take turns on the cores.
 	Lane *batch.Lane
+	// Observe, when set, is told of every batch the model runs.
+	Observe batch.Observer
 	// EntityProb biases decoding towards recall: a token whose most
 	// likely entity label has at least this probability gets that label
 	// even when O is more likely (default 0.2; 1 or more decodes by plain
@@ -147,6 +149,7 @@ func Load(dir string, opts Options) (*Model, error) {
 		MaxWait:  opts.BatchWait,
 		Key:      func(s *seq) int { return s.key },
 		Lane:     opts.Lane,
+		Observe:  opts.Observe,
 	})
 	return m, nil
 }

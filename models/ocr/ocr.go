@@ -125,6 +125,8 @@ type Options struct {
 	// Lane, when set, is shared with other models' batchers so their runs
 	// take turns on the cores; by default the three OCR models share one.
 	Lane *batch.Lane
+	// Observe, when set, is told of every batch the three models run.
+	Observe batch.Observer
 }
 
 func (o *Options) defaults() {
@@ -262,13 +264,13 @@ func New(modelDir string, opts Options) (*Engine, error) {
 		return nil, err
 	}
 	e.detB = batch.New("ocr_det", e.runDet, batch.Options[detReq]{
-		MaxBatch: 4, MaxWait: opts.BatchWait, Key: detKey, Lane: opts.Lane,
+		MaxBatch: 4, MaxWait: opts.BatchWait, Key: detKey, Lane: opts.Lane, Observe: opts.Observe,
 	})
 	e.clsB = batch.New("ocr_cls", e.runCls, batch.Options[clsReq]{
-		MaxBatch: opts.BatchSize, MaxWait: opts.BatchWait, Lane: opts.Lane,
+		MaxBatch: opts.BatchSize, MaxWait: opts.BatchWait, Lane: opts.Lane, Observe: opts.Observe,
 	})
 	e.recB = batch.New("ocr_rec", e.runRec, batch.Options[recReq]{
-		MaxBatch: opts.BatchSize, MaxWait: opts.BatchWait, Key: recKey, Lane: opts.Lane,
+		MaxBatch: opts.BatchSize, MaxWait: opts.BatchWait, Key: recKey, Lane: opts.Lane, Observe: opts.Observe,
 	})
 	return e, nil
 }
