@@ -265,56 +265,72 @@ func (e *Engine) process(ctx context.Context, q joblog.QueueEntry) error {
 
 // startAttempt checks that the queue entry is current and counts the
 // attempt durably. It returns nil documents when there is nothing to do.
-func (e *Engine) startAttempt(q joblog.QueueEntry) (*joblog.Doc, *joblog.Job, error) {
-	d, err := e.jl.Doc(q.DocID)
-	if joblog.IsNotFound(err) {
+func (e *Engine) startAttempt(q joblog.QueueEntry) (doc *joblog.Doc, job *joblog.Job, err error) {
+	err = e.withDoc(q.DocID, func(d *joblog.Doc, j *joblog.Job) error {
+		if Status(d.Status).Terminal() || d.QueuedAt != q.At {
+			return e.dropStale(q)
+		}
+		if d.Attempts >= maxAttempts {
+			e.log.Error("engine: document failed repeatedly", "doc", d.ID, "attempts", d.Attempts)
+			return e.finishLocked(d, j, outcome{errMsg: "processing failed repeatedly"}, time.Time{})
+		}
+		d.Attempts++
+		b := e.jl.NewBatch()
+		b.PutDoc(d)
+		if err := b.Commit(true); err != nil {
+			return err
+		}
+		doc, job = d, j
+		return nil
+	})
+	if errors.Is(err, errNoDoc) {
 		return nil, nil, e.dropStale(q)
 	}
+	return doc, job, err
+}
+
+// errNoDoc is withDoc's answer for a document that is not (or no longer)
+// in the job log.
+var errNoDoc = errors.New("engine: no such document")
+
+// withDoc is the first half of every document transition: it reads the
+// document, takes its account's lock, reads the document again (it may
+// have changed or gone while the lock was awaited) and its job, and runs
+// fn with both under the lock. fn builds and commits its batch. A missing
+// document gives errNoDoc, without calling fn.
+func (e *Engine) withDoc(docID string, fn func(d *joblog.Doc, j *joblog.Job) error) error {
+	d, err := e.jl.Doc(docID)
+	if joblog.IsNotFound(err) {
+		return errNoDoc
+	}
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	unlock := e.lockAcct(d.AccountID)
 	defer unlock()
-	if d, err = e.jl.Doc(q.DocID); joblog.IsNotFound(err) {
-		return nil, nil, e.dropStale(q)
+	if d, err = e.jl.Doc(docID); joblog.IsNotFound(err) {
+		return errNoDoc
 	} else if err != nil {
-		return nil, nil, err
-	}
-	if Status(d.Status).Terminal() || d.QueuedAt != q.At {
-		return nil, nil, e.dropStale(q)
+		return err
 	}
 	j, err := e.jl.Job(d.JobID)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
-	if d.Attempts >= maxAttempts {
-		e.log.Error("engine: document failed repeatedly", "doc", d.ID, "attempts", d.Attempts)
-		return nil, nil, e.finishLocked(d, j, outcome{errMsg: "processing failed repeatedly"}, time.Time{})
-	}
-	d.Attempts++
-	b := e.jl.NewBatch()
-	b.PutDoc(d)
-	if err := b.Commit(true); err != nil {
-		return nil, nil, err
-	}
-	return d, j, nil
+	return fn(d, j)
 }
 
 // abandon gives back the attempt of a document interrupted by shutdown.
 func (e *Engine) abandon(docID string) {
-	d, err := e.jl.Doc(docID)
-	if err != nil {
-		return
-	}
-	unlock := e.lockAcct(d.AccountID)
-	defer unlock()
-	if d, err = e.jl.Doc(docID); err != nil || Status(d.Status).Terminal() || d.Attempts == 0 {
-		return
-	}
-	d.Attempts--
-	b := e.jl.NewBatch()
-	b.PutDoc(d)
-	b.Commit(true)
+	e.withDoc(docID, func(d *joblog.Doc, _ *joblog.Job) error {
+		if Status(d.Status).Terminal() || d.Attempts == 0 {
+			return nil
+		}
+		d.Attempts--
+		b := e.jl.NewBatch()
+		b.PutDoc(d)
+		return b.Commit(true)
+	})
 }
 
 // dropStale removes a queue entry whose document is gone or done. Such an
@@ -373,27 +389,21 @@ func (e *Engine) progressFunc(ctx context.Context, docID string) func(Progress) 
 // never an acknowledged state). A document that does not fit the quota
 // gets a DocError, which aborts processing.
 func (e *Engine) advance(docID string, p Progress) error {
-	d, err := e.jl.Doc(docID)
-	if joblog.IsNotFound(err) {
+	err := e.withDoc(docID, func(d *joblog.Doc, j *joblog.Job) error {
+		if Status(d.Status).Terminal() {
+			return errDocGone
+		}
+		return e.advanceLocked(d, j, p)
+	})
+	if errors.Is(err, errNoDoc) {
 		return errDocGone
 	}
-	if err != nil {
-		return err
-	}
-	unlock := e.lockAcct(d.AccountID)
-	defer unlock()
-	if d, err = e.jl.Doc(docID); joblog.IsNotFound(err) {
-		return errDocGone
-	} else if err != nil {
-		return err
-	}
-	if Status(d.Status).Terminal() {
-		return errDocGone
-	}
-	j, err := e.jl.Job(d.JobID)
-	if err != nil {
-		return err
-	}
+	return err
+}
+
+// advanceLocked records p for d under its account's lock: the charge
+// once the page count is known, the state, pages_done.
+func (e *Engine) advanceLocked(d *joblog.Doc, j *joblog.Job, p Progress) error {
 	b := e.jl.NewBatch()
 	changed := false
 	var charged int64
@@ -472,28 +482,16 @@ func (e *Engine) writeMasksTemp(jobID string, masks []Mask) (string, error) {
 
 // finish records a document's terminal state.
 func (e *Engine) finish(docID string, o outcome, start time.Time) error {
-	d, err := e.jl.Doc(docID)
-	if joblog.IsNotFound(err) {
-		return nil
+	err := e.withDoc(docID, func(d *joblog.Doc, j *joblog.Job) error {
+		if Status(d.Status).Terminal() {
+			return nil
+		}
+		return e.finishLocked(d, j, o, start)
+	})
+	if errors.Is(err, errNoDoc) {
+		return nil // deleted meanwhile
 	}
-	if err != nil {
-		return err
-	}
-	unlock := e.lockAcct(d.AccountID)
-	defer unlock()
-	if d, err = e.jl.Doc(docID); joblog.IsNotFound(err) {
-		return nil
-	} else if err != nil {
-		return err
-	}
-	if Status(d.Status).Terminal() {
-		return nil
-	}
-	j, err := e.jl.Job(d.JobID)
-	if err != nil {
-		return err
-	}
-	return e.finishLocked(d, j, o, start)
+	return err
 }
 
 // finishLocked publishes the output (rename under the account lock, so a
