@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -156,15 +157,23 @@ func TestCreateJobValidation(t *testing.T) {
 		{"bad retention", CreateJobRequest{Files: []File{ok}, Retention: "forever"}, "retention:"},
 		{"long idempotency key", CreateJobRequest{Files: []File{ok}, IdempotencyKey: strings.Repeat("k", 201)}, "X-Idempotency-Key: longer than 200"},
 		{"unknown category", CreateJobRequest{Files: []File{ok}, Options: Options{Categories: []page.Category{"Person", "Shoe"}}}, `pii_categories: unknown category "Shoe"`},
-		{"too many terms", CreateJobRequest{Files: []File{ok}, Options: Options{Included: []string{"a", "b", "c", "d"}}}, "pii_included_terms: more than 3"},
+		{"too many terms", CreateJobRequest{Files: []File{ok}, Options: Options{Included: []string{"a", "b", "c", "d"}}}, "pii_included_terms: at most 3 terms"},
 		{"empty term", CreateJobRequest{Files: []File{ok}, Options: Options{Excluded: []string{"x", "  "}}}, "pii_excluded_terms[1]: empty term"},
 		{"long term", CreateJobRequest{Files: []File{ok}, Options: Options{Included: []string{strings.Repeat("é", 257)}}}, "pii_included_terms[0]: longer than 256 characters"},
+		{"control in term", CreateJobRequest{Files: []File{ok}, Options: Options{Included: []string{"a", "b\x00c"}}}, "pii_included_terms[1]: contains control characters"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := v.e.CreateJob(bg, a, tc.req)
 			wantErr(t, err, ErrInvalid, tc.want)
 		})
+	}
+	// The option rules' typed field and message reach the caller as an
+	// *Error of kind ErrInvalid, so the HTTP layer needs no string work.
+	_, err := v.e.CreateJob(bg, a, CreateJobRequest{Files: []File{ok}, Options: Options{Excluded: []string{"x", ""}}})
+	var ee *Error
+	if !errors.As(err, &ee) || ee.Kind != ErrInvalid || ee.Field != "pii_excluded_terms[1]" || ee.Msg != "empty term" {
+		t.Fatalf("err = %#v, want *Error{ErrInvalid, pii_excluded_terms[1], empty term}", err)
 	}
 	if ids, _ := v.e.jl.AccountJobs(a.ID); len(ids) != 0 {
 		t.Fatalf("invalid requests created jobs: %v", ids)

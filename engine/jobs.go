@@ -16,9 +16,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/joblog"
 	"github.com/redactd/redactd/engine/metrics"
-	"github.com/redactd/redactd/engine/page"
 )
 
 // Idempotency namespaces.
@@ -29,67 +29,24 @@ const (
 
 const (
 	maxIdemKey    = 200 // characters
-	maxTermRunes  = 256 // characters, as the README and the HTTP layer say
 	maxNameBytes  = 255
 	purgeWaitTime = 30 * time.Second
 )
 
-// validateOptions checks categories and terms, trims terms and drops
-// duplicate categories. Nil lists stay nil (meaning "use the default").
+// validateOptions applies the one set of option rules
+// (contract.Options.Validate, shared with the HTTP layer and the admin CLI)
+// and turns its *contract.FieldError into an ErrInvalid *Error with the
+// same field and message.
 func (e *Engine) validateOptions(o Options) (Options, error) {
-	if o.Categories != nil {
-		cats := make([]page.Category, 0, len(o.Categories))
-		for _, c := range o.Categories {
-			pc, ok := page.ParseCategory(string(c))
-			if !ok {
-				return o, errorf(ErrInvalid, "pii_categories", "unknown category %q", truncate(string(c), 40))
-			}
-			if !slices.Contains(cats, pc) {
-				cats = append(cats, pc)
-			}
-		}
-		o.Categories = cats
+	v, err := o.Validate(contract.Limits{MaxTerms: e.cfg.MaxTermCount})
+	var fe *contract.FieldError
+	if errors.As(err, &fe) {
+		return o, &Error{Kind: ErrInvalid, Field: fe.Field, Msg: fe.Msg}
 	}
-	var err error
-	if o.Included, err = e.validateTerms("pii_included_terms", o.Included); err != nil {
+	if err != nil {
 		return o, err
 	}
-	if o.Excluded, err = e.validateTerms("pii_excluded_terms", o.Excluded); err != nil {
-		return o, err
-	}
-	return o, nil
-}
-
-// validateTerms checks a term list. Messages name the field and index,
-// never the term (terms are often personal data).
-func (e *Engine) validateTerms(field string, terms []string) ([]string, error) {
-	if terms == nil {
-		return nil, nil
-	}
-	if len(terms) > e.cfg.MaxTermCount {
-		return nil, errorf(ErrInvalid, field, "more than %d terms", e.cfg.MaxTermCount)
-	}
-	out := make([]string, 0, len(terms))
-	for i, t := range terms {
-		t = strings.TrimSpace(t)
-		switch {
-		case !utf8.ValidString(t):
-			return nil, errorf(ErrInvalid, fmt.Sprintf("%s[%d]", field, i), "not valid UTF-8")
-		case t == "":
-			return nil, errorf(ErrInvalid, fmt.Sprintf("%s[%d]", field, i), "empty term")
-		case utf8.RuneCountInString(t) > maxTermRunes:
-			return nil, errorf(ErrInvalid, fmt.Sprintf("%s[%d]", field, i), "longer than %d characters", maxTermRunes)
-		}
-		out = append(out, t)
-	}
-	return out, nil
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return strings.ToValidUTF8(s[:n], "") + "…"
+	return v, nil
 }
 
 func validateRetention(r Retention) (Retention, error) {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/contract"
 )
 
 // Stable machine codes of error bodies. The spec fixes invalid_request,
@@ -50,15 +51,21 @@ var (
 	errInternal     = &APIError{Status: http.StatusInternalServerError, Code: CodeInternal, Message: "Internal error"}
 )
 
-// mapError turns any error into the APIError the caller sees. Engine
-// errors map by kind (errors.Is on the sentinel); the message is the
-// *engine.Error's own Field and Msg (the engine promises they hold no PII),
-// or the kind's default text for a bare sentinel. Anything unknown is a
+// mapError turns any error into the APIError the caller sees. A
+// *contract.FieldError (the shared option rules) is a 400 built from its
+// Field and Msg. Engine errors map by kind (errors.Is on the sentinel);
+// the message is the *engine.Error's own Field and Msg (the engine
+// promises they hold no PII), or the kind's default text for a bare
+// sentinel. Anything unknown is a
 // 500 whose details stay in the log.
 func mapError(err error) *APIError {
 	var ae *APIError
 	if errors.As(err, &ae) {
 		return ae
+	}
+	var fe *contract.FieldError
+	if errors.As(err, &fe) {
+		return &APIError{Status: http.StatusBadRequest, Code: CodeInvalid, Message: fe.Error()}
 	}
 	for _, k := range engineKinds {
 		if errors.Is(err, k.kind) {

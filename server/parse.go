@@ -15,6 +15,7 @@ import (
 
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -25,12 +26,10 @@ import (
 
 const (
 	// maxFieldBytes bounds a non-file multipart field (a JSON array of up to
-	// MaxTermCount terms of maxTermRunes each fits comfortably).
+	// MaxTermCount terms of contract.MaxTermRunes each fits comfortably).
 	maxFieldBytes = 1 << 20
 	// maxInitBodyBytes bounds the JSON body of POST /v1/jobs/init.
 	maxInitBodyBytes = 4 << 20
-	// maxTermRunes bounds one included or excluded term.
-	maxTermRunes = 256
 	// maxIdempotencyKey is the spec's limit on X-Idempotency-Key.
 	maxIdempotencyKey = 200
 	// maxFileName is the longest file name kept, in bytes.
@@ -43,9 +42,9 @@ const (
 // Form field names, shared by both create paths.
 const (
 	fieldFiles      = "files"
-	fieldCategories = "pii_categories"
-	fieldIncluded   = "pii_included_terms"
-	fieldExcluded   = "pii_excluded_terms"
+	fieldCategories = contract.FieldCategories
+	fieldIncluded   = contract.FieldIncluded
+	fieldExcluded   = contract.FieldExcluded
 	fieldRetention  = "retention"
 	fieldCallback   = "callback_url" // extension: webhook
 )
@@ -152,19 +151,22 @@ func ParseMultipart(contentType string, body io.Reader, lim Limits, put PutFile)
 		return req, invalidf(fieldFiles, "at least one file is required")
 	}
 	if seen[fieldCategories] {
-		if req.Options.Categories, err = ParseCategories(fieldCategories, cats); err != nil {
+		if req.Options.Categories, err = parseCategories(fieldCategories, cats); err != nil {
 			return req, err
 		}
 	}
 	if seen[fieldIncluded] {
-		if req.Options.Included, err = ParseTerms(fieldIncluded, incl, lim.MaxTerms); err != nil {
+		if req.Options.Included, err = parseStringArray(fieldIncluded, incl); err != nil {
 			return req, err
 		}
 	}
 	if seen[fieldExcluded] {
-		if req.Options.Excluded, err = ParseTerms(fieldExcluded, excl, lim.MaxTerms); err != nil {
+		if req.Options.Excluded, err = parseStringArray(fieldExcluded, excl); err != nil {
 			return req, err
 		}
+	}
+	if req.Options, err = validateOptions(req.Options, lim); err != nil {
+		return req, err
 	}
 	req.Retention = engine.Ephemeral
 	if seen[fieldRetention] {
@@ -259,19 +261,22 @@ func ParseInit(body []byte, lim Limits) (engine.InitJobRequest, error) {
 		return req, err
 	}
 	if present(in.Categories) {
-		if req.Options.Categories, err = ParseCategories(fieldCategories, in.Categories); err != nil {
+		if req.Options.Categories, err = parseCategories(fieldCategories, in.Categories); err != nil {
 			return req, err
 		}
 	}
 	if present(in.Included) {
-		if req.Options.Included, err = ParseTerms(fieldIncluded, in.Included, lim.MaxTerms); err != nil {
+		if req.Options.Included, err = parseStringArray(fieldIncluded, in.Included); err != nil {
 			return req, err
 		}
 	}
 	if present(in.Excluded) {
-		if req.Options.Excluded, err = ParseTerms(fieldExcluded, in.Excluded, lim.MaxTerms); err != nil {
+		if req.Options.Excluded, err = parseStringArray(fieldExcluded, in.Excluded); err != nil {
 			return req, err
 		}
+	}
+	if req.Options, err = validateOptions(req.Options, lim); err != nil {
+		return req, err
 	}
 	req.Retention = engine.Ephemeral
 	if present(in.Retention) {
@@ -381,55 +386,28 @@ func jsonString(field string, raw json.RawMessage) (string, error) {
 	return s, nil
 }
 
-// ParseCategories parses a JSON array of category names (the multipart
-// field's text, or the init body's raw value). Names must match the spec
-// exactly; duplicates are dropped. `null` means omitted (nil); `[]` means
+// parseCategories decodes a JSON array of category names (the multipart
+// field's text, or the init body's raw value). It only decodes: the names
+// are checked by validateOptions. `null` means omitted (nil); `[]` means
 // explicitly none (empty, non-nil).
-func ParseCategories(field string, raw []byte) ([]page.Category, error) {
-	names, err := parseStringArray(field, raw, len(page.Categories)*4)
+func parseCategories(field string, raw []byte) ([]page.Category, error) {
+	names, err := parseStringArray(field, raw)
 	if err != nil || names == nil {
 		return nil, err
 	}
-	out := make([]page.Category, 0, len(names))
-	seen := map[page.Category]bool{}
-	for _, n := range names {
-		c, ok := page.ParseCategory(n)
-		if !ok {
-			return nil, invalidf(field, "unknown category %s (known: %s)", quoteField(n), categoryList())
-		}
-		if !seen[c] {
-			seen[c] = true
-			out = append(out, c)
-		}
+	out := make([]page.Category, len(names))
+	for i, n := range names {
+		out[i] = page.Category(n)
 	}
 	return out, nil
 }
 
-// ParseTerms parses a JSON array of terms. Each term must be non-blank,
-// at most maxTermRunes characters and free of control characters; there
-// may be at most max terms. `null` means omitted; `[]` explicitly none.
-func ParseTerms(field string, raw []byte, max int) ([]string, error) {
-	terms, err := parseStringArray(field, raw, max)
-	if err != nil || terms == nil {
-		return nil, err
-	}
-	for i, t := range terms {
-		switch {
-		case strings.TrimSpace(t) == "":
-			return nil, invalidf(field, "term %d is blank", i)
-		case utf8.RuneCountInString(t) > maxTermRunes:
-			return nil, invalidf(field, "term %d is longer than %d characters", i, maxTermRunes)
-		case strings.IndexFunc(t, unicode.IsControl) >= 0:
-			return nil, invalidf(field, "term %d contains control characters", i)
-		}
-	}
-	return terms, nil
-}
-
-// parseStringArray decodes raw as a JSON array of at most max strings.
-// It checks UTF-8 first because encoding/json would silently replace
-// invalid bytes with U+FFFD, changing what the caller asked to match.
-func parseStringArray(field string, raw []byte, max int) ([]string, error) {
+// parseStringArray decodes raw as a JSON array of strings; what the
+// strings may hold is validateOptions' business. It checks UTF-8 first
+// because encoding/json would silently replace invalid bytes with U+FFFD,
+// changing what the caller asked to match. `null` means omitted (nil);
+// `[]` explicitly none (empty, non-nil).
+func parseStringArray(field string, raw []byte) ([]string, error) {
 	if !utf8.Valid(raw) {
 		return nil, invalidf(field, "is not valid UTF-8")
 	}
@@ -443,11 +421,20 @@ func parseStringArray(field string, raw []byte, max int) ([]string, error) {
 	if err := decodeStrict(raw, &v); err != nil {
 		return nil, invalidf(field, "must be a JSON array of strings")
 	}
-	if len(v) > max {
-		return nil, invalidf(field, "at most %d entries", max)
-	}
 	if v == nil {
 		v = []string{}
+	}
+	return v, nil
+}
+
+// validateOptions applies the one set of option rules
+// (contract.Options.Validate, which the engine and the admin CLI apply
+// too) and turns its *contract.FieldError into a 400 naming the same
+// field with the same message.
+func validateOptions(o engine.Options, lim Limits) (engine.Options, error) {
+	v, err := o.Validate(contract.Limits{MaxTerms: lim.MaxTerms})
+	if err != nil {
+		return o, mapError(err)
 	}
 	return v, nil
 }
@@ -554,14 +541,6 @@ func quoteField(s string) string {
 		s = s[:cut] + "…"
 	}
 	return strconv.Quote(s)
-}
-
-func categoryList() string {
-	names := make([]string, len(page.Categories))
-	for i, c := range page.Categories {
-		names[i] = string(c)
-	}
-	return strings.Join(names, ", ")
 }
 
 // limitReader reads at most n bytes and remembers whether the source had

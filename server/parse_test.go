@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -111,6 +112,13 @@ func TestParseMultipart(t *testing.T) {
 				t.Fatal("null must mean omitted")
 			}
 		}},
+		{name: "accented terms count characters, and are trimmed", parts: []part{{"files", "a.pdf", pdf},
+			{"pii_included_terms", "", `["` + strings.Repeat("é", 200) + `", "  Project X "]`},
+			{"pii_excluded_terms", "", `["` + strings.Repeat("ø", 256) + `"]`}}, check: func(t *testing.T, r engine.CreateJobRequest) {
+			if !reflect.DeepEqual(r.Options.Included, []string{strings.Repeat("é", 200), "Project X"}) || !reflect.DeepEqual(r.Options.Excluded, []string{strings.Repeat("ø", 256)}) {
+				t.Fatalf("terms = %q %q", r.Options.Included, r.Options.Excluded)
+			}
+		}},
 		{name: "path traversal name", parts: []part{{"files", `..\..\etc\passwd`, pdf}}, check: func(t *testing.T, r engine.CreateJobRequest) {
 			if r.Files[0].Name != "passwd" {
 				t.Fatalf("name = %q", r.Files[0].Name)
@@ -133,6 +141,7 @@ func TestParseMultipart(t *testing.T) {
 		{name: "blank term", parts: []part{{"files", "a.pdf", pdf}, {"pii_excluded_terms", "", `["  "]`}}, status: 400, field: "pii_excluded_terms"},
 		{name: "long term", parts: []part{{"files", "a.pdf", pdf}, {"pii_excluded_terms", "", `["` + strings.Repeat("é", 257) + `"]`}}, status: 400, field: "pii_excluded_terms"},
 		{name: "control in term", parts: []part{{"files", "a.pdf", pdf}, {"pii_excluded_terms", "", `["a\u0000b"]`}}, status: 400, field: "pii_excluded_terms"},
+		{name: "term index named", parts: []part{{"files", "a.pdf", pdf}, {"pii_included_terms", "", `["ok", "a\nb"]`}}, status: 400, field: "pii_included_terms[1]: contains control characters"},
 		{name: "trailing JSON", parts: []part{{"files", "a.pdf", pdf}, {"pii_excluded_terms", "", `["a"] ["b"]`}}, status: 400, field: "pii_excluded_terms"},
 		{name: "bad retention", parts: []part{{"files", "a.pdf", pdf}, {"retention", "", "forever"}}, status: 400, field: "retention"},
 		{name: "empty retention", parts: []part{{"files", "a.pdf", pdf}, {"retention", "", ""}}, status: 400, field: "retention"},
@@ -383,6 +392,9 @@ func TestMapError(t *testing.T) {
 		{fmt.Errorf("open /data/files/x: %w", engine.ErrUnavailable), 503, CodeUnavailable, "Service unavailable"},
 		{errors.New("pebble: /data/x corrupted"), 500, CodeInternal, "Internal error"},
 		{invalidf("retention", "bad"), 400, CodeInvalid, "retention: bad"},
+		// The shared option rules' typed error, bare or wrapped.
+		{&contract.FieldError{Field: "pii_included_terms[3]", Msg: "empty term"}, 400, CodeInvalid, "pii_included_terms[3]: empty term"},
+		{fmt.Errorf("defaults: %w", &contract.FieldError{Field: "pii_categories", Msg: "unknown category"}), 400, CodeInvalid, "pii_categories: unknown category"},
 	}
 	for _, tt := range tests {
 		ae := mapError(tt.err)

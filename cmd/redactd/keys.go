@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -9,10 +11,12 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
-	"github.com/redactd/redactd/server"
+	"github.com/redactd/redactd/engine/contract"
+	"github.com/redactd/redactd/engine/page"
 )
 
 // withOps runs fn against the running server's admin socket when one
@@ -205,21 +209,9 @@ func defaults(args []string, stdout, stderr io.Writer) error {
 	if strings.TrimSpace(email) == "" {
 		return usagef("defaults set: --email is required")
 	}
-	var opts engine.Options
-	if cats.set {
-		if opts.Categories, err = server.ParseCategories("--categories", []byte(cats.val)); err != nil {
-			return usagef("%v", err)
-		}
-	}
-	if incl.set {
-		if opts.Included, err = server.ParseTerms("--include", []byte(incl.val), cfg.MaxTermCount); err != nil {
-			return usagef("%v", err)
-		}
-	}
-	if excl.set {
-		if opts.Excluded, err = server.ParseTerms("--exclude", []byte(excl.val), cfg.MaxTermCount); err != nil {
-			return usagef("%v", err)
-		}
+	opts, err := defaultOptions(cats, incl, excl, cfg.MaxTermCount)
+	if err != nil {
+		return err
 	}
 	return withOps(cfg, stderr, func(ctx context.Context, ops adminOps) error {
 		if err := ops.SetDefaults(ctx, email, opts); err != nil {
@@ -228,6 +220,65 @@ func defaults(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, "defaults saved")
 		return nil
 	})
+}
+
+// optionFlags names the defaults flag behind each option field, so an
+// error names what the operator typed.
+var optionFlags = map[string]string{
+	contract.FieldCategories: "--categories",
+	contract.FieldIncluded:   "--include",
+	contract.FieldExcluded:   "--exclude",
+}
+
+// defaultOptions decodes the defaults flags (JSON arrays; an unset flag
+// or null leaves the saved value, [] saves "none") and checks them with
+// the same contract.Options.Validate the HTTP layer and the engine apply.
+func defaultOptions(cats, incl, excl rawFlag, maxTerms int) (engine.Options, error) {
+	var opts engine.Options
+	names, err := flagList("--categories", cats)
+	if err != nil {
+		return opts, err
+	}
+	if names != nil {
+		opts.Categories = make([]page.Category, len(names))
+		for i, n := range names {
+			opts.Categories[i] = page.Category(n)
+		}
+	}
+	if opts.Included, err = flagList("--include", incl); err != nil {
+		return opts, err
+	}
+	if opts.Excluded, err = flagList("--exclude", excl); err != nil {
+		return opts, err
+	}
+	opts, err = opts.Validate(contract.Limits{MaxTerms: maxTerms})
+	var fe *contract.FieldError
+	if errors.As(err, &fe) {
+		base, index, _ := strings.Cut(fe.Field, "[")
+		if flag, ok := optionFlags[base]; ok {
+			if index != "" {
+				index = "[" + index
+			}
+			return opts, usagef("%s%s: %s", flag, index, fe.Msg)
+		}
+		return opts, usagef("%v", err)
+	}
+	return opts, err
+}
+
+// flagList decodes a flag holding a JSON array of strings: nil when the
+// flag is unset or null, empty for []. Invalid UTF-8 is refused before
+// decoding, since encoding/json would replace it and change what the
+// operator meant.
+func flagList(name string, f rawFlag) ([]string, error) {
+	if !f.set {
+		return nil, nil
+	}
+	var v []string
+	if !utf8.ValidString(f.val) || json.Unmarshal([]byte(f.val), &v) != nil {
+		return nil, usagef("%s: must be a JSON array of strings", name)
+	}
+	return v, nil
 }
 
 func configReference(args []string, stdout io.Writer) error {
