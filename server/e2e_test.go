@@ -79,6 +79,15 @@ func start(t *testing.T, cfg config.Config) *env {
 // listener, logging to log (whose output lands in logs).
 func startWith(t *testing.T, cfg config.Config, logs *testlog.Buffer, log *slog.Logger) *env {
 	t.Helper()
+	e, _ := launch(t, cfg, logs, log, false)
+	return e
+}
+
+// launch starts the real pipeline, engine and server (and, with webhooks,
+// the webhook dispatcher) on a loopback listener. stop shuts everything
+// down once; it also runs at the test's cleanup.
+func launch(t *testing.T, cfg config.Config, logs *testlog.Buffer, log *slog.Logger, webhooks bool) (e *env, stop func()) {
+	t.Helper()
 	proc, err := pipeline.Open(cfg, log)
 	testkit.SkipShortWithoutModels(t, err)
 	if err != nil {
@@ -88,6 +97,14 @@ func startWith(t *testing.T, cfg config.Config, logs *testlog.Buffer, log *slog.
 	if err != nil {
 		proc.Close()
 		t.Fatal(err)
+	}
+	closeHooks := func() {}
+	if webhooks {
+		hooks, err := server.StartWebhooks(cfg, eng, log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		closeHooks = func() { hooks.Close() }
 	}
 	srv := server.New(cfg, eng, log)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -101,17 +118,22 @@ func startWith(t *testing.T, cfg config.Config, logs *testlog.Buffer, log *slog.
 			t.Errorf("Serve: %v", err)
 		}
 	}()
-	e := &env{t: t, url: "http://" + ln.Addr().String(), metricsURL: startMetrics(t), cfg: cfg, eng: eng, logs: logs, hc: &http.Client{Timeout: time.Minute}}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		srv.Shutdown(ctx)
-		<-done
-		eng.Close()
-		proc.Close()
-		e.hc.CloseIdleConnections()
-	})
-	return e
+	e = &env{t: t, url: "http://" + ln.Addr().String(), metricsURL: startMetrics(t), cfg: cfg, eng: eng, logs: logs, hc: &http.Client{Timeout: time.Minute}}
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			srv.Shutdown(ctx)
+			<-done
+			closeHooks()
+			eng.Close()
+			proc.Close()
+			e.hc.CloseIdleConnections()
+		})
+	}
+	t.Cleanup(stop)
+	return e, stop
 }
 
 // key creates an account and returns its API key.

@@ -3,11 +3,9 @@ package server_test
 import (
 	"context"
 	"fmt"
-	"image"
 	"testing"
 
 	"github.com/redactd/redactd/engine"
-	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/internal/testkit/hostile/visible"
 	"github.com/redactd/redactd/models/ocr"
 )
@@ -81,28 +79,9 @@ func TestE2EWhatAReaderSees(t *testing.T) {
 // readOutput renders page 1 of pdf at 200 dpi and reads it.
 func readOutput(t *testing.T, e *ocr.Engine, pdf []byte) []string {
 	t.Helper()
-	doc, err := mupdf.Open(pdf, mupdf.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer doc.Close()
-	pg, err := doc.LoadPage(context.Background(), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pg.Close()
-	r, err := pg.Render(context.Background(), 200, 1e9)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Release()
-	lines, err := e.Recognize(context.Background(), ocr.Image{W: r.W, H: r.H, Channels: r.Channels, Stride: r.Stride, Pix: r.Pix}, image.Rectangle{})
+	lines, err := visible.ReadPage(context.Background(), e, pdf, 0)
 	if err != nil {
 		t.Fatal(fmt.Errorf("read output: %w", err))
 	}
-	var out []string
-	for _, l := range lines {
-		out = append(out, l.Text)
-	}
-	return out
+	return lines
 }

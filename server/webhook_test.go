@@ -19,12 +19,8 @@ import (
 
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
-	"github.com/redactd/redactd/engine/pipeline"
 	"github.com/redactd/redactd/engine/webhook"
 	"github.com/redactd/redactd/internal/testkit/testlog"
-	"github.com/redactd/redactd/server"
-
-	"github.com/redactd/redactd/internal/testkit"
 )
 
 // hookConfig allows loopback receivers and retries fast.
@@ -48,42 +44,7 @@ func startHooks(t *testing.T, cfg config.Config) *hookEnv {
 	t.Helper()
 	logs := &testlog.Buffer{}
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	proc, err := pipeline.Open(cfg, log)
-	testkit.SkipShortWithoutModels(t, err)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng, err := engine.Open(cfg, proc, log)
-	if err != nil {
-		proc.Close()
-		t.Fatal(err)
-	}
-	hooks, err := server.StartWebhooks(cfg, eng, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := server.New(cfg, eng, log)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { defer close(done); srv.Serve(ln) }()
-	e := &env{t: t, url: "http://" + ln.Addr().String(), metricsURL: startMetrics(t), cfg: cfg, eng: eng, logs: logs, hc: &http.Client{Timeout: time.Minute}}
-	var once sync.Once
-	stop := func() {
-		once.Do(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			srv.Shutdown(ctx)
-			<-done
-			hooks.Close()
-			eng.Close()
-			proc.Close()
-			e.hc.CloseIdleConnections()
-		})
-	}
-	t.Cleanup(stop)
+	e, stop := launch(t, cfg, logs, log, true)
 	return &hookEnv{env: e, stop: stop}
 }
 

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"image"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -40,30 +39,11 @@ func sharedFullPipeline(t *testing.T) *Pipeline {
 // recogniser: what a reader of the file sees.
 func readPage(t *testing.T, e *ocr.Engine, pdf []byte, i int) []string {
 	t.Helper()
-	doc, err := mupdf.Open(pdf, mupdf.Options{})
+	lines, err := visible.ReadPage(context.Background(), e, pdf, i)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer doc.Close()
-	pg, err := doc.LoadPage(context.Background(), i)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pg.Close()
-	r, err := pg.Render(context.Background(), 200, 1e9)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Release()
-	lines, err := e.Recognize(context.Background(), ocr.Image{W: r.W, H: r.H, Channels: r.Channels, Stride: r.Stride, Pix: r.Pix}, image.Rectangle{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, l := range lines {
-		out = append(out, l.Text)
-	}
-	return out
+	return lines
 }
 
 // TestVisibleCorpus runs every document of visible.Corpus through

@@ -1,0 +1,39 @@
+package visible
+
+import (
+	"context"
+	"image"
+
+	"github.com/redactd/redactd/engine/mupdf"
+	"github.com/redactd/redactd/models/ocr"
+)
+
+// ReadPage renders page i of pdf at 200 dpi and reads it with our own
+// recogniser: what a reader of the file sees, line by line. The tests of
+// the corpus hold each planted string against it (Readable).
+func ReadPage(ctx context.Context, e *ocr.Engine, pdf []byte, i int) ([]string, error) {
+	doc, err := mupdf.Open(pdf, mupdf.Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer doc.Close()
+	pg, err := doc.LoadPage(ctx, i)
+	if err != nil {
+		return nil, err
+	}
+	defer pg.Close()
+	r, err := pg.Render(ctx, 200, 1e9)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Release()
+	lines, err := e.Recognize(ctx, ocr.Image{W: r.W, H: r.H, Channels: r.Channels, Stride: r.Stride, Pix: r.Pix}, image.Rectangle{})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		out = append(out, l.Text)
+	}
+	return out, nil
+}
