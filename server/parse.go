@@ -531,17 +531,7 @@ func jsonProblem(err error, want string) string {
 
 // quoteField quotes a caller-supplied name for an error message, cut to
 // 64 bytes so a hostile name cannot bloat responses.
-func quoteField(s string) string {
-	s = strings.ToValidUTF8(s, "_")
-	if len(s) > 64 {
-		cut := 64
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "…"
-	}
-	return strconv.Quote(s)
-}
+func quoteField(s string) string { return contract.QuoteName(s, 64) }
 
 // limitReader reads at most n bytes and remembers whether the source had
 // more, so a multipart error can be told apart from an oversized body.

@@ -2,6 +2,7 @@ package contract
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -73,7 +74,7 @@ func validateCategories(cats []page.Category) ([]page.Category, error) {
 	for _, c := range cats {
 		pc, ok := page.ParseCategory(string(c))
 		if !ok {
-			return nil, &FieldError{FieldCategories, fmt.Sprintf("unknown category %s (known: %s)", quoteName(string(c)), categoryList())}
+			return nil, &FieldError{FieldCategories, fmt.Sprintf("unknown category %s (known: %s)", QuoteName(string(c), 40), categoryList())}
 		}
 		if !containsCategory(out, pc) {
 			out = append(out, pc)
@@ -129,18 +130,19 @@ func termProblem(t string) string {
 	return ""
 }
 
-// quoteName quotes a caller-supplied name for a message, cut to 40 bytes
-// so a hostile name cannot bloat the answer.
-func quoteName(s string) string {
+// QuoteName quotes a caller-supplied name for an error message, cut to
+// max bytes on a rune boundary so a hostile name cannot bloat the answer.
+// Invalid UTF-8 becomes "_".
+func QuoteName(s string, max int) string {
 	s = strings.ToValidUTF8(s, "_")
-	if len(s) > 40 {
-		cut := 40
+	if len(s) > max {
+		cut := max
 		for cut > 0 && !utf8.RuneStart(s[cut]) {
 			cut--
 		}
 		s = s[:cut] + "…"
 	}
-	return fmt.Sprintf("%q", s)
+	return strconv.Quote(s)
 }
 
 func categoryList() string {

@@ -93,17 +93,7 @@ func (l *Log) ListJobs(accountID string, before []byte, limit int, status string
 
 // snapJob reads a job and its documents from snap.
 func snapJob(snap *pebble.Snapshot, id string) (ListedJob, error) {
-	get := func(key []byte, v any) error {
-		b, closer, err := snap.Get(key)
-		if errors.Is(err, pebble.ErrNotFound) {
-			return ErrNotFound
-		}
-		if err != nil {
-			return fmt.Errorf("joblog: get: %w", err)
-		}
-		defer closer.Close()
-		return decode(b, v)
-	}
+	get := func(key []byte, v any) error { return snapGet(snap, key, v) }
 	var j Job
 	if err := get([]byte(pJob+id), &j); err != nil {
 		return ListedJob{}, err

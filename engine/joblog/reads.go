@@ -230,17 +230,7 @@ func (l *Log) JobAndDocs(id string) (*Job, []*Doc, error) {
 	err := l.read(func() error {
 		snap := l.db.NewSnapshot()
 		defer snap.Close()
-		get := func(key []byte, v any) error {
-			b, closer, err := snap.Get(key)
-			if errors.Is(err, pebble.ErrNotFound) {
-				return ErrNotFound
-			}
-			if err != nil {
-				return fmt.Errorf("joblog: get: %w", err)
-			}
-			defer closer.Close()
-			return decode(b, v)
-		}
+		get := func(key []byte, v any) error { return snapGet(snap, key, v) }
 		if err := get([]byte(pJob+id), &j); err != nil {
 			return err
 		}
@@ -254,4 +244,18 @@ func (l *Log) JobAndDocs(id string) (*Job, []*Doc, error) {
 		return nil
 	})
 	return &j, docs, err
+}
+
+// snapGet decodes the record at key of snap into v; ErrNotFound when
+// there is none.
+func snapGet(snap *pebble.Snapshot, key []byte, v any) error {
+	b, closer, err := snap.Get(key)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return ErrNotFound
+	}
+	if err != nil {
+		return fmt.Errorf("joblog: get: %w", err)
+	}
+	defer closer.Close()
+	return decode(b, v)
 }
