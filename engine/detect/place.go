@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
@@ -26,14 +27,9 @@ var locatives = map[string]bool{"in": true, "from": true, "near": true, "into": 
 // country the gazetteers know, written right after a locative on the same
 // line ("lives in London", "sailed from Dover").
 func dropPlaceNames(v *View, gz *gazetteer.Gazetteers, ss []page.Span) []page.Span {
-	out := ss[:0]
-	for _, s := range ss {
-		if s.Category == page.Person && isLonePlace(v, gz, s) {
-			continue
-		}
-		out = append(out, s)
-	}
-	return out
+	return slices.DeleteFunc(ss, func(s page.Span) bool {
+		return s.Category == page.Person && isLonePlace(v, gz, s)
+	})
 }
 
 // isLonePlace reports whether span s (whole words) is a known town or

@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
@@ -32,14 +33,9 @@ func isTitleWord(gz *gazetteer.Gazetteers, l string) bool {
 // first name or surname stays: "Ripley and Bishop", "Baron (guitar)" are
 // people (dev splits).
 func dropTitleOnly(v *View, gz *gazetteer.Gazetteers, ss []page.Span) []page.Span {
-	out := ss[:0]
-	for _, s := range ss {
-		if s.Category == page.Person && titlesOnly(v, gz, s) {
-			continue
-		}
-		out = append(out, s)
-	}
-	return out
+	return slices.DeleteFunc(ss, func(s page.Span) bool {
+		return s.Category == page.Person && titlesOnly(v, gz, s)
+	})
 }
 
 func titlesOnly(v *View, gz *gazetteer.Gazetteers, s page.Span) bool {
