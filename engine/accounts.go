@@ -7,7 +7,6 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/hex"
-	"fmt"
 	"net/mail"
 	"slices"
 	"strings"
@@ -64,13 +63,6 @@ func normalizeEmail(s string) (string, error) {
 	return s, nil
 }
 
-func (e *Engine) planPages(plan string) int64 {
-	if plan == PlanFree {
-		return e.cfg.FreePages
-	}
-	return e.cfg.StandardPages
-}
-
 // CreateKey issues a new API key for the account with this e-mail address,
 // creating the account when the address is new: plan (default standard)
 // sets its quota to cfg.FreePages or cfg.StandardPages unless pages > 0
@@ -100,7 +92,7 @@ func (e *Engine) CreateKey(ctx context.Context, email, plan string, pages int64)
 			plan = PlanStandard
 		}
 		a = &joblog.Account{
-			ID: newID(), Email: email, Plan: plan, PagesQuota: e.planPages(plan), CreatedAt: now,
+			ID: newID(), Email: email, Plan: plan, PagesQuota: e.quota.grant(plan), CreatedAt: now,
 			Defaults: joblog.RedactOptions{Categories: categoryNames(page.Categories), Included: []string{}, Excluded: []string{}},
 		}
 		if pages > 0 {
@@ -193,23 +185,24 @@ func (e *Engine) SetDefaults(ctx context.Context, email string, opts Options) er
 	if err != nil {
 		return e.logErr("set defaults", err)
 	}
-	unlock := e.lockAcct(a.ID)
-	defer unlock()
-	if a, err = e.jl.Account(a.ID); err != nil {
-		return e.logErr("set defaults", err)
-	}
-	if opts.Categories != nil {
-		a.Defaults.Categories = categoryNames(opts.Categories)
-	}
-	if opts.Included != nil {
-		a.Defaults.Included = opts.Included
-	}
-	if opts.Excluded != nil {
-		a.Defaults.Excluded = opts.Excluded
-	}
-	b := e.jl.NewBatch()
-	b.PutAccount(a)
-	if err := b.Commit(true); err != nil {
+	err = e.change(a.ID, func(t *tx) error {
+		a, err := t.account()
+		if err != nil {
+			return err
+		}
+		if opts.Categories != nil {
+			a.Defaults.Categories = categoryNames(opts.Categories)
+		}
+		if opts.Included != nil {
+			a.Defaults.Included = opts.Included
+		}
+		if opts.Excluded != nil {
+			a.Defaults.Excluded = opts.Excluded
+		}
+		t.accountChanged()
+		return nil
+	})
+	if err != nil {
 		return e.logErr("set defaults", err)
 	}
 	return nil
@@ -221,18 +214,4 @@ func categoryNames(cs []page.Category) []string {
 		out[i] = string(c)
 	}
 	return out
-}
-
-// quotaDenial returns why a document of pages pages cannot be charged to
-// a, or "" when it can. See the quota rules on Engine.
-func (e *Engine) quotaDenial(a *joblog.Account, pages int) string {
-	switch {
-	case pages > e.cfg.MaxPagesPerDoc:
-		return fmt.Sprintf("document has %d pages; the limit is %d", pages, e.cfg.MaxPagesPerDoc)
-	case a.Plan == PlanFree && int64(pages) > a.PagesQuota:
-		return fmt.Sprintf("free plan: documents up to %d pages", a.PagesQuota)
-	case int64(pages) > a.PagesQuota-a.PagesUsed:
-		return "insufficient page quota"
-	}
-	return ""
 }

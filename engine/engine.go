@@ -41,6 +41,7 @@ type Engine struct {
 	verify func(path string) error
 
 	allow *webhook.AllowList // webhook-allow-hosts
+	quota quota
 
 	acctMu  [64]sync.Mutex // serializes state changes per account
 	adminMu sync.Mutex     // serializes key and account creation
@@ -118,6 +119,7 @@ func open(cfg config.Config, proc Processor, log *slog.Logger, h hooks) (*Engine
 		syncFile: h.syncFile,
 
 		progressEvery: cmp.Or(h.progressEvery, progressInterval),
+		quota:         quota{freePages: cfg.FreePages, standardPages: cfg.StandardPages, maxPagesDoc: cfg.MaxPagesPerDoc},
 		stop:          make(chan struct{}),
 	}
 	if v, ok := proc.(OutputVerifier); ok {
@@ -348,16 +350,6 @@ func (e *Engine) ttl(r Retention) time.Duration {
 		return e.cfg.StudioTTL
 	}
 	return e.cfg.OutputTTL
-}
-
-// replaceDoc returns docs with the entry of d's id replaced by d.
-func replaceDoc(docs []*joblog.Doc, d *joblog.Doc) []*joblog.Doc {
-	for i := range docs {
-		if docs[i].ID == d.ID {
-			docs[i] = d
-		}
-	}
-	return docs
 }
 
 // Conversions between API and stored types.

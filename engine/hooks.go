@@ -109,17 +109,17 @@ func (e *Engine) HookRetry(jobID string, attempts int, next time.Time) error {
 	if err != nil {
 		return err
 	}
-	unlock := e.lockAcct(h.AccountID)
-	defer unlock()
-	if h, err = e.jl.Hook(jobID); joblog.IsNotFound(err) {
+	return e.change(h.AccountID, func(t *tx) error {
+		h, err := e.jl.Hook(jobID)
+		if joblog.IsNotFound(err) {
+			return errNoChange
+		} else if err != nil {
+			return err
+		}
+		h.Attempts, h.NextAt = attempts, next
+		t.b.PutHook(h)
 		return nil
-	} else if err != nil {
-		return err
-	}
-	h.Attempts, h.NextAt = attempts, next
-	b := e.jl.NewBatch()
-	b.PutHook(h)
-	return b.Commit(true)
+	})
 }
 
 // WebhookSecret returns the webhook secret of the account with email,
@@ -137,32 +137,39 @@ func (e *Engine) WebhookSecret(ctx context.Context, email string, rotate bool) (
 	if err != nil {
 		return "", e.logErr("webhook secret", err)
 	}
-	return e.webhookSecret(a.ID, rotate)
+	secret, err := e.webhookSecret(a.ID, rotate)
+	if err != nil {
+		return "", e.logErr("webhook secret", err)
+	}
+	return secret, nil
 }
 
 // webhookSecret reads or makes an account's secret under its lock.
 func (e *Engine) webhookSecret(accountID string, rotate bool) (string, error) {
-	unlock := e.lockAcct(accountID)
-	defer unlock()
-	a, err := e.jl.Account(accountID)
+	var secret string
+	err := e.change(accountID, func(t *tx) error {
+		a, err := t.account()
+		if err != nil {
+			return err
+		}
+		secret = a.WebhookSecret
+		if secret != "" && !rotate {
+			return errNoChange
+		}
+		buf := make([]byte, 32)
+		if _, err := rand.Read(buf); err != nil {
+			return err
+		}
+		a.WebhookSecret = "whsec_" + hex.EncodeToString(buf)
+		secret = a.WebhookSecret
+		t.accountChanged()
+		return nil
+	})
 	if err != nil {
 		return "", err
-	}
-	if a.WebhookSecret != "" && !rotate {
-		return a.WebhookSecret, nil
-	}
-	buf := make([]byte, 32)
-	if _, err := rand.Read(buf); err != nil {
-		return "", err
-	}
-	a.WebhookSecret = "whsec_" + hex.EncodeToString(buf)
-	b := e.jl.NewBatch()
-	b.PutAccount(a)
-	if err := b.Commit(true); err != nil {
-		return "", e.logErr("webhook secret", err)
 	}
 	if rotate {
 		e.log.Info("webhook secret rotated", "account", accountID)
 	}
-	return a.WebhookSecret, nil
+	return secret, nil
 }

@@ -221,55 +221,39 @@ func (e *Engine) dropExpiry(ent joblog.RetentionEntry) error {
 // expired: reserved documents go to error ("upload not received" without
 // a file, "upload not committed" with one).
 func (e *Engine) expireUploads(jobID, accountID string, ent joblog.RetentionEntry) error {
-	unlock := e.lockAcct(accountID)
-	defer unlock()
-	j, err := e.jl.Job(jobID)
-	if err != nil {
-		if joblog.IsNotFound(err) {
-			return nil
+	err := e.changeJob(accountID, jobID, func(t *tx) error {
+		j := t.job
+		if !j.ExpiresAt.Equal(ent.At) {
+			return errNoChange
 		}
-		return err
-	}
-	if !j.ExpiresAt.Equal(ent.At) {
+		failed := 0
+		for _, d := range t.docs {
+			if d.Released || d.Status != string(StatusUploaded) {
+				continue
+			}
+			d.ErrorMessage = "upload not received"
+			if d.HasOriginal {
+				d.ErrorMessage = "upload not committed"
+				d.HasOriginal = false
+				t.onCommit(func() { os.Remove(e.origPath(j.ID, d.ID)) })
+			}
+			t.setStatus(d, StatusError, d.ErrorMessage)
+			t.onCommit(func() { recordTerminal(StatusError, time.Time{}) })
+			failed++
+		}
+		if !allTerminal(t.docs) {
+			// Released documents are still running; their completion
+			// starts the retention clock.
+			t.b.SetExpiry(j.ID, j.ExpiresAt, time.Time{})
+			j.ExpiresAt = time.Time{}
+		}
+		t.onCommit(func() {
+			e.log.Info("engine: upload reservation expired", "job", j.ID, "documents", failed)
+		})
+		return nil
+	})
+	if errors.Is(err, ErrNotFound) {
 		return nil
 	}
-	docs, err := e.jl.JobDocs(j)
-	if err != nil {
-		return err
-	}
-	b := e.jl.NewBatch()
-	failed := 0
-	for _, d := range docs {
-		if d.Released || d.Status != string(StatusUploaded) {
-			continue
-		}
-		d.ErrorMessage = "upload not received"
-		if d.HasOriginal {
-			d.ErrorMessage = "upload not committed"
-			d.HasOriginal = false
-		}
-		e.setStatus(b, j, d, StatusError, d.ErrorMessage)
-		b.PutDoc(d)
-		failed++
-	}
-	if !allTerminal(docs) {
-		// Released documents are still running; their completion starts
-		// the retention clock.
-		b.SetExpiry(j.ID, j.ExpiresAt, time.Time{})
-		j.ExpiresAt = time.Time{}
-	}
-	e.settle(b, j, docs)
-	if err := b.Commit(true); err != nil {
-		return err
-	}
-	for _, d := range docs {
-		if d.ErrorMessage == "upload not committed" {
-			os.Remove(e.origPath(j.ID, d.ID))
-		}
-	}
-	for range failed {
-		recordTerminal(StatusError, time.Time{})
-	}
-	e.log.Info("engine: upload reservation expired", "job", j.ID, "documents", failed)
-	return nil
+	return err
 }

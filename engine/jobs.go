@@ -157,8 +157,6 @@ func (e *Engine) account(acct *Account) (*joblog.Account, error) {
 	return a, nil
 }
 
-func quotaLeft(a *joblog.Account) bool { return a.PagesUsed < a.PagesQuota }
-
 // fileFP is one file of a create fingerprint.
 type fileFP struct {
 	Name   string `json:"name"`
@@ -219,7 +217,7 @@ func (e *Engine) admit(acct *Account, ns string, ret Retention, o Options, key s
 		}
 	}
 	a, err := e.account(acct)
-	if err == nil && !quotaLeft(a) {
+	if err == nil && !e.quota.left(a) {
 		err = ErrQuota
 	}
 	if err != nil {
@@ -324,67 +322,77 @@ func (e *Engine) writeOriginals(dir string, docs []*joblog.Doc, files []File) er
 // jobs are reservations (documents not released); others are queued at
 // once. If the idempotency key was taken meanwhile it returns that job.
 func (e *Engine) recordJob(ctx context.Context, accountID, jobID, ns, idemKey, fp string, ret Retention, opts Options, docs []*joblog.Doc, direct bool, callback string) (*joblog.Job, error) {
-	unlock := e.lockAcct(accountID)
-	defer unlock()
-	if idemKey != "" {
-		if j, err := e.replay(accountID, ns, idemKey, fp); err != nil || j != nil {
-			return j, err
+	var job *joblog.Job
+	err := e.change(accountID, func(t *tx) error {
+		if idemKey != "" {
+			if j, err := e.replay(accountID, ns, idemKey, fp); err != nil || j != nil {
+				job = j
+				if err != nil {
+					return err
+				}
+				return errNoChange
+			}
 		}
-	}
-	a, err := e.jl.Account(accountID)
-	if joblog.IsNotFound(err) {
-		return nil, ErrUnauthorized
-	}
+		a, err := t.account()
+		if joblog.IsNotFound(err) {
+			return ErrUnauthorized
+		}
+		if err != nil {
+			return err
+		}
+		if !e.quota.left(a) {
+			return ErrQuota
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		job = e.newJob(t, jobID, ns, idemKey, fp, ret, opts, docs, direct, callback)
+		return nil
+	})
 	if err != nil {
-		return nil, e.logErr("create job", err)
+		return nil, e.apiErr("create job", err)
 	}
-	if !quotaLeft(a) {
-		return nil, ErrQuota
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
+	return job, nil
+}
+
+// newJob is recordJob's transition: the job and its documents, their
+// first events, the idempotency record, and the queue entries or (for a
+// direct-upload job) the upload deadline.
+func (e *Engine) newJob(t *tx, jobID, ns, idemKey, fp string, ret Retention, opts Options, docs []*joblog.Doc, direct bool, callback string) *joblog.Job {
 	now := e.now()
 	j := &joblog.Job{
-		ID: jobID, AccountID: accountID, Retention: string(ret), CreatedAt: now,
-		Options: resolve(opts, a), Direct: direct, CallbackURL: callback,
+		ID: jobID, AccountID: t.accountID, Retention: string(ret), CreatedAt: now,
+		Options: resolve(opts, t.acct), Direct: direct, CallbackURL: callback,
 	}
 	if idemKey != "" {
 		j.IdemNS, j.IdemKey = ns, idemKey
+		t.b.PutIdem(t.accountID, ns, idemKey, &joblog.Idem{JobID: jobID, Fingerprint: fp, CreatedAt: now})
 	}
-	b := e.jl.NewBatch()
 	if direct {
 		j.UploadExpires = now.Add(e.cfg.UploadURLTTL)
 		j.ExpiresAt = j.UploadExpires
-		b.SetExpiry(j.ID, time.Time{}, j.ExpiresAt)
+		t.b.SetExpiry(j.ID, time.Time{}, j.ExpiresAt)
 	}
+	t.adopt(j, docs)
 	for _, d := range docs {
 		if d.ID == "" {
 			d.ID = newID()
 		}
-		d.JobID, d.AccountID, d.Status, d.UpdatedAt = jobID, accountID, string(StatusUploaded), now
+		d.JobID, d.AccountID, d.Status, d.UpdatedAt = jobID, t.accountID, string(StatusUploaded), now
 		j.DocIDs = append(j.DocIDs, d.ID)
-		e.event(b, j, d.ID, "", StatusUploaded, "")
+		t.event(d, "", StatusUploaded, "")
 		if !direct {
 			d.Released = true
-			d.QueuedAt = e.queueStamp()
-			b.Enqueue(d.QueuedAt, d.ID, jobID)
+			t.enqueue(d)
 		}
-		b.PutDoc(d)
 	}
-	if idemKey != "" {
-		b.PutIdem(accountID, ns, idemKey, &joblog.Idem{JobID: jobID, Fingerprint: fp, CreatedAt: now})
-	}
-	e.settle(b, j, docs)
-	if err := b.Commit(true); err != nil {
-		return nil, e.logErr("create job", err)
-	}
-	if !direct {
-		e.queued.Add(int64(len(docs)))
-		e.updateQueueGauge()
-	}
-	metrics.JobsCreated.Inc()
-	return j, nil
+	t.onCommit(func() {
+		if !direct {
+			e.updateQueueGauge()
+		}
+		metrics.JobsCreated.Inc()
+	})
+	return j
 }
 
 // view builds the API view of a job, read again from one snapshot.
@@ -460,36 +468,21 @@ func (e *Engine) DeleteJob(ctx context.Context, acct *Account, jobID string) err
 // waits for them (bounded by ctx) and removes its files. A worker that
 // outlives the wait finds its document gone and removes what it wrote.
 func (e *Engine) purge(ctx context.Context, jobID, accountID string) error {
-	unlock := e.lockAcct(accountID)
-	j, err := e.jl.Job(jobID)
-	if err != nil || j.AccountID != accountID {
-		unlock()
-		if err == nil || joblog.IsNotFound(err) {
-			return ErrNotFound
+	err := e.changeJob(accountID, jobID, func(t *tx) error {
+		if err := t.refundUnfinished(); err != nil {
+			return err
 		}
-		return e.logErr("delete job", err)
-	}
-	docs, err := e.jl.JobDocs(j)
+		for _, d := range t.docs {
+			if d.QueuedAt != 0 {
+				t.onCommit(func() { e.queued.Add(-1) })
+			}
+		}
+		t.b.PurgeJob(t.job, t.docs)
+		t.purged = true
+		return nil
+	})
 	if err != nil {
-		unlock()
-		return e.logErr("delete job", err)
-	}
-	b := e.jl.NewBatch()
-	if err := e.refundUnfinished(b, j, docs); err != nil {
-		b.Discard()
-		unlock()
-		return e.logErr("delete job", err)
-	}
-	b.PurgeJob(j, docs)
-	if err := b.Commit(true); err != nil {
-		unlock()
-		return e.logErr("delete job", err)
-	}
-	unlock()
-	for _, d := range docs {
-		if d.QueuedAt != 0 {
-			e.queued.Add(-1)
-		}
+		return e.apiErr("delete job", err)
 	}
 	e.updateQueueGauge()
 
@@ -508,28 +501,6 @@ func (e *Engine) purge(ctx context.Context, jobID, accountID string) error {
 		e.log.Error("engine: removing job files failed", "job", jobID, "err", err)
 	}
 	syncDir(e.filesDir)
-	return nil
-}
-
-// refundUnfinished gives back the pages of documents that were charged
-// but are deleted before they finished, so that only redacted documents
-// consume quota.
-func (e *Engine) refundUnfinished(b *joblog.Batch, j *joblog.Job, docs []*joblog.Doc) error {
-	var pages int64
-	for _, d := range docs {
-		if d.Charged && !d.Refunded && !Status(d.Status).Terminal() {
-			pages += d.ChargedPages
-		}
-	}
-	if pages == 0 {
-		return nil
-	}
-	a, err := e.jl.Account(j.AccountID)
-	if err != nil {
-		return err
-	}
-	a.PagesUsed -= pages
-	b.PutAccount(a)
 	return nil
 }
 

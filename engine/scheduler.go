@@ -266,70 +266,35 @@ func (e *Engine) process(ctx context.Context, q joblog.QueueEntry) error {
 // startAttempt checks that the queue entry is current and counts the
 // attempt durably. It returns nil documents when there is nothing to do.
 func (e *Engine) startAttempt(q joblog.QueueEntry) (doc *joblog.Doc, job *joblog.Job, err error) {
-	err = e.withDoc(q.DocID, func(d *joblog.Doc, j *joblog.Job) error {
+	stale := false
+	err = e.changeDoc(q.DocID, func(t *tx) error {
+		d := t.doc
 		if Status(d.Status).Terminal() || d.QueuedAt != q.At {
-			return e.dropStale(q)
+			stale = true
+			return errNoChange
 		}
 		if d.Attempts >= maxAttempts {
 			e.log.Error("engine: document failed repeatedly", "doc", d.ID, "attempts", d.Attempts)
-			return e.finishLocked(d, j, outcome{errMsg: "processing failed repeatedly"}, time.Time{})
+			return e.end(t, outcome{errMsg: "processing failed repeatedly"}, time.Time{})
 		}
 		d.Attempts++
-		b := e.jl.NewBatch()
-		b.PutDoc(d)
-		if err := b.Commit(true); err != nil {
-			return err
-		}
-		doc, job = d, j
+		t.onCommit(func() { doc, job = d, t.job })
 		return nil
 	})
-	if errors.Is(err, errNoDoc) {
+	if errors.Is(err, errNoDoc) || (err == nil && stale) {
 		return nil, nil, e.dropStale(q)
 	}
 	return doc, job, err
 }
 
-// errNoDoc is withDoc's answer for a document that is not (or no longer)
-// in the job log.
-var errNoDoc = errors.New("engine: no such document")
-
-// withDoc is the first half of every document transition: it reads the
-// document, takes its account's lock, reads the document again (it may
-// have changed or gone while the lock was awaited) and its job, and runs
-// fn with both under the lock. fn builds and commits its batch. A missing
-// document gives errNoDoc, without calling fn.
-func (e *Engine) withDoc(docID string, fn func(d *joblog.Doc, j *joblog.Job) error) error {
-	d, err := e.jl.Doc(docID)
-	if joblog.IsNotFound(err) {
-		return errNoDoc
-	}
-	if err != nil {
-		return err
-	}
-	unlock := e.lockAcct(d.AccountID)
-	defer unlock()
-	if d, err = e.jl.Doc(docID); joblog.IsNotFound(err) {
-		return errNoDoc
-	} else if err != nil {
-		return err
-	}
-	j, err := e.jl.Job(d.JobID)
-	if err != nil {
-		return err
-	}
-	return fn(d, j)
-}
-
 // abandon gives back the attempt of a document interrupted by shutdown.
 func (e *Engine) abandon(docID string) {
-	e.withDoc(docID, func(d *joblog.Doc, _ *joblog.Job) error {
-		if Status(d.Status).Terminal() || d.Attempts == 0 {
-			return nil
+	e.changeDoc(docID, func(t *tx) error {
+		if Status(t.doc.Status).Terminal() || t.doc.Attempts == 0 {
+			return errNoChange
 		}
-		d.Attempts--
-		b := e.jl.NewBatch()
-		b.PutDoc(d)
-		return b.Commit(true)
+		t.doc.Attempts--
+		return nil
 	})
 }
 
@@ -389,11 +354,11 @@ func (e *Engine) progressFunc(ctx context.Context, docID string) func(Progress) 
 // never an acknowledged state). A document that does not fit the quota
 // gets a DocError, which aborts processing.
 func (e *Engine) advance(docID string, p Progress) error {
-	err := e.withDoc(docID, func(d *joblog.Doc, j *joblog.Job) error {
-		if Status(d.Status).Terminal() {
+	err := e.changeDoc(docID, func(t *tx) error {
+		if Status(t.doc.Status).Terminal() {
 			return errDocGone
 		}
-		return e.advanceLocked(d, j, p)
+		return e.progress(t, p)
 	})
 	if errors.Is(err, errNoDoc) {
 		return errDocGone
@@ -401,62 +366,39 @@ func (e *Engine) advance(docID string, p Progress) error {
 	return err
 }
 
-// advanceLocked records p for d under its account's lock: the charge
-// once the page count is known, the state, pages_done.
-func (e *Engine) advanceLocked(d *joblog.Doc, j *joblog.Job, p Progress) error {
-	b := e.jl.NewBatch()
+// progress records p on the transition's document: the charge once the
+// page count is known, the state, pages_done.
+func (e *Engine) progress(t *tx, p Progress) error {
+	d := t.doc
 	changed := false
-	var charged int64
 	if p.PageCount > 0 && !d.Charged {
-		a, err := e.jl.Account(d.AccountID)
+		denied, err := t.charge(d, p.PageCount)
 		if err != nil {
-			b.Discard()
 			return err
 		}
-		if msg := e.quotaDenial(a, p.PageCount); msg != "" {
-			b.Discard()
-			return DocErrorf(msg)
+		if denied != "" {
+			return DocErrorf(denied)
 		}
-		charged = e.charge(b, j, a, d, p.PageCount)
 		changed = true
 	} else if p.PageCount > 0 && d.PageCount != p.PageCount {
 		d.PageCount = p.PageCount
 		changed = true
 	}
 	if (p.Status == StatusAnalyzing || p.Status == StatusRedacting) && rank(p.Status) > rank(Status(d.Status)) {
-		e.setStatus(b, j, d, p.Status, "")
+		t.setStatus(d, p.Status, "")
 		changed = true
 	}
-	sync := changed
+	if !changed {
+		t.progressOnly()
+	}
 	if p.PagesDone > d.PagesDone && (d.PageCount == 0 || p.PagesDone <= d.PageCount) {
 		d.PagesDone = p.PagesDone
 		changed = true
 	}
 	if !changed {
-		b.Discard()
-		return nil
+		return errNoChange
 	}
-	docs, err := e.jl.JobDocs(j)
-	if err != nil {
-		b.Discard()
-		return err
-	}
-	b.PutDoc(d)
-	e.settle(b, j, replaceDoc(docs, d))
-	if err := b.Commit(sync); err != nil {
-		return err
-	}
-	metrics.QuotaPages.Add(float64(charged))
 	return nil
-}
-
-// charge adds a document's pages to the account inside b.
-func (e *Engine) charge(b *joblog.Batch, j *joblog.Job, a *joblog.Account, d *joblog.Doc, pages int) int64 {
-	a.PagesUsed += int64(pages)
-	d.Charged, d.ChargedPages, d.PageCount = true, int64(pages), pages
-	b.PutAccount(a)
-	e.event(b, j, d.ID, Status(d.Status), Status(d.Status), fmt.Sprintf("charged %d pages", pages))
-	return int64(pages)
 }
 
 // outcome is how a document's processing ended: errMsg for a failure,
@@ -482,11 +424,11 @@ func (e *Engine) writeMasksTemp(jobID string, masks []Mask) (string, error) {
 
 // finish records a document's terminal state.
 func (e *Engine) finish(docID string, o outcome, start time.Time) error {
-	err := e.withDoc(docID, func(d *joblog.Doc, j *joblog.Job) error {
-		if Status(d.Status).Terminal() {
-			return nil
+	err := e.changeDoc(docID, func(t *tx) error {
+		if Status(t.doc.Status).Terminal() {
+			return errNoChange
 		}
-		return e.finishLocked(d, j, o, start)
+		return e.end(t, o, start)
 	})
 	if errors.Is(err, errNoDoc) {
 		return nil // deleted meanwhile
@@ -494,37 +436,28 @@ func (e *Engine) finish(docID string, o outcome, start time.Time) error {
 	return err
 }
 
-// finishLocked publishes the output (rename under the account lock, so a
-// concurrent delete cannot be undone by a late rename) and commits the
-// terminal state with the dequeue, the charge or refund and the job's
-// new status in one synced batch. The caller holds the account lock.
-func (e *Engine) finishLocked(d *joblog.Doc, j *joblog.Job, o outcome, start time.Time) error {
-	a, err := e.jl.Account(d.AccountID)
-	if err != nil {
-		return err
-	}
-	b := e.jl.NewBatch()
-	var charged int64
+// end makes the transition's document terminal: it charges what was
+// not charged yet and publishes the output (renamed under the account
+// lock, so a concurrent delete cannot be undone by a late rename), or
+// records the failure and refunds; the dequeue and the job's new status
+// commit in the same synced batch.
+func (e *Engine) end(t *tx, o outcome, start time.Time) error {
+	d, j := t.doc, t.job
 	if o.errMsg == "" {
 		pages := o.res.PageCount
 		if pages <= 0 {
 			pages = d.PageCount
 		}
-		switch {
-		case d.Charged:
-		case pages <= 0:
+		if pages <= 0 && !d.Charged {
 			e.log.Error("engine: processor reported no page count", "doc", d.ID)
 			o.errMsg = UserMessage(errors.New("no page count"))
-		default:
-			if msg := e.quotaDenial(a, pages); msg != "" {
-				o.errMsg = msg
-			} else {
-				charged = e.charge(b, j, a, d, pages)
-			}
+		} else if denied, err := t.charge(d, pages); err != nil {
+			return err
+		} else {
+			o.errMsg = denied
 		}
 		if o.errMsg == "" {
 			if err := e.publish(j.ID, d.ID, o); err != nil {
-				b.Discard()
 				return fmt.Errorf("publishing output: %w", err)
 			}
 			d.HasOutput, d.OutputBytes, d.HasMasks = true, o.res.OutputBytes, o.masks != ""
@@ -538,44 +471,25 @@ func (e *Engine) finishLocked(d *joblog.Doc, j *joblog.Job, o outcome, start tim
 	if o.errMsg != "" {
 		final = StatusError
 		d.ErrorMessage = o.errMsg
-		if d.Charged && !d.Refunded {
-			a.PagesUsed -= d.ChargedPages
-			d.Refunded = true
-			b.PutAccount(a)
-			e.event(b, j, d.ID, Status(d.Status), Status(d.Status), fmt.Sprintf("refunded %d pages", d.ChargedPages))
+		if err := t.refund(d); err != nil {
+			return err
 		}
 	}
 	ephemeral := Retention(j.Retention) != Studio
 	if ephemeral {
 		d.HasOriginal = false
+		t.onCommit(func() {
+			if err := os.Remove(e.origPath(j.ID, d.ID)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				e.log.Error("engine: removing original failed", "doc", d.ID, "err", err)
+			}
+		})
 	}
-	if d.QueuedAt != 0 {
-		b.Dequeue(d.QueuedAt, d.ID)
-	}
-	wasQueued := d.QueuedAt != 0
-	d.QueuedAt = 0
-	e.setStatus(b, j, d, final, d.ErrorMessage)
-	b.PutDoc(d)
-	docs, err := e.jl.JobDocs(j)
-	if err != nil {
-		b.Discard()
-		return err
-	}
-	e.settle(b, j, replaceDoc(docs, d))
-	if err := b.Commit(true); err != nil {
-		return err
-	}
-	if wasQueued {
-		e.queued.Add(-1)
-	}
-	if ephemeral {
-		if err := os.Remove(e.origPath(j.ID, d.ID)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			e.log.Error("engine: removing original failed", "doc", d.ID, "err", err)
-		}
-	}
-	metrics.QuotaPages.Add(float64(charged))
-	recordTerminal(final, start)
-	e.log.Info("document done", "job", j.ID, "doc", d.ID, "status", string(final), "pages", d.PageCount)
+	t.dequeue(d)
+	t.setStatus(d, final, d.ErrorMessage)
+	t.onCommit(func() {
+		recordTerminal(final, start)
+		e.log.Info("document done", "job", j.ID, "doc", d.ID, "status", string(final), "pages", d.PageCount)
+	})
 	return nil
 }
 

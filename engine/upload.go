@@ -197,39 +197,30 @@ func (e *Engine) PutUpload(ctx context.Context, docID, token, contentType string
 	}
 	defer os.Remove(tmp) // no-op once renamed
 
-	unlock := e.lockAcct(d.AccountID)
-	defer unlock()
-	d, err = e.jl.Doc(docID)
-	if joblog.IsNotFound(err) {
+	err = e.changeDoc(docID, func(t *tx) error {
+		d := t.doc
+		if d.Released || d.Status != string(StatusUploaded) {
+			return errCommitted
+		}
+		if err := os.Rename(tmp, e.origPath(d.JobID, d.ID)); err != nil {
+			return storageError(err)
+		}
+		if err := syncDir(dir); err != nil {
+			return storageError(err)
+		}
+		note := "upload received"
+		if d.HasOriginal {
+			note = "upload replaced"
+		}
+		d.HasOriginal, d.SHA256, d.UpdatedAt = true, sum, e.now()
+		t.event(d, StatusUploaded, StatusUploaded, note)
+		return nil
+	})
+	if errors.Is(err, errNoDoc) {
 		return ErrNotFound
 	}
 	if err != nil {
-		return e.logErr("upload", err)
-	}
-	if d.Released || d.Status != string(StatusUploaded) {
-		return errCommitted
-	}
-	j, err := e.jl.Job(d.JobID)
-	if err != nil {
-		return e.logErr("upload", err)
-	}
-	if err := os.Rename(tmp, e.origPath(d.JobID, d.ID)); err != nil {
-		return storageError(err)
-	}
-	if err := syncDir(dir); err != nil {
-		return storageError(err)
-	}
-	note := "upload received"
-	if d.HasOriginal {
-		note = "upload replaced"
-	}
-	d.HasOriginal, d.SHA256, d.UpdatedAt = true, sum, e.now()
-	b := e.jl.NewBatch()
-	e.event(b, j, d.ID, StatusUploaded, StatusUploaded, note)
-	b.PutDoc(d)
-	b.PutJob(j)
-	if err := b.Commit(true); err != nil {
-		return e.logErr("upload", err)
+		return e.apiErr("upload", err)
 	}
 	e.log.Info("upload received", "job", d.JobID, "doc", d.ID)
 	return nil
@@ -289,21 +280,41 @@ func (e *Engine) Commit(ctx context.Context, acct *Account, jobID string) (*Job,
 	if _, err := e.ownedJob(acct, jobID); err != nil {
 		return nil, err
 	}
-	unlock := e.lockAcct(acct.ID)
-	defer unlock()
-	// Re-read under the account lock: the job may have changed since.
-	j, err := e.jl.Job(jobID)
-	if joblog.IsNotFound(err) {
-		return nil, ErrNotFound
-	} else if err != nil {
-		return nil, e.logErr("commit", err)
-	}
-	docs, err := e.jl.JobDocs(j)
+	var view *Job
+	released, failed := 0, 0
+	err := e.changeJob(acct.ID, jobID, func(t *tx) error {
+		var changed bool
+		released, failed, changed = e.release(t)
+		if !changed {
+			view = jobView(t.job, t.docs)
+			return errNoChange
+		}
+		t.onCommit(func() { view = jobView(t.job, t.docs) })
+		return nil
+	})
 	if err != nil {
-		return nil, e.logErr("commit", err)
+		return nil, e.apiErr("commit", err)
 	}
-	var pending []*joblog.Doc
+	if released+failed > 0 {
+		e.updateQueueGauge()
+		for range failed {
+			recordTerminal(StatusError, time.Time{})
+		}
+		if released > 0 {
+			e.wake()
+		}
+		e.log.Info("upload committed", "job", jobID, "released", released, "failed", failed)
+	}
+	return view, nil
+}
+
+// release is Commit's transition: uploaded documents are queued, those
+// whose upload can no longer come go to error, and once nothing is left
+// to upload the upload deadline is dropped.
+func (e *Engine) release(t *tx) (released, failed int, changed bool) {
+	j, docs := t.job, t.docs
 	landed := false
+	var pending []*joblog.Doc
 	for _, d := range docs {
 		if d.HasOriginal || d.Released {
 			landed = true
@@ -313,51 +324,32 @@ func (e *Engine) Commit(ctx context.Context, acct *Account, jobID string) (*Job,
 		}
 	}
 	if len(pending) == 0 {
-		return jobView(j, docs), nil
+		return 0, 0, false
 	}
 	now := e.now()
 	expired := !now.Before(j.UploadExpires)
-	b := e.jl.NewBatch()
-	released, failed := 0, 0
 	for _, d := range pending {
 		switch {
 		case d.HasOriginal:
 			d.Released = true
-			d.QueuedAt = e.queueStamp()
 			d.UpdatedAt = now
-			b.Enqueue(d.QueuedAt, d.ID, j.ID)
-			e.event(b, j, d.ID, StatusUploaded, StatusUploaded, "released")
+			t.enqueue(d)
+			t.event(d, StatusUploaded, StatusUploaded, "released")
 			released++
 		case !landed || expired:
 			d.ErrorMessage = "upload not received"
-			e.setStatus(b, j, d, StatusError, d.ErrorMessage)
+			t.setStatus(d, StatusError, d.ErrorMessage)
 			failed++
-		default:
-			continue // still uploadable: a later commit picks it up
 		}
-		b.PutDoc(d)
 	}
 	j.Committed = true
 	if released+failed > 0 && !allTerminal(docs) && !hasPending(docs) {
 		// Everything is released or failed: drop the upload deadline; the
 		// retention clock starts when the documents are done.
-		b.SetExpiry(j.ID, j.ExpiresAt, time.Time{})
+		t.b.SetExpiry(j.ID, j.ExpiresAt, time.Time{})
 		j.ExpiresAt = time.Time{}
 	}
-	e.settle(b, j, docs)
-	if err := b.Commit(true); err != nil {
-		return nil, e.logErr("commit", err)
-	}
-	e.queued.Add(int64(released))
-	e.updateQueueGauge()
-	for range failed {
-		recordTerminal(StatusError, time.Time{})
-	}
-	if released > 0 {
-		e.wake()
-	}
-	e.log.Info("upload committed", "job", j.ID, "released", released, "failed", failed)
-	return jobView(j, docs), nil
+	return released, failed, true
 }
 
 func hasPending(docs []*joblog.Doc) bool {

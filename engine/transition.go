@@ -1,0 +1,255 @@
+package engine
+
+import (
+	"context"
+	"errors"
+
+	"github.com/redactd/redactd/engine/joblog"
+)
+
+// The transition function.
+//
+// Every change of an account's, a job's or a document's state takes the
+// same steps, and change is the one place that takes them:
+//
+//  1. read the record the change is about, to learn its account;
+//  2. take the account's lock (state changes of one account are serial);
+//  3. read the records again: they may have changed or gone while the
+//     lock was awaited;
+//  4. let the transition decide, on a tx: it changes the records it was
+//     given and records what else must happen;
+//  5. write the documents it touched, the account when quota moved, and
+//     the job, settled from all its documents (status, retention clock,
+//     webhook), into one batch;
+//  6. commit the batch, synced unless the transition said it only
+//     records a progress figure;
+//  7. run the effects outside the job log (counters, metrics, removing a
+//     file), only once the commit succeeded.
+//
+// A transition that finds nothing to do returns errNoChange, which
+// discards the batch and is not an error to the caller.
+//
+// The writes that are not state changes of an account's jobs, documents
+// or quota do not go through change: API keys (serialised by adminMu),
+// the removal of a delivered webhook or of a stale queue entry, and
+// startup recovery, which runs before anything else can.
+
+// errNoChange is what a transition returns when it has nothing to
+// commit; change then discards its batch and returns nil.
+var errNoChange = errors.New("engine: nothing to change")
+
+// errNoDoc is changeDoc's answer for a document that is not (or no
+// longer) in the job log.
+var errNoDoc = errors.New("engine: no such document")
+
+// tx is one transition in progress: the records it read under the
+// account's lock, the batch it writes, and what runs after the commit.
+// Its methods are the steps a transition may take; change commits.
+type tx struct {
+	e *Engine
+	b *joblog.Batch
+
+	accountID string
+	acct      *joblog.Account // read on first use (account)
+	acctDirty bool
+
+	job  *joblog.Job   // nil for an account-only change
+	docs []*joblog.Doc // every document of job, as read under the lock
+	doc  *joblog.Doc   // the document a document transition is about
+
+	touched  map[*joblog.Doc]bool
+	purged   bool // the job's records are deleted: nothing is settled
+	unsynced bool
+	after    []func()
+}
+
+// changeDoc runs fn as a transition of one document, with its job and
+// the job's other documents. A missing document gives errNoDoc without
+// calling fn.
+func (e *Engine) changeDoc(docID string, fn func(*tx) error) error {
+	d, err := e.jl.Doc(docID)
+	if joblog.IsNotFound(err) {
+		return errNoDoc
+	}
+	if err != nil {
+		return err
+	}
+	return e.change(d.AccountID, func(t *tx) error {
+		d, err := e.jl.Doc(docID)
+		if joblog.IsNotFound(err) {
+			return errNoDoc
+		}
+		if err != nil {
+			return err
+		}
+		if err := t.loadJob(d.JobID); err != nil {
+			return err
+		}
+		for i := range t.docs {
+			if t.docs[i].ID == d.ID {
+				t.docs[i] = d
+			}
+		}
+		t.doc = d
+		t.touch(d)
+		return fn(t)
+	})
+}
+
+// changeJob runs fn as a transition of one of the account's jobs and its
+// documents. A job that is missing or belongs to another account gives
+// ErrNotFound without calling fn.
+func (e *Engine) changeJob(accountID, jobID string, fn func(*tx) error) error {
+	return e.change(accountID, func(t *tx) error {
+		if err := t.loadJob(jobID); joblog.IsNotFound(err) {
+			return ErrNotFound
+		} else if err != nil {
+			return err
+		}
+		if t.job.AccountID != accountID {
+			return ErrNotFound
+		}
+		return fn(t)
+	})
+}
+
+// change is the transition function: it takes the account's lock, runs
+// fn (which reads what it needs under the lock, through tx), builds the
+// batch from what fn changed, commits it and then runs fn's effects.
+func (e *Engine) change(accountID string, fn func(*tx) error) error {
+	unlock := e.lockAcct(accountID)
+	defer unlock()
+	t := &tx{e: e, b: e.jl.NewBatch(), accountID: accountID, touched: map[*joblog.Doc]bool{}}
+	if err := fn(t); err != nil {
+		t.b.Discard()
+		if errors.Is(err, errNoChange) {
+			return nil
+		}
+		return err
+	}
+	t.write()
+	if err := t.b.Commit(!t.unsynced); err != nil {
+		return err
+	}
+	for _, f := range t.after {
+		f()
+	}
+	return nil
+}
+
+// loadJob reads the job and all its documents under the lock.
+func (t *tx) loadJob(jobID string) error {
+	j, err := t.e.jl.Job(jobID)
+	if err != nil {
+		return err
+	}
+	docs, err := t.e.jl.JobDocs(j)
+	if err != nil {
+		return err
+	}
+	t.job, t.docs = j, docs
+	return nil
+}
+
+// adopt makes a job created by the transition (and its documents) the
+// job the transition commits.
+func (t *tx) adopt(j *joblog.Job, docs []*joblog.Doc) {
+	t.job, t.docs = j, docs
+	for _, d := range docs {
+		t.touch(d)
+	}
+}
+
+// write puts what the transition changed into the batch: the documents
+// it touched, the account when quota moved, and the job settled from
+// all its documents.
+func (t *tx) write() {
+	if t.purged {
+		if t.acctDirty {
+			t.b.PutAccount(t.acct)
+		}
+		return
+	}
+	for _, d := range t.docs {
+		if t.touched[d] {
+			t.b.PutDoc(d)
+		}
+	}
+	if t.acctDirty {
+		t.b.PutAccount(t.acct)
+	}
+	if t.job != nil {
+		t.e.settle(t.b, t.job, t.docs)
+	}
+}
+
+// account reads the transition's account once, under the lock.
+func (t *tx) account() (*joblog.Account, error) {
+	if t.acct == nil {
+		a, err := t.e.jl.Account(t.accountID)
+		if err != nil {
+			return nil, err
+		}
+		t.acct = a
+	}
+	return t.acct, nil
+}
+
+// accountChanged marks the account to be written.
+func (t *tx) accountChanged() { t.acctDirty = true }
+
+// touch marks d to be written (the transition's document is always).
+func (t *tx) touch(d *joblog.Doc) { t.touched[d] = true }
+
+// setStatus moves d to a new status, with an event.
+func (t *tx) setStatus(d *joblog.Doc, to Status, note string) {
+	t.e.setStatus(t.b, t.job, d, to, note)
+	t.touch(d)
+}
+
+// event records a document's event (from == to for notes such as a
+// charge or an upload) in the job's log.
+func (t *tx) event(d *joblog.Doc, from, to Status, note string) {
+	t.e.event(t.b, t.job, d.ID, from, to, note)
+}
+
+// enqueue puts d on the ready queue.
+func (t *tx) enqueue(d *joblog.Doc) {
+	d.QueuedAt = t.e.queueStamp()
+	t.b.Enqueue(d.QueuedAt, d.ID, d.JobID)
+	t.touch(d)
+	t.onCommit(func() { t.e.queued.Add(1) })
+}
+
+// dequeue takes d off the ready queue, if it is on it.
+func (t *tx) dequeue(d *joblog.Doc) {
+	if d.QueuedAt == 0 {
+		return
+	}
+	t.b.Dequeue(d.QueuedAt, d.ID)
+	d.QueuedAt = 0
+	t.touch(d)
+	t.onCommit(func() { t.e.queued.Add(-1) })
+}
+
+// progressOnly commits the transition without a sync: it records a
+// figure a crash may lose, never an acknowledged state.
+func (t *tx) progressOnly() { t.unsynced = true }
+
+// onCommit runs f after a successful commit, in the order registered.
+func (t *tx) onCommit(f func()) { t.after = append(t.after, f) }
+
+// apiErr is a transition's error as a caller of the Service sees it: the
+// service's own errors (ErrNotFound, an *Error, a canceled context) pass
+// through; anything else is a job-log failure and goes through logErr.
+func (e *Engine) apiErr(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	for _, known := range []error{ErrUnauthorized, ErrInvalid, ErrQuota, ErrNotFound, ErrTooLarge, ErrConflict, ErrUnavailable, context.Canceled, context.DeadlineExceeded} {
+		if errors.Is(err, known) {
+			return err
+		}
+	}
+	return e.logErr(op, err)
+}
