@@ -52,7 +52,7 @@ func (e *Engine) runDemo(ctx context.Context) (*DemoResult, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	dir, err := os.MkdirTemp(e.filesDir, ".demo-")
+	dir, err := os.MkdirTemp(e.files.dir, ".demo-")
 	if err != nil {
 		return nil, nil, err
 	}

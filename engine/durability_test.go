@@ -60,7 +60,7 @@ func TestDeleteJob(t *testing.T) {
 	if n := v.proc.canceled.Load(); n != 1 {
 		t.Fatalf("in-flight processing canceled %d times, want 1", n)
 	}
-	if _, err := os.Stat(v.e.jobDir(j.ID)); !os.IsNotExist(err) {
+	if _, err := os.Stat(v.e.files.jobDir(j.ID)); !os.IsNotExist(err) {
 		t.Fatalf("job directory still there: %v %v", err, v.jobFiles(j.ID))
 	}
 	if keys := v.keysOf(j.ID, j.Documents[0].ID, j.Documents[1].ID, "once"); len(keys) != 0 {
@@ -88,7 +88,7 @@ func TestDeleteJob(t *testing.T) {
 	v.waitDone(a, j2.ID)
 	// Nothing of the deleted job came back.
 	time.Sleep(20 * time.Millisecond)
-	if _, err := os.Stat(v.e.jobDir(j.ID)); !os.IsNotExist(err) {
+	if _, err := os.Stat(v.e.files.jobDir(j.ID)); !os.IsNotExist(err) {
 		t.Fatalf("job directory resurrected")
 	}
 	if n, _ := v.e.jl.Count("queue"); n != 0 {
@@ -121,7 +121,7 @@ func TestRetention(t *testing.T) {
 			waitFor(t, "files", func() bool { return slices.Equal(v.jobFiles(j.ID), want) })
 			if tc.retention == Studio {
 				var masks []Mask
-				b, err := os.ReadFile(v.e.masksPath(j.ID, doc))
+				b, err := os.ReadFile(v.e.files.masksPath(j.ID, doc))
 				if err != nil || json.Unmarshal(b, &masks) != nil || len(masks) != 3 || masks[2].Page != 2 {
 					t.Fatalf("masks = %s, %v", b, err)
 				}
@@ -139,7 +139,7 @@ func TestRetention(t *testing.T) {
 			if _, err := v.e.GetJob(bg, a, j.ID); err != ErrNotFound {
 				t.Fatalf("after TTL: %v", err)
 			}
-			if _, err := os.Stat(v.e.jobDir(j.ID)); !os.IsNotExist(err) {
+			if _, err := os.Stat(v.e.files.jobDir(j.ID)); !os.IsNotExist(err) {
 				t.Fatalf("job directory left: %v", err)
 			}
 			if keys := v.keysOf(j.ID, doc); len(keys) != 0 {
@@ -170,10 +170,10 @@ func TestRecovery(t *testing.T) {
 	// Leftovers of an unclean stop: a temporary file in a live job
 	// directory, a directory of a job that was never recorded, a stray
 	// temporary file.
-	if err := os.WriteFile(filepath.Join(v.e.jobDir(jobs[0].ID), tmpPrefix+"crash"), []byte("x"), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(v.e.files.jobDir(jobs[0].ID), tmpPrefix+"crash"), []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	orphan := v.e.jobDir(newID())
+	orphan := v.e.files.jobDir(newID())
 	os.Mkdir(orphan, 0o700)
 	os.WriteFile(filepath.Join(orphan, "x.orig"), []byte("x"), 0o600)
 
@@ -275,7 +275,7 @@ func TestDiskFullOnCreate(t *testing.T) {
 	if ids, _ := v.e.jl.AccountJobs(a.ID); len(ids) != 0 {
 		t.Fatalf("half-written job recorded: %v", ids)
 	}
-	if names, _ := readDirNames(v.e.filesDir); len(names) != 0 {
+	if names, _ := readDirNames(v.e.files.dir); len(names) != 0 {
 		t.Fatalf("files left: %v", names)
 	}
 	r, err := v.e.InitJob(bg, a, InitJobRequest{Files: []InitFile{pdfInit("a.pdf", testPDF(1))}})

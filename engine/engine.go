@@ -17,7 +17,6 @@ import (
 
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/joblog"
-	"github.com/redactd/redactd/engine/metrics"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/engine/webhook"
 )
@@ -25,14 +24,13 @@ import (
 // Engine is the durable job service; the package documentation (doc.go)
 // says how it behaves where the interface leaves it open.
 type Engine struct {
-	cfg      config.Config
-	proc     Processor
-	log      *slog.Logger
-	jl       *joblog.Log
-	filesDir string
+	cfg   config.Config
+	proc  Processor
+	log   *slog.Logger
+	jl    *joblog.Log
+	files storage
 
-	now      func() time.Time
-	syncFile func(*os.File) error
+	now func() time.Time
 	// progressEvery is the least time between two stores of pages_done.
 	progressEvery time.Duration
 	// verify checks a finished output before it is released; nil skips the
@@ -42,6 +40,7 @@ type Engine struct {
 
 	allow *webhook.AllowList // webhook-allow-hosts
 	quota quota
+	life  lifecycle
 
 	acctMu  [64]sync.Mutex // serializes state changes per account
 	adminMu sync.Mutex     // serializes key and account creation
@@ -111,17 +110,17 @@ func open(cfg config.Config, proc Processor, log *slog.Logger, h hooks) (*Engine
 		cfg.JanitorInterval = time.Minute
 	}
 	e := &Engine{
-		cfg:      cfg,
-		proc:     proc,
-		log:      log,
-		filesDir: filepath.Join(cfg.Data, "files"),
-		now:      h.now,
-		syncFile: h.syncFile,
+		cfg:   cfg,
+		proc:  proc,
+		log:   log,
+		files: storage{dir: filepath.Join(cfg.Data, "files"), sync: h.syncFile},
+		now:   h.now,
 
 		progressEvery: cmp.Or(h.progressEvery, progressInterval),
 		quota:         quota{freePages: cfg.FreePages, standardPages: cfg.StandardPages, maxPagesDoc: cfg.MaxPagesPerDoc},
 		stop:          make(chan struct{}),
 	}
+	e.life = lifecycle{now: h.now, outputTTL: cfg.OutputTTL, studioTTL: cfg.StudioTTL, finished: e.queueHook}
 	if v, ok := proc.(OutputVerifier); ok {
 		e.verify = v.VerifyOutput
 	}
@@ -131,7 +130,7 @@ func open(cfg config.Config, proc Processor, log *slog.Logger, h hooks) (*Engine
 		return nil, fmt.Errorf("engine: %w", err)
 	}
 	e.allow = allow
-	if err := os.MkdirAll(e.filesDir, 0o700); err != nil {
+	if err := os.MkdirAll(e.files.dir, 0o700); err != nil {
 		return nil, fmt.Errorf("engine: data directory: %w", err)
 	}
 	if err := tighten(cfg.Data); err != nil {
@@ -256,102 +255,6 @@ func validID(s string) bool {
 
 func newID() string { return uuid.NewString() }
 
-// Status helpers.
-
-func rank(s Status) int {
-	switch s {
-	case StatusUploaded:
-		return 0
-	case StatusAnalyzing:
-		return 1
-	case StatusRedacting:
-		return 2
-	}
-	return 3
-}
-
-// deriveStatus is the job status rule documented on Engine.
-func deriveStatus(docs []*joblog.Doc) Status {
-	least := -1
-	anyRedacted := false
-	for _, d := range docs {
-		s := Status(d.Status)
-		if s.Terminal() {
-			anyRedacted = anyRedacted || s == StatusRedacted
-			continue
-		}
-		r := rank(s)
-		if s == StatusUploaded && d.Released {
-			r = rank(StatusAnalyzing)
-		}
-		if least < 0 || r < least {
-			least = r
-		}
-	}
-	switch least {
-	case -1:
-		if anyRedacted {
-			return StatusRedacted
-		}
-		return StatusError
-	case 0:
-		return StatusUploaded
-	case 1:
-		return StatusAnalyzing
-	}
-	return StatusRedacting
-}
-
-func allTerminal(docs []*joblog.Doc) bool {
-	for _, d := range docs {
-		if !Status(d.Status).Terminal() {
-			return false
-		}
-	}
-	return true
-}
-
-// event appends a transition to the job's log inside b.
-func (e *Engine) event(b *joblog.Batch, j *joblog.Job, docID string, from, to Status, note string) {
-	j.Seq++
-	b.AddEvent(j.ID, &joblog.Event{Seq: j.Seq, At: e.now(), Doc: docID, From: string(from), To: string(to), Note: note})
-}
-
-// setStatus moves a document to a new status, with an event.
-func (e *Engine) setStatus(b *joblog.Batch, j *joblog.Job, d *joblog.Doc, to Status, note string) {
-	if Status(d.Status) == to {
-		return
-	}
-	e.event(b, j, d.ID, Status(d.Status), to, note)
-	d.Status = string(to)
-	d.UpdatedAt = e.now()
-}
-
-// settle recomputes the job's status from docs (which hold the batch's
-// document changes), records a job event when it changes, starts the
-// retention clock once every document is terminal, and writes the job.
-func (e *Engine) settle(b *joblog.Batch, j *joblog.Job, docs []*joblog.Doc) {
-	if st := deriveStatus(docs); string(st) != j.Status {
-		e.event(b, j, "", Status(j.Status), st, "")
-		j.Status = string(st)
-	}
-	if allTerminal(docs) && j.FinishedAt.IsZero() {
-		j.FinishedAt = e.now()
-		exp := j.FinishedAt.Add(e.ttl(Retention(j.Retention)))
-		b.SetExpiry(j.ID, j.ExpiresAt, exp)
-		j.ExpiresAt = exp
-		e.queueHook(b, j)
-	}
-	b.PutJob(j)
-}
-
-func (e *Engine) ttl(r Retention) time.Duration {
-	if r == Studio {
-		return e.cfg.StudioTTL
-	}
-	return e.cfg.OutputTTL
-}
-
 // Conversions between API and stored types.
 
 func toOptions(o joblog.RedactOptions) Options {
@@ -423,16 +326,5 @@ func (k *keyedMutex) lock(key string) func() {
 			delete(k.m, key)
 		}
 		k.mu.Unlock()
-	}
-}
-
-// recordTerminal updates the metrics of a document that became terminal.
-func recordTerminal(st Status, since time.Time) {
-	metrics.Documents.WithLabelValues(string(st)).Inc()
-	if !since.IsZero() {
-		metrics.DocumentDuration.Observe(time.Since(since).Seconds())
-	}
-	if st == StatusError {
-		metrics.Errors.WithLabelValues("document_error").Inc()
 	}
 }

@@ -178,7 +178,7 @@ func TestCreateJobValidation(t *testing.T) {
 	if ids, _ := v.e.jl.AccountJobs(a.ID); len(ids) != 0 {
 		t.Fatalf("invalid requests created jobs: %v", ids)
 	}
-	if ents, _ := readDirNames(v.e.filesDir); len(ents) != 0 {
+	if ents, _ := readDirNames(v.e.files.dir); len(ents) != 0 {
 		t.Fatalf("invalid requests left files: %v", ents)
 	}
 	// 200 characters (not bytes) is fine.
@@ -234,7 +234,7 @@ func TestIdempotencyConcurrent(t *testing.T) {
 	if err != nil || j.ID != ids[0] || j.Status != StatusRedacted {
 		t.Fatalf("late retry = %+v, %v", j, err)
 	}
-	if dirs, _ := readDirNames(v.e.filesDir); len(dirs) != 1 {
+	if dirs, _ := readDirNames(v.e.files.dir); len(dirs) != 1 {
 		t.Fatalf("job directories = %v", dirs)
 	}
 }

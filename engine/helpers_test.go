@@ -376,7 +376,7 @@ func (v *env) pagesUsed(a *Account) int64 {
 }
 
 func (v *env) jobFiles(jobID string) []string {
-	ents, err := os.ReadDir(filepath.Join(v.e.filesDir, jobID))
+	ents, err := os.ReadDir(filepath.Join(v.e.files.dir, jobID))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}

@@ -55,7 +55,7 @@ func (e *Engine) recover() error {
 			b.PutDoc(d)
 		}
 		if !d.HasOriginal {
-			if err := os.Remove(e.origPath(d.JobID, d.ID)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := os.Remove(e.files.origPath(d.JobID, d.ID)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}
 		}
@@ -95,12 +95,12 @@ func (e *Engine) recover() error {
 // that are older than grace. At startup (startup true, grace 0) it also
 // removes temporary files in live job directories.
 func (e *Engine) sweepOrphans(grace time.Duration, startup bool) error {
-	ents, err := os.ReadDir(e.filesDir)
+	ents, err := os.ReadDir(e.files.dir)
 	if err != nil {
 		return err
 	}
 	for _, ent := range ents {
-		path := filepath.Join(e.filesDir, ent.Name())
+		path := filepath.Join(e.files.dir, ent.Name())
 		switch {
 		case ent.IsDir() && validID(ent.Name()):
 			_, err := e.jl.Job(ent.Name())
@@ -235,7 +235,7 @@ func (e *Engine) expireUploads(jobID, accountID string, ent joblog.RetentionEntr
 			if d.HasOriginal {
 				d.ErrorMessage = "upload not committed"
 				d.HasOriginal = false
-				t.onCommit(func() { os.Remove(e.origPath(j.ID, d.ID)) })
+				t.onCommit(func() { os.Remove(e.files.origPath(j.ID, d.ID)) })
 			}
 			t.setStatus(d, StatusError, d.ErrorMessage)
 			t.onCommit(func() { recordTerminal(StatusError, time.Time{}) })

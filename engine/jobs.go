@@ -281,7 +281,7 @@ func (e *Engine) CreateJob(ctx context.Context, acct *Account, req CreateJobRequ
 	// crash before the batch leaves an orphan directory that the next
 	// start removes.
 	jobID := newID()
-	dir := e.jobDir(jobID)
+	dir := e.files.jobDir(jobID)
 	if err := e.writeOriginals(dir, docs, req.Files); err != nil {
 		os.RemoveAll(dir)
 		e.log.Error("engine: writing originals failed", "job", jobID, "err", err)
@@ -304,7 +304,7 @@ func (e *Engine) writeOriginals(dir string, docs []*joblog.Doc, files []File) er
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		return err
 	}
-	if err := syncDir(e.filesDir); err != nil {
+	if err := syncDir(e.files.dir); err != nil {
 		return err
 	}
 	for i, d := range docs {
@@ -494,13 +494,13 @@ func (e *Engine) purge(ctx context.Context, jobID, accountID string) error {
 		case <-wait.Done():
 		}
 	}
-	dir := e.jobDir(jobID)
+	dir := e.files.jobDir(jobID)
 	if err := os.RemoveAll(dir); err != nil {
 		// The records are gone, so the caller's delete succeeded; the
 		// janitor removes the orphaned directory later.
 		e.log.Error("engine: removing job files failed", "job", jobID, "err", err)
 	}
-	syncDir(e.filesDir)
+	syncDir(e.files.dir)
 	return nil
 }
 
@@ -525,7 +525,7 @@ func (e *Engine) Output(ctx context.Context, acct *Account, docID string) (io.Re
 	if d.Status != string(StatusRedacted) || !d.HasOutput {
 		return nil, 0, errorf(ErrNotFound, "", "output not ready")
 	}
-	f, err := os.Open(e.outPath(d.JobID, d.ID))
+	f, err := os.Open(e.files.outPath(d.JobID, d.ID))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, 0, ErrNotFound // purged meanwhile
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/redactd/redactd/engine/joblog"
@@ -68,20 +67,6 @@ func buildReport(docID string, res *ProcessResult) *Report {
 	return r
 }
 
-func (e *Engine) reportPath(jobID, docID string) string {
-	return filepath.Join(e.filesDir, jobID, docID+".report.json")
-}
-
-// writeReportTemp writes a document's report to a synced temporary file
-// in its job's directory, for publish to rename beside the output.
-func (e *Engine) writeReportTemp(jobID string, r *Report) (string, error) {
-	data, err := json.Marshal(r)
-	if err != nil {
-		return "", err
-	}
-	return e.writeTemp(e.jobDir(jobID), data)
-}
-
 // Report returns a redacted document's report. It exists exactly while
 // the output does (same checks as Output): another account's document, an
 // unfinished or failed one, or one whose output was purged is ErrNotFound.
@@ -106,10 +91,10 @@ func (e *Engine) Report(ctx context.Context, acct *Account, docID string) (*Repo
 	if d.Status != string(StatusRedacted) || !d.HasOutput || !d.HasReport {
 		return nil, errorf(ErrNotFound, "", "report not ready")
 	}
-	if _, err := os.Stat(e.outPath(d.JobID, d.ID)); errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(e.files.outPath(d.JobID, d.ID)); errors.Is(err, fs.ErrNotExist) {
 		return nil, ErrNotFound // purged meanwhile
 	}
-	b, err := os.ReadFile(e.reportPath(d.JobID, d.ID))
+	b, err := os.ReadFile(e.files.reportPath(d.JobID, d.ID))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, ErrNotFound
 	}

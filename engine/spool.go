@@ -40,7 +40,7 @@ func (e *Engine) Spool(ctx context.Context, r io.Reader, max int64) (*Spooled, e
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	f, err := e.newDurable(e.filesDir)
+	f, err := e.files.newDurable(e.files.dir)
 	if err != nil {
 		return nil, storageError(err)
 	}
@@ -92,7 +92,7 @@ func fileFacts(f File) (size int64, head []byte, sum string) {
 // memory are written through a synced temporary file. The caller syncs dir.
 func (e *Engine) placeOriginal(dir, name string, f File) error {
 	if f.Spool == nil {
-		return e.writeFileAtomic(dir, name, f.Data)
+		return e.files.writeFileAtomic(dir, name, f.Data)
 	}
 	if f.Spool.path == "" || f.Spool.taken {
 		return errors.New("engine: spooled upload already removed or taken")

@@ -179,7 +179,7 @@ func (t *tx) write() {
 		t.b.PutAccount(t.acct)
 	}
 	if t.job != nil {
-		t.e.settle(t.b, t.job, t.docs)
+		t.e.life.settle(t.b, t.job, t.docs)
 	}
 }
 
@@ -203,14 +203,14 @@ func (t *tx) touch(d *joblog.Doc) { t.touched[d] = true }
 
 // setStatus moves d to a new status, with an event.
 func (t *tx) setStatus(d *joblog.Doc, to Status, note string) {
-	t.e.setStatus(t.b, t.job, d, to, note)
+	t.e.life.setStatus(t.b, t.job, d, to, note)
 	t.touch(d)
 }
 
 // event records a document's event (from == to for notes such as a
 // charge or an upload) in the job's log.
 func (t *tx) event(d *joblog.Doc, from, to Status, note string) {
-	t.e.event(t.b, t.job, d.ID, from, to, note)
+	t.e.life.event(t.b, t.job, d.ID, from, to, note)
 }
 
 // enqueue puts d on the ready queue.

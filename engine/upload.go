@@ -129,11 +129,11 @@ func (e *Engine) InitJob(ctx context.Context, acct *Account, req InitJobRequest)
 	}
 	ret, opts, fp := ad.retention, ad.options, ad.fp
 	jobID := newID()
-	dir := e.jobDir(jobID)
+	dir := e.files.jobDir(jobID)
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		return nil, storageError(err)
 	}
-	if err := syncDir(e.filesDir); err != nil {
+	if err := syncDir(e.files.dir); err != nil {
 		os.RemoveAll(dir)
 		return nil, storageError(err)
 	}
@@ -190,7 +190,7 @@ func (e *Engine) PutUpload(ctx context.Context, docID, token, contentType string
 	if size >= 0 && size != d.SizeBytes {
 		return errorf(ErrInvalid, "", "size mismatch: reserved %d bytes, got %d", d.SizeBytes, size)
 	}
-	dir := e.jobDir(d.JobID)
+	dir := e.files.jobDir(d.JobID)
 	tmp, sum, err := e.receive(dir, d.SizeBytes, body)
 	if err != nil {
 		return err
@@ -202,7 +202,7 @@ func (e *Engine) PutUpload(ctx context.Context, docID, token, contentType string
 		if d.Released || d.Status != string(StatusUploaded) {
 			return errCommitted
 		}
-		if err := os.Rename(tmp, e.origPath(d.JobID, d.ID)); err != nil {
+		if err := os.Rename(tmp, e.files.origPath(d.JobID, d.ID)); err != nil {
 			return storageError(err)
 		}
 		if err := syncDir(dir); err != nil {
@@ -229,7 +229,7 @@ func (e *Engine) PutUpload(ctx context.Context, docID, token, contentType string
 // receive streams body (exactly want bytes of PDF) into a synced temporary
 // file in dir and returns its path and SHA-256.
 func (e *Engine) receive(dir string, want int64, body io.Reader) (string, string, error) {
-	f, err := e.newDurable(dir)
+	f, err := e.files.newDurable(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", "", ErrNotFound // the job was deleted meanwhile
 	}

@@ -1,13 +1,15 @@
 package engine
 
 import (
+	"encoding/json"
 	"errors"
-	"github.com/redactd/redactd/engine/imagein"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/redactd/redactd/engine/imagein"
 )
 
 // Files live under DATA/files/<job id>/, one directory per job so that a
@@ -25,18 +27,30 @@ import (
 
 const tmpPrefix = ".tmp-"
 
-func (e *Engine) jobDir(jobID string) string { return filepath.Join(e.filesDir, jobID) }
-
-func (e *Engine) origPath(jobID, docID string) string {
-	return filepath.Join(e.filesDir, jobID, docID+".orig")
+// storage is the engine's local file store: where a document's files
+// live and the one way they are written (durable). The job log says
+// which files exist; storage only holds them.
+type storage struct {
+	dir  string               // DATA/files
+	sync func(*os.File) error // fsync; injectable so tests can fail it
 }
 
-func (e *Engine) outPath(jobID, docID string) string {
-	return filepath.Join(e.filesDir, jobID, docID+".pdf")
+func (s storage) jobDir(jobID string) string { return filepath.Join(s.dir, jobID) }
+
+func (s storage) origPath(jobID, docID string) string {
+	return filepath.Join(s.dir, jobID, docID+".orig")
 }
 
-func (e *Engine) masksPath(jobID, docID string) string {
-	return filepath.Join(e.filesDir, jobID, docID+".masks.json")
+func (s storage) outPath(jobID, docID string) string {
+	return filepath.Join(s.dir, jobID, docID+".pdf")
+}
+
+func (s storage) masksPath(jobID, docID string) string {
+	return filepath.Join(s.dir, jobID, docID+".masks.json")
+}
+
+func (s storage) reportPath(jobID, docID string) string {
+	return filepath.Join(s.dir, jobID, docID+".report.json")
 }
 
 // createTemp opens a new temporary file in dir.
@@ -53,10 +67,10 @@ type durable struct {
 	sync func(*os.File) error
 }
 
-// newDurable opens a temporary file in dir, synced with the engine's
-// fsync (injectable, so tests can fail it).
-func (e *Engine) newDurable(dir string) (*durable, error) {
-	return openDurable(dir, e.syncFile)
+// newDurable opens a temporary file in dir, synced with the store's
+// fsync.
+func (s storage) newDurable(dir string) (*durable, error) {
+	return openDurable(dir, s.sync)
 }
 
 func openDurable(dir string, sync func(*os.File) error) (*durable, error) {
@@ -102,8 +116,8 @@ func (d *durable) place(name string) error {
 
 // writeTemp writes data to a sealed temporary file in dir and returns its
 // path, for a commit to rename into place later.
-func (e *Engine) writeTemp(dir string, data []byte) (string, error) {
-	d, err := e.newDurable(dir)
+func (s storage) writeTemp(dir string, data []byte) (string, error) {
+	d, err := s.newDurable(dir)
 	if err != nil {
 		return "", err
 	}
@@ -119,8 +133,8 @@ func (e *Engine) writeTemp(dir string, data []byte) (string, error) {
 
 // closeSynced flushes f to stable storage and closes it. It is for files
 // the engine did not create through durable (a processor's output).
-func (e *Engine) closeSynced(f *os.File) error {
-	return (&durable{f: f, sync: e.syncFile}).sealKeep()
+func (s storage) closeSynced(f *os.File) error {
+	return (&durable{f: f, sync: s.sync}).sealKeep()
 }
 
 // sealKeep is seal without removing the file on failure: its owner decides.
@@ -134,8 +148,8 @@ func (d *durable) sealKeep() error {
 
 // writeFileAtomic writes data to dir/name durably. The caller syncs dir
 // once after its last rename.
-func (e *Engine) writeFileAtomic(dir, name string, data []byte) error {
-	d, err := e.newDurable(dir)
+func (s storage) writeFileAtomic(dir, name string, data []byte) error {
+	d, err := s.newDurable(dir)
 	if err != nil {
 		return err
 	}
@@ -204,4 +218,34 @@ func removeTemps(dir string) error {
 		}
 	}
 	return nil
+}
+
+// writeJSONTemp writes v as JSON to a sealed temporary file in the job's
+// directory, for publish to rename beside the output.
+func (s storage) writeJSONTemp(jobID string, v any) (string, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	return s.writeTemp(s.jobDir(jobID), data)
+}
+
+// publish renames a finished document's sealed temporary files (the
+// output, and the masks and report when given) into place and syncs the
+// job's directory.
+func (s storage) publish(jobID, docID, out, masks, report string) error {
+	if err := os.Rename(out, s.outPath(jobID, docID)); err != nil {
+		return err
+	}
+	if masks != "" {
+		if err := os.Rename(masks, s.masksPath(jobID, docID)); err != nil {
+			return err
+		}
+	}
+	if report != "" {
+		if err := os.Rename(report, s.reportPath(jobID, docID)); err != nil {
+			return err
+		}
+	}
+	return syncDir(s.jobDir(jobID))
 }

@@ -1,167 +1,23 @@
 package engine
 
+// One attempt at a queued document: start it (count the attempt
+// durably), run the Processor with progress reported as transitions,
+// and end it (publish the output and charge, or record the failure and
+// refund), each step a transition (transition.go).
+
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"runtime/debug"
-	"sync"
 	"syscall"
 	"time"
 
 	"github.com/redactd/redactd/engine/joblog"
 	"github.com/redactd/redactd/engine/metrics"
 )
-
-// The ready queue is durable: a document's queue entry is written in the
-// batch that releases it and deleted in the batch that makes it terminal.
-// The dispatcher hands the oldest entries that are not in flight to at
-// most cfg.MaxConcurrentJobs workers. A document interrupted by a crash or
-// a shutdown simply stays queued and is processed again from the start
-// after the next Open; the Processor is deterministic and the quota
-// charge is recorded on the document, so nothing is duplicated.
-
-// dispatchPoll is how often the dispatcher looks at the queue without
-// being woken (a safety net; enqueues wake it at once).
-const dispatchPoll = 5 * time.Second
-
-// retryDelay is how long a document waits after a failure to record its
-// outcome (say a full disk) before it is tried again.
-const retryDelay = 2 * time.Second
-
-type scheduler struct {
-	mu       sync.Mutex
-	inflight map[string]*running // by document id
-	notify   chan struct{}
-	slots    chan struct{}
-	wg       sync.WaitGroup // workers
-}
-
-type running struct {
-	docID, jobID string
-	cancel       context.CancelFunc
-	done         chan struct{}
-}
-
-func (s *scheduler) init(n int) {
-	s.inflight = map[string]*running{}
-	s.notify = make(chan struct{}, 1)
-	s.slots = make(chan struct{}, n)
-}
-
-func (s *scheduler) isInflight(docID string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.inflight[docID] != nil
-}
-
-// cancelJob cancels the job's workers and returns channels closed when
-// each has finished.
-func (s *scheduler) cancelJob(jobID string) []chan struct{} {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []chan struct{}
-	for _, r := range s.inflight {
-		if r.jobID == jobID {
-			r.cancel()
-			out = append(out, r.done)
-		}
-	}
-	return out
-}
-
-func (s *scheduler) inflightCount() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.inflight)
-}
-
-// wake tells the dispatcher that the queue has new entries.
-func (e *Engine) wake() {
-	select {
-	case e.sched.notify <- struct{}{}:
-	default:
-	}
-}
-
-func (e *Engine) updateQueueGauge() {
-	metrics.QueueDepth.Set(float64(e.queued.Load() - int64(e.sched.inflightCount())))
-}
-
-// dispatch takes a worker slot, then the oldest queued document not in
-// flight, and starts a worker for it.
-func (e *Engine) dispatch() {
-	defer e.bg.Done()
-	tick := time.NewTicker(dispatchPoll)
-	defer tick.Stop()
-	for {
-		select {
-		case e.sched.slots <- struct{}{}:
-		case <-e.stop:
-			return
-		}
-		var q joblog.QueueEntry
-		for {
-			next, ok, err := e.jl.NextQueued(e.sched.isInflight)
-			if err != nil && !errors.Is(err, joblog.ErrClosed) {
-				e.log.Error("engine: reading the queue failed", "err", err)
-			}
-			if ok {
-				q = next
-				break
-			}
-			select {
-			case <-e.sched.notify:
-			case <-tick.C:
-			case <-e.stop:
-				<-e.sched.slots
-				return
-			}
-		}
-		ctx, cancel := context.WithCancel(e.base)
-		r := &running{docID: q.DocID, jobID: q.JobID, cancel: cancel, done: make(chan struct{})}
-		e.sched.mu.Lock()
-		e.sched.inflight[q.DocID] = r
-		e.sched.mu.Unlock()
-		e.updateQueueGauge()
-		e.sched.wg.Add(1)
-		go e.work(ctx, q, r)
-	}
-}
-
-func (e *Engine) work(ctx context.Context, q joblog.QueueEntry, r *running) {
-	defer e.sched.wg.Done()
-	retry := false
-	defer func() {
-		if retry {
-			// Keep the document "in flight" for a while so the dispatcher
-			// does not spin on a failure that needs time to go away.
-			select {
-			case <-time.After(retryDelay):
-			case <-ctx.Done():
-			}
-		}
-		r.cancel()
-		e.sched.mu.Lock()
-		delete(e.sched.inflight, q.DocID)
-		e.sched.mu.Unlock()
-		close(r.done)
-		<-e.sched.slots
-		e.updateQueueGauge()
-		if retry {
-			e.wake()
-		}
-	}()
-	if err := e.process(ctx, q); err != nil {
-		if e.base.Err() == nil && !errors.Is(err, joblog.ErrClosed) {
-			e.log.Error("engine: document will be retried", "doc", q.DocID, "err", err)
-			retry = true
-		}
-	}
-}
 
 // errDocGone aborts processing of a document whose job was deleted.
 var errDocGone = errors.New("engine: document deleted")
@@ -175,7 +31,7 @@ func (e *Engine) process(ctx context.Context, q joblog.QueueEntry) error {
 		return err
 	}
 	start := time.Now()
-	dir := e.jobDir(j.ID)
+	dir := e.files.jobDir(j.ID)
 	defer func() {
 		// Runs last, after the temporary files are removed: a worker that
 		// outlived a delete's wait leaves no empty directory behind.
@@ -200,10 +56,10 @@ func (e *Engine) process(ctx context.Context, q joblog.QueueEntry) error {
 	}
 	defer os.Remove(out.Name()) // no-op once renamed
 
-	in := ProcessInput{DocID: d.ID, Path: e.origPath(j.ID, d.ID), Options: toOptions(j.Options)}
+	in := ProcessInput{DocID: d.ID, Path: e.files.origPath(j.ID, d.ID), Options: toOptions(j.Options)}
 	res, perr := e.runProcessor(ctx, in, out, e.progressFunc(ctx, d.ID))
 	if perr == nil {
-		if err := e.closeSynced(out); err != nil {
+		if err := e.files.closeSynced(out); err != nil {
 			e.log.Error("engine: syncing output failed", "doc", d.ID, "err", err)
 			perr = err
 			if !storageFailure(err) {
@@ -244,7 +100,7 @@ func (e *Engine) process(ctx context.Context, q joblog.QueueEntry) error {
 		return e.finish(d.ID, outcome{errMsg: msg}, start)
 	}
 	o := outcome{out: out.Name(), res: res}
-	report, err := e.writeReportTemp(j.ID, buildReport(d.ID, res))
+	report, err := e.files.writeJSONTemp(j.ID, buildReport(d.ID, res))
 	if err != nil {
 		e.log.Error("engine: writing report failed", "doc", d.ID, "err", err)
 		return e.finish(d.ID, outcome{errMsg: "server storage unavailable"}, start)
@@ -252,7 +108,7 @@ func (e *Engine) process(ctx context.Context, q joblog.QueueEntry) error {
 	defer os.Remove(report)
 	o.report = report
 	if Retention(j.Retention) == Studio {
-		masks, err := e.writeMasksTemp(j.ID, res.Masks)
+		masks, err := e.files.writeJSONTemp(j.ID, nonNilMasks(res.Masks))
 		if err != nil {
 			e.log.Error("engine: writing masks failed", "doc", d.ID, "err", err)
 			return e.finish(d.ID, outcome{errMsg: "server storage unavailable"}, start)
@@ -411,17 +267,6 @@ type outcome struct {
 	res    *ProcessResult
 }
 
-func (e *Engine) writeMasksTemp(jobID string, masks []Mask) (string, error) {
-	if masks == nil {
-		masks = []Mask{}
-	}
-	data, err := json.Marshal(masks)
-	if err != nil {
-		return "", err
-	}
-	return e.writeTemp(e.jobDir(jobID), data)
-}
-
 // finish records a document's terminal state.
 func (e *Engine) finish(docID string, o outcome, start time.Time) error {
 	err := e.changeDoc(docID, func(t *tx) error {
@@ -457,7 +302,7 @@ func (e *Engine) end(t *tx, o outcome, start time.Time) error {
 			o.errMsg = denied
 		}
 		if o.errMsg == "" {
-			if err := e.publish(j.ID, d.ID, o); err != nil {
+			if err := e.files.publish(j.ID, d.ID, o.out, o.masks, o.report); err != nil {
 				return fmt.Errorf("publishing output: %w", err)
 			}
 			d.HasOutput, d.OutputBytes, d.HasMasks = true, o.res.OutputBytes, o.masks != ""
@@ -479,7 +324,7 @@ func (e *Engine) end(t *tx, o outcome, start time.Time) error {
 	if ephemeral {
 		d.HasOriginal = false
 		t.onCommit(func() {
-			if err := os.Remove(e.origPath(j.ID, d.ID)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := os.Remove(e.files.origPath(j.ID, d.ID)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				e.log.Error("engine: removing original failed", "doc", d.ID, "err", err)
 			}
 		})
@@ -493,28 +338,17 @@ func (e *Engine) end(t *tx, o outcome, start time.Time) error {
 	return nil
 }
 
-// publish renames the output (and masks) into place and syncs the
-// directory.
-func (e *Engine) publish(jobID, docID string, o outcome) error {
-	if err := os.Rename(o.out, e.outPath(jobID, docID)); err != nil {
-		return err
-	}
-	if o.masks != "" {
-		if err := os.Rename(o.masks, e.masksPath(jobID, docID)); err != nil {
-			return err
-		}
-	}
-	if o.report != "" {
-		if err := os.Rename(o.report, e.reportPath(jobID, docID)); err != nil {
-			return err
-		}
-	}
-	return syncDir(e.jobDir(jobID))
-}
-
 // storageFailure reports whether err is the storage refusing writes
 // (full, over quota, read-only): a condition of the machine that goes
 // away, not a property of the document.
 func storageFailure(err error) bool {
 	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) || errors.Is(err, syscall.EROFS)
+}
+
+// nonNilMasks makes a studio document without masks store [], not null.
+func nonNilMasks(m []Mask) []Mask {
+	if m == nil {
+		return []Mask{}
+	}
+	return m
 }
