@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/redactd/redactd/engine/joblog"
-	"github.com/redactd/redactd/engine/metrics"
 )
 
 // errDocGone aborts processing of a document whose job was deleted.
@@ -39,8 +38,8 @@ func (e *Engine) process(ctx context.Context, q joblog.QueueEntry) error {
 			removeIfEmpty(dir)
 		}
 	}()
-	metrics.DocumentsInFlight.Inc()
-	defer metrics.DocumentsInFlight.Dec()
+	e.metrics.inFlight.Inc()
+	defer e.metrics.inFlight.Dec()
 
 	out, err := createTemp(dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -330,9 +329,9 @@ func (e *Engine) end(t *tx, o outcome, start time.Time) error {
 		})
 	}
 	t.dequeue(d)
+	t.started = start
 	t.setStatus(d, final, d.ErrorMessage)
 	t.onCommit(func() {
-		recordTerminal(final, start)
 		e.log.Info("document done", "job", j.ID, "doc", d.ID, "status", string(final), "pages", d.PageCount)
 	})
 	return nil

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/redactd/redactd/engine/joblog"
-	"github.com/redactd/redactd/engine/metrics"
 )
 
 // The ready queue is durable: a document's queue entry is written in the
@@ -84,7 +83,7 @@ func (e *Engine) wake() {
 }
 
 func (e *Engine) updateQueueGauge() {
-	metrics.QueueDepth.Set(float64(e.queued.Load() - int64(e.sched.inflightCount())))
+	e.metrics.queueDepth.Set(float64(e.queued.Load() - int64(e.sched.inflightCount())))
 }
 
 // dispatch takes a worker slot, then the oldest queued document not in

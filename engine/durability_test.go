@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/joblog"
 )
 
@@ -150,7 +149,7 @@ func TestRetention(t *testing.T) {
 }
 
 func TestRecovery(t *testing.T) {
-	v := newEnv(t, func(c *config.Config) { c.MaxConcurrentJobs = 2 })
+	v := newEnv(t, func(c *Settings) { c.MaxConcurrentJobs = 2 })
 	a, _ := v.account("rec@example.com", "standard", 0)
 	// First life: every document blocks once it has reported its page
 	// count (so it is charged), and only two run at a time.

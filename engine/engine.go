@@ -15,7 +15,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/joblog"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/engine/webhook"
@@ -24,7 +23,7 @@ import (
 // Engine is the durable job service; the package documentation (doc.go)
 // says how it behaves where the interface leaves it open.
 type Engine struct {
-	cfg   config.Config
+	cfg   Settings
 	proc  Processor
 	log   *slog.Logger
 	jl    *joblog.Log
@@ -38,9 +37,10 @@ type Engine struct {
 	// OutputVerifier.
 	verify func(path string) error
 
-	allow *webhook.AllowList // webhook-allow-hosts
-	quota quota
-	life  lifecycle
+	allow   *webhook.AllowList // webhook-allow-hosts
+	quota   quota
+	metrics *Metrics
+	life    lifecycle
 
 	acctMu  [64]sync.Mutex // serializes state changes per account
 	adminMu sync.Mutex     // serializes key and account creation
@@ -89,11 +89,11 @@ type hooks struct {
 // opened for administration only (keys, defaults, reading jobs): nothing
 // is processed and the janitor does not run; queued documents wait for
 // the next Open with a Processor.
-func Open(cfg config.Config, proc Processor, log *slog.Logger) (*Engine, error) {
+func Open(cfg Settings, proc Processor, log *slog.Logger) (*Engine, error) {
 	return open(cfg, proc, log, hooks{})
 }
 
-func open(cfg config.Config, proc Processor, log *slog.Logger, h hooks) (*Engine, error) {
+func open(cfg Settings, proc Processor, log *slog.Logger, h hooks) (*Engine, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -120,6 +120,11 @@ func open(cfg config.Config, proc Processor, log *slog.Logger, h hooks) (*Engine
 		quota:         quota{freePages: cfg.FreePages, standardPages: cfg.StandardPages, maxPagesDoc: cfg.MaxPagesPerDoc},
 		stop:          make(chan struct{}),
 	}
+	m, err := NewMetrics(cfg.Registerer)
+	if err != nil {
+		return nil, fmt.Errorf("engine: metrics: %w", err)
+	}
+	e.metrics = m
 	e.life = lifecycle{now: h.now, outputTTL: cfg.OutputTTL, studioTTL: cfg.StudioTTL, finished: e.queueHook}
 	if v, ok := proc.(OutputVerifier); ok {
 		e.verify = v.VerifyOutput

@@ -16,7 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/internal/testkit/testlog"
 )
@@ -242,7 +241,7 @@ func (c *fakeClock) Advance(d time.Duration) {
 
 type env struct {
 	t     *testing.T
-	cfg   config.Config
+	cfg   Settings
 	clock *fakeClock
 	proc  *testProc
 	logs  *testlog.Buffer
@@ -250,8 +249,8 @@ type env struct {
 	e     *Engine
 }
 
-func testConfig(t *testing.T) config.Config {
-	cfg := config.Default()
+func testConfig(t *testing.T) Settings {
+	var cfg Settings
 	cfg.Data = t.TempDir()
 	cfg.MaxConcurrentJobs = 4
 	cfg.JanitorInterval = time.Hour // tests run the janitor themselves
@@ -267,7 +266,7 @@ func testConfig(t *testing.T) config.Config {
 	return cfg
 }
 
-func newEnv(t *testing.T, mods ...func(*config.Config)) *env {
+func newEnv(t *testing.T, mods ...func(*Settings)) *env {
 	t.Helper()
 	cfg := testConfig(t)
 	for _, m := range mods {

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"testing"
 	"time"
-
-	"github.com/redactd/redactd/engine/config"
 )
 
 // TestHookQueue: a job with a callback URL gets one pending delivery, in
@@ -14,7 +12,7 @@ import (
 // it; deleting the job removes it; a refused URL creates nothing; the
 // same idempotency key with another callback URL is a different request.
 func TestHookQueue(t *testing.T) {
-	v := newEnv(t, func(c *config.Config) { c.WebhookAllowHosts = "127.0.0.1" })
+	v := newEnv(t, func(c *Settings) { c.WebhookAllowHosts = "127.0.0.1" })
 	a, _ := v.account("h@example.com", PlanStandard, 100)
 	ctx := context.Background()
 

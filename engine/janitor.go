@@ -238,7 +238,6 @@ func (e *Engine) expireUploads(jobID, accountID string, ent joblog.RetentionEntr
 				t.onCommit(func() { os.Remove(e.files.origPath(j.ID, d.ID)) })
 			}
 			t.setStatus(d, StatusError, d.ErrorMessage)
-			t.onCommit(func() { recordTerminal(StatusError, time.Time{}) })
 			failed++
 		}
 		if !allTerminal(t.docs) {

@@ -18,7 +18,6 @@ import (
 
 	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/joblog"
-	"github.com/redactd/redactd/engine/metrics"
 )
 
 // Idempotency namespaces.
@@ -390,7 +389,7 @@ func (e *Engine) newJob(t *tx, jobID, ns, idemKey, fp string, ret Retention, opt
 		if !direct {
 			e.updateQueueGauge()
 		}
-		metrics.JobsCreated.Inc()
+		e.metrics.jobsCreated.Inc()
 	})
 	return j
 }

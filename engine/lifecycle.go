@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/redactd/redactd/engine/joblog"
-	"github.com/redactd/redactd/engine/metrics"
 )
 
 // lifecycle holds the status rules of documents and jobs (the package
@@ -114,15 +113,4 @@ func (l lifecycle) ttl(r Retention) time.Duration {
 		return l.studioTTL
 	}
 	return l.outputTTL
-}
-
-// recordTerminal updates the metrics of a document that became terminal.
-func recordTerminal(st Status, since time.Time) {
-	metrics.Documents.WithLabelValues(string(st)).Inc()
-	if !since.IsZero() {
-		metrics.DocumentDuration.Observe(time.Since(since).Seconds())
-	}
-	if st == StatusError {
-		metrics.Errors.WithLabelValues("document_error").Inc()
-	}
 }

@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/joblog"
 	"github.com/redactd/redactd/internal/testkit/testlog"
 )
@@ -48,7 +47,7 @@ func TestDataDirPermissions(t *testing.T) {
 		t.Fatalf("CheckDataDir on a 0755 directory: %v, want a refusal that says how to fix it", err)
 	}
 
-	v := newEnv(t, func(c *config.Config) { c.Data = data })
+	v := newEnv(t, func(c *Settings) { c.Data = data })
 	a, _ := v.account("perms@example.com", PlanStandard, 100)
 	j := v.create(a, pdfFile("a.pdf", 2))
 	v.waitDone(a, j.ID)

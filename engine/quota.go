@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/redactd/redactd/engine/joblog"
-	"github.com/redactd/redactd/engine/metrics"
 )
 
 // quota holds the page-quota rules (the package documentation, doc.go,
@@ -62,7 +61,7 @@ func (t *tx) charge(d *joblog.Doc, pages int) (denied string, err error) {
 	t.accountChanged()
 	t.touch(d)
 	t.event(d, Status(d.Status), Status(d.Status), fmt.Sprintf("charged %d pages", pages))
-	t.onCommit(func() { metrics.QuotaPages.Add(float64(pages)) })
+	t.onCommit(func() { t.e.metrics.quotaPages.Add(float64(pages)) })
 	return "", nil
 }
 

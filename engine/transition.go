@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/redactd/redactd/engine/joblog"
 )
@@ -56,6 +57,11 @@ type tx struct {
 	job  *joblog.Job   // nil for an account-only change
 	docs []*joblog.Doc // every document of job, as read under the lock
 	doc  *joblog.Doc   // the document a document transition is about
+
+	// started is when the processing attempt that ends in this
+	// transition began; a document made terminal without one (expired,
+	// refused) has no duration.
+	started time.Time
 
 	touched  map[*joblog.Doc]bool
 	purged   bool // the job's records are deleted: nothing is settled
@@ -201,8 +207,14 @@ func (t *tx) accountChanged() { t.acctDirty = true }
 // touch marks d to be written (the transition's document is always).
 func (t *tx) touch(d *joblog.Doc) { t.touched[d] = true }
 
-// setStatus moves d to a new status, with an event.
+// setStatus moves d to a new status, with an event. A document made
+// terminal is counted once the commit succeeds: this is the one place
+// documents_total and document_duration_seconds are observed.
 func (t *tx) setStatus(d *joblog.Doc, to Status, note string) {
+	if Status(d.Status) != to && to.Terminal() {
+		started := t.started
+		t.onCommit(func() { t.e.metrics.terminal(to, started) })
+	}
 	t.e.life.setStatus(t.b, t.job, d, to, note)
 	t.touch(d)
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redactd/redactd/cmd/redactd/wire"
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/joblog"
@@ -89,7 +90,7 @@ func testUpgradeFrom(t *testing.T, dir string) {
 	ctx := context.Background()
 
 	t.Run("read", func(t *testing.T) {
-		eng, err := engine.Open(cfg, nil, log)
+		eng, err := engine.Open(wire.Engine(cfg, nil), nil, log)
 		if err != nil {
 			t.Fatalf("open %s with the current engine: %v", dir, err)
 		}
@@ -147,12 +148,12 @@ func testUpgradeFrom(t *testing.T, dir string) {
 	})
 
 	t.Run("process queued", func(t *testing.T) {
-		proc, err := pipeline.Open(cfg, log)
+		proc, err := pipeline.Open(cfg, log, nil)
 		if err != nil {
 			t.Skipf("pipeline models not installed (run `make setup`): %v", err)
 		}
 		defer proc.Close()
-		eng, err := engine.Open(cfg, proc, log)
+		eng, err := engine.Open(wire.Engine(cfg, nil), proc, log)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -235,11 +236,11 @@ func regenerate(t *testing.T, dir string) {
 	log := slog.New(slog.DiscardHandler)
 	ctx := context.Background()
 
-	proc, err := pipeline.Open(cfg, log)
+	proc, err := pipeline.Open(cfg, log, nil)
 	if err != nil {
 		t.Fatalf("-regen needs the real pipeline (run `make setup`): %v", err)
 	}
-	eng, err := engine.Open(cfg, proc, log)
+	eng, err := engine.Open(wire.Engine(cfg, nil), proc, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +272,7 @@ func regenerate(t *testing.T, dir string) {
 	proc.Close()
 
 	// Admin mode: the document is queued and stays so.
-	eng, err = engine.Open(cfg, nil, log)
+	eng, err = engine.Open(wire.Engine(cfg, nil), nil, log)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -297,9 +297,6 @@ func (e *Engine) Commit(ctx context.Context, acct *Account, jobID string) (*Job,
 	}
 	if released+failed > 0 {
 		e.updateQueueGauge()
-		for range failed {
-			recordTerminal(StatusError, time.Time{})
-		}
 		if released > 0 {
 			e.wake()
 		}

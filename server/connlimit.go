@@ -5,11 +5,10 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"net/netip"
 	"sync"
 	"time"
-
-	"github.com/redactd/redactd/engine/metrics"
 )
 
 // capListener admits at most max open connections per client address
@@ -21,16 +20,17 @@ type capListener struct {
 	net.Listener
 	max     int
 	proxies proxies
+	metrics *httpMetrics
 
 	mu   sync.Mutex
 	open map[netip.Addr]int
 }
 
-func newCapListener(ln net.Listener, max int, ps proxies) net.Listener {
+func newCapListener(ln net.Listener, max int, ps proxies, m *httpMetrics) net.Listener {
 	if max <= 0 {
 		return ln
 	}
-	return &capListener{Listener: ln, max: max, proxies: ps, open: map[netip.Addr]int{}}
+	return &capListener{Listener: ln, max: max, proxies: ps, metrics: m, open: map[netip.Addr]int{}}
 }
 
 func (l *capListener) Accept() (net.Conn, error) {
@@ -50,8 +50,8 @@ func (l *capListener) Accept() (net.Conn, error) {
 		l.mu.Lock()
 		if l.open[a] >= l.max {
 			l.mu.Unlock()
-			metrics.RateLimited.WithLabelValues("connections").Inc()
-			go refuseConn(c)
+			l.metrics.limited("connections")
+			go refuseConn(c, l.metrics)
 			continue
 		}
 		l.open[a]++
@@ -81,7 +81,7 @@ func (c *cappedConn) Close() error {
 }
 
 // refuseConn answers a connection over the cap with 429 and closes it.
-func refuseConn(c net.Conn) {
+func refuseConn(c net.Conn, m *httpMetrics) {
 	defer c.Close()
 	id := newRequestID()
 	b, _ := json.Marshal(errorBody{Error: "Too many connections from this address", Code: CodeRateLimited, RequestID: id})
@@ -95,6 +95,5 @@ func refuseConn(c net.Conn) {
 		c.SetReadDeadline(time.Now().Add(time.Second))
 		io.Copy(io.Discard, io.LimitReader(c, 64<<10))
 	}
-	metrics.HTTPRequests.WithLabelValues("unparsed", "429").Inc()
-	metrics.Errors.WithLabelValues(CodeRateLimited).Inc()
+	m.answered("unparsed", http.StatusTooManyRequests, CodeRateLimited, -1)
 }

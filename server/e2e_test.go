@@ -25,6 +25,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/redactd/redactd/cmd/redactd/wire"
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/page"
@@ -88,25 +89,29 @@ func startWith(t *testing.T, cfg config.Config, logs *testlog.Buffer, log *slog.
 // down once; it also runs at the test's cleanup.
 func launch(t *testing.T, cfg config.Config, logs *testlog.Buffer, log *slog.Logger, webhooks bool) (e *env, stop func()) {
 	t.Helper()
-	proc, err := pipeline.Open(cfg, log)
+	reg := wire.NewRegistry()
+	proc, err := pipeline.Open(cfg, log, reg)
 	testkit.SkipShortWithoutModels(t, err)
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng, err := engine.Open(cfg, proc, log)
+	eng, err := engine.Open(wire.Engine(cfg, reg), proc, log)
 	if err != nil {
 		proc.Close()
 		t.Fatal(err)
 	}
 	closeHooks := func() {}
 	if webhooks {
-		hooks, err := server.StartWebhooks(cfg, eng, log)
+		hooks, err := server.StartWebhooks(cfg, eng, log, reg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		closeHooks = func() { hooks.Close() }
 	}
-	srv := server.New(cfg, eng, log)
+	srv, err := server.New(cfg, eng, log, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -118,7 +123,7 @@ func launch(t *testing.T, cfg config.Config, logs *testlog.Buffer, log *slog.Log
 			t.Errorf("Serve: %v", err)
 		}
 	}()
-	e = &env{t: t, url: "http://" + ln.Addr().String(), metricsURL: startMetrics(t), cfg: cfg, eng: eng, logs: logs, hc: &http.Client{Timeout: time.Minute}}
+	e = &env{t: t, url: "http://" + ln.Addr().String(), metricsURL: startMetrics(t, reg), cfg: cfg, eng: eng, logs: logs, hc: &http.Client{Timeout: time.Minute}}
 	var once sync.Once
 	stop = func() {
 		once.Do(func() {
@@ -915,7 +920,11 @@ func TestE2EPublicEndpoints(t *testing.T) {
 		}
 	}
 	known := map[string]bool{"unmatched": true, "unparsed": true}
-	for _, rt := range server.New(e.cfg, nil, nil).Routes() {
+	srv, err := server.New(e.cfg, nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rt := range srv.Routes() {
 		known[rt.Pattern] = true
 	}
 	for _, m := range regexp.MustCompile(`route="([^"]*)"`).FindAllStringSubmatch(m, -1) {

@@ -5,11 +5,10 @@ import (
 	"log/slog"
 	"net"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/valyala/fasthttp"
 	"github.com/valyala/fasthttp/fasthttpadaptor"
-
-	"github.com/redactd/redactd/engine/metrics"
 )
 
 // Metrics serves GET /metrics (Prometheus text format) on a listener of
@@ -21,12 +20,13 @@ type Metrics struct {
 	srv *fasthttp.Server
 }
 
-// NewMetrics builds the metrics server. Nothing listens until Serve.
-func NewMetrics(log *slog.Logger) *Metrics {
+// NewMetrics builds the metrics server for the metrics g gathers (the
+// registry every component registered on). Nothing listens until Serve.
+func NewMetrics(g prometheus.Gatherer, log *slog.Logger) *Metrics {
 	if log == nil {
 		log = slog.Default()
 	}
-	prom := fasthttpadaptor.NewFastHTTPHandler(promhttp.HandlerFor(metrics.Registry, promhttp.HandlerOpts{}))
+	prom := fasthttpadaptor.NewFastHTTPHandler(promhttp.HandlerFor(g, promhttp.HandlerOpts{}))
 	return &Metrics{srv: &fasthttp.Server{
 		Handler: func(ctx *fasthttp.RequestCtx) {
 			if string(ctx.Path()) != "/metrics" || string(ctx.URI().PathOriginal()) != "/metrics" {

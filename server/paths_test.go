@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"github.com/prometheus/client_golang/prometheus"
 	"io"
 	"net"
 	"net/http"
@@ -106,13 +107,13 @@ func (e *env) metrics() string {
 
 // startMetrics serves the metrics endpoint on its own loopback listener
 // for the life of the test, as redactd serve does on metrics-listen.
-func startMetrics(t *testing.T) string {
+func startMetrics(t *testing.T, g prometheus.Gatherer) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms := server.NewMetrics(nil)
+	ms := server.NewMetrics(g, nil)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

@@ -32,7 +32,10 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 			}
 		}
 	}
-	s := New(config.Default(), nil, nil)
+	s, err := New(config.Default(), nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var registered []string
 	for _, r := range s.Routes() {
 		registered = append(registered, r.Method+" "+r.Pattern)
@@ -73,7 +76,10 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 }
 
 func TestMatch(t *testing.T) {
-	s := New(config.Default(), nil, nil)
+	s, err := New(config.Default(), nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		method, path string
 		pattern      string

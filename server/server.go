@@ -18,11 +18,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/valyala/fasthttp"
 
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
-	"github.com/redactd/redactd/engine/metrics"
 )
 
 // Timeouts of the listener. A request's line and headers must arrive
@@ -57,14 +57,21 @@ type Server struct {
 	routes    []*route
 	srv       *fasthttp.Server
 	publicURL atomic.Pointer[string]
+	metrics   *httpMetrics
 }
 
-// New builds a server for svc. Nothing listens until Serve.
-func New(cfg config.Config, svc engine.Service, log *slog.Logger) *Server {
+// New builds a server for svc, with its metrics on reg (nil: not
+// registered). Nothing listens until Serve.
+func New(cfg config.Config, svc engine.Service, log *slog.Logger, reg prometheus.Registerer) (*Server, error) {
 	if log == nil {
 		log = slog.Default()
 	}
+	m, err := newHTTPMetrics(reg)
+	if err != nil {
+		return nil, fmt.Errorf("server: metrics: %w", err)
+	}
 	s := &Server{
+		metrics:   m,
 		cfg:       cfg,
 		svc:       svc,
 		log:       log,
@@ -104,7 +111,7 @@ func New(cfg config.Config, svc engine.Service, log *slog.Logger) *Server {
 		ErrorHandler:          s.connError,
 		ExpectHandler:         s.expect,
 	}
-	return s
+	return s, nil
 }
 
 // headerTimeout is header-read-timeout, or its default when unset.
@@ -123,7 +130,7 @@ func (s *Server) Serve(ln net.Listener) error {
 		u := "http://" + listenHost(s.cfg.Listen, ln.Addr())
 		s.publicURL.CompareAndSwap(nil, &u)
 	}
-	return s.srv.Serve(newCapListener(ln, s.cfg.MaxConnsPerAddress, s.proxies))
+	return s.srv.Serve(newCapListener(ln, s.cfg.MaxConnsPerAddress, s.proxies, s.metrics))
 }
 
 // Shutdown stops accepting connections and waits for in-flight requests
@@ -322,18 +329,16 @@ func (s *Server) finish(r *reqCtx, start time.Time) {
 func (s *Server) record(r *reqCtx, start time.Time) {
 	status := r.Response.StatusCode()
 	el := time.Since(start)
-	metrics.HTTPRequests.WithLabelValues(r.route, strconv.Itoa(status)).Inc()
-	metrics.HTTPDuration.WithLabelValues(r.route).Observe(el.Seconds())
+	s.metrics.answered(r.route, status, r.code, el)
 	attrs := []any{"request_id", r.id, "method", string(r.Method()), "route", r.route, "status", status, "duration_ms", float64(el.Microseconds()) / 1000}
 	if r.code != "" {
-		metrics.Errors.WithLabelValues(r.code).Inc()
 		attrs = append(attrs, "code", r.code)
 	}
 	if r.acct != nil {
 		attrs = append(attrs, "account", r.acct.ID)
 	}
 	if status == fasthttp.StatusTooManyRequests && r.limitedBy != "" {
-		metrics.RateLimited.WithLabelValues(limitKind(r.limitedBy)).Inc()
+		s.metrics.limited(limitKind(r.limitedBy))
 		ok, suppressed := s.logSample.allow(r.limitedBy, time.Now())
 		if !ok {
 			return
@@ -402,8 +407,7 @@ func (s *Server) connError(fctx *fasthttp.RequestCtx, err error) {
 	fctx.SetContentType("application/json")
 	fctx.SetBody(append(b, '\n'))
 	fctx.SetConnectionClose()
-	metrics.HTTPRequests.WithLabelValues("unparsed", strconv.Itoa(status)).Inc()
-	metrics.Errors.WithLabelValues(code).Inc()
+	s.metrics.answered("unparsed", status, code, -1)
 }
 
 // fasthttpLogger routes fasthttp's own messages into slog at debug level

@@ -8,6 +8,7 @@ import (
 	"net"
 	"time"
 
+	"github.com/redactd/redactd/cmd/redactd/wire"
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/pipeline"
@@ -36,11 +37,12 @@ func StartLocal(cfg config.Config, accounts int, log *slog.Logger) (*Local, erro
 		log = slog.New(slog.DiscardHandler)
 	}
 	cfg.RateLimit = 0
-	proc, err := pipeline.Open(cfg, log)
+	reg := wire.NewRegistry()
+	proc, err := pipeline.Open(cfg, log, reg)
 	if err != nil {
 		return nil, fmt.Errorf("load: pipeline: %w", err)
 	}
-	eng, err := engine.Open(cfg, proc, log)
+	eng, err := engine.Open(wire.Engine(cfg, reg), proc, log)
 	if err != nil {
 		proc.Close()
 		return nil, fmt.Errorf("load: engine: %w", err)
@@ -59,7 +61,11 @@ func StartLocal(cfg config.Config, accounts int, log *slog.Logger) (*Local, erro
 		l.Close()
 		return nil, err
 	}
-	l.srv = server.New(cfg, eng, log)
+	if l.srv, err = server.New(cfg, eng, log, reg); err != nil {
+		ln.Close()
+		l.Close()
+		return nil, err
+	}
 	go func() { l.done <- l.srv.Serve(ln) }()
 	l.URL = "http://" + ln.Addr().String()
 	return l, nil

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redactd/redactd/cmd/redactd/wire"
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/mupdf"
@@ -34,16 +35,20 @@ func startServer(t *testing.T) (string, string) {
 	cfg.OCR = "off"
 	cfg.Workers = 2
 	log := slog.New(slog.DiscardHandler)
-	proc, err := pipeline.Open(cfg, log)
+	reg := wire.NewRegistry()
+	proc, err := pipeline.Open(cfg, log, reg)
 	testkit.SkipShortWithoutModels(t, err)
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng, err := engine.Open(cfg, proc, log)
+	eng, err := engine.Open(wire.Engine(cfg, reg), proc, log)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(cfg, eng, log)
+	srv, err := server.New(cfg, eng, log, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/redactd/redactd/cmd/redactd/wire"
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/page"
@@ -28,12 +29,13 @@ func openTestEngine(t *testing.T) (config.Config, *engine.Engine) {
 	cfg.Data = t.TempDir()
 	cfg.OCR = "off"
 	log := slog.New(slog.DiscardHandler)
-	proc, err := newProcessor(cfg, log)
+	reg := wire.NewRegistry()
+	proc, err := newProcessor(cfg, log, reg)
 	testkit.SkipShortWithoutModels(t, err)
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng, err := engine.Open(cfg, proc.Processor, log)
+	eng, err := engine.Open(wire.Engine(cfg, reg), proc.Processor, log)
 	if err != nil {
 		proc.Close()
 		t.Fatal(err)
@@ -255,7 +257,7 @@ func TestCLIDirect(t *testing.T) {
 	// account, with the key revoked and the defaults saved.
 	cfg := config.Default()
 	cfg.Data = data
-	eng, err := engine.Open(cfg, nil, slog.New(slog.DiscardHandler))
+	eng, err := engine.Open(wire.Engine(cfg, nil), nil, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

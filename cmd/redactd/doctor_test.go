@@ -16,6 +16,7 @@ import (
 
 	"github.com/cockroachdb/pebble"
 
+	"github.com/redactd/redactd/cmd/redactd/wire"
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/joblog"
@@ -84,7 +85,7 @@ func newJobLog(t *testing.T) config.Config {
 	if err := os.Chmod(cfg.Data, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	eng, err := engine.Open(cfg, nil, slog.New(slog.DiscardHandler))
+	eng, err := engine.Open(wire.Engine(cfg, nil), nil, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +293,7 @@ func TestDoctorJobLog(t *testing.T) {
 
 	// Open: pebble's lock is held (here by this process).
 	log := slog.New(slog.DiscardHandler)
-	eng, err := engine.Open(cfg, nil, log)
+	eng, err := engine.Open(wire.Engine(cfg, nil), nil, log)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/redactd/redactd/cmd/redactd/wire"
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/contract"
@@ -31,7 +32,7 @@ func withOps(cfg config.Config, stderr io.Writer, fn func(context.Context, admin
 		return fn(ctx, c)
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	eng, err := engine.Open(cfg, nil, log)
+	eng, err := engine.Open(wire.Engine(cfg, nil), nil, log)
 	if err != nil {
 		return fmt.Errorf("open store %s: %w", cfg.Data, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/prometheus/client_golang/prometheus"
 	"io"
 	"log/slog"
 	"net"
@@ -14,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/redactd/redactd/cmd/redactd/wire"
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/server"
@@ -95,17 +97,18 @@ func serve(args []string, stderr io.Writer) error {
 		return fmt.Errorf("another redactd is serving %s (its admin socket answers)", cfg.Data)
 	}
 
-	proc, err := newProcessor(cfg, log)
+	reg := wire.NewRegistry() // every component's metrics, served on metrics-listen
+	proc, err := newProcessor(cfg, log, reg)
 	if err != nil {
 		return err
 	}
 	defer proc.Close()
-	eng, err := engine.Open(cfg, proc.Processor, log)
+	eng, err := engine.Open(wire.Engine(cfg, reg), proc.Processor, log)
 	if err != nil {
 		return fmt.Errorf("open engine: %w", err)
 	}
 	defer eng.Close()
-	hooks, err := server.StartWebhooks(cfg, eng, log)
+	hooks, err := server.StartWebhooks(cfg, eng, log, reg)
 	if err != nil {
 		return err
 	}
@@ -115,7 +118,11 @@ func serve(args []string, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	srv := server.New(cfg, eng, log)
+	srv, err := server.New(cfg, eng, log, reg)
+	if err != nil {
+		ln.Close()
+		return err
+	}
 	admin, err := startAdmin(adminSocket(cfg), cfg.Pprof, eng, log)
 	if err != nil {
 		ln.Close()
@@ -123,7 +130,7 @@ func serve(args []string, stderr io.Writer) error {
 	}
 	defer admin.Close()
 
-	ms, err := startMetrics(cfg, log)
+	ms, err := startMetrics(cfg, reg, log)
 	if err != nil {
 		ln.Close()
 		return err
@@ -172,7 +179,7 @@ func drain(eng *engine.Engine, grace time.Duration, log *slog.Logger) {
 
 // startMetrics serves /metrics on metrics-listen, apart from the API;
 // nil when the setting is empty.
-func startMetrics(cfg config.Config, log *slog.Logger) (*server.Metrics, error) {
+func startMetrics(cfg config.Config, g prometheus.Gatherer, log *slog.Logger) (*server.Metrics, error) {
 	if cfg.MetricsListen == "" {
 		return nil, nil
 	}
@@ -180,7 +187,7 @@ func startMetrics(cfg config.Config, log *slog.Logger) (*server.Metrics, error) 
 	if err != nil {
 		return nil, fmt.Errorf("metrics-listen: %w", err)
 	}
-	ms := server.NewMetrics(log)
+	ms := server.NewMetrics(g, log)
 	go func() {
 		if err := ms.Serve(ln); err != nil {
 			log.Error("metrics listener", "err", err)

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redactd/redactd/cmd/redactd/wire"
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/internal/testkit/testpdf"
@@ -37,7 +38,7 @@ func docState(t *testing.T, data, key, jobID string) engine.Status {
 	t.Helper()
 	cfg := config.Default()
 	cfg.Data = data
-	eng, err := engine.Open(cfg, nil, slog.New(slog.DiscardHandler))
+	eng, err := engine.Open(wire.Engine(cfg, nil), nil, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/prometheus/client_golang/prometheus"
 	"log/slog"
 
 	"github.com/redactd/redactd/engine"
@@ -24,8 +25,8 @@ func (p *processor) Close() error {
 
 // newProcessor builds the complete pipeline of cfg: recognizers, the NER
 // model and OCR (pipeline.Open).
-func newProcessor(cfg config.Config, log *slog.Logger) (*processor, error) {
-	p, err := pipeline.Open(cfg, log)
+func newProcessor(cfg config.Config, log *slog.Logger, reg prometheus.Registerer) (*processor, error) {
+	p, err := pipeline.Open(cfg, log, reg)
 	if err != nil {
 		return nil, err
 	}

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/redactd/redactd/engine/detect"
-	"github.com/redactd/redactd/engine/metrics"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -39,7 +38,7 @@ func (p *Pipeline) analysePage(ctx context.Context, pg *page.Page, opts detect.O
 	}
 	t = time.Now()
 	defer func() {
-		observe("detect", t)
+		p.metrics.observe("detect", t)
 		st.t[stageDetect] = time.Since(t)
 	}()
 	spans, err := detect.Run(ctx, pg, p.deps.Detectors, opts)
@@ -93,7 +92,7 @@ func (p *Pipeline) readPixels(ctx context.Context, pg *page.Page, doc *docState)
 	if !whole {
 		t := time.Now()
 		bad, err := p.checkFonts(ctx, pg, doc)
-		observe("fontcheck", t)
+		p.metrics.observe("fontcheck", t)
 		if err != nil {
 			return nil, false, err
 		}
@@ -103,19 +102,19 @@ func (p *Pipeline) readPixels(ctx context.Context, pg *page.Page, doc *docState)
 	var regions []PixelRect
 	if whole {
 		regions = []PixelRect{{}}
-		metrics.OCRRegions.WithLabelValues(reason).Inc()
+		p.metrics.ocrRegions.WithLabelValues(reason).Inc()
 	} else {
 		regions = unexplainedInk(pg)
 		if len(regions) > maxInkRegions {
 			regions = []PixelRect{{}}
 		}
-		metrics.OCRRegions.WithLabelValues("ink").Add(float64(len(regions)))
+		p.metrics.ocrRegions.WithLabelValues("ink").Add(float64(len(regions)))
 	}
 	if len(regions) == 0 {
 		return nil, false, nil
 	}
 	t := time.Now()
-	defer observe("ocr", t)
+	defer p.metrics.observe("ocr", t)
 	scale := 72 / pg.DPI
 	var found []page.Word
 	lineBase := 0 // line ids of each region's words follow the previous region's

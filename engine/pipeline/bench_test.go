@@ -49,7 +49,7 @@ func letterPDF(n int) []byte {
 // NER model and OCR (idle on text pages), from pipeline.Open.
 func newFullPipeline(b *testing.B) *Pipeline {
 	b.Helper()
-	p, err := Open(config.Default(), nil)
+	p, err := Open(config.Default(), nil, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -10,7 +10,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/redactd/redactd/engine/metrics"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -149,12 +148,12 @@ func (p *Pipeline) checkSample(ctx context.Context, pg *page.Page, words []int) 
 	if err != nil {
 		return false, err
 	}
-	metrics.FontCheckColumns.Add(float64(cols))
+	p.metrics.fontColumns.Add(float64(cols))
 	trusted := agrees(want.String(), got)
 	if trusted {
-		metrics.FontChecks.WithLabelValues("trusted").Inc()
+		p.metrics.fontChecks.WithLabelValues("trusted").Inc()
 	} else {
-		metrics.FontChecks.WithLabelValues("untrusted").Inc()
+		p.metrics.fontChecks.WithLabelValues("untrusted").Inc()
 	}
 	return trusted, nil
 }

@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/prometheus/client_golang/prometheus"
 	"image"
 	"log/slog"
-	"time"
 
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/detect"
-	"github.com/redactd/redactd/engine/metrics"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/models/batch"
 	"github.com/redactd/redactd/models/ner"
@@ -41,7 +40,7 @@ func (m *Models) Close() error {
 // the NER model and, unless OCR is off, the OCR models. All model runs
 // share one lane, so NER and OCR batches take turns on the cores instead
 // of oversubscribing them.
-func LoadModels(cfg config.Config) (*Models, error) {
+func LoadModels(cfg config.Config, met *Metrics) (*Models, error) {
 	lib, err := ort.FindLibrary(cfg.ORTLib)
 	if err != nil {
 		return nil, fmt.Errorf("%w (run `make setup`, or set --ort-lib)", err)
@@ -51,12 +50,12 @@ func LoadModels(cfg config.Config) (*Models, error) {
 	}
 	lane := batch.NewLane(1)
 	m := &Models{}
-	m.NER, err = ner.Load(cfg.NERModel, ner.Options{BatchSize: cfg.BatchSize, BatchWait: cfg.BatchWait, Lane: lane, Observe: observeBatch, EntityProb: float32(cfg.NERRecall)})
+	m.NER, err = ner.Load(cfg.NERModel, ner.Options{BatchSize: cfg.BatchSize, BatchWait: cfg.BatchWait, Lane: lane, Observe: met.batch, EntityProb: float32(cfg.NERRecall)})
 	if err != nil {
 		return nil, fmt.Errorf("ner model %q: %w", cfg.NERModel, err)
 	}
 	if cfg.OCR != "off" {
-		m.OCR, err = ocr.New(cfg.ModelDir, ocr.Options{MaxSide: cfg.OCRMaxSide, Charset: cfg.OCRCharset, BatchSize: cfg.BatchSize, BatchWait: cfg.BatchWait, Lane: lane, Observe: observeBatch})
+		m.OCR, err = ocr.New(cfg.ModelDir, ocr.Options{MaxSide: cfg.OCRMaxSide, Charset: cfg.OCRCharset, BatchSize: cfg.BatchSize, BatchWait: cfg.BatchWait, Lane: lane, Observe: met.batch})
 		if err != nil {
 			m.Close()
 			return nil, fmt.Errorf("%w (run `make setup`, set --model-dir, or --ocr off)", err)
@@ -68,16 +67,20 @@ func LoadModels(cfg config.Config) (*Models, error) {
 // Open builds the complete pipeline of cfg: recognizers, the NER model and
 // OCR. It is what `redactd serve`, the demo and the end-to-end tests run.
 // Closing the returned Pipeline also releases its models.
-func Open(cfg config.Config, log *slog.Logger) (*Pipeline, error) {
+func Open(cfg config.Config, log *slog.Logger, reg prometheus.Registerer) (*Pipeline, error) {
 	rs, err := detect.Recognizers()
 	if err != nil {
 		return nil, err
 	}
-	m, err := LoadModels(cfg)
+	met, err := NewMetrics(reg)
+	if err != nil {
+		return nil, fmt.Errorf("pipeline: metrics: %w", err)
+	}
+	m, err := LoadModels(cfg, met)
 	if err != nil {
 		return nil, err
 	}
-	deps := Deps{Detectors: append(rs, ner.NewDetector(m.NER, ner.DetectorOptions{})), Log: log}
+	deps := Deps{Detectors: append(rs, ner.NewDetector(m.NER, ner.DetectorOptions{})), Log: log, Metrics: met}
 	if m.OCR != nil {
 		deps.OCR = ocrAdapter{m.OCR}
 	}
@@ -160,11 +163,4 @@ func (a ocrAdapter) ReadBoxes(ctx context.Context, r *page.Raster, quads []page.
 func pageQuad(q ocr.Quad, dx, dy float64) page.Quad {
 	pt := func(p ocr.Point) page.Point { return page.Point{X: p.X + dx, Y: p.Y + dy} }
 	return page.Quad{UL: pt(q.UL), UR: pt(q.UR), LL: pt(q.LL), LR: pt(q.LR)}
-}
-
-// observeBatch records a model batch in the model metrics: the batchers
-// report through this hook and import no metrics of their own.
-func observeBatch(model string, size int, took time.Duration) {
-	metrics.BatchDuration.WithLabelValues(model).Observe(took.Seconds())
-	metrics.BatchSize.WithLabelValues(model).Observe(float64(size))
 }

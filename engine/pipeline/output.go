@@ -9,7 +9,6 @@ import (
 	"github.com/redactd/redactd/engine/burn"
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/contract"
-	"github.com/redactd/redactd/engine/metrics"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/engine/pdfout"
 )
@@ -26,18 +25,18 @@ func (p *Pipeline) burnAndEncode(pg *page.Page, spans []page.Span) pageResult {
 	t := time.Now()
 	boxes := burn.GrowToInk(pg.Raster, pg.DPI, burn.Boxes(pg, spans, maskPadPt), layerWordBoxes(pg))
 	burn.Burn(pg.Raster, pg.DPI, boxes)
-	observe("burn", t)
+	p.metrics.observe("burn", t)
 
 	masks := make([]contract.Mask, 0, len(boxes))
 	for _, b := range boxes {
 		masks = append(masks, contract.Mask{Page: pg.Index, Box: b.Rect, Category: b.Category,
 			Source: b.Source.String(), Recognizer: b.Recognizer, Score: b.Score})
-		metrics.Detections.WithLabelValues(string(b.Category), b.Recognizer).Inc()
+		p.metrics.detections.WithLabelValues(string(b.Category), b.Recognizer).Inc()
 	}
 
 	t = time.Now()
 	enc, err := pdfout.Encode(pg.Raster, pg.Width, pg.Height, pdfout.Options{JPEGQuality: p.cfg.JPEGQuality, TextBits: p.cfg.TextBits})
-	observe("encode", t)
+	p.metrics.observe("encode", t)
 	if err != nil {
 		return pageResult{err: fmt.Errorf("pipeline: encode page %d: %w", pg.Index+1, err)}
 	}
@@ -46,17 +45,18 @@ func (p *Pipeline) burnAndEncode(pg *page.Page, spans []page.Span) pageResult {
 
 // pdfWriter writes encoded pages in order and counts the output.
 type pdfWriter struct {
-	cw *countingWriter
-	w  *pdfout.Writer
+	cw      *countingWriter
+	w       *pdfout.Writer
+	metrics *Metrics
 }
 
-func newPDFWriter(out io.Writer, cfg config.Config) (*pdfWriter, error) {
+func newPDFWriter(out io.Writer, cfg config.Config, m *Metrics) (*pdfWriter, error) {
 	cw := &countingWriter{w: out}
 	w, err := pdfout.NewWriter(cw, pdfout.Options{JPEGQuality: cfg.JPEGQuality})
 	if err != nil {
 		return nil, err
 	}
-	return &pdfWriter{cw: cw, w: w}, nil
+	return &pdfWriter{cw: cw, w: w, metrics: m}, nil
 }
 
 func (w *pdfWriter) writePage(e *encodedPage) error {
@@ -64,8 +64,8 @@ func (w *pdfWriter) writePage(e *encodedPage) error {
 	if err != nil {
 		return fmt.Errorf("pipeline: write page: %w", err)
 	}
-	metrics.OutputBytesPerPage.Observe(float64(st.Bytes))
-	metrics.Pages.Inc()
+	w.metrics.outputBytes.Observe(float64(st.Bytes))
+	w.metrics.pages.Inc()
 	return nil
 }
 

@@ -26,7 +26,6 @@ import (
 
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/detect"
-	"github.com/redactd/redactd/engine/metrics"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -54,6 +53,9 @@ type Deps struct {
 	Detectors []detect.Detector
 	OCR       OCR
 	Log       *slog.Logger
+	// Metrics are where the pipeline reports (NewMetrics); nil gives it
+	// unregistered ones.
+	Metrics *Metrics
 }
 
 // Pipeline implements contract.Processor.
@@ -66,6 +68,7 @@ type Pipeline struct {
 	encode  *ants.Pool
 	pixels  *semaphore.Weighted
 	models  *Models // owned when built by Open
+	metrics *Metrics
 	maxPix  int64
 	window  int
 }
@@ -80,7 +83,11 @@ func New(cfg config.Config, deps Deps) (*Pipeline, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	p := &Pipeline{cfg: cfg, deps: deps, log: log, maxPix: cfg.MaxPixelsInFlight, window: 4 * workers}
+	m := deps.Metrics
+	if m == nil {
+		m, _ = NewMetrics(nil) // nothing registered: cannot fail
+	}
+	p := &Pipeline{cfg: cfg, deps: deps, log: log, metrics: m, maxPix: cfg.MaxPixelsInFlight, window: 4 * workers}
 	if p.maxPix <= 0 {
 		p.maxPix = 64_000_000
 	}
@@ -119,11 +126,6 @@ func (p *Pipeline) Close() error {
 		return p.models.Close()
 	}
 	return nil
-}
-
-// observe records a stage duration.
-func observe(stage string, start time.Time) {
-	metrics.StageDuration.WithLabelValues(stage).Observe(time.Since(start).Seconds())
 }
 
 // countingWriter counts bytes written to the output.

@@ -12,7 +12,6 @@ import (
 
 	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/detect"
-	"github.com/redactd/redactd/engine/metrics"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -48,7 +47,7 @@ func (p *Pipeline) Process(ctx context.Context, in contract.ProcessInput, out io
 	defer cancel()
 	start := time.Now()
 	src, err := p.open(in.Path)
-	observe("open", start)
+	p.metrics.observe("open", start)
 	opened := time.Since(start)
 	if err != nil {
 		return nil, err
@@ -67,7 +66,7 @@ func (p *Pipeline) Process(ctx context.Context, in contract.ProcessInput, out io
 	}
 
 	opts := detect.Options{Categories: in.Options.Categories, Included: in.Options.Included, Excluded: in.Options.Excluded}
-	w, err := newPDFWriter(out, p.cfg)
+	w, err := newPDFWriter(out, p.cfg, p.metrics)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +128,7 @@ func (p *Pipeline) Process(ctx context.Context, in contract.ProcessInput, out io
 		if err := w.writePage(r.enc); err != nil {
 			return nil, err
 		}
-		observe("write", t)
+		p.metrics.observe("write", t)
 		writing += time.Since(t)
 		res.Masks = append(res.Masks, r.masks...)
 		res.Pages = append(res.Pages, contract.PageInfo{OCR: r.stats.ocr})
@@ -260,12 +259,12 @@ func (p *Pipeline) loadAndRender(ctx, pctx context.Context, src source, i int) (
 	if err := p.pixels.Acquire(ctx, need); err != nil {
 		return nil, 0, err
 	}
-	metrics.PixelsInFlight.Add(float64(need))
+	p.metrics.pixelsInFlight.Add(float64(need))
 	pg := &page.Page{Index: i, Width: w, Height: h, DPI: dpi, Words: lp.Words(), ImageRegions: lp.ImageRegions()}
-	observe("load", t)
+	p.metrics.observe("load", t)
 	t = time.Now()
 	r, err := lp.Render(pctx, dpi, p.cfg.MaxPagePixels)
-	observe("render", t)
+	p.metrics.observe("render", t)
 	if err != nil {
 		p.releasePage(pg, need)
 		return nil, 0, err
@@ -308,7 +307,7 @@ func (p *Pipeline) releasePage(pg *page.Page, pix int64) {
 	}
 	if pix > 0 {
 		p.pixels.Release(pix)
-		metrics.PixelsInFlight.Sub(float64(pix))
+		p.metrics.pixelsInFlight.Sub(float64(pix))
 	}
 }
 

@@ -28,7 +28,7 @@ var (
 // is skipped when the models are not installed (make setup).
 func sharedFullPipeline(t *testing.T) *Pipeline {
 	t.Helper()
-	fullOnce.Do(func() { fullPipe, fullErr = Open(config.Default(), nil) })
+	fullOnce.Do(func() { fullPipe, fullErr = Open(config.Default(), nil, nil) })
 	if fullErr != nil {
 		t.Skipf("models not available: %v", fullErr)
 	}

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/redactd/redactd/engine/metrics"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Delivery is one pending notification: the job it is about, where it
@@ -52,6 +52,9 @@ type Options struct {
 	// Poll is how often the store is scanned for due deliveries; 0 means
 	// min(1s, RetryBase/4), at least 10ms.
 	Poll time.Duration
+	// Registerer takes the dispatcher's metrics; nil keeps them
+	// unregistered.
+	Registerer prometheus.Registerer
 }
 
 // maxRetryDelay caps the exponential backoff.
@@ -61,10 +64,11 @@ const maxRetryDelay = time.Hour
 // own bounded workers and per-attempt timeout, so a slow or dead receiver
 // only ever holds a webhook worker.
 type Dispatcher struct {
-	store  Store
-	opts   Options
-	log    *slog.Logger
-	client *http.Client
+	store   Store
+	opts    Options
+	metrics *dispatchMetrics
+	log     *slog.Logger
+	client  *http.Client
 
 	sem      chan struct{}
 	mu       sync.Mutex
@@ -77,7 +81,11 @@ type Dispatcher struct {
 
 // New builds a dispatcher that dials only addresses allow permits, never
 // through a proxy, and does not follow redirects.
-func New(store Store, allow *AllowList, o Options, log *slog.Logger) *Dispatcher {
+func New(store Store, allow *AllowList, o Options, log *slog.Logger) (*Dispatcher, error) {
+	m, err := newDispatchMetrics(o.Registerer)
+	if err != nil {
+		return nil, fmt.Errorf("webhook: metrics: %w", err)
+	}
 	if o.Workers <= 0 {
 		o.Workers = 1
 	}
@@ -95,14 +103,15 @@ func New(store Store, allow *AllowList, o Options, log *slog.Logger) *Dispatcher
 		IdleConnTimeout:     30 * time.Second,
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Dispatcher{
-		store: store, opts: o, log: log,
+	d := &Dispatcher{
+		store: store, opts: o, log: log, metrics: m,
 		client: &http.Client{Transport: tr, Timeout: o.Timeout, CheckRedirect: func(*http.Request, []*http.Request) error {
 			return http.ErrUseLastResponse
 		}},
 		sem: make(chan struct{}, o.Workers), inFlight: map[string]bool{},
 		ctx: ctx, cancel: cancel, now: time.Now,
 	}
+	return d, nil
 }
 
 // Start runs the poller until Close.
@@ -139,7 +148,7 @@ func (d *Dispatcher) poll() {
 		d.log.Error("webhook: reading due deliveries", "err", err)
 		return
 	}
-	metrics.WebhookPending.Set(float64(pending))
+	d.metrics.pending.Set(float64(pending))
 	for _, dl := range due {
 		d.mu.Lock()
 		busy := d.inFlight[dl.JobID]
@@ -184,12 +193,12 @@ func (d *Dispatcher) attempt(dl Delivery) {
 	}
 	start := d.now()
 	err = d.send(dl, body, secret)
-	metrics.WebhookDuration.Observe(time.Since(start).Seconds())
+	d.metrics.duration.Observe(time.Since(start).Seconds())
 	if d.ctx.Err() != nil {
 		return // shutting down: the delivery stays due for the next start
 	}
 	if err == nil {
-		metrics.WebhookAttempts.WithLabelValues("delivered").Inc()
+		d.metrics.attempts.WithLabelValues("delivered").Inc()
 		d.log.Info("webhook delivered", "job", dl.JobID, "attempt", dl.Attempts+1)
 		d.record(d.store.Delivered(dl.JobID), dl)
 		return
@@ -198,11 +207,11 @@ func (d *Dispatcher) attempt(dl Delivery) {
 	if errors.Is(err, ErrRefused) {
 		outcome = "refused"
 	}
-	metrics.WebhookAttempts.WithLabelValues(outcome).Inc()
+	d.metrics.attempts.WithLabelValues(outcome).Inc()
 	attempts := dl.Attempts + 1
 	now := d.now()
 	if now.Sub(dl.FirstAt) >= d.opts.RetryFor {
-		metrics.WebhookDropped.Inc()
+		d.metrics.dropped.Inc()
 		d.log.Warn("webhook dropped", "job", dl.JobID, "attempts", attempts, "err", cause(err))
 		d.record(d.store.Dropped(dl.JobID), dl)
 		return

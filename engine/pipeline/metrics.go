@@ -1,0 +1,84 @@
+package pipeline
+
+import (
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Metrics are the pipeline's and its models' metrics, created on the
+// registerer the daemon injects (Open, NewMetrics) and handed to New in
+// Deps. The model batchers report through a hook (batch) and import no
+// metrics of their own.
+type Metrics struct {
+	stage          *prometheus.HistogramVec // observe
+	pages          prometheus.Counter       // pdfWriter.writePage
+	outputBytes    prometheus.Histogram     // pdfWriter.writePage
+	pixelsInFlight prometheus.Gauge         // reserve / release
+	detections     *prometheus.CounterVec   // burnAndEncode
+	ocrRegions     *prometheus.CounterVec   // readPixels
+	fontChecks     *prometheus.CounterVec   // checkSample
+	fontColumns    prometheus.Counter       // checkSample
+	batchSize      *prometheus.HistogramVec // batch
+	batchDuration  *prometheus.HistogramVec // batch
+}
+
+// NewMetrics creates the pipeline's metrics on reg (nil: unregistered).
+func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
+	m := &Metrics{
+		stage: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "redactd_stage_duration_seconds", Help: "Time per page in each pipeline stage (open, render, words, ocr, detect, burn, encode).",
+			Buckets: prometheus.ExponentialBuckets(0.0001, 2, 18),
+		}, []string{"stage"}),
+		pages: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "redactd_pages_total", Help: "Pages redacted.",
+		}),
+		outputBytes: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "redactd_output_bytes_per_page", Help: "Encoded size of each output page.",
+			Buckets: prometheus.ExponentialBuckets(1024, 2, 14),
+		}),
+		pixelsInFlight: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "redactd_pixels_in_flight", Help: "Raster pixels held by pages in flight (bounded by max-pixels-in-flight).",
+		}),
+		detections: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "redactd_detections_total", Help: "Masked spans by category and recognizer.",
+		}, []string{"category", "recognizer"}),
+		ocrRegions: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "redactd_ocr_regions_total", Help: "Areas read by OCR, by reason: page (no usable text layer, mostly picture, or ocr=always), font (a font failed its check), ink (ink no text-layer word explains).",
+		}, []string{"reason"}),
+		fontChecks: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "redactd_font_checks_total", Help: "Text-layer fonts checked against their pixels, by result (trusted, untrusted).",
+		}, []string{"result"}),
+		fontColumns: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "redactd_font_check_columns_total", Help: "Recogniser input columns (at height 48) spent checking fonts.",
+		}),
+		batchSize: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "redactd_model_batch_size", Help: "Requests per model batch.",
+			Buckets: []float64{1, 2, 4, 8, 16, 32, 64, 128, 256},
+		}, []string{"model"}),
+		batchDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "redactd_model_batch_duration_seconds", Help: "Model run time per batch.",
+			Buckets: prometheus.ExponentialBuckets(0.0005, 2, 16),
+		}, []string{"model"}),
+	}
+	if reg != nil {
+		for _, c := range []prometheus.Collector{m.stage, m.pages, m.outputBytes, m.pixelsInFlight, m.detections,
+			m.ocrRegions, m.fontChecks, m.fontColumns, m.batchSize, m.batchDuration} {
+			if err := reg.Register(c); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return m, nil
+}
+
+// observe records a stage's duration for one page.
+func (m *Metrics) observe(stage string, start time.Time) {
+	m.stage.WithLabelValues(stage).Observe(time.Since(start).Seconds())
+}
+
+// batch is the models' batch hook (ner.Options.Observe, ocr.Options.Observe).
+func (m *Metrics) batch(model string, size int, took time.Duration) {
+	m.batchDuration.WithLabelValues(model).Observe(took.Seconds())
+	m.batchSize.WithLabelValues(model).Observe(float64(size))
+}

@@ -1,0 +1,43 @@
+package engine
+
+import (
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Settings configure the job service; Options (contract.Options) are a
+// job's redaction options. cmd/redactd builds Settings from the one
+// Config (cmd/redactd/wire); the engine sees nothing else of it.
+type Settings struct {
+	// Data is the data directory: the job log (DATA/joblog), the files
+	// (DATA/files) and the upload secret.
+	Data string
+	// MaxConcurrentJobs bounds the documents processed at once (default 1).
+	MaxConcurrentJobs int
+	// JanitorInterval is how often expired jobs and uploads are swept
+	// (default one minute).
+	JanitorInterval time.Duration
+
+	// Request limits.
+	MaxFilesPerJob int
+	MaxUploadBytes int64
+	MaxTermCount   int
+	MaxPagesPerDoc int
+
+	// Quotas of new accounts, by plan.
+	FreePages     int64
+	StandardPages int64
+
+	// Lifetimes: of upload URLs, of ephemeral outputs, of studio jobs.
+	UploadURLTTL time.Duration
+	OutputTTL    time.Duration
+	StudioTTL    time.Duration
+
+	// WebhookAllowHosts is the webhook-allow-hosts list; empty turns
+	// webhooks off.
+	WebhookAllowHosts string
+
+	// Registerer takes the engine's metrics; nil keeps them unregistered.
+	Registerer prometheus.Registerer
+}
