@@ -38,13 +38,14 @@ func CheckPrefix(prefix string) error {
 
 // CheckBlobKey returns an error wrapping ErrInvalidKey unless key is a
 // Blobs key: '/'-separated segments of letters, digits, '-', '_' and '.',
-// none of them "." or "..", so a key can never leave a blob directory.
+// none starting with '.', so a key can never leave a blob directory nor
+// name a backend's temporary or hidden files.
 func CheckBlobKey(key string) error {
 	if key == "" || len(key) > MaxKeyLen {
 		return fmt.Errorf("%w: %q", ErrInvalidKey, key)
 	}
 	for seg := range strings.SplitSeq(key, "/") {
-		if seg == "" || seg == "." || seg == ".." || !allOf(seg, "-_.") {
+		if seg == "" || seg[0] == '.' || !allOf(seg, "-_.") {
 			return fmt.Errorf("%w: %q", ErrInvalidKey, key)
 		}
 	}

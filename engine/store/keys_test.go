@@ -21,7 +21,7 @@ func TestCheckKeys(t *testing.T) {
 			t.Errorf("CheckBlobKey(%q) = %v", k, err)
 		}
 	}
-	for _, k := range []string{"", "/a", "a/", "a//b", "../a", "a/..", ".", "a b", "a\\b"} {
+	for _, k := range []string{"", "/a", "a/", "a//b", "../a", "a/..", ".", "a/.tmp-1", "a b", "a\\b"} {
 		if err := CheckBlobKey(k); !errors.Is(err, ErrInvalidKey) {
 			t.Errorf("CheckBlobKey(%q) = %v, want ErrInvalidKey", k, err)
 		}

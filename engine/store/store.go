@@ -216,7 +216,8 @@ type BlobInfo struct {
 // blobs into bounded segments internally.
 //
 // Keys are '/'-separated segments of ASCII letters, digits, '-', '_',
-// '.', never "." or ".." (for example "<job>/<doc>.pdf").
+// '.', none starting with '.' (for example "<job>/<doc>.pdf"); see
+// CheckBlobKey.
 type Blobs interface {
 	// Put stores r's content under key, replacing any blob there.
 	Put(ctx context.Context, key string, r io.Reader) (BlobInfo, error)
