@@ -1,0 +1,377 @@
+// Package pebblestore is the single-node storage engine behind the
+// store contract: records, idempotency keys, the work queue and the
+// quota ledger in one pebble database on local disk (blobs are
+// engine/store/dirblob's). It passes engine/store/storetest, the suite
+// the cluster engine (engine/store/nats) passes too.
+//
+// One process owns the database (pebble locks it), so a mutex is the
+// compare-and-set: every write reads, checks and commits a synced batch
+// under Store.mu. Leases are held in memory only: after a restart every
+// item that was leased is handed out again at once, as a later attempt
+// (attempt counts are durable), which is exactly what a crashed worker's
+// lease expiring would do.
+package pebblestore
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/cockroachdb/pebble"
+
+	"github.com/redactd/redactd/engine/store"
+)
+
+// Options configure a Store.
+type Options struct {
+	// LeaseTime is how long a lease lasts without Extend (default 30s).
+	LeaseTime time.Duration
+	// MaxAttempts is how many deliveries an item gets before the next
+	// one is flagged Exhausted (default 5).
+	MaxAttempts int
+}
+
+// Store is the pebble engine: its Docs, Idempotency, Queue and Ledger
+// views share one database and one write lock.
+type Store struct {
+	db   *pebble.DB
+	opts Options
+	now  func() time.Time
+
+	mu      sync.Mutex
+	rev     uint64                 // last revision or sequence handed out
+	leases  map[string]*leaseState // by queue item key
+	changed chan struct{}          // closed and replaced when the queue changes
+}
+
+type leaseState struct {
+	attempt int
+	expires time.Time
+}
+
+// Key space.
+const (
+	pRev    = "m/rev"
+	pDoc    = "d/"
+	pIdem   = "i/"
+	pQueue  = "q/"
+	pCharge = "l/"
+	pUsed   = "u/"
+)
+
+// Open opens or creates the database in dir.
+func Open(dir string, o Options) (*Store, error) {
+	if o.LeaseTime <= 0 {
+		o.LeaseTime = 30 * time.Second
+	}
+	if o.MaxAttempts <= 0 {
+		o.MaxAttempts = 5
+	}
+	db, err := pebble.Open(dir, &pebble.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("pebblestore: %w", err)
+	}
+	s := &Store{db: db, opts: o, now: time.Now, leases: map[string]*leaseState{}, changed: make(chan struct{})}
+	if v, err := s.get([]byte(pRev)); err == nil {
+		s.rev = binary.BigEndian.Uint64(v)
+	} else if !errors.Is(err, pebble.ErrNotFound) {
+		db.Close()
+		return nil, fmt.Errorf("pebblestore: %w", err)
+	}
+	return s, nil
+}
+
+var (
+	_ store.Docs        = docs{}
+	_ store.Idempotency = idem{}
+	_ store.Ledger      = ledger{}
+)
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Docs, Idempotency, Queue and Ledger are the store's views.
+func (s *Store) Docs() store.Docs               { return docs{s} }
+func (s *Store) Idempotency() store.Idempotency { return idem{s} }
+func (s *Store) Queue() store.Queue             { return queue{s} }
+func (s *Store) Ledger() store.Ledger           { return ledger{s} }
+
+func (s *Store) get(key []byte) ([]byte, error) {
+	v, closer, err := s.db.Get(key)
+	if err != nil {
+		return nil, err
+	}
+	defer closer.Close()
+	return bytes.Clone(v), nil
+}
+
+// next hands out the next revision into b. Caller holds mu.
+func (s *Store) next(b *pebble.Batch) uint64 {
+	s.rev++
+	b.Set([]byte(pRev), be64(s.rev), nil)
+	return s.rev
+}
+
+func be64(n uint64) []byte {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], n)
+	return b[:]
+}
+
+// commit writes b durably and closes it.
+func commit(b *pebble.Batch) error {
+	defer b.Close()
+	return b.Commit(pebble.Sync)
+}
+
+// docs implements store.Docs: a record is its revision (8 bytes) then
+// its value.
+type docs struct{ s *Store }
+
+func (d docs) read(key string) (store.Record, error) {
+	v, err := d.s.get([]byte(pDoc + key))
+	if errors.Is(err, pebble.ErrNotFound) {
+		return store.Record{}, &store.NotFoundError{Key: key}
+	}
+	if err != nil {
+		return store.Record{}, err
+	}
+	if len(v) < 8 {
+		return store.Record{}, fmt.Errorf("pebblestore: record %q is corrupt", key)
+	}
+	return store.Record{Key: key, Revision: binary.BigEndian.Uint64(v[:8]), Value: v[8:]}, nil
+}
+
+func (d docs) Get(ctx context.Context, key string) (store.Record, error) {
+	if err := store.CheckDocKey(key); err != nil {
+		return store.Record{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return store.Record{}, err
+	}
+	return d.read(key)
+}
+
+// write stores value at key under a new revision, if the key's current
+// revision is want (0: absent).
+func (d docs) write(ctx context.Context, key string, value []byte, want uint64, del bool) (uint64, error) {
+	if err := store.CheckDocKey(key); err != nil {
+		return 0, err
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	d.s.mu.Lock()
+	defer d.s.mu.Unlock()
+	cur, err := d.read(key)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		if want != 0 {
+			return 0, err
+		}
+	case err != nil:
+		return 0, err
+	case cur.Revision != want:
+		return 0, &store.ConflictError{Key: key, Revision: want}
+	}
+	b := d.s.db.NewBatch()
+	rev := d.s.next(b)
+	if del {
+		b.Delete([]byte(pDoc+key), nil)
+	} else {
+		b.Set([]byte(pDoc+key), append(be64(rev), value...), nil)
+	}
+	return rev, commit(b)
+}
+
+func (d docs) Create(ctx context.Context, key string, value []byte) (uint64, error) {
+	return d.write(ctx, key, value, 0, false)
+}
+
+func (d docs) Update(ctx context.Context, key string, value []byte, rev uint64) (uint64, error) {
+	if rev == 0 {
+		return 0, &store.ConflictError{Key: key, Revision: rev}
+	}
+	return d.write(ctx, key, value, rev, false)
+}
+
+func (d docs) Delete(ctx context.Context, key string, rev uint64) error {
+	if rev == 0 {
+		return &store.ConflictError{Key: key, Revision: rev}
+	}
+	_, err := d.write(ctx, key, nil, rev, true)
+	return err
+}
+
+func (d docs) Keys(ctx context.Context, prefix string) ([]string, error) {
+	if err := store.CheckPrefix(prefix); err != nil {
+		return nil, err
+	}
+	lo := []byte(pDoc + prefix)
+	it, err := d.s.db.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: upper(lo)})
+	if err != nil {
+		return nil, err
+	}
+	defer it.Close()
+	var keys []string
+	for it.First(); it.Valid(); it.Next() {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		keys = append(keys, string(it.Key()[len(pDoc):]))
+	}
+	return keys, it.Error()
+}
+
+// upper is the least key greater than every key with prefix p.
+func upper(p []byte) []byte {
+	u := bytes.Clone(p)
+	for i := len(u) - 1; i >= 0; i-- {
+		if u[i] < 0xff {
+			u[i]++
+			return u[:i+1]
+		}
+	}
+	return nil
+}
+
+// idem implements store.Idempotency. Keys are free-form: they are stored
+// as they are, after the prefix.
+type idem struct{ s *Store }
+
+func (i idem) Claim(ctx context.Context, key string, value []byte) ([]byte, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, false, err
+	}
+	i.s.mu.Lock()
+	defer i.s.mu.Unlock()
+	v, err := i.s.get([]byte(pIdem + key))
+	if err == nil {
+		return v, false, nil
+	}
+	if !errors.Is(err, pebble.ErrNotFound) {
+		return nil, false, err
+	}
+	b := i.s.db.NewBatch()
+	b.Set([]byte(pIdem+key), value, nil)
+	if err := commit(b); err != nil {
+		return nil, false, err
+	}
+	return bytes.Clone(value), true, nil
+}
+
+func (i idem) Get(ctx context.Context, key string) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	v, err := i.s.get([]byte(pIdem + key))
+	if errors.Is(err, pebble.ErrNotFound) {
+		return nil, &store.NotFoundError{Key: key}
+	}
+	return v, err
+}
+
+func (i idem) Release(ctx context.Context, key string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	i.s.mu.Lock()
+	defer i.s.mu.Unlock()
+	b := i.s.db.NewBatch()
+	b.Delete([]byte(pIdem+key), nil)
+	return commit(b)
+}
+
+// ledger implements store.Ledger: one entry per charged document, and
+// the account's running total, written together.
+type ledger struct{ s *Store }
+
+type charge struct {
+	Pages    int64 `json:"pages"`
+	Refunded bool  `json:"refunded,omitempty"`
+}
+
+func chargeKey(account, doc string) []byte { return []byte(pCharge + account + "\x00" + doc) }
+
+func (l ledger) used(account string) (int64, error) {
+	v, err := l.s.get([]byte(pUsed + account))
+	if errors.Is(err, pebble.ErrNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	return int64(binary.BigEndian.Uint64(v)), nil
+}
+
+func (l ledger) Charge(ctx context.Context, account, doc string, pages, limit int64) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	l.s.mu.Lock()
+	defer l.s.mu.Unlock()
+	if _, err := l.s.get(chargeKey(account, doc)); err == nil {
+		return false, nil
+	} else if !errors.Is(err, pebble.ErrNotFound) {
+		return false, err
+	}
+	used, err := l.used(account)
+	if err != nil {
+		return false, err
+	}
+	if limit > 0 && used+pages > limit {
+		return false, fmt.Errorf("%w: %d of %d pages used, %d more asked", store.ErrQuota, used, limit, pages)
+	}
+	return true, l.put(account, doc, charge{Pages: pages}, used+pages)
+}
+
+func (l ledger) put(account, doc string, c charge, used int64) error {
+	v, err := json.Marshal(c)
+	if err != nil {
+		return err
+	}
+	b := l.s.db.NewBatch()
+	b.Set(chargeKey(account, doc), v, nil)
+	b.Set([]byte(pUsed+account), be64(uint64(used)), nil)
+	return commit(b)
+}
+
+func (l ledger) Refund(ctx context.Context, account, doc string) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	l.s.mu.Lock()
+	defer l.s.mu.Unlock()
+	v, err := l.s.get(chargeKey(account, doc))
+	if errors.Is(err, pebble.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	var c charge
+	if err := json.Unmarshal(v, &c); err != nil {
+		return false, fmt.Errorf("pebblestore: charge of %q: %w", doc, err)
+	}
+	if c.Refunded {
+		return false, nil
+	}
+	used, err := l.used(account)
+	if err != nil {
+		return false, err
+	}
+	c.Refunded = true
+	return true, l.put(account, doc, c, used-c.Pages)
+}
+
+func (l ledger) Used(ctx context.Context, account string) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	return l.used(account)
+}

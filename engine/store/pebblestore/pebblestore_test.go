@@ -1,0 +1,103 @@
+package pebblestore_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/redactd/redactd/engine/store"
+	"github.com/redactd/redactd/engine/store/pebblestore"
+	"github.com/redactd/redactd/engine/store/storetest"
+)
+
+func open(t *testing.T, o pebblestore.Options) *pebblestore.Store {
+	t.Helper()
+	s, err := pebblestore.Open(filepath.Join(t.TempDir(), "db"), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+const leaseTime = time.Second
+
+func queueFixture(t *testing.T) storetest.QueueFixture {
+	s := open(t, pebblestore.Options{LeaseTime: leaseTime, MaxAttempts: 3})
+	return storetest.QueueFixture{Queue: s.Queue(), LeaseTime: leaseTime, MaxAttempts: 3}
+}
+
+// The contract suite the cluster engine passes too.
+func TestDocs(t *testing.T) {
+	storetest.Docs(t, func(t *testing.T) store.Docs { return open(t, pebblestore.Options{}).Docs() })
+}
+
+func TestIdempotency(t *testing.T) {
+	storetest.Idempotency(t, func(t *testing.T) store.Idempotency { return open(t, pebblestore.Options{}).Idempotency() })
+}
+
+func TestQueue(t *testing.T) { storetest.Queue(t, queueFixture) }
+
+func TestLedger(t *testing.T) {
+	storetest.Ledger(t, func(t *testing.T) store.Ledger { return open(t, pebblestore.Options{}).Ledger() })
+}
+
+func TestChargeOnce(t *testing.T) {
+	var s *pebblestore.Store
+	storetest.ChargeOnce(t, func(t *testing.T) storetest.QueueFixture {
+		s = open(t, pebblestore.Options{LeaseTime: leaseTime, MaxAttempts: 3})
+		return storetest.QueueFixture{Queue: s.Queue(), LeaseTime: leaseTime, MaxAttempts: 3}
+	}, func(t *testing.T) store.Ledger { return s.Ledger() })
+}
+
+// TestRestart is what the contract cannot see: records, revisions,
+// charges and queued items survive a close; an item leased when the
+// process stopped is handed out again at once as a later attempt.
+func TestRestart(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "db")
+	ctx := context.Background()
+	s, err := pebblestore.Open(dir, pebblestore.Options{LeaseTime: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev, err := s.Docs().Create(ctx, "doc.a", []byte("v1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Ledger().Charge(ctx, "acct", "doc.a", 4, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Queue().Enqueue(ctx, "cpu", "doc.a", nil); err != nil {
+		t.Fatal(err)
+	}
+	l, err := s.Queue().Lease(ctx, "cpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	s, err = pebblestore.Open(dir, pebblestore.Options{LeaseTime: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	r, err := s.Docs().Get(ctx, "doc.a")
+	if err != nil || r.Revision != rev || string(r.Value) != "v1" {
+		t.Fatalf("after restart: %+v, %v", r, err)
+	}
+	if rev2, err := s.Docs().Update(ctx, "doc.a", []byte("v2"), rev); err != nil || rev2 <= rev {
+		t.Fatalf("Update after restart: rev %d (was %d), %v", rev2, rev, err)
+	}
+	if used, err := s.Ledger().Used(ctx, "acct"); err != nil || used != 4 {
+		t.Fatalf("Used after restart = %d, %v", used, err)
+	}
+	wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	again, err := s.Queue().Lease(wctx, "cpu")
+	if err != nil || again.ID() != "doc.a" || again.Attempt() != l.Attempt()+1 {
+		t.Fatalf("lease after restart: %v %v", again, err)
+	}
+}
