@@ -55,7 +55,7 @@ func (e *Engine) process(ctx context.Context, q joblog.QueueEntry) error {
 	}
 	defer os.Remove(out.Name()) // no-op once renamed
 
-	in := ProcessInput{DocID: d.ID, Path: e.files.origPath(j.ID, d.ID), Options: toOptions(j.Options)}
+	in := ProcessInput{DocID: d.ID, Path: e.files.origPath(j.ID, d.ID), Kind: d.Kind, Options: toOptions(j.Options)}
 	res, perr := e.runProcessor(ctx, in, out, e.progressFunc(ctx, d.ID))
 	if perr == nil {
 		if err := e.files.closeSynced(out); err != nil {
@@ -68,7 +68,7 @@ func (e *Engine) process(ctx context.Context, q joblog.QueueEntry) error {
 	} else {
 		out.Close()
 	}
-	if perr == nil && e.verify != nil {
+	if perr == nil {
 		if err := e.verify(out.Name()); err != nil {
 			e.log.Error("engine: output failed verification", "doc", d.ID, "err", err)
 			perr = DocErrorf("output failed verification")

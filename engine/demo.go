@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/redactd/redactd/engine/demo"
+	"github.com/redactd/redactd/engine/imagein"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -63,19 +64,17 @@ func (e *Engine) runDemo(ctx context.Context) (*DemoResult, []byte, error) {
 	}
 	start := time.Now()
 	var out bytes.Buffer
-	res, err := e.proc.Process(ctx, ProcessInput{DocID: "demo", Path: in, Options: Options{Categories: page.Categories}},
+	res, err := e.proc.Process(ctx, ProcessInput{DocID: "demo", Path: in, Kind: imagein.KindPDF.String(), Options: Options{Categories: page.Categories}},
 		&out, func(Progress) error { return nil })
 	if err != nil {
 		return nil, nil, err
 	}
-	if e.verify != nil {
-		outPath := filepath.Join(dir, "out.pdf")
-		if err := os.WriteFile(outPath, out.Bytes(), 0o600); err != nil {
-			return nil, nil, err
-		}
-		if err := e.verify(outPath); err != nil {
-			return nil, nil, fmt.Errorf("demo output failed verification: %w", err)
-		}
+	outPath := filepath.Join(dir, "out.pdf")
+	if err := os.WriteFile(outPath, out.Bytes(), 0o600); err != nil {
+		return nil, nil, err
+	}
+	if err := e.verify(outPath); err != nil {
+		return nil, nil, fmt.Errorf("demo output failed verification: %w", err)
 	}
 	r := &DemoResult{Status: "completed", SampleInput: sample.Text}
 	masked := 0

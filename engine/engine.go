@@ -16,6 +16,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/redactd/redactd/engine/joblog"
+	"github.com/redactd/redactd/engine/pdfout"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/engine/webhook"
 )
@@ -32,9 +33,9 @@ type Engine struct {
 	now func() time.Time
 	// progressEvery is the least time between two stores of pages_done.
 	progressEvery time.Duration
-	// verify checks a finished output before it is released; nil skips the
-	// check. It is taken from the Processor when it implements
-	// OutputVerifier.
+	// verify is the output gate: a finished output is released only if
+	// it passes (pdfout.VerifyFile: a flattened, image-only PDF). The job
+	// service owns it, whatever Processor wrote the file; tests swap it.
 	verify func(path string) error
 
 	allow   *webhook.AllowList // webhook-allow-hosts
@@ -81,6 +82,7 @@ type hooks struct {
 	now           func() time.Time
 	syncFile      func(*os.File) error
 	progressEvery time.Duration // 0: progressInterval
+	verify        func(path string) error
 }
 
 // Open opens or creates the data directory cfg.Data (job log at
@@ -126,8 +128,9 @@ func open(cfg Settings, proc Processor, log *slog.Logger, h hooks) (*Engine, err
 	}
 	e.metrics = m
 	e.life = lifecycle{now: h.now, outputTTL: cfg.OutputTTL, studioTTL: cfg.StudioTTL, finished: e.queueHook}
-	if v, ok := proc.(OutputVerifier); ok {
-		e.verify = v.VerifyOutput
+	e.verify = pdfout.VerifyFile
+	if h.verify != nil {
+		e.verify = h.verify
 	}
 	exposed := jobLogExposed(cfg.Data)
 	allow, err := webhook.ParseAllowList(cfg.WebhookAllowHosts)

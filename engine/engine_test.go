@@ -636,7 +636,7 @@ func TestAdminOnlyOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The queued document is processed once a processor is there.
-	e, err = Open(cfg, newTestProc(), nil)
+	e, err = open(cfg, newTestProc(), nil, hooks{verify: verifyTestPDF})
 	if err != nil {
 		t.Fatal(err)
 	}

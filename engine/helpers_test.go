@@ -144,8 +144,9 @@ func (p *testProc) Process(ctx context.Context, in ProcessInput, out io.Writer, 
 	return &ProcessResult{PageCount: s.pages, OutputBytes: int64(n), Masks: masks}, nil
 }
 
-// VerifyOutput stands in for pdfout's verifier: header and trailer.
-func (p *testProc) VerifyOutput(path string) error {
+// verifyTestPDF stands in for pdfout's verifier on the test processor's
+// outputs (which are not flattened pages): header and trailer.
+func verifyTestPDF(path string) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return err
@@ -273,7 +274,7 @@ func newEnv(t *testing.T, mods ...func(*Settings)) *env {
 		m(&cfg)
 	}
 	v := &env{t: t, cfg: cfg, clock: &fakeClock{t: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)}, logs: &testlog.Buffer{}}
-	v.h = hooks{now: v.clock.Now}
+	v.h = hooks{now: v.clock.Now, verify: verifyTestPDF}
 	v.open(newTestProc())
 	t.Cleanup(func() { v.e.Close() })
 	return v
@@ -283,7 +284,7 @@ func newEnv(t *testing.T, mods ...func(*Settings)) *env {
 func newEnvHooks(t *testing.T, syncFile func(*os.File) error) *env {
 	t.Helper()
 	v := &env{t: t, cfg: testConfig(t), clock: &fakeClock{t: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)}, logs: &testlog.Buffer{}}
-	v.h = hooks{now: v.clock.Now, syncFile: syncFile}
+	v.h = hooks{now: v.clock.Now, syncFile: syncFile, verify: verifyTestPDF}
 	v.open(newTestProc())
 	t.Cleanup(func() { v.e.Close() })
 	return v

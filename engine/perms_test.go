@@ -210,7 +210,7 @@ func TestUploadSecretMigration(t *testing.T) {
 			cfg := testConfig(t)
 			cfg.Data = data
 			v := &env{t: t, cfg: cfg, clock: &fakeClock{t: time.Now()}, logs: &testlog.Buffer{}}
-			v.h = hooks{now: time.Now}
+			v.h = hooks{now: time.Now, verify: verifyTestPDF}
 			v.open(newTestProc())
 			got := bytes.Clone(v.e.secret)
 			v.e.Close()

@@ -7,7 +7,6 @@ import "github.com/redactd/redactd/engine/contract"
 // API as it was.
 type (
 	Processor      = contract.Processor
-	OutputVerifier = contract.OutputVerifier
 	ProcessInput   = contract.ProcessInput
 	Progress       = contract.Progress
 	ProcessResult  = contract.ProcessResult

@@ -29,7 +29,7 @@ import (
 	"unicode"
 
 	"github.com/redactd/redactd/engine"
-	"github.com/redactd/redactd/engine/pipeline"
+	"github.com/redactd/redactd/engine/pdfout"
 	"github.com/redactd/redactd/internal/testkit/hostile"
 )
 
@@ -341,9 +341,9 @@ func matches(want hostile.Expect, r rawResp) bool {
 }
 
 // TestOutputGate checks the gate between the pipeline and a caller: the
-// Processor the server runs implements engine.OutputVerifier with
-// pdfout's verifier, so the engine refuses to release anything that is
-// not a flattened image-only PDF (engine's TestDocumentFailures covers the
+// engine runs pdfout.VerifyFile on every output, whatever Processor wrote
+// it, so it refuses to release anything that is not a flattened
+// image-only PDF (engine's TestDocumentFailures covers the
 // engine side: a failing check ends the document in error "output failed
 // verification"). A real output passes; the original with its text layer,
 // a truncated output and an output with an appended update do not.
@@ -354,12 +354,7 @@ func TestOutputGate(t *testing.T) {
 	j := e.wait(key, e.job(e.create(key, form{files: [][2]string{{"a.pdf", samplePDF(1)}}}, nil)).JobID)
 	out := e.do("GET", "/v1/documents/"+j.Documents[0].ID+"/output", key, nil, nil).body
 
-	p, err := pipeline.New(cfg, pipeline.Deps{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	var gate engine.OutputVerifier = p // what engine.Open picks up
+	gate := pdfout.VerifyFile // what engine.Open installs
 	dir := t.TempDir()
 	for _, c := range []struct {
 		name string
@@ -375,9 +370,9 @@ func TestOutputGate(t *testing.T) {
 		if err := os.WriteFile(path, c.pdf, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		err := gate.VerifyOutput(path)
+		err := gate(path)
 		if (err == nil) != c.ok {
-			t.Errorf("%s: VerifyOutput = %v, want ok=%v", c.name, err, c.ok)
+			t.Errorf("%s: VerifyFile = %v, want ok=%v", c.name, err, c.ok)
 		}
 		t.Logf("%-32s → %v", c.name, err)
 	}

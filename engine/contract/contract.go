@@ -50,18 +50,16 @@ type Processor interface {
 	Process(ctx context.Context, in ProcessInput, out io.Writer, progress func(Progress) error) (*ProcessResult, error)
 }
 
-// OutputVerifier is implemented by a Processor that can check a finished
-// output file (pdfout's verifier); a failing check puts the document in
-// error instead of releasing the output.
-type OutputVerifier interface {
-	VerifyOutput(path string) error
-}
-
 // ProcessInput names a document to redact, with its resolved options
 // (account defaults already applied).
 type ProcessInput struct {
-	DocID   string
-	Path    string
+	DocID string
+	Path  string
+	// Kind is the file type the job service sniffed when it took the file
+	// (imagein's names: pdf, png, jpeg, tiff, bmp, gif, webp), so the
+	// processor opens it without sniffing again. Empty only for documents
+	// recorded before kinds were stored; the processor sniffs those.
+	Kind    string
 	Options Options
 }
 

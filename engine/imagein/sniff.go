@@ -19,6 +19,17 @@ const (
 	KindWebP
 )
 
+// ParseKind is the Kind named s (Kind.String's names); KindUnknown for
+// any other string.
+func ParseKind(s string) Kind {
+	for k := KindPDF; k <= KindWebP; k++ {
+		if k.String() == s {
+			return k
+		}
+	}
+	return KindUnknown
+}
+
 func (k Kind) String() string {
 	switch k {
 	case KindPDF:

@@ -1,6 +1,7 @@
 package pdfout
 
 import (
+	"os"
 	"bytes"
 	"errors"
 	"fmt"
@@ -677,4 +678,19 @@ func contentOp(op string, args []value, depth *int, xobjects value) error {
 		return fmt.Errorf("operator %s is not allowed", printable([]byte(op)))
 	}
 	return nil
+}
+
+// VerifyFile is Verify on the file at path: the job service's output gate
+// (a document is released only when its output passes).
+func VerifyFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	return Verify(f, st.Size())
 }

@@ -55,7 +55,10 @@ func newHostilePipeline(t *testing.T, cfg config.Config, logs *testlog.Buffer) *
 
 // runDoc processes the file at path, failing t if Process outlives its
 // context by more than a grace period (it would ignore cancellation).
-func runDoc(t *testing.T, p *pipeline.Pipeline, path string, timeout time.Duration) ([]byte, *contract.ProcessResult, error) {
+// runDoc processes the file at path as the job service would: its
+// progress callback refuses a page count over maxPages (the job service's
+// page limit, which the processor honours by stopping).
+func runDoc(t *testing.T, p *pipeline.Pipeline, path string, maxPages int, timeout time.Duration) ([]byte, *contract.ProcessResult, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
@@ -67,7 +70,13 @@ func runDoc(t *testing.T, p *pipeline.Pipeline, path string, timeout time.Durati
 	done := make(chan result, 1)
 	go func() {
 		var out bytes.Buffer
-		res, err := p.Process(ctx, contract.ProcessInput{DocID: "hostile", Path: path}, &out, func(contract.Progress) error { return nil })
+		limit := func(pr contract.Progress) error {
+			if pr.PageCount > maxPages {
+				return contract.DocErrorf(fmt.Sprintf("document has %d pages; the limit is %d", pr.PageCount, maxPages))
+			}
+			return nil
+		}
+		res, err := p.Process(ctx, contract.ProcessInput{DocID: "hostile", Path: path}, &out, limit)
 		done <- result{out.Bytes(), res, err}
 	}()
 	select {
@@ -203,7 +212,7 @@ func TestHostileDocuments(t *testing.T) {
 				t.Parallel()
 				want := c.Expect(cfg)
 				path := writeCase(t, c)
-				out, res, err := runDoc(t, p, path, caseTimeout)
+				out, res, err := runDoc(t, p, path, cfg.MaxPagesPerDoc, caseTimeout)
 				checkOutcome(t, want, out, res, err)
 			})
 		}
@@ -247,7 +256,7 @@ func TestHostilePageLimit(t *testing.T) {
 			if want.Outcome != hostile.Redacted {
 				t.Fatalf("corpus says %v under a limit of %d pages", want, cfg.MaxPagesPerDoc)
 			}
-			out, res, err := runDoc(t, p, writeCase(t, c), 10*time.Minute)
+			out, res, err := runDoc(t, p, writeCase(t, c), cfg.MaxPagesPerDoc, 10*time.Minute)
 			checkOutcome(t, want, out, res, err)
 		})
 	}

@@ -3,7 +3,6 @@ package pipeline
 import (
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/redactd/redactd/engine/burn"
@@ -71,21 +70,6 @@ func (w *pdfWriter) writePage(e *encodedPage) error {
 
 func (w *pdfWriter) close() error { return w.w.Close() }
 func (w *pdfWriter) bytes() int64 { return w.cw.n }
-
-// VerifyOutput is the safety check the engine runs on every finished
-// output before marking its document redacted (contract.OutputVerifier).
-func (p *Pipeline) VerifyOutput(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	return pdfout.Verify(f, st.Size())
-}
 
 // layerWordBoxes returns the boxes of the page's words that a producer
 // placed (text layer, form fields, annotations): the ink each one explains

@@ -46,7 +46,7 @@ func (p *Pipeline) Process(ctx context.Context, in contract.ProcessInput, out io
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	start := time.Now()
-	src, err := p.open(in.Path)
+	src, err := p.open(in.Path, in.Kind)
 	p.metrics.observe("open", start)
 	opened := time.Since(start)
 	if err != nil {
@@ -58,9 +58,8 @@ func (p *Pipeline) Process(ctx context.Context, in contract.ProcessInput, out io
 	if n == 0 {
 		return nil, contract.DocErrorf("the document has no pages")
 	}
-	if n > p.cfg.MaxPagesPerDoc {
-		return nil, contract.DocErrorf(fmt.Sprintf("the document has %d pages; the limit is %d", n, p.cfg.MaxPagesPerDoc))
-	}
+	// The page limit is the job service's rule, applied once, when this
+	// report gives it the count: a document over it is refused there.
 	if err := progress(contract.Progress{Status: contract.StatusAnalyzing, PageCount: n}); err != nil {
 		return nil, err
 	}

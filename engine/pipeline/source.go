@@ -36,19 +36,22 @@ type loadedPage interface {
 	Close()
 }
 
-// open sniffs the file at path and opens it with the matching decoder: a
-// PDF is read by MuPDF through a file stream (a 100 MB upload is not held
-// in memory while it is processed), an image is read whole. Failures to
-// read a file's content are DocErrors: they become the document's
-// error_message.
-func (p *Pipeline) open(path string) (source, error) {
-	head, err := readHead(path, imagein.SniffLen)
-	if err != nil {
-		return nil, fmt.Errorf("pipeline: read original: %w", err)
-	}
-	kind, err := imagein.Sniff(head)
-	if err != nil {
-		return nil, contract.DocErrorf("unsupported file type: not a PDF, PNG, JPEG, TIFF, GIF, BMP or WebP file")
+// open opens the file at path with the decoder of its kind, which the job
+// service sniffed when it took the file (sniffed here only for records
+// older than that): a PDF is read by MuPDF through a file stream (a
+// 100 MB upload is not held in memory while it is processed), an image
+// is read whole. Failures to read a file's content are DocErrors: they
+// become the document's error_message.
+func (p *Pipeline) open(path, kindName string) (source, error) {
+	kind := imagein.ParseKind(kindName)
+	if kind == imagein.KindUnknown {
+		head, err := readHead(path, imagein.SniffLen)
+		if err != nil {
+			return nil, fmt.Errorf("pipeline: read original: %w", err)
+		}
+		if kind, err = imagein.Sniff(head); err != nil {
+			return nil, contract.DocErrorf("unsupported file type: not a PDF, PNG, JPEG, TIFF, GIF, BMP or WebP file")
+		}
 	}
 	if kind == imagein.KindPDF {
 		doc, err := mupdf.OpenFile(path, mupdf.Options{StoreBytes: p.cfg.MuPDFStoreBytes, MaxMemBytes: max(mupdfMaxMem, 4*p.cfg.MuPDFStoreBytes)})
@@ -61,6 +64,8 @@ func (p *Pipeline) open(path string) (source, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pipeline: read original: %w", err)
 	}
+	// The page bound here only stops the decoder walking a TIFF of a
+	// million pages; the page limit itself is the job service's.
 	doc, err := imagein.Open(data, maxImagePixels(p.cfg), p.cfg.MaxPagesPerDoc)
 	if err != nil {
 		return nil, contract.DocErrorf(fmt.Sprintf("image could not be decoded: %v", err))
