@@ -153,7 +153,7 @@ func TestCreateJobValidation(t *testing.T) {
 		{"too large", CreateJobRequest{Files: []File{{Name: "big.pdf", Data: append([]byte("%PDF-"), make([]byte, 1<<20)...)}}}, "files[0]: larger than"},
 		{"unsupported type", CreateJobRequest{Files: []File{{Name: "x.txt", Data: []byte("hello")}}}, "files[0]: unsupported file type"},
 		{"PDF header after 1 KiB", CreateJobRequest{Files: []File{{Name: "x.pdf", Data: append(make([]byte, 1100), "%PDF-1.4"...)}}}, "files[0]: unsupported file type"},
-		{"bad file name", CreateJobRequest{Files: []File{{Name: "a\x00b.pdf", Data: ok.Data}}}, "files[0]: file name contains control"},
+		{"control in idempotency key", CreateJobRequest{Files: []File{ok}, IdempotencyKey: "k\r\nX: y"}, "X-Idempotency-Key: contains control characters"},
 		{"bad retention", CreateJobRequest{Files: []File{ok}, Retention: "forever"}, "retention:"},
 		{"long idempotency key", CreateJobRequest{Files: []File{ok}, IdempotencyKey: strings.Repeat("k", 201)}, "X-Idempotency-Key: longer than 200"},
 		{"unknown category", CreateJobRequest{Files: []File{ok}, Options: Options{Categories: []page.Category{"Person", "Shoe"}}}, `pii_categories: unknown category "Shoe"`},
@@ -180,6 +180,15 @@ func TestCreateJobValidation(t *testing.T) {
 	}
 	if ents, _ := readDirNames(v.e.files.dir); len(ents) != 0 {
 		t.Fatalf("invalid requests left files: %v", ents)
+	}
+	// File names follow the one rule the HTTP layer applies too
+	// (contract.CleanFileName): cleaned to a safe base name, never refused.
+	j, err := v.e.CreateJob(bg, a, CreateJobRequest{Files: []File{{Name: "../x/a\x00b\u202e.pdf", Data: ok.Data}, {Name: " .. ", Data: ok.Data}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := []string{j.Documents[0].FileName, j.Documents[1].FileName}; got[0] != "ab.pdf" || got[1] != "file" {
+		t.Fatalf("file names = %q, want [ab.pdf file]", got)
 	}
 	// 200 characters (not bytes) is fine.
 	if _, err := v.e.CreateJob(bg, a, CreateJobRequest{Files: []File{ok}, IdempotencyKey: strings.Repeat("é", 200)}); err != nil {

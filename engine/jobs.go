@@ -11,10 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
-	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/joblog"
@@ -27,8 +24,6 @@ const (
 )
 
 const (
-	maxIdemKey    = 200 // characters
-	maxNameBytes  = 255
 	purgeWaitTime = 30 * time.Second
 )
 
@@ -58,35 +53,14 @@ func validateRetention(r Retention) (Retention, error) {
 	return "", errorf(ErrInvalid, "retention", "want ephemeral or studio")
 }
 
+// validateIdemKey applies the one rule for idempotency keys
+// (contract.CheckIdempotencyKey, shared with the HTTP layer).
 func validateIdemKey(k string) error {
-	if !utf8.ValidString(k) {
-		return errorf(ErrInvalid, "X-Idempotency-Key", "not valid UTF-8")
-	}
-	if utf8.RuneCountInString(k) > maxIdemKey {
-		return errorf(ErrInvalid, "X-Idempotency-Key", "longer than %d characters", maxIdemKey)
+	var fe *contract.FieldError
+	if err := contract.CheckIdempotencyKey(k); errors.As(err, &fe) {
+		return &Error{Kind: ErrInvalid, Field: fe.Field, Msg: fe.Msg}
 	}
 	return nil
-}
-
-// cleanName keeps the last path element of an uploaded file name (some
-// clients send full paths) and refuses names that cannot be echoed back
-// safely. An empty name becomes "document-N".
-func cleanName(name string, i int, field string) (string, error) {
-	if k := strings.LastIndexAny(name, `/\`); k >= 0 {
-		name = name[k+1:]
-	}
-	name = strings.TrimSpace(name)
-	switch {
-	case !utf8.ValidString(name):
-		return "", errorf(ErrInvalid, field, "file name is not valid UTF-8")
-	case len(name) > maxNameBytes:
-		return "", errorf(ErrInvalid, field, "file name longer than %d bytes", maxNameBytes)
-	case strings.IndexFunc(name, unicode.IsControl) >= 0:
-		return "", errorf(ErrInvalid, field, "file name contains control characters")
-	case name == "" || name == "." || name == "..":
-		return fmt.Sprintf("document-%d", i+1), nil
-	}
-	return name, nil
 }
 
 // fingerprint hashes a request for idempotency comparison.
@@ -248,10 +222,7 @@ func (e *Engine) CreateJob(ctx context.Context, acct *Account, req CreateJobRequ
 	docs := make([]*joblog.Doc, len(req.Files))
 	for i, f := range req.Files {
 		field := fmt.Sprintf("files[%d]", i)
-		name, err := cleanName(f.Name, i, field)
-		if err != nil {
-			return nil, err
-		}
+		name := contract.CleanFileName(f.Name)
 		size, head, sum := fileFacts(f)
 		if size == 0 {
 			return nil, errorf(ErrInvalid, field, "empty file")

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/imagein"
 	"github.com/redactd/redactd/engine/joblog"
 )
@@ -104,10 +105,7 @@ func (e *Engine) InitJob(ctx context.Context, acct *Account, req InitJobRequest)
 	docs := make([]*joblog.Doc, len(req.Files))
 	for i, f := range req.Files {
 		field := fmt.Sprintf("files[%d]", i)
-		name, err := cleanName(f.FileName, i, field+".filename")
-		if err != nil {
-			return nil, err
-		}
+		name := contract.CleanFileName(f.FileName)
 		switch {
 		case !isPDFType(f.ContentType):
 			return nil, errorf(ErrInvalid, field+".content_type", "direct upload accepts application/pdf only")

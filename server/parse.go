@@ -10,7 +10,6 @@ import (
 	"mime/multipart"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/redactd/redactd/engine"
@@ -30,10 +29,8 @@ const (
 	maxFieldBytes = 1 << 20
 	// maxInitBodyBytes bounds the JSON body of POST /v1/jobs/init.
 	maxInitBodyBytes = 4 << 20
-	// maxIdempotencyKey is the spec's limit on X-Idempotency-Key.
-	maxIdempotencyKey = 200
 	// maxFileName is the longest file name kept, in bytes.
-	maxFileName = 255
+	maxFileName = contract.MaxFileNameBytes
 	// extraParts is how many non-file parts a multipart body may have on top
 	// of MaxFiles (one per known field, with room to spare).
 	extraParts = 8
@@ -447,55 +444,24 @@ func parseRetention(s string) (engine.Retention, error) {
 	return "", invalidf(fieldRetention, "must be \"ephemeral\" or \"studio\"")
 }
 
-// ParseIdempotencyKey validates the X-Idempotency-Key header: at most 200
-// characters of UTF-8 without control characters. Empty means none.
+// ParseIdempotencyKey validates the X-Idempotency-Key header by the one
+// rule the engine applies too (contract.CheckIdempotencyKey). Empty
+// means none.
 func ParseIdempotencyKey(v []byte) (string, error) {
-	const field = "X-Idempotency-Key"
-	if len(v) == 0 {
-		return "", nil
-	}
-	if !utf8.Valid(v) {
-		return "", invalidf(field, "is not valid UTF-8")
-	}
 	s := string(v)
-	if utf8.RuneCountInString(s) > maxIdempotencyKey {
-		return "", invalidf(field, "longer than %d characters", maxIdempotencyKey)
-	}
-	if strings.IndexFunc(s, unicode.IsControl) >= 0 {
-		return "", invalidf(field, "contains control characters")
+	if err := contract.CheckIdempotencyKey(s); err != nil {
+		var fe *contract.FieldError
+		if errors.As(err, &fe) {
+			return "", invalidf(fe.Field, "%s", fe.Msg)
+		}
+		return "", err
 	}
 	return s, nil
 }
 
-// SanitizeFileName reduces a client-supplied file name to a safe base
-// name: invalid UTF-8 replaced, directories (either slash) dropped,
-// control and format characters (including bidi overrides) removed,
-// surrounding blanks trimmed, at most 255 bytes. An empty or dot-only
-// result becomes "file".
-func SanitizeFileName(name string) string {
-	name = strings.ToValidUTF8(name, "_")
-	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
-		name = name[i+1:]
-	}
-	name = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
-			return -1
-		}
-		return r
-	}, name)
-	name = strings.TrimSpace(name)
-	if len(name) > maxFileName {
-		cut := maxFileName
-		for cut > 0 && !utf8.RuneStart(name[cut]) {
-			cut--
-		}
-		name = strings.TrimSpace(name[:cut])
-	}
-	if strings.Trim(name, ".") == "" {
-		return "file"
-	}
-	return name
-}
+// SanitizeFileName is contract.CleanFileName, the one rule for file names
+// the engine applies too.
+func SanitizeFileName(name string) string { return contract.CleanFileName(name) }
 
 // decodeStrict decodes one JSON value, rejecting unknown fields and
 // trailing data.
