@@ -16,8 +16,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/redactd/redactd/engine/joblog"
-	"github.com/redactd/redactd/engine/pdfout"
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/engine/pdfout"
 	"github.com/redactd/redactd/engine/webhook"
 )
 

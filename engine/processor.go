@@ -6,15 +6,15 @@ import "github.com/redactd/redactd/engine/contract"
 // pipeline never imports the job service; these names keep the engine's
 // API as it was.
 type (
-	Processor      = contract.Processor
-	ProcessInput   = contract.ProcessInput
-	Progress       = contract.Progress
-	ProcessResult  = contract.ProcessResult
-	PageInfo       = contract.PageInfo
-	Mask           = contract.Mask
-	DocError       = contract.DocError
-	Status         = contract.Status
-	Options        = contract.Options
+	Processor     = contract.Processor
+	ProcessInput  = contract.ProcessInput
+	Progress      = contract.Progress
+	ProcessResult = contract.ProcessResult
+	PageInfo      = contract.PageInfo
+	Mask          = contract.Mask
+	DocError      = contract.DocError
+	Status        = contract.Status
+	Options       = contract.Options
 )
 
 const (

@@ -7,8 +7,9 @@ import (
 )
 
 // Settings configure the job service; Options (contract.Options) are a
-// job's redaction options. cmd/redactd builds Settings from the one
-// Config (cmd/redactd/wire); the engine sees nothing else of it.
+// job's redaction options. The fields carry the names of the one
+// Config's settings, from which cmd/redactd/wire fills them
+// (config.Select); the engine sees nothing else of the Config.
 type Settings struct {
 	// Data is the data directory: the job log (DATA/joblog), the files
 	// (DATA/files) and the upload secret.
@@ -39,5 +40,5 @@ type Settings struct {
 	WebhookAllowHosts string
 
 	// Registerer takes the engine's metrics; nil keeps them unregistered.
-	Registerer prometheus.Registerer
+	Registerer prometheus.Registerer `config:"-"`
 }

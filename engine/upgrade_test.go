@@ -148,7 +148,7 @@ func testUpgradeFrom(t *testing.T, dir string) {
 	})
 
 	t.Run("process queued", func(t *testing.T) {
-		proc, err := pipeline.Open(cfg, log, nil)
+		proc, err := pipeline.Open(wire.Pipeline(cfg), log, nil)
 		if err != nil {
 			t.Skipf("pipeline models not installed (run `make setup`): %v", err)
 		}
@@ -236,7 +236,7 @@ func regenerate(t *testing.T, dir string) {
 	log := slog.New(slog.DiscardHandler)
 	ctx := context.Background()
 
-	proc, err := pipeline.Open(cfg, log, nil)
+	proc, err := pipeline.Open(wire.Pipeline(cfg), log, nil)
 	if err != nil {
 		t.Fatalf("-regen needs the real pipeline (run `make setup`): %v", err)
 	}

@@ -90,7 +90,7 @@ func startWith(t *testing.T, cfg config.Config, logs *testlog.Buffer, log *slog.
 func launch(t *testing.T, cfg config.Config, logs *testlog.Buffer, log *slog.Logger, webhooks bool) (e *env, stop func()) {
 	t.Helper()
 	reg := wire.NewRegistry()
-	proc, err := pipeline.Open(cfg, log, reg)
+	proc, err := pipeline.Open(wire.Pipeline(cfg), log, reg)
 	testkit.SkipShortWithoutModels(t, err)
 	if err != nil {
 		t.Fatal(err)

@@ -38,7 +38,7 @@ func StartLocal(cfg config.Config, accounts int, log *slog.Logger) (*Local, erro
 	}
 	cfg.RateLimit = 0
 	reg := wire.NewRegistry()
-	proc, err := pipeline.Open(cfg, log, reg)
+	proc, err := pipeline.Open(wire.Pipeline(cfg), log, reg)
 	if err != nil {
 		return nil, fmt.Errorf("load: pipeline: %w", err)
 	}

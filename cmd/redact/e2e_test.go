@@ -36,7 +36,7 @@ func startServer(t *testing.T) (string, string) {
 	cfg.Workers = 2
 	log := slog.New(slog.DiscardHandler)
 	reg := wire.NewRegistry()
-	proc, err := pipeline.Open(cfg, log, reg)
+	proc, err := pipeline.Open(wire.Pipeline(cfg), log, reg)
 	testkit.SkipShortWithoutModels(t, err)
 	if err != nil {
 		t.Fatal(err)

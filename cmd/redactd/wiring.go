@@ -4,6 +4,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"log/slog"
 
+	"github.com/redactd/redactd/cmd/redactd/wire"
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/pipeline"
@@ -26,7 +27,7 @@ func (p *processor) Close() error {
 // newProcessor builds the complete pipeline of cfg: recognizers, the NER
 // model and OCR (pipeline.Open).
 func newProcessor(cfg config.Config, log *slog.Logger, reg prometheus.Registerer) (*processor, error) {
-	p, err := pipeline.Open(cfg, log, reg)
+	p, err := pipeline.Open(wire.Pipeline(cfg), log, reg)
 	if err != nil {
 		return nil, err
 	}

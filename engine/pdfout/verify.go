@@ -1,11 +1,11 @@
 package pdfout
 
 import (
-	"os"
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 )
 

@@ -14,7 +14,6 @@ import (
 
 	fitz "github.com/gen2brain/go-fitz"
 
-	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
@@ -49,7 +48,7 @@ func letterPDF(n int) []byte {
 // NER model and OCR (idle on text pages), from pipeline.Open.
 func newFullPipeline(b *testing.B) *Pipeline {
 	b.Helper()
-	p, err := Open(config.Default(), nil, nil)
+	p, err := Open(defaultSettings(b), nil, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redactd/redactd/cmd/redactd/wire"
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/detect"
@@ -45,7 +46,7 @@ func newHostilePipeline(t *testing.T, cfg config.Config, logs *testlog.Buffer) *
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	p, err := pipeline.New(cfg, pipeline.Deps{Detectors: rs, Log: log})
+	p, err := pipeline.New(wire.Pipeline(cfg), pipeline.Deps{Detectors: rs, Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}

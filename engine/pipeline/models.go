@@ -8,7 +8,6 @@ import (
 	"image"
 	"log/slog"
 
-	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/detect"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/models/batch"
@@ -40,7 +39,7 @@ func (m *Models) Close() error {
 // the NER model and, unless OCR is off, the OCR models. All model runs
 // share one lane, so NER and OCR batches take turns on the cores instead
 // of oversubscribing them.
-func LoadModels(cfg config.Config, met *Metrics) (*Models, error) {
+func LoadModels(cfg Settings, met *Metrics) (*Models, error) {
 	lib, err := ort.FindLibrary(cfg.ORTLib)
 	if err != nil {
 		return nil, fmt.Errorf("%w (run `make setup`, or set --ort-lib)", err)
@@ -67,7 +66,7 @@ func LoadModels(cfg config.Config, met *Metrics) (*Models, error) {
 // Open builds the complete pipeline of cfg: recognizers, the NER model and
 // OCR. It is what `redactd serve`, the demo and the end-to-end tests run.
 // Closing the returned Pipeline also releases its models.
-func Open(cfg config.Config, log *slog.Logger, reg prometheus.Registerer) (*Pipeline, error) {
+func Open(cfg Settings, log *slog.Logger, reg prometheus.Registerer) (*Pipeline, error) {
 	rs, err := detect.Recognizers()
 	if err != nil {
 		return nil, err

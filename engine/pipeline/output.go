@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/redactd/redactd/engine/burn"
-	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/engine/pdfout"
@@ -49,7 +48,7 @@ type pdfWriter struct {
 	metrics *Metrics
 }
 
-func newPDFWriter(out io.Writer, cfg config.Config, m *Metrics) (*pdfWriter, error) {
+func newPDFWriter(out io.Writer, cfg Settings, m *Metrics) (*pdfWriter, error) {
 	cw := &countingWriter{w: out}
 	w, err := pdfout.NewWriter(cw, pdfout.Options{JPEGQuality: cfg.JPEGQuality})
 	if err != nil {

@@ -24,7 +24,6 @@ import (
 	"github.com/panjf2000/ants/v2"
 	"golang.org/x/sync/semaphore"
 
-	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/detect"
 	"github.com/redactd/redactd/engine/page"
 )
@@ -60,7 +59,7 @@ type Deps struct {
 
 // Pipeline implements contract.Processor.
 type Pipeline struct {
-	cfg     config.Config
+	cfg     Settings
 	deps    Deps
 	log     *slog.Logger
 	render  *ants.Pool
@@ -74,7 +73,7 @@ type Pipeline struct {
 }
 
 // New starts the pipeline's pools. Close stops them.
-func New(cfg config.Config, deps Deps) (*Pipeline, error) {
+func New(cfg Settings, deps Deps) (*Pipeline, error) {
 	workers := cfg.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()

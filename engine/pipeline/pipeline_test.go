@@ -18,6 +18,17 @@ import (
 	"github.com/redactd/redactd/internal/testkit/testpdf"
 )
 
+// defaultSettings are the pipeline's settings at the Config's defaults,
+// selected as cmd/redactd/wire does.
+func defaultSettings(t testing.TB) Settings {
+	t.Helper()
+	var s Settings
+	if err := config.Select(config.Default(), &s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // newTestPipeline builds a pipeline with the real recognizers (no models:
 // those have their own tests and join in the end-to-end suite).
 func newTestPipeline(t testing.TB) *Pipeline {
@@ -26,7 +37,7 @@ func newTestPipeline(t testing.TB) *Pipeline {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := New(config.Default(), Deps{Detectors: rs})
+	p, err := New(defaultSettings(t), Deps{Detectors: rs})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/imagein"
 	"github.com/redactd/redactd/engine/mupdf"
@@ -201,4 +200,4 @@ func pageError(err error, i int, what string) error {
 // maxImagePixels is the largest image file page accepted: twice the page
 // raster limit (a 600 dpi A3 scan fits). Decoding needs several bytes per
 // pixel, which the pixel budget accounts for (DecodePixels).
-func maxImagePixels(cfg config.Config) int64 { return 2 * cfg.MaxPagePixels }
+func maxImagePixels(cfg Settings) int64 { return 2 * cfg.MaxPagePixels }

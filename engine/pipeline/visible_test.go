@@ -8,7 +8,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
@@ -28,7 +27,8 @@ var (
 // is skipped when the models are not installed (make setup).
 func sharedFullPipeline(t *testing.T) *Pipeline {
 	t.Helper()
-	fullOnce.Do(func() { fullPipe, fullErr = Open(config.Default(), nil, nil) })
+	s := defaultSettings(t)
+	fullOnce.Do(func() { fullPipe, fullErr = Open(s, nil, nil) })
 	if fullErr != nil {
 		t.Skipf("models not available: %v", fullErr)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/engine/pipeline"
 )
 
 // NewRegistry is the registry /metrics serves: every component's
@@ -23,20 +24,24 @@ func NewRegistry() *prometheus.Registry {
 
 // Engine is the job service's part of cfg.
 func Engine(cfg config.Config, reg prometheus.Registerer) engine.Settings {
-	return engine.Settings{
-		Data:              cfg.Data,
-		MaxConcurrentJobs: cfg.MaxConcurrentJobs,
-		JanitorInterval:   cfg.JanitorInterval,
-		MaxFilesPerJob:    cfg.MaxFilesPerJob,
-		MaxUploadBytes:    cfg.MaxUploadBytes,
-		MaxTermCount:      cfg.MaxTermCount,
-		MaxPagesPerDoc:    cfg.MaxPagesPerDoc,
-		FreePages:         cfg.FreePages,
-		StandardPages:     cfg.StandardPages,
-		UploadURLTTL:      cfg.UploadURLTTL,
-		OutputTTL:         cfg.OutputTTL,
-		StudioTTL:         cfg.StudioTTL,
-		WebhookAllowHosts: cfg.WebhookAllowHosts,
-		Registerer:        reg,
+	var s engine.Settings
+	mustSelect(cfg, &s)
+	s.Registerer = reg
+	return s
+}
+
+// Pipeline is the pipeline's and its models' part of cfg.
+func Pipeline(cfg config.Config) pipeline.Settings {
+	var s pipeline.Settings
+	mustSelect(cfg, &s)
+	return s
+}
+
+// mustSelect fills a component's settings from cfg. It fails only when a
+// component declares a setting that does not exist, a programming error
+// that TestSettingsSelect catches before any release.
+func mustSelect(cfg config.Config, dst any) {
+	if err := config.Select(cfg, dst); err != nil {
+		panic(err)
 	}
 }

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"os"
+	"os/exec"
 	"regexp"
 	"sort"
 	"strings"
@@ -140,5 +141,36 @@ func TestComponentsShareNoMetric(t *testing.T) {
 	// A second engine on the same registry is refused, not doubled.
 	if _, err := engine.NewMetrics(reg); err == nil {
 		t.Fatal("registering the engine's metrics twice succeeded")
+	}
+}
+
+// TestSettingsSelect: every component's settings name real settings, and
+// get the Config's values.
+func TestSettingsSelect(t *testing.T) {
+	cfg := config.Default()
+	cfg.Data = "/srv/redactd"
+	cfg.MaxFilesPerJob = 7
+	e := Engine(cfg, nil)
+	if e.Data != "/srv/redactd" || e.MaxFilesPerJob != 7 || e.StudioTTL != cfg.StudioTTL {
+		t.Fatalf("engine settings %+v", e)
+	}
+	cfg.OCR = "off"
+	cfg.BatchSize = 9
+	if p := Pipeline(cfg); p.OCR != "off" || p.BatchSize != 9 || p.DPI != cfg.DPI || p.NERModel != cfg.NERModel {
+		t.Fatalf("pipeline settings %+v", p)
+	}
+}
+
+// TestComponentsImportNoConfig: the components see their own settings
+// only; the one Config stops at cmd/redactd.
+func TestComponentsImportNoConfig(t *testing.T) {
+	for _, pkg := range []string{"../../../engine", "../../../engine/pipeline"} {
+		out, err := exec.Command("go", "list", "-deps", pkg).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", pkg, err)
+		}
+		if strings.Contains(string(out), "redactd/engine/config\n") {
+			t.Errorf("%s imports engine/config", pkg)
+		}
 	}
 }

@@ -1,0 +1,36 @@
+package pipeline
+
+import "time"
+
+// Settings configure the pipeline and the models it loads. The fields
+// carry the names of the one Config's settings, from which
+// cmd/redactd/wire fills them (config.Select); the pipeline sees nothing
+// else of the Config. engine/config documents each.
+type Settings struct {
+	// Pages.
+	Workers           int
+	DPI               float64
+	MaxPagePixels     int64
+	MaxPixelsInFlight int64
+	MuPDFStoreBytes   int64
+	PageTimeout       time.Duration
+	JPEGQuality       int
+	TextBits          int
+	// MaxPagesPerDoc bounds only how far the image decoder walks a
+	// multi-page file; the page limit is the job service's.
+	MaxPagesPerDoc int
+	// OCR is when pixels are read: auto, always or off.
+	OCR string
+
+	// Models (LoadModels).
+	ModelDir   string
+	ORTLib     string
+	Device     string
+	ORTThreads int
+	NERModel   string
+	NERRecall  float64
+	BatchSize  int
+	BatchWait  time.Duration
+	OCRMaxSide int
+	OCRCharset string
+}
