@@ -107,8 +107,9 @@ func (p *Pipeline) readPixels(ctx context.Context, pg *page.Page, doc *docState)
 		regions = unexplainedInk(pg)
 		if len(regions) > maxInkRegions {
 			regions = []PixelRect{{}}
+			whole = true
+			p.metrics.ocrRegions.WithLabelValues("ink").Inc()
 		}
-		p.metrics.ocrRegions.WithLabelValues("ink").Add(float64(len(regions)))
 	}
 	if len(regions) == 0 {
 		return nil, false, nil
@@ -119,7 +120,19 @@ func (p *Pipeline) readPixels(ctx context.Context, pg *page.Page, doc *docState)
 	var found []page.Word
 	lineBase := 0 // line ids of each region's words follow the previous region's
 	for _, reg := range regions {
-		words, err := p.deps.OCR.Recognize(ctx, pg.Raster, reg)
+		var words []page.Word
+		var err error
+		if whole {
+			words, err = p.deps.OCR.Recognize(ctx, pg.Raster, reg)
+		} else {
+			var reused bool
+			words, reused, err = p.readRegion(ctx, pg.Raster, reg, doc)
+			label := "ink"
+			if reused {
+				label = "ink_reused"
+			}
+			p.metrics.ocrRegions.WithLabelValues(label).Inc()
+		}
 		if err != nil {
 			return nil, true, err
 		}

@@ -49,13 +49,17 @@ const (
 )
 
 // docState is what the pages of one document share while it is
-// processed: the verdicts on its fonts.
+// processed: the verdicts on its fonts, and the readings of the ink
+// regions met so far (regions.go).
 type docState struct {
-	mu    sync.Mutex
-	fonts map[uint64]*fontVerdict
+	mu      sync.Mutex
+	fonts   map[uint64]*fontVerdict
+	regions map[regionKey]*regionReading
 }
 
-func newDocState() *docState { return &docState{fonts: map[uint64]*fontVerdict{}} }
+func newDocState() *docState {
+	return &docState{fonts: map[uint64]*fontVerdict{}, regions: map[regionKey]*regionReading{}}
+}
 
 // fontVerdict is one font's check, done by the first page that needs it;
 // other pages wait for done.

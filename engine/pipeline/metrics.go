@@ -44,7 +44,7 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 			Name: "redactd_detections_total", Help: "Masked spans by category and recognizer.",
 		}, []string{"category", "recognizer"}),
 		ocrRegions: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "redactd_ocr_regions_total", Help: "Areas read by OCR, by reason: page (no usable text layer, mostly picture, or ocr=always), font (a font failed its check), ink (ink no text-layer word explains).",
+			Name: "redactd_ocr_regions_total", Help: "Areas read by OCR, by reason: page (no usable text layer, mostly picture, or ocr=always), font (a font failed its check), ink (ink no text-layer word explains, read), ink_reused (an ink region identical to one an earlier page of the document read: its words are reused).",
 		}, []string{"reason"}),
 		fontChecks: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "redactd_font_checks_total", Help: "Text-layer fonts checked against their pixels, by result (trusted, untrusted).",

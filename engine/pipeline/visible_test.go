@@ -59,20 +59,22 @@ func TestVisibleCorpus(t *testing.T) {
 	e := p.models.OCR
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			in := readPage(t, e, c.PDF, 0)
-			for _, pii := range c.PII {
-				if _, ok := visible.Readable(in, pii); !ok {
-					t.Fatalf("%q is not readable in the input (%q): the case proves nothing", pii, in)
-				}
-			}
 			r, err := process(t, p, c.PDF, contract.Options{Categories: page.Categories})
 			if err != nil {
 				t.Fatal(err)
 			}
-			out := readPage(t, e, r.out, 0)
-			for _, pii := range c.PII {
-				if l, ok := visible.Readable(out, pii); ok {
-					t.Errorf("%s: %q readable in the output: %q", c.Kind, pii, l)
+			for i := range r.res.PageCount {
+				in := readPage(t, e, c.PDF, i)
+				for _, pii := range c.PII {
+					if _, ok := visible.Readable(in, pii); !ok {
+						t.Fatalf("page %d: %q is not readable in the input (%q): the case proves nothing", i+1, pii, in)
+					}
+				}
+				out := readPage(t, e, r.out, i)
+				for _, pii := range c.PII {
+					if l, ok := visible.Readable(out, pii); ok {
+						t.Errorf("%s page %d: %q readable in the output: %q", c.Kind, i+1, pii, l)
+					}
 				}
 			}
 		})
@@ -162,4 +164,63 @@ func knownEmails(pdf []byte, pages, maxPages int) map[int][]string {
 		pg.Close()
 	}
 	return out
+}
+
+// countingOCR counts the areas the pipeline hands to OCR.
+type countingOCR struct {
+	OCR
+	mu    sync.Mutex
+	areas int
+}
+
+func (c *countingOCR) Recognize(ctx context.Context, r *page.Raster, reg PixelRect) ([]page.Word, error) {
+	c.mu.Lock()
+	c.areas++
+	c.mu.Unlock()
+	return c.OCR.Recognize(ctx, r, reg)
+}
+
+// TestRepeatedInkReadOnce: a letterhead drawn as outlines on every page
+// is read by OCR once per document; the other pages reuse the reading,
+// moved to their copy, and are masked as well (TestVisibleCorpus's
+// outline-letterhead-3-pages checks their pixels).
+func TestRepeatedInkReadOnce(t *testing.T) {
+	full := sharedFullPipeline(t)
+	areas := func(pages int) (int, *run) {
+		pdf, err := visible.LetterheadPages(pages)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &countingOCR{OCR: full.deps.OCR}
+		p, err := New(defaultSettings(t), Deps{Detectors: full.deps.Detectors, OCR: c, Metrics: full.metrics})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		r, err := process(t, p, pdf, contract.Options{Categories: page.Categories})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.areas, r
+	}
+	one, r1 := areas(1)
+	four, r4 := areas(4)
+	if one == 0 {
+		t.Fatal("the letterhead was not read at all: the case proves nothing")
+	}
+	if four != one {
+		t.Errorf("4 pages handed %d areas to OCR, 1 page %d: the repeated letterhead was read again", four, one)
+	}
+	perPage := len(r1.res.Masks)
+	for i := range 4 {
+		n := 0
+		for _, m := range r4.res.Masks {
+			if m.Page == i {
+				n++
+			}
+		}
+		if n < perPage {
+			t.Errorf("page %d has %d masks, the 1-page document %d", i+1, n, perPage)
+		}
+	}
 }

@@ -77,6 +77,7 @@ func Corpus() ([]Case, error) {
 		{"scan-wrong-layer-rotate90", "scan", func() ([]byte, error) { return scanPage(scanLayerWrong, 90) }, scanPII},
 		{"layer-shifted-letters", "layer", func() ([]byte, error) { return liarLayerMap(12, 0, 500, shiftedCMap()) }, liarPII},
 		{"outline-in-table", "outline", func() ([]byte, error) { return outlineTable(11) }, outlinePII},
+		{"outline-letterhead-3-pages", "outline", func() ([]byte, error) { return LetterheadPages(3) }, outlinePII},
 		{"type3-12pt", "type3", func() ([]byte, error) { return type3Page(12) }, type3PII},
 		{"type3-20pt", "type3", func() ([]byte, error) { return type3Page(20) }, type3PII},
 		{"control-scan-correct-layer", "control", func() ([]byte, error) { return scanPage(scanLayerCorrect, 0) }, scanPII},
@@ -338,6 +339,27 @@ func outlinePage(size, angle, x, y float64) ([]byte, error) {
 		}
 	}
 	d.page(c.Bytes(), fmt.Sprintf("/Font << /F1 %d 0 R >>", f1))
+	return d.bytes(), nil
+}
+
+// LetterheadPages is case 2 repeated: n pages, each with the same
+// letterhead (a name and an e-mail address drawn as outlines at the top)
+// over a page of normal text that differs from page to page, as a
+// letter's continuation pages do. The pipeline reads the letterhead's
+// ink once and reuses the reading on the other pages.
+func LetterheadPages(n int) ([]byte, error) {
+	var d vdoc
+	f1 := d.helvetica("")
+	for i := range n {
+		var c bytes.Buffer
+		for k, s := range []string{outlinePII[0], outlinePII[1]} {
+			if err := outlineText(&c, s, 16, 72, 730-float64(k)*16*1.6, 0); err != nil {
+				return nil, err
+			}
+		}
+		body(&c, 600-float64(i)*40)
+		d.page(c.Bytes(), fmt.Sprintf("/Font << /F1 %d 0 R >>", f1))
+	}
 	return d.bytes(), nil
 }
 
