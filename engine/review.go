@@ -45,7 +45,7 @@ type Reviewer interface {
 	StudioJob(ctx context.Context, acct *Account, jobID string) (*Job, error)
 	ReviewState(ctx context.Context, acct *Account, docID string) (*review.State, error)
 	PutReview(ctx context.Context, acct *Account, docID string, version int64, masks []review.Mask, actor string) (*review.State, error)
-	ApplyReview(ctx context.Context, acct *Account, docID, actor string) (*review.State, error)
+	ApplyReview(ctx context.Context, acct *Account, docID, actor string) (*review.Applied, error)
 	ReviewAudit(ctx context.Context, acct *Account, docID string) ([]review.Entry, error)
 	ReviewWords(ctx context.Context, acct *Account, docID string) ([]review.Word, error)
 	// ReviewFiles returns the paths of the original and of the output, for
@@ -361,7 +361,7 @@ func (e *Engine) ReviewFiles(ctx context.Context, acct *Account, docID string) (
 // ApplyReview implements Reviewer: re-burn, gate, replace, audit. It runs
 // as a scheduler worker (in flight, so a delete cancels and waits for it,
 // and Drain waits for it too).
-func (e *Engine) ApplyReview(ctx context.Context, acct *Account, docID, actor string) (*review.State, error) {
+func (e *Engine) ApplyReview(ctx context.Context, acct *Account, docID, actor string) (*review.Applied, error) {
 	var st *review.State
 	var job *joblog.Job
 	var run *running
@@ -407,7 +407,37 @@ func (e *Engine) ApplyReview(ctx context.Context, acct *Account, docID, actor st
 	if out != "" {
 		defer os.Remove(out) // no-op once renamed
 	}
-	return st, e.finishApply(docID, actor, out, res, perr, st)
+	applied := &review.Applied{State: st, Leaks: []review.Leak{}}
+	if perr == nil {
+		applied.Leaks, applied.Rescanned = e.rescan(rctx, job, docID, out, st)
+	}
+	if err := e.finishApply(docID, actor, out, res, perr, applied); err != nil {
+		return nil, err
+	}
+	return applied, nil
+}
+
+// rescan reads a re-burned output with the processor's own OCR and
+// detection, as a new document (the output is pixels only, so every page
+// is read by OCR), and returns what it still finds as PII. It is skipped
+// when review-rescan or OCR is off; a failure is logged and reported as
+// not rescanned, never as a failed apply.
+func (e *Engine) rescan(ctx context.Context, j *joblog.Job, docID, path string, st *review.State) ([]review.Leak, bool) {
+	if !e.cfg.ReviewRescan || e.cfg.OCR == "off" {
+		return []review.Leak{}, false
+	}
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		return []review.Leak{}, false
+	}
+	defer null.Close()
+	in := ProcessInput{DocID: docID, Path: path, Options: toOptions(j.Options)}
+	res, err := e.runProcessor(ctx, in, null, func(Progress) error { return ctx.Err() })
+	if err != nil {
+		e.log.Warn("engine: re-scan of the re-burnt output failed", "doc", docID, "err", err)
+		return []review.Leak{}, false
+	}
+	return review.Leaks(res.Masks, st.Masks), true
 }
 
 // reburn runs the processor on the original with the state's burned
@@ -438,7 +468,8 @@ func (e *Engine) reburn(ctx context.Context, j *joblog.Job, docID string, st *re
 // finishApply publishes a re-burnt output that passed the gate, or keeps
 // the old one, and moves the document back to redacted with an audit
 // entry either way.
-func (e *Engine) finishApply(docID, actor, out string, res *ProcessResult, perr error, st *review.State) error {
+func (e *Engine) finishApply(docID, actor, out string, res *ProcessResult, perr error, applied *review.Applied) error {
+	st := applied.State
 	var result error
 	err := e.withDoc(docID, func(d *joblog.Doc, j *joblog.Job) error {
 		if d.Status != string(StatusRedacting) {
@@ -455,6 +486,10 @@ func (e *Engine) finishApply(docID, actor, out string, res *ProcessResult, perr 
 			result = errorf(ErrOutputRejected, "", "%s; the previous output is kept", msg)
 		} else {
 			d.OutputBytes = res.OutputBytes
+			st.Leaks = applied.Leaks
+			if err := e.saveReview(d, st); err != nil {
+				return err
+			}
 		}
 		if err := e.moveReviewed(d, j, StatusRedacted, note); err != nil {
 			return err
@@ -465,7 +500,11 @@ func (e *Engine) finishApply(docID, actor, out string, res *ProcessResult, perr 
 				burned++
 			}
 		}
-		return e.appendAudit(d, actor, []review.Change{{Action: action, Reason: fmt.Sprintf("v%d:%d", st.Version, burned)}})
+		reason := fmt.Sprintf("v%d:%d", st.Version, burned)
+		if applied.Rescanned {
+			reason += fmt.Sprintf(":leaks=%d", len(applied.Leaks))
+		}
+		return e.appendAudit(d, actor, []review.Change{{Action: action, Reason: reason}})
 	})
 	if errors.Is(err, errNoDoc) {
 		return ErrNotFound

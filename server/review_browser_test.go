@@ -47,7 +47,9 @@ func TestReviewBrowser(t *testing.T) {
 		}
 		t.Skip("no Chromium on PATH (apt-get install chromium, or .ci/browser-setup.sh); CI runs this test")
 	}
-	e := start(t, reviewConfig(t))
+	cfg := reviewConfig(t)
+	cfg.OCR, cfg.DPI = "auto", 150 // the re-scan at apply reads the output with OCR
+	e := start(t, cfg)
 	key := e.key("browser@example.com", "standard", 0)
 	d := testpdf.New()
 	p := d.AddPage(595, 842, 0)
@@ -164,13 +166,17 @@ func TestReviewBrowser(t *testing.T) {
 
 	// Apply, and wait for the editor to say so.
 	must("apply", chromedp.Do(bctx, chromedp.Click(`#apply`), chromedp.WaitVisible(`body[data-state="applied"]`)))
+	// The re-scan found the rejected address readable, as expected, and
+	// the editor lists it.
+	must("leaks", chromedp.Do(bctx, chromedp.WaitVisible(`#leaks li.expected`)))
 	cookie, err := chromedp.Run(bctx, chromedp.Evaluate[string](`document.cookie`))
 	must("cookie", err)
 	if cookie != "" {
 		t.Fatalf("document.cookie = %q; the session cookie must be HttpOnly", cookie)
 	}
 	// Let the burned layer reload before the screenshot.
-	must("burned", chromedp.Do(bctx, chromedp.Click(`#table tbody tr[data-key="`+target.ID+`"]`), chromedp.Sleep(700*time.Millisecond)))
+	must("burned", chromedp.Do(bctx, chromedp.Click(`#table tbody tr[data-key="`+target.ID+`"]`), chromedp.Sleep(700*time.Millisecond),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById('side').scrollTop = 0`)))
 	shot, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
 	must("screenshot", err)
 	out := os.Getenv("REDACTD_REVIEW_SCREENSHOT")

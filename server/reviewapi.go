@@ -160,6 +160,10 @@ type applyBody struct {
 	Status     string `json:"status"`
 	Version    int64  `json:"version"`
 	Burned     int    `json:"masks_burned"`
+	// Rescanned and Leaks are the re-scan of the new output with the
+	// appliance's OCR and detection: what it still reads as PII.
+	Rescanned bool          `json:"rescanned"`
+	Leaks     []review.Leak `json:"leaks"`
 }
 
 func (s *Server) apply(r *reqCtx) error {
@@ -171,22 +175,23 @@ func (s *Server) apply(r *reqCtx) error {
 	if err != nil {
 		return err
 	}
-	st, err := rv.ApplyReview(r.ctx, r.acct, id, apiActor(r))
+	ap, err := rv.ApplyReview(r.ctx, r.acct, id, apiActor(r))
 	if err != nil {
 		return err
 	}
-	writeJSON(r, fasthttp.StatusOK, applyResult(st))
+	writeJSON(r, fasthttp.StatusOK, applyResult(ap))
 	return nil
 }
 
-func applyResult(st *review.State) applyBody {
+func applyResult(ap *review.Applied) applyBody {
 	n := 0
-	for _, m := range st.Masks {
+	for _, m := range ap.State.Masks {
 		if m.Burned() {
 			n++
 		}
 	}
-	return applyBody{DocumentID: st.DocumentID, Status: string(engine.StatusRedacted), Version: st.Version, Burned: n}
+	return applyBody{DocumentID: ap.State.DocumentID, Status: string(engine.StatusRedacted), Version: ap.State.Version, Burned: n,
+		Rescanned: ap.Rescanned, Leaks: ap.Leaks}
 }
 
 // auditBody is GET .../audit as JSON.

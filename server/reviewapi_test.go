@@ -442,3 +442,79 @@ func writeTemp(t *testing.T, b []byte) string {
 	}
 	return p
 }
+
+// TestReviewRescan: at apply the new output is read again with the
+// appliance's own OCR and detection. A rejected e-mail comes back as an
+// expected leak; a detection moved off its word leaves the word readable,
+// an unexpected leak; with every mask burned nothing of it is found.
+func TestReviewRescan(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the OCR and NER models")
+	}
+	cfg := reviewConfig(t)
+	cfg.OCR = "auto"
+	cfg.DPI = 150
+	e := start(t, cfg)
+	key := e.key("scan@example.com", "standard", 0)
+	d := testpdf.New()
+	p := d.AddPage(595, 842, 0)
+	p.Text(72, 760, 14, "Quarterly note")
+	p.Text(72, 700, 14, "Write to harriet.quinlan@example.org for copies")
+	_, docID := e.studioJob(key, "note.pdf", string(d.Bytes()), "studio")
+	email := wordBox(t, p, "harriet.quinlan@example.org")
+
+	type applied struct {
+		Rescanned bool           `json:"rescanned"`
+		Leaks     []ereview.Leak `json:"leaks"`
+	}
+	apply := func(mut func(m *ereview.Mask)) applied {
+		t.Helper()
+		st := e.masks(key, docID)
+		ms := append([]ereview.Mask(nil), st.Masks...)
+		for i := range ms {
+			if overlaps(ms[i], email) {
+				mut(&ms[i])
+			}
+		}
+		if r := e.putMasks(key, docID, st.Version, ms); r.status != 200 {
+			t.Fatalf("PUT %d %s", r.status, r.body)
+		}
+		r := e.do("POST", "/v1/documents/"+docID+"/apply", key, nil, nil)
+		var a applied
+		r.json(t, &a)
+		if r.status != 200 || !a.Rescanned {
+			t.Fatalf("apply %d %s", r.status, r.body)
+		}
+		return a
+	}
+	emailLeak := func(a applied) *ereview.Leak {
+		for i, l := range a.Leaks {
+			c := page.Point{X: (email.X0 + email.X1) / 2, Y: (email.Y0 + email.Y1) / 2}
+			if l.Category == "Email" && c.X > l.X0 && c.X < l.X1 && c.Y > l.Y0 && c.Y < l.Y1 {
+				return &a.Leaks[i]
+			}
+		}
+		return nil
+	}
+	if l := emailLeak(apply(func(m *ereview.Mask) { m.Status = "accepted" })); l != nil {
+		t.Fatalf("masked e-mail reported readable: %+v", l)
+	}
+	a := apply(func(m *ereview.Mask) { m.Status = "rejected" })
+	if l := emailLeak(a); l == nil || !l.Expected {
+		t.Fatalf("rejected e-mail: leaks %+v, want it found and expected", a.Leaks)
+	}
+	a = apply(func(m *ereview.Mask) { // moved to an empty corner, burned
+		m.Status, m.X0, m.Y0, m.X1, m.Y1 = "accepted", 400, 780, 500, 800
+	})
+	if l := emailLeak(a); l == nil || l.Expected {
+		t.Fatalf("moved mask: leaks %+v, want the e-mail found and unexpected", a.Leaks)
+	}
+	var st reviewState
+	e.do("GET", "/v1/documents/"+docID+"/masks", key, nil, nil).json(t, &st)
+	var audit struct{ Entries []ereview.Entry }
+	e.do("GET", "/v1/documents/"+docID+"/audit", key, nil, nil).json(t, &audit)
+	last := audit.Entries[len(audit.Entries)-1]
+	if last.Action != "apply" || !strings.Contains(last.Reason, ":leaks=") {
+		t.Fatalf("last audit entry %+v", last)
+	}
+}

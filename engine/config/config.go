@@ -85,6 +85,7 @@ type Config struct {
 	ReviewIdle     time.Duration `name:"review-session-idle" def:"30m" help:"a review editor session ends after this long without a request"`
 	ReviewMaxAge   time.Duration `name:"review-session-max" def:"8h" help:"a review editor session ends this long after its link was redeemed, however active"`
 	ReviewMaxMasks int           `name:"review-max-masks" def:"20000" help:"most masks in one document's review state (PUT /v1/documents/{doc_id}/masks answers 400 above it)"`
+	ReviewRescan   bool          `name:"review-rescan" def:"true" help:"at apply, read the new output again with the appliance's own OCR and detection and report anything still readable as PII (needs ocr other than off)"`
 	ReviewReasons  string        `name:"review-reasons" def:"pii,third-party,privacy,security,legal-privilege,other" help:"comma-separated reason codes a reviewer may give a mask (an empty reason is always allowed)"`
 
 	// Webhooks

@@ -80,6 +80,8 @@ type State struct {
 	// NextID numbers new masks; ids are never reused, so an audit entry
 	// names one mask for good.
 	NextID int `json:"next_id"`
+	// Leaks is what the re-scan of the last apply still read as PII.
+	Leaks []Leak `json:"leaks,omitempty"`
 }
 
 // Word is a word of the document with its box, for search.
@@ -290,4 +292,47 @@ func Burn(masks []Mask) []contract.Mask {
 			Source: m.Source, Recognizer: m.Recognizer, Score: m.Score})
 	}
 	return out
+}
+
+// Leak is something the appliance's own OCR and detection still read as
+// PII in a re-burned output (the re-scan at apply). Expected marks a leak
+// under a mask the reviewer rejected: readable on purpose.
+type Leak struct {
+	Page       int     `json:"page"`
+	X0         float64 `json:"x0"`
+	Y0         float64 `json:"y0"`
+	X1         float64 `json:"x1"`
+	Y1         float64 `json:"y1"`
+	Category   string  `json:"category"`
+	Recognizer string  `json:"recognizer"`
+	Score      float32 `json:"score"`
+	Expected   bool    `json:"expected"`
+}
+
+// Leaks turns what detection found in an output (0-based pages) into
+// leaks, marking those that lie mostly under a rejected mask.
+func Leaks(found []contract.Mask, masks []Mask) []Leak {
+	out := make([]Leak, 0, len(found))
+	for _, f := range found {
+		l := Leak{Page: f.Page + 1, X0: round2(f.Box.X0), Y0: round2(f.Box.Y0), X1: round2(f.Box.X1), Y1: round2(f.Box.Y1),
+			Category: string(f.Category), Recognizer: f.Recognizer, Score: f.Score}
+		area := f.Box.Area()
+		for _, m := range masks {
+			if m.Page == l.Page && m.Status == Rejected && area > 0 && m.Rect().Intersect(f.Box).Area() >= area/2 {
+				l.Expected = true
+				break
+			}
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// Applied is what an apply reports: the state it burned, and what the
+// re-scan of the new output still read as PII (Rescanned is false when
+// the re-scan is off, OCR is off, or it failed).
+type Applied struct {
+	State     *State `json:"-"`
+	Rescanned bool   `json:"rescanned"`
+	Leaks     []Leak `json:"leaks"`
 }

@@ -426,13 +426,13 @@ func (ed *Editor) apply(r *req, docID string) {
 		return
 	}
 	start := time.Now()
-	st, err := ed.svc.ApplyReview(r.ctx, r.g.acct, docID, r.g.actor)
+	ap, err := ed.svc.ApplyReview(r.ctx, r.g.acct, docID, r.g.actor)
 	if err != nil {
 		ed.engineFail(r, err)
 		return
 	}
-	ed.json(r, http.StatusOK, map[string]any{"document_id": docID, "status": "redacted", "version": st.Version,
-		"apply_ms": time.Since(start).Milliseconds()})
+	ed.json(r, http.StatusOK, map[string]any{"document_id": docID, "status": "redacted", "version": ap.State.Version,
+		"apply_ms": time.Since(start).Milliseconds(), "rescanned": ap.Rescanned, "leaks": ap.Leaks})
 }
 
 func (ed *Editor) audit(r *req, docID string) {

@@ -29,7 +29,7 @@ const el = (tag, attrs = {}, text) => {
   return e;
 };
 
-let state = null;         // {version, pages, masks}
+let state = null;         // {version, pages, masks, leaks}
 let pageNo = 1;
 let zoom = 1.25;          // screen pixels per point
 let selected = null;      // local key of the selected mask
@@ -65,10 +65,54 @@ async function api(method, path, body, headers = {}) {
 
 async function load() {
   const st = await api('GET', `/docs/${DOC}/state`);
-  state = { version: st.version, pages: st.pages, masks: keyed(st.masks) };
+  state = { version: st.version, pages: st.pages, masks: keyed(st.masks), leaks: st.leaks || [] };
   dirty = false;
   renderAll();
+  renderLeaks();
   loadSummary();
+}
+
+// renderLeaks lists what the re-scan of the last apply still read as PII
+// and outlines it on the burned layer; an unexpected one can be masked.
+function renderLeaks() {
+  const box = $('leaks');
+  const ov = $('burn-overlay');
+  const { width, height } = pageSize();
+  ov.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  ov.setAttribute('width', Math.round(width * zoom));
+  ov.setAttribute('height', Math.round(height * zoom));
+  ov.replaceChildren();
+  box.replaceChildren();
+  const leaks = state.leaks || [];
+  for (const l of leaks) {
+    if (l.page !== pageNo) continue;
+    const r = el('rect', { x: l.x0 - 1, y: l.y0 - 1, width: l.x1 - l.x0 + 2, height: l.y1 - l.y0 + 2, class: l.expected ? 'leak expected' : 'leak' });
+    r.append(el('title', {}, `still readable: ${l.category} (${l.recognizer}, ${l.score.toFixed(2)})${l.expected ? ', under a rejected mask' : ''}`));
+    ov.append(r);
+  }
+  if (!leaks.length) return;
+  const bad = leaks.filter((l) => !l.expected);
+  box.append(el('h3', {}, bad.length ? `Still readable after apply: ${bad.length}` : 'Still readable after apply: only what you rejected'));
+  const ul = el('ul');
+  for (const l of leaks) {
+    const li = el('li', { class: l.expected ? 'expected' : 'unexpected' }, `page ${l.page}: ${l.category} (${l.recognizer}) ${l.expected ? '— rejected on purpose' : ''} `);
+    const go = el('button', { type: 'button' }, 'show');
+    go.addEventListener('click', () => { pageNo = l.page; renderThumbs(); renderPage(); });
+    li.append(go);
+    if (!l.expected && REVIEWER) {
+      const fix = el('button', { type: 'button' }, 'mask it');
+      fix.addEventListener('click', () => {
+        snapshot();
+        state.masks.push({ page: l.page, x0: l.x0, y0: l.y0, x1: l.x1, y1: l.y1, category: CATEGORIES.includes(l.category) ? l.category : 'Person',
+          source: 'manual', recognizer: '', score: 0, status: 'accepted', reason: '', _k: 'n' + nextKey++ });
+        renderAll();
+        status('Masked; apply again to burn it', 'warn');
+      });
+      li.append(fix);
+    }
+    ul.append(li);
+  }
+  box.append(ul);
 }
 
 function pageSize() {
@@ -116,6 +160,7 @@ function renderPage() {
   const burned = $('burned');
   burned.width = w; burned.height = h;
   burned.src = `${API}/docs/${DOC}/pages/${pageNo}/burned.png?dpi=${dpi()}&v=${state.version}.${burnStamp}`;
+  renderLeaks();
   if (!REVIEWER) return;
   const img = $('orig');
   img.width = w; img.height = h;
@@ -389,7 +434,9 @@ async function apply() {
     burnStamp++;
     await load();
     document.body.dataset.state = 'applied';
-    status(`Applied in ${res.apply_ms} ms: the output now has every mask that is not rejected (version ${res.version})`, 'ok');
+    const bad = res.leaks.filter((l) => !l.expected).length;
+    const scan = res.rescanned ? (bad ? ` The re-scan still reads ${bad} item(s) as PII: see the list.` : ' The re-scan of the output found nothing unexpected.') : ' (No re-scan: OCR is off.)';
+    status(`Applied in ${res.apply_ms} ms: the output now has every mask that is not rejected (version ${res.version}).${scan}`, bad ? 'warn' : 'ok');
   } catch (err) {
     document.body.dataset.state = 'failed';
     status(`Apply failed: ${err.message}`, 'error');
