@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/redactd/redactd/engine/joblog"
 	"github.com/redactd/redactd/engine/review"
@@ -403,13 +404,16 @@ func (e *Engine) ApplyReview(ctx context.Context, acct *Account, docID, actor st
 		close(run.done)
 		e.sched.wg.Done()
 	}()
+	t0 := time.Now()
 	out, res, perr := e.reburn(rctx, job, docID, st)
 	if out != "" {
 		defer os.Remove(out) // no-op once renamed
 	}
-	applied := &review.Applied{State: st, Leaks: []review.Leak{}}
+	applied := &review.Applied{State: st, Leaks: []review.Leak{}, Timings: map[string]int64{"reburn": time.Since(t0).Milliseconds()}}
 	if perr == nil {
+		t1 := time.Now()
 		applied.Leaks, applied.Rescanned = e.rescan(rctx, job, docID, out, st)
+		applied.Timings["rescan"] = time.Since(t1).Milliseconds()
 	}
 	if err := e.finishApply(docID, actor, out, res, perr, applied); err != nil {
 		return nil, err

@@ -164,6 +164,8 @@ type applyBody struct {
 	// appliance's OCR and detection: what it still reads as PII.
 	Rescanned bool          `json:"rescanned"`
 	Leaks     []review.Leak `json:"leaks"`
+	// TimingsMS: re-burn and re-scan, in milliseconds.
+	TimingsMS map[string]int64 `json:"timings_ms"`
 }
 
 func (s *Server) apply(r *reqCtx) error {
@@ -191,7 +193,7 @@ func applyResult(ap *review.Applied) applyBody {
 		}
 	}
 	return applyBody{DocumentID: ap.State.DocumentID, Status: string(engine.StatusRedacted), Version: ap.State.Version, Burned: n,
-		Rescanned: ap.Rescanned, Leaks: ap.Leaks}
+		Rescanned: ap.Rescanned, Leaks: ap.Leaks, TimingsMS: ap.Timings}
 }
 
 // auditBody is GET .../audit as JSON.

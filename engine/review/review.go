@@ -335,4 +335,7 @@ type Applied struct {
 	State     *State `json:"-"`
 	Rescanned bool   `json:"rescanned"`
 	Leaks     []Leak `json:"leaks"`
+	// Timings are milliseconds of the re-burn (render, burn, encode,
+	// write, verify) and of the re-scan.
+	Timings map[string]int64 `json:"timings_ms"`
 }

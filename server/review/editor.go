@@ -432,7 +432,7 @@ func (ed *Editor) apply(r *req, docID string) {
 		return
 	}
 	ed.json(r, http.StatusOK, map[string]any{"document_id": docID, "status": "redacted", "version": ap.State.Version,
-		"apply_ms": time.Since(start).Milliseconds(), "rescanned": ap.Rescanned, "leaks": ap.Leaks})
+		"apply_ms": time.Since(start).Milliseconds(), "rescanned": ap.Rescanned, "leaks": ap.Leaks, "timings_ms": ap.Timings})
 }
 
 func (ed *Editor) audit(r *req, docID string) {
