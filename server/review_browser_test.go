@@ -3,6 +3,8 @@ package server_test
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -126,8 +128,19 @@ func TestReviewBrowser(t *testing.T) {
 			t.Fatalf("%s: %v (status line: %q)", what, err, status)
 		}
 	}
-	// Redeem: the session cookie is set, the URL loses the token.
-	must("redeem", chromedp.Do(bctx, chromedp.Navigate(e.url+link), chromedp.WaitVisible(`a[href="/review/docs/`+docID+`"]`)))
+	// Redeem from another site, as a reviewer clicks the link in a mail
+	// client: the page at http://localhost:PORT links to the editor at
+	// http://127.0.0.1:PORT (another site), so the navigation and the
+	// redirect after it are cross-site, and a SameSite=Strict cookie set
+	// by the redemption is not sent with the redirected request. The
+	// session cookie is set, the URL loses the token, the job page opens.
+	mail := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		fmt.Fprintf(w, `<!doctype html><a id="go" href="%s">Review job</a>`, e.url+link)
+	}))
+	defer mail.Close()
+	mailURL := strings.Replace(mail.URL, "127.0.0.1", "localhost", 1)
+	must("redeem", chromedp.Do(bctx, chromedp.Navigate(mailURL), chromedp.Click(`#go`),
+		chromedp.WaitVisible(`a[href="/review/docs/`+docID+`"]`)))
 	loc, err := chromedp.Run(bctx, chromedp.Location())
 	must("location", err)
 	if strings.Contains(loc, "/link/") || loc != e.url+"/review/jobs/"+jobID {
@@ -141,6 +154,25 @@ func TestReviewBrowser(t *testing.T) {
 		must("reject", chromedp.Do(bctx, chromedp.Click(`#table tbody tr[data-key="`+id+`"]`),
 			chromedp.WaitVisible(`#selected`), chromedp.KeyEvent("r"),
 			chromedp.WaitVisible(`#table tbody tr.rejected[data-key="`+id+`"]`)))
+	}
+
+	// Undo and redo the last rejection with the keyboard, then step
+	// through the table with j and k.
+	last := `#table tbody tr[data-key="` + rejects[len(rejects)-1] + `"]`
+	must("undo", chromedp.Do(bctx, chromedp.KeyEvent("z", chromedp.KeyModifiers(chromedp.ModifierCtrl)),
+		chromedp.WaitVisible(last+`.suggested`)))
+	must("redo", chromedp.Do(bctx, chromedp.KeyEvent("z", chromedp.KeyModifiers(chromedp.ModifierCtrl, chromedp.ModifierShift)),
+		chromedp.WaitVisible(last+`.rejected`)))
+	before, err := chromedp.Run(bctx, chromedp.Evaluate[string](`document.querySelector('#table tbody tr.selected').dataset.key`))
+	must("selected", err)
+	must("j", chromedp.Do(bctx, chromedp.KeyEvent("j")))
+	after, err := chromedp.Run(bctx, chromedp.Evaluate[string](`document.querySelector('#table tbody tr.selected').dataset.key`))
+	must("selected", err)
+	must("k", chromedp.Do(bctx, chromedp.KeyEvent("k")))
+	back, err := chromedp.Run(bctx, chromedp.Evaluate[string](`document.querySelector('#table tbody tr.selected').dataset.key`))
+	must("selected", err)
+	if after == before || back != before {
+		t.Fatalf("j/k: selected %s, then %s, then %s", before, after, back)
 	}
 
 	// Draw a box over the customer number with mouse events, in the

@@ -80,9 +80,16 @@ func TestReviewEditor(t *testing.T) {
 	_, otherDoc := e.studioJob(other, "o.pdf", string(d.Bytes()), "studio")
 
 	b := e.browser()
-	// No session yet.
+	// No session yet: 401, or, for a page load arriving from another
+	// site, a page that reloads the same path from this origin (so a
+	// SameSite=Strict cookie goes along); never a loop.
 	b.do("GET", "/review/jobs/"+jobID, nil, nil).wantStatus(t, 401)
-	r := b.do("GET", e.link(key, jobID, `{"reviewer":"Ann"}`), nil, nil)
+	r := b.do("GET", "/review/jobs/"+jobID, nil, map[string]string{"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate"})
+	if r.status != 200 || !strings.Contains(string(r.body), `http-equiv="refresh" content="0; url=/review/jobs/`+jobID+`"`) {
+		t.Fatalf("cross-site arrival: %d %s", r.status, r.body)
+	}
+	b.do("GET", "/review/jobs/"+jobID, nil, map[string]string{"Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "navigate"}).wantStatus(t, 401)
+	r = b.do("GET", e.link(key, jobID, `{"reviewer":"Ann"}`), nil, nil)
 	if r.status != 200 || !strings.Contains(string(r.body), "letter.pdf") {
 		t.Fatalf("after redeeming: %d %s", r.status, r.body)
 	}

@@ -18,6 +18,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -69,6 +70,9 @@ type Editor struct {
 	st   *store
 	cop  *http.CrossOriginProtection
 	log  *slog.Logger
+	// renders bounds previews rendered at once: each costs a page of
+	// MuPDF work, and a page of thumbnails asks for many together.
+	renders chan struct{}
 }
 
 // New builds the editor over the job service's review side.
@@ -80,7 +84,7 @@ func New(svc engine.Reviewer, opts Options) *Editor {
 		opts.Log = slog.Default()
 	}
 	return &Editor{svc: svc, opts: opts, st: newStore(opts.Idle, opts.MaxAge, opts.Now),
-		cop: http.NewCrossOriginProtection(), log: opts.Log}
+		cop: http.NewCrossOriginProtection(), log: opts.Log, renders: make(chan struct{}, max(2, runtime.NumCPU()))}
 }
 
 // CreateLink registers a single-use link to a job for acct and returns
@@ -132,6 +136,10 @@ func (ed *Editor) Handle(fctx *fasthttp.RequestCtx) {
 		return
 	}
 	if !ed.authorize(r) {
+		if crossSiteArrival(fctx) {
+			ed.bounce(r)
+			return
+		}
 		ed.fail(r, http.StatusUnauthorized, "no review session: open the review link again, or ask for a new one")
 		return
 	}
@@ -196,6 +204,30 @@ func (ed *Editor) redeem(r *req, tok string) {
 	r.Response.Header.SetCookie(c)
 	r.Response.Header.Set("Location", Prefix+"jobs/"+g.jobID)
 	r.SetStatusCode(http.StatusSeeOther)
+}
+
+// crossSiteArrival reports a top-level page load that came from another
+// site: the redirect after redeeming a link the reviewer clicked in a mail
+// client or a ticket system. Browsers do not send SameSite=Strict cookies
+// with such a navigation, even to the site that just set them.
+func crossSiteArrival(fctx *fasthttp.RequestCtx) bool {
+	h := &fctx.Request.Header
+	site := string(h.Peek("Sec-Fetch-Site"))
+	return string(fctx.Method()) == "GET" && string(h.Peek("Sec-Fetch-Mode")) == "navigate" &&
+		(site == "cross-site" || site == "same-site")
+}
+
+// bounce answers a cross-site arrival with a page that reloads the same
+// path from this origin (a meta refresh: no script), so the session
+// cookie goes with the second request. That request is same-origin, so a
+// missing session then gets the 401 page, never another bounce.
+func (ed *Editor) bounce(r *req) {
+	var buf bytes.Buffer
+	pages.ExecuteTemplate(&buf, "bounce.html", string(r.Path()))
+	r.Response.Header.Set("Cache-Control", "no-store")
+	r.SetStatusCode(http.StatusOK)
+	r.SetContentType("text/html; charset=utf-8")
+	r.SetBody(buf.Bytes())
 }
 
 // route dispatches a request with a session.
@@ -365,6 +397,9 @@ func (ed *Editor) state(r *req, docID string) {
 	ed.json(r, http.StatusOK, stateBody{State: st, Role: r.g.role})
 }
 
+// previewWait is how long a preview waits for a render slot before 503.
+const previewWait = 30 * time.Second
+
 // maxBody bounds a request body of the module (a whole review state).
 const maxBody = 8 << 20
 
@@ -485,7 +520,15 @@ func (ed *Editor) preview(r *req, docID, pageStr, file string) {
 	if layer == "original" {
 		path = orig
 	}
+	select {
+	case ed.renders <- struct{}{}:
+	case <-time.After(previewWait):
+		r.Response.Header.Set("Retry-After", "1")
+		ed.fail(r, http.StatusServiceUnavailable, "busy rendering previews; retry")
+		return
+	}
 	png, err := ereview.RenderPNG(r.ctx, path, pg, dpi)
+	<-ed.renders
 	if errors.Is(err, ereview.ErrNoPage) {
 		ed.fail(r, http.StatusNotFound, "no such page")
 		return
