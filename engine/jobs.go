@@ -517,7 +517,9 @@ func (e *Engine) purge(ctx context.Context, jobID, accountID string) error {
 func (e *Engine) refundUnfinished(b *joblog.Batch, j *joblog.Job, docs []*joblog.Doc) error {
 	var pages int64
 	for _, d := range docs {
-		if d.Charged && !d.Refunded && !Status(d.Status).Terminal() {
+		// A document with an output was delivered: one in the middle of
+		// a review apply is not unfinished.
+		if d.Charged && !d.Refunded && !Status(d.Status).Terminal() && !d.HasOutput {
 			pages += d.ChargedPages
 		}
 	}

@@ -55,8 +55,14 @@ func TestApplyShowsRedactingAndCancelsOnDelete(t *testing.T) {
 	if _, err := v.e.ReviewState(context.Background(), a, docID); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("state during apply: %v, want not found", err)
 	}
+	used := v.pagesUsed(a)
 	if err := v.e.DeleteJob(context.Background(), a, jobID); err != nil {
 		t.Fatal(err)
+	}
+	// The document was redacted and delivered before the apply: deleting
+	// the job during an apply refunds nothing.
+	if now := v.pagesUsed(a); now != used {
+		t.Fatalf("pages used %d after deleting during an apply, want %d", now, used)
 	}
 	select {
 	case err := <-done:
