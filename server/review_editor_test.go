@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/cookiejar"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -196,6 +197,25 @@ func TestReviewEditor(t *testing.T) {
 	// Sessions end after review-session-idle without requests.
 	time.Sleep(cfg.ReviewIdle + 200*time.Millisecond)
 	b.do("GET", "/review/jobs/"+jobID, nil, nil).wantStatus(t, 401)
+
+	// Neither a link's token nor a session cookie reaches the log.
+	logs := e.logs.String()
+	u, _ := url.Parse(e.url)
+	for _, c := range b.hc.Jar.Cookies(u) {
+		if strings.Contains(logs, c.Value) {
+			t.Fatal("a session cookie is in the log")
+		}
+	}
+	if strings.Contains(logs, "/review/link/") {
+		t.Fatal("a review link is in the log")
+	}
+
+	// The review files go with the job.
+	if r := e.do("DELETE", "/v1/jobs/"+jobID, key, nil, nil); r.status != 200 {
+		t.Fatalf("delete %d %s", r.status, r.body)
+	}
+	e.do("GET", "/v1/documents/"+docID+"/masks", key, nil, nil).wantError(t, 404, "not_found")
+	assertNoFiles(t, e.cfg.Data, docID)
 }
 
 func (r resp) wantStatus(t *testing.T, status int) {

@@ -23,7 +23,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/valyala/fasthttp"
 
 	"github.com/redactd/redactd/engine"
@@ -596,10 +595,4 @@ func (ed *Editor) engineFail(r *req, err error) {
 		ed.log.Error("review: request failed", "err", err)
 		ed.fail(r, http.StatusInternalServerError, "internal error")
 	}
-}
-
-// validDoc is a cheap shape check before anything is looked up.
-func validDoc(id string) bool {
-	u, err := uuid.Parse(id)
-	return err == nil && u.String() == id
 }

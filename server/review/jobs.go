@@ -7,7 +7,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/redactd/redactd/engine"
 	ereview "github.com/redactd/redactd/engine/review"
 )
 
@@ -269,5 +268,3 @@ func tallyWords(masks []ereview.Mask, ws []ereview.Word, masked, unmasked map[st
 		}
 	}
 }
-
-var _ = engine.StatusRedacted
