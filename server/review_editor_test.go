@@ -193,6 +193,8 @@ func TestReviewEditor(t *testing.T) {
 	v.do("GET", "/review/api/docs/"+docID+"/pages/1/burned.png", nil, nil).wantStatus(t, 200)
 	v.do("PUT", "/review/api/docs/"+docID+"/masks", map[string]any{"masks": ms}, map[string]string{"If-Match": "9"}).wantStatus(t, 403)
 	v.do("POST", "/review/api/docs/"+docID+"/apply", nil, nil).wantStatus(t, 403)
+	// Searching the words would tell a viewer what lies under the masks.
+	v.do("GET", "/review/api/jobs/"+jobID+"/search?q=fairweather", nil, nil).wantStatus(t, 403)
 
 	// Sessions end after review-session-idle without requests.
 	time.Sleep(cfg.ReviewIdle + 200*time.Millisecond)

@@ -62,6 +62,11 @@ func find(docID string, ws []ereview.Word, q string) []hit {
 }
 
 func (ed *Editor) search(r *req, jobID string) {
+	// A viewer sees the burned layer only: searching the words would tell
+	// what lies under the masks.
+	if !ed.mayEdit(r) {
+		return
+	}
 	j, ok := ed.sameJob(r, jobID)
 	if !ok {
 		return
