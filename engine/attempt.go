@@ -55,7 +55,7 @@ func (e *Engine) process(ctx context.Context, q joblog.QueueEntry) error {
 	}
 	defer os.Remove(out.Name()) // no-op once renamed
 
-	in := ProcessInput{DocID: d.ID, Path: e.files.origPath(j.ID, d.ID), Kind: d.Kind, Options: toOptions(j.Options)}
+	in := ProcessInput{DocID: d.ID, Path: e.files.origPath(j.ID, d.ID), Kind: d.Kind, Options: toOptions(j.Options), KeepWords: Retention(j.Retention) == Studio}
 	res, perr := e.runProcessor(ctx, in, out, e.progressFunc(ctx, d.ID))
 	if perr == nil {
 		if err := e.files.closeSynced(out); err != nil {
@@ -107,6 +107,10 @@ func (e *Engine) process(ctx context.Context, q joblog.QueueEntry) error {
 	defer os.Remove(report)
 	o.report = report
 	if Retention(j.Retention) == Studio {
+		if err := e.writeReviewWords(j.ID, d.ID, res); err != nil {
+			e.log.Error("engine: writing words failed", "doc", d.ID, "err", err)
+			return e.finish(d.ID, outcome{errMsg: "server storage unavailable"}, start)
+		}
 		masks, err := e.files.writeJSONTemp(j.ID, nonNilMasks(res.Masks))
 		if err != nil {
 			e.log.Error("engine: writing masks failed", "doc", d.ID, "err", err)

@@ -93,7 +93,10 @@
 // Retention. The retention clock starts when every document of a job is
 // terminal. Ephemeral: each original is deleted as soon as its document is
 // terminal; outputs are kept cfg.OutputTTL. Studio: originals, outputs and
-// masks (DATA/files/<job>/<doc>.masks.json) are kept cfg.StudioTTL. The
+// masks (DATA/files/<job>/<doc>.masks.json) are kept cfg.StudioTTL, with
+// the words, review state and audit log of the review editor (review.go);
+// a review apply moves a redacted studio document to redacting and back,
+// the one backward move, on the caller's request. The
 // janitor purges expired jobs every cfg.JanitorInterval. DeleteJob purges
 // the job, its documents, files, events and idempotency record at once,
 // whatever the retention mode, and stops its processing.

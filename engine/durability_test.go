@@ -102,7 +102,7 @@ func TestRetention(t *testing.T) {
 		files     []string      // per document, once done
 	}{
 		{Ephemeral, 24 * time.Hour, []string{".pdf", ".report.json"}},
-		{Studio, 720 * time.Hour, []string{".masks.json", ".orig", ".pdf", ".report.json"}},
+		{Studio, 720 * time.Hour, []string{".masks.json", ".orig", ".pdf", ".report.json", ".words.json"}},
 	}
 	for _, tc := range tests {
 		t.Run(string(tc.retention), func(t *testing.T) {

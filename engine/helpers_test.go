@@ -141,7 +141,14 @@ func (p *testProc) Process(ctx context.Context, in ProcessInput, out io.Writer, 
 	for i := range masks {
 		masks[i] = Mask{Page: i, Box: page.Rect{X0: 10, Y0: 10, X1: 100, Y1: 20}, Category: page.Person, Source: "test", Recognizer: "test", Score: 1}
 	}
-	return &ProcessResult{PageCount: s.pages, OutputBytes: int64(n), Masks: masks}, nil
+	pages := make([]PageInfo, s.pages)
+	for i := range pages {
+		pages[i] = PageInfo{Width: 612, Height: 792}
+	}
+	if in.Fixed {
+		masks = in.Masks
+	}
+	return &ProcessResult{PageCount: s.pages, OutputBytes: int64(n), Masks: masks, Pages: pages}, nil
 }
 
 // verifyTestPDF stands in for pdfout's verifier on the test processor's

@@ -29,9 +29,11 @@ func (e *Engine) recover() error {
 	if err := e.sweepOrphans(0, true); err != nil {
 		return err
 	}
-	var requeue, finished []*joblog.Doc
+	var requeue, finished, applied []*joblog.Doc
 	err := e.jl.ScanDocs(func(d *joblog.Doc) bool {
 		switch term := Status(d.Status).Terminal(); {
+		case interruptedApply(d):
+			applied = append(applied, d)
 		case !term && d.Released && d.QueuedAt == 0:
 			requeue = append(requeue, d)
 		case term && (d.QueuedAt != 0 || !d.HasOriginal):
@@ -40,6 +42,9 @@ func (e *Engine) recover() error {
 		return true
 	})
 	if err != nil {
+		return err
+	}
+	if err := e.restoreApplies(applied); err != nil {
 		return err
 	}
 	b := e.jl.NewBatch()

@@ -88,7 +88,9 @@ func (t *tx) refund(d *joblog.Doc) error {
 func (t *tx) refundUnfinished() error {
 	var pages int64
 	for _, d := range t.docs {
-		if d.Charged && !d.Refunded && !Status(d.Status).Terminal() {
+		// A document with an output was delivered: one in the middle of
+		// a review apply is not unfinished.
+		if d.Charged && !d.Refunded && !Status(d.Status).Terminal() && !d.HasOutput {
 			pages += d.ChargedPages
 		}
 	}

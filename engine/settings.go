@@ -39,6 +39,14 @@ type Settings struct {
 	// webhooks off.
 	WebhookAllowHosts string
 
+	// Review (studio documents): the most masks in one review state, the
+	// reason codes (comma-separated), whether apply re-scans its output,
+	// and the OCR mode that re-scan needs (off: no re-scan).
+	ReviewMaxMasks int
+	ReviewReasons  string
+	ReviewRescan   bool
+	OCR            string
+
 	// Registerer takes the engine's metrics; nil keeps them unregistered.
 	Registerer prometheus.Registerer `config:"-"`
 }

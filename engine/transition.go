@@ -219,6 +219,15 @@ func (t *tx) setStatus(d *joblog.Doc, to Status, note string) {
 	t.touch(d)
 }
 
+// move changes d's status for a review apply (redacted → redacting →
+// redacted), with its event and the job's derived status, without
+// counting a terminal state: the document was counted when it was first
+// redacted.
+func (t *tx) move(d *joblog.Doc, to Status, note string) {
+	t.e.life.setStatus(t.b, t.job, d, to, note)
+	t.touch(d)
+}
+
 // event records a document's event (from == to for notes such as a
 // charge or an upload) in the job's log.
 func (t *tx) event(d *joblog.Doc, from, to Status, note string) {
@@ -257,6 +266,9 @@ func (t *tx) onCommit(f func()) { t.after = append(t.after, f) }
 func (e *Engine) apiErr(op string, err error) error {
 	if err == nil {
 		return nil
+	}
+	if ee := (*Error)(nil); errors.As(err, &ee) {
+		return err
 	}
 	for _, known := range []error{ErrUnauthorized, ErrInvalid, ErrQuota, ErrNotFound, ErrTooLarge, ErrConflict, ErrUnavailable, context.Canceled, context.DeadlineExceeded} {
 		if errors.Is(err, known) {

@@ -22,6 +22,12 @@ const (
 	CodeMethodNotAllowed = "method_not_allowed"
 	CodeUnavailable      = "unavailable"
 	CodeInternal         = "internal"
+	// Review extension: a PUT of a review state without If-Match (428),
+	// with a stale one (412), an apply whose new output failed the gate
+	// (422; the old output is kept).
+	CodePreconditionRequired = "precondition_required"
+	CodePreconditionFailed   = "precondition_failed"
+	CodeOutputRejected       = "output_rejected"
 )
 
 // APIError is an error meant for the caller: an HTTP status, a stable code
@@ -90,6 +96,8 @@ var engineKinds = []struct {
 	{engine.ErrTooLarge, http.StatusRequestEntityTooLarge, CodeTooLarge, "File too large"},
 	{engine.ErrConflict, http.StatusConflict, CodeConflict, "Conflict"},
 	{engine.ErrUnavailable, http.StatusServiceUnavailable, CodeUnavailable, "Service unavailable"},
+	{engine.ErrStale, http.StatusPreconditionFailed, CodePreconditionFailed, "The review state changed; reload it"},
+	{engine.ErrOutputRejected, http.StatusUnprocessableEntity, CodeOutputRejected, "The new output was rejected; the previous one is kept"},
 }
 
 // callerMessage is the text of the *engine.Error in err, or def. Some

@@ -8,10 +8,10 @@ import (
 // shown" (README: Extensions under /v1); each is described in
 // openapi.json. They are kept apart from the spec's routes.
 func (s *Server) extensionRoutes() []*route {
-	return []*route{
+	return append([]*route{
 		{method: "GET", pattern: "/v1/jobs", auth: true, h: s.listJobs},
 		{method: "GET", pattern: "/v1/documents/{doc_id}/report", auth: true, h: s.report},
-	}
+	}, s.reviewRoutes()...)
 }
 
 // report serves GET /v1/documents/{doc_id}/report: what redaction did to

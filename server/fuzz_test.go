@@ -5,6 +5,10 @@ import (
 	"errors"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/redactd/redactd/engine/contract"
+	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/engine/review"
 )
 
 // FuzzParseMultipart feeds arbitrary bodies and Content-Types to the
@@ -87,4 +91,48 @@ func checkName(t *testing.T, name string) {
 	if name == "" || len(name) > maxFileName || !utf8.ValidString(name) || bytes.ContainsAny([]byte(name), "/\\\x00\n\r") {
 		t.Fatalf("unsafe file name %q", name)
 	}
+}
+
+// FuzzParseMasks feeds arbitrary PUT bodies of a review state through the
+// parser and the engine's validation and merge: never a panic; a refusal
+// is a 400 APIError or a review.FieldError; what passes has every box
+// inside its page and known categories and statuses.
+func FuzzParseMasks(f *testing.F) {
+	f.Add([]byte(`{"masks":[{"id":"m1","page":1,"x0":1,"y0":2,"x1":30,"y1":40,"category":"Email","status":"rejected","reason":"pii"},{"page":1,"x0":0,"y0":0,"x1":612,"y1":792,"category":"Person","status":"suggested"}]}`), []byte(`"1"`))
+	f.Add([]byte(`{"masks":[{"page":2,"x0":-1e309,"y0":"a"}]}`), []byte(`W/"7"`))
+	f.Add([]byte(`{"masks":null}`), []byte(``))
+	pages := []review.Page{{Page: 1, Width: 612, Height: 792}}
+	f.Fuzz(func(t *testing.T, body, ifMatch []byte) {
+		if _, err := ParseIfMatch(ifMatch); err != nil {
+			var ae *APIError
+			if !errors.As(err, &ae) || (ae.Status != 400 && ae.Status != 428) {
+				t.Fatalf("If-Match error %v", err)
+			}
+		}
+		masks, err := ParseMasks(body)
+		if err != nil {
+			var ae *APIError
+			if !errors.As(err, &ae) || ae.Status != 400 {
+				t.Fatalf("error %v is not a 400 APIError", err)
+			}
+			return
+		}
+		if err := review.Validate(pages, masks, review.Limits{MaxMasks: 50, Reasons: []string{"pii"}}); err != nil {
+			var fe *review.FieldError
+			if !errors.As(err, &fe) {
+				t.Fatalf("validation error %v is not a FieldError", err)
+			}
+			return
+		}
+		st := review.New("d", []contract.PageInfo{{Width: 612, Height: 792}}, []contract.Mask{{Box: page.Rect{X0: 1, Y0: 2, X1: 30, Y1: 40}, Category: page.Email}})
+		out, _, err := review.Merge(st, masks)
+		if err != nil {
+			return
+		}
+		for _, m := range out {
+			if m.X0 < 0 || m.Y0 < 0 || m.X1 > 612.01 || m.Y1 > 792.01 || m.X1 <= m.X0 || m.Y1 <= m.Y0 || m.ID == "" {
+				t.Fatalf("merged mask %+v", m)
+			}
+		}
+	})
 }

@@ -23,6 +23,7 @@ import (
 
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/server/review"
 )
 
 // Timeouts of the listener. A request's line and headers must arrive
@@ -55,6 +56,10 @@ type Server struct {
 	proxies   proxies  // trusted-proxies
 	logSample *logSampler
 	routes    []*route
+	// links issues review links and editor serves /review/ (server/review),
+	// when the service has a review side (engine.Reviewer).
+	links     LinkIssuer
+	editor    func(*fasthttp.RequestCtx)
 	srv       *fasthttp.Server
 	publicURL atomic.Pointer[string]
 	metrics   *httpMetrics
@@ -81,6 +86,14 @@ func New(cfg config.Config, svc engine.Service, log *slog.Logger, reg prometheus
 		logSample: newLogSampler(),
 	}
 	s.routes = s.routeTable()
+	if rv, ok := svc.(engine.Reviewer); ok {
+		ed := review.New(rv, review.Options{
+			LinkTTL: cfg.ReviewLinkTTL, Idle: cfg.ReviewIdle, MaxAge: cfg.ReviewMaxAge,
+			Reasons: cfg.ReviewReasonList(), SecureCookie: strings.HasPrefix(strings.ToLower(cfg.PublicURL), "https://"),
+			Log: log,
+		})
+		s.links, s.editor = ed, ed.Handle
+	}
 	// config.Validate has parsed it already; an error cannot happen here.
 	s.proxies, _ = ParseTrustedProxies(cfg.TrustedProxies)
 	if cfg.PublicURL != "" {
@@ -236,6 +249,10 @@ func (s *Server) prepare(r *reqCtx) (*route, error) {
 	if err := checkPath(string(r.URI().PathOriginal()), string(r.Path())); err != nil {
 		return nil, err
 	}
+	if s.editor != nil && strings.HasPrefix(string(r.Path()), review.Prefix) {
+		r.route = review.Prefix + "*"
+		return &route{method: string(r.Method()), pattern: r.route, h: s.serveEditor}, nil
+	}
 	rt, params, allowed := s.match(string(r.Method()), string(r.Path()))
 	if rt == nil {
 		if allowed != "" {
@@ -251,6 +268,13 @@ func (s *Server) prepare(r *reqCtx) (*route, error) {
 		}
 	}
 	return rt, nil
+}
+
+// serveEditor hands a /review/ request to the editor, which
+// authenticates by its session cookie and writes its own answers.
+func (s *Server) serveEditor(r *reqCtx) error {
+	s.editor(r.RequestCtx)
+	return nil
 }
 
 // authenticate resolves X-API-Key to an account and applies the key's rate

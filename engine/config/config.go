@@ -80,6 +80,14 @@ type Config struct {
 	OCRMaxSide int           `name:"ocr-max-side" def:"1536" help:"longest side in pixels of the image fed to text detection"`
 	OCRCharset string        `name:"ocr-charset" def:"latin" help:"characters OCR reads: latin (Latin, digits, punctuation, symbols, some Greek and Cyrillic: faster) or all (the recogniser's full dictionary, with Chinese)"`
 
+	// Review editor
+	ReviewLinkTTL  time.Duration `name:"review-link-ttl" def:"30m" help:"how long a review link (POST /v1/jobs/{job_id}/review-link) can be redeemed; each link works once"`
+	ReviewIdle     time.Duration `name:"review-session-idle" def:"30m" help:"a review editor session ends after this long without a request"`
+	ReviewMaxAge   time.Duration `name:"review-session-max" def:"8h" help:"a review editor session ends this long after its link was redeemed, however active"`
+	ReviewMaxMasks int           `name:"review-max-masks" def:"20000" help:"most masks in one document's review state (PUT /v1/documents/{doc_id}/masks answers 400 above it)"`
+	ReviewRescan   bool          `name:"review-rescan" def:"true" help:"at apply, read the new output again with the appliance's own OCR and detection and report anything still readable as PII (needs ocr other than off)"`
+	ReviewReasons  string        `name:"review-reasons" def:"pii,third-party,privacy,security,legal-privilege,other" help:"comma-separated reason codes a reviewer may give a mask (an empty reason is always allowed)"`
+
 	// Webhooks
 	WebhookAllowHosts string        `name:"webhook-allow-hosts" def:"" help:"comma-separated host names, IP addresses and CIDRs a job's callback_url may point at; empty turns webhooks off (callback_url is refused)"`
 	WebhookRetryBase  time.Duration `name:"webhook-retry-base" def:"10s" help:"delay before the first retry of a failed webhook delivery; it doubles per attempt (capped at 1h) with up to 50% jitter"`
@@ -170,6 +178,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("config: text-bits %d: want 4 or 8", c.TextBits)
 	case c.WebhookRetryBase <= 0, c.WebhookRetryFor <= 0, c.WebhookTimeout <= 0, c.WebhookWorkers <= 0:
 		return fmt.Errorf("config: webhook-retry-base, webhook-retry-for, webhook-timeout and webhook-workers must be positive")
+	case c.ReviewLinkTTL <= 0, c.ReviewIdle <= 0, c.ReviewMaxAge <= 0, c.ReviewMaxMasks <= 0:
+		return fmt.Errorf("config: review-link-ttl, review-session-idle, review-session-max and review-max-masks must be positive")
 	}
 	if err := checkCIDRs(c.TrustedProxies); err != nil {
 		return fmt.Errorf("config: %w", err)
@@ -202,6 +212,17 @@ func (c *Config) applyFile(path string) error {
 		}
 	}
 	return nil
+}
+
+// ReviewReasonList is review-reasons as a list, without blanks.
+func (c *Config) ReviewReasonList() []string {
+	var out []string
+	for _, r := range strings.Split(c.ReviewReasons, ",") {
+		if r = strings.TrimSpace(r); r != "" {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // EnvName is the environment variable of a setting.

@@ -61,6 +61,16 @@ type ProcessInput struct {
 	// recorded before kinds were stored; the processor sniffs those.
 	Kind    string
 	Options Options
+	// Fixed, when set, replaces detection: the processor burns exactly
+	// Masks (their boxes as given, no detection, no OCR, no growth) and
+	// reports them back. The review editor's apply re-burns an original
+	// this way through the same render, encode and write path.
+	Fixed bool
+	Masks []Mask
+	// KeepWords asks for the words of every page (text layer, form
+	// fields, annotations and OCR, with their boxes) in the result, for
+	// the review editor's search of studio documents.
+	KeepWords bool
 }
 
 // Progress is reported while a document moves through the pipeline.
@@ -78,6 +88,8 @@ type ProcessResult struct {
 	PageCount   int
 	OutputBytes int64
 	Masks       []Mask
+	// Words are the pages' words when ProcessInput.KeepWords was set.
+	Words []Word
 	// Pages describes each page, in order (for the document's report);
 	// a processor may leave it empty.
 	Pages []PageInfo
@@ -91,6 +103,18 @@ type ProcessResult struct {
 // PageInfo is what the report says about one page besides its masks.
 type PageInfo struct {
 	OCR bool // OCR read (part of) the page
+	// Width and Height are the page's size in points as the output shows
+	// it (rotation and crop applied).
+	Width, Height float64
+}
+
+// Word is one word a reader sees on a page, with its box in page points
+// (the masks' space), kept for studio documents so the review editor can
+// search them.
+type Word struct {
+	Page int       `json:"page"` // 0-based
+	Text string    `json:"text"`
+	Box  page.Rect `json:"box"`
 }
 
 // Mask is one masked box, kept for studio jobs so a review editor can

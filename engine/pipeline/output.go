@@ -7,6 +7,7 @@ import (
 
 	"github.com/redactd/redactd/engine/burn"
 	"github.com/redactd/redactd/engine/contract"
+	"github.com/redactd/redactd/engine/detect"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/engine/pdfout"
 )
@@ -38,7 +39,66 @@ func (p *Pipeline) burnAndEncode(pg *page.Page, spans []page.Span) pageResult {
 	if err != nil {
 		return pageResult{err: fmt.Errorf("pipeline: encode page %d: %w", pg.Index+1, err)}
 	}
-	return pageResult{enc: enc, masks: masks}
+	return pageResult{enc: enc, masks: masks, w: pg.Width, h: pg.Height}
+}
+
+// pageJob is what every page of one document shares: the detection
+// options, or a fixed mask set by page index (review apply), and whether
+// the words are kept.
+type pageJob struct {
+	opts      detect.Options
+	fixed     map[int][]contract.Mask // nil: detect
+	keepWords bool
+}
+
+// fixedByPage groups a fixed mask set by page index. The map is never nil,
+// so an empty set still means "burn nothing, detect nothing".
+func fixedByPage(masks []contract.Mask) map[int][]contract.Mask {
+	out := make(map[int][]contract.Mask, len(masks))
+	for _, m := range masks {
+		out[m.Page] = append(out[m.Page], m)
+	}
+	return out
+}
+
+// burnFixedAndEncode burns exactly the given masks (clipped to the page)
+// into the page's raster and encodes it: the review editor's re-burn. The
+// boxes are the reviewed ones, so they are neither padded nor grown.
+func (p *Pipeline) burnFixedAndEncode(pg *page.Page, masks []contract.Mask) pageResult {
+	t := time.Now()
+	bounds := page.Rect{X1: pg.Width, Y1: pg.Height}
+	boxes := make([]burn.Box, 0, len(masks))
+	kept := make([]contract.Mask, 0, len(masks))
+	for _, m := range masks {
+		r := m.Box.Intersect(bounds)
+		if r.Empty() {
+			continue
+		}
+		m.Box = r
+		boxes = append(boxes, burn.Box{Rect: r, Category: m.Category, Recognizer: m.Recognizer, Score: m.Score})
+		kept = append(kept, m)
+	}
+	burn.Burn(pg.Raster, pg.DPI, boxes)
+	p.metrics.observe("burn", t)
+	t = time.Now()
+	enc, err := pdfout.Encode(pg.Raster, pg.Width, pg.Height, pdfout.Options{JPEGQuality: p.cfg.JPEGQuality, TextBits: p.cfg.TextBits})
+	p.metrics.observe("encode", t)
+	if err != nil {
+		return pageResult{err: fmt.Errorf("pipeline: encode page %d: %w", pg.Index+1, err)}
+	}
+	return pageResult{enc: enc, masks: kept, w: pg.Width, h: pg.Height}
+}
+
+// pageWords lists the page's words (layer and OCR) with their boxes.
+func pageWords(pg *page.Page) []contract.Word {
+	out := make([]contract.Word, 0, len(pg.Words))
+	for _, w := range pg.Words {
+		if w.Text == "" {
+			continue
+		}
+		out = append(out, contract.Word{Page: pg.Index, Text: w.Text, Box: w.Quad.Bounds()})
+	}
+	return out
 }
 
 // pdfWriter writes encoded pages in order and counts the output.

@@ -19,6 +19,8 @@ import (
 type pageResult struct {
 	enc   *encodedPage
 	masks []contract.Mask
+	words []contract.Word
+	w, h  float64 // page size in points
 	err   error
 	stats pageStats
 }
@@ -64,7 +66,13 @@ func (p *Pipeline) Process(ctx context.Context, in contract.ProcessInput, out io
 		return nil, err
 	}
 
-	opts := detect.Options{Categories: in.Options.Categories, Included: in.Options.Included, Excluded: in.Options.Excluded}
+	job := &pageJob{
+		opts:      detect.Options{Categories: in.Options.Categories, Included: in.Options.Included, Excluded: in.Options.Excluded},
+		keepWords: in.KeepWords,
+	}
+	if in.Fixed {
+		job.fixed = fixedByPage(in.Masks)
+	}
 	w, err := newPDFWriter(out, p.cfg, p.metrics)
 	if err != nil {
 		return nil, err
@@ -93,7 +101,7 @@ func (p *Pipeline) Process(ctx context.Context, in contract.ProcessInput, out io
 				}
 				return
 			}
-			p.submitPage(ctx, src, i, opts, doc, results[i], analysed.Done)
+			p.submitPage(ctx, src, i, job, doc, results[i], analysed.Done)
 		}
 	}()
 
@@ -130,7 +138,8 @@ func (p *Pipeline) Process(ctx context.Context, in contract.ProcessInput, out io
 		p.metrics.observe("write", t)
 		writing += time.Since(t)
 		res.Masks = append(res.Masks, r.masks...)
-		res.Pages = append(res.Pages, contract.PageInfo{OCR: r.stats.ocr})
+		res.Words = append(res.Words, r.words...)
+		res.Pages = append(res.Pages, contract.PageInfo{OCR: r.stats.ocr, Width: r.w, Height: r.h})
 		for k, d := range r.stats.t {
 			res.Timings[stageNames[k]] += d
 		}
@@ -164,7 +173,7 @@ func (p *Pipeline) Process(ctx context.Context, in contract.ProcessInput, out io
 // Once a worker starts on it, the page runs under its own deadline
 // (page-timeout), so one hostile page cannot hold a worker forever; time
 // spent queued or waiting for the pixel budget does not count.
-func (p *Pipeline) submitPage(ctx context.Context, src source, i int, opts detect.Options, doc *docState, done chan<- pageResult, analysed func()) {
+func (p *Pipeline) submitPage(ctx context.Context, src source, i int, job *pageJob, doc *docState, done chan<- pageResult, analysed func()) {
 	pctx, cancel := ctx, context.CancelFunc(func() {})
 	var once, delivered sync.Once
 	markAnalysed := func() { once.Do(analysed) }
@@ -214,8 +223,21 @@ func (p *Pipeline) submitPage(ctx context.Context, src source, i int, opts detec
 			fail(err)
 			return
 		}
+		if job.fixed != nil {
+			// A fixed mask set: no words to read, nothing to detect.
+			markAnalysed()
+			submit(p.encode, "encode", func() {
+				t := time.Now()
+				r := p.burnFixedAndEncode(pg, job.fixed[i])
+				st.t[stageEncode] = time.Since(t)
+				r.stats = st
+				release()
+				deliver(r)
+			})
+			return
+		}
 		submit(p.analyse, "analyse", func() {
-			spans, err := p.analysePage(pctx, pg, opts, doc, &st)
+			spans, err := p.analysePage(pctx, pg, job.opts, doc, &st)
 			if err != nil {
 				release()
 				fail(err)
@@ -225,6 +247,9 @@ func (p *Pipeline) submitPage(ctx context.Context, src source, i int, opts detec
 			submit(p.encode, "encode", func() {
 				t := time.Now()
 				r := p.burnAndEncode(pg, spans)
+				if job.keepWords {
+					r.words = pageWords(pg)
+				}
 				st.t[stageEncode] = time.Since(t)
 				r.stats = st
 				release()

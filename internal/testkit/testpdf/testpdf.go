@@ -38,7 +38,10 @@ type Page struct {
 	// W and H are the MediaBox size in points; Rotate is /Rotate.
 	W, H   float64
 	Rotate int
-	x0, y0 float64 // MediaBox lower-left corner
+	x0, y0 float64 // MediaBox (or CropBox) lower-left corner
+	// media, when set, is a MediaBox larger than the page as shown, whose
+	// CropBox is the W x H box at (x0, y0).
+	media *[4]float64
 
 	content bytes.Buffer
 	images  []image.Image
@@ -94,6 +97,15 @@ func (d *Doc) AddPage(widthPt, heightPt float64, rotate int) *Page {
 func (d *Doc) AddPageBox(box [4]float64, rotate int) *Page {
 	p := d.AddPage(box[2]-box[0], box[3]-box[1], rotate)
 	p.x0, p.y0 = box[0], box[1]
+	return p
+}
+
+// AddPageCrop appends a page with MediaBox media and CropBox crop (both
+// [x0 y0 x1 y1]) and /Rotate rotate: the page as shown is the crop box,
+// and display space starts at its corner.
+func (d *Doc) AddPageCrop(media, crop [4]float64, rotate int) *Page {
+	p := d.AddPageBox(crop, rotate)
+	p.media = &media
 	return p
 }
 
@@ -313,8 +325,12 @@ func (d *Doc) Bytes() []byte {
 				ref(pageObj), rectStr(a.rect), b.str(o, encode(a.contents)),
 				b.str(o, []byte("/Helv "+num(a.size)+" Tf 0 g")), ref(apObj)))
 		}
+		box := rectStr([4]float64{p.x0, p.y0, p.x0 + p.W, p.y0 + p.H})
+		if p.media != nil {
+			box = rectStr(*p.media) + " /CropBox " + box
+		}
 		dict := fmt.Sprintf("<< /Type /Page /Parent %s /MediaBox %s /Rotate %d /Contents %s /Resources << /Font << /F1 %s >> /XObject <<%s >> >>",
-			ref(pagesObj), rectStr([4]float64{p.x0, p.y0, p.x0 + p.W, p.y0 + p.H}), p.Rotate, ref(content), ref(font), xobjs.String())
+			ref(pagesObj), box, p.Rotate, ref(content), ref(font), xobjs.String())
 		if len(annots) > 0 {
 			dict += " /Annots [" + strings.Join(annots, " ") + "]"
 		}

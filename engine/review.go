@@ -1,0 +1,569 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/redactd/redactd/engine/joblog"
+	"github.com/redactd/redactd/engine/review"
+)
+
+// The review editor's side of the job service (studio jobs only). Beside
+// a studio document's files it keeps (engine/review for the shapes):
+//
+//	<doc id>.words.json    the pages' sizes and words with boxes, for search
+//	<doc id>.review.json   the review state (masks with status and reason,
+//	                       version); created from masks.json on first read
+//	<doc id>.audit.jsonl   the audit log, append-only, hash-chained
+//
+// all purged with the job. State changes run under the account lock, so
+// the version check of a PUT and its write are one step. Apply re-burns
+// the original with the reviewed masks through the Processor (its Fixed
+// input: the same render, encode and write path), then the same output
+// gate as the first run (the verifier), and only then replaces the
+// output; the document shows redacting meanwhile and redacted after,
+// also when the gate refused the new file (the old one is kept).
+
+// ErrStale is PutReview's answer when If-Match names an older version.
+var ErrStale = errors.New("stale version")
+
+// ErrOutputRejected is ApplyReview's answer when the re-burnt output did
+// not pass the gate (or could not be produced); the old output is kept.
+var ErrOutputRejected = errors.New("output rejected")
+
+// Reviewer is what the review routes and the editor need from the job
+// service; Engine implements it.
+type Reviewer interface {
+	// StudioJob returns the caller's job when it is a studio job
+	// (ErrInvalid when it is not, ErrNotFound when it is not theirs).
+	StudioJob(ctx context.Context, acct *Account, jobID string) (*Job, error)
+	ReviewState(ctx context.Context, acct *Account, docID string) (*review.State, error)
+	PutReview(ctx context.Context, acct *Account, docID string, version int64, masks []review.Mask, actor string) (*review.State, error)
+	ApplyReview(ctx context.Context, acct *Account, docID, actor string) (*review.Applied, error)
+	ReviewAudit(ctx context.Context, acct *Account, docID string) ([]review.Entry, error)
+	ReviewWords(ctx context.Context, acct *Account, docID string) ([]review.Word, error)
+	// ReviewFiles returns the paths of the original and of the output, for
+	// the editor's previews (rendered server-side, never sent).
+	ReviewFiles(ctx context.Context, acct *Account, docID string) (orig, out string, err error)
+	ReviewLimits() review.Limits
+}
+
+var _ Reviewer = (*Engine)(nil)
+
+func (e *Engine) reviewPath(jobID, docID string) string {
+	return filepath.Join(e.files.dir, jobID, docID+".review.json")
+}
+
+func (e *Engine) wordsPath(jobID, docID string) string {
+	return filepath.Join(e.files.dir, jobID, docID+".words.json")
+}
+
+func (e *Engine) auditPath(jobID, docID string) string {
+	return filepath.Join(e.files.dir, jobID, docID+".audit.jsonl")
+}
+
+// wordsFile is <doc>.words.json.
+type wordsFile struct {
+	Pages []review.Page `json:"pages"`
+	Words []review.Word `json:"words"`
+}
+
+// writeReviewWords stores a studio document's page sizes and words as the
+// processor reported them.
+func (e *Engine) writeReviewWords(jobID, docID string, res *ProcessResult) error {
+	st := review.New(docID, res.Pages, nil)
+	data, err := json.Marshal(wordsFile{Pages: st.Pages, Words: review.Words(res.Words)})
+	if err != nil {
+		return err
+	}
+	return e.files.writeFileAtomic(e.files.jobDir(jobID), filepath.Base(e.wordsPath(jobID, docID)), data)
+}
+
+// ReviewLimits are the bounds a review state is checked against.
+func (e *Engine) ReviewLimits() review.Limits {
+	return review.Limits{MaxMasks: e.cfg.ReviewMaxMasks, Reasons: reasonList(e.cfg.ReviewReasons)}
+}
+
+// StudioJob implements Reviewer.
+func (e *Engine) StudioJob(ctx context.Context, acct *Account, jobID string) (*Job, error) {
+	j, err := e.GetJob(ctx, acct, jobID)
+	if err != nil {
+		return nil, err
+	}
+	if j.Retention != Studio {
+		return nil, errorf(ErrInvalid, "job_id", "the job is not a studio job; only studio jobs keep what the review editor needs")
+	}
+	return j, nil
+}
+
+// reviewDoc finds a document the caller may review: theirs, of a studio
+// job, redacted (terminal with an output) and with its original kept.
+// Everything else is ErrNotFound, as for unknown ids.
+func (e *Engine) reviewDoc(acct *Account, docID string) (*joblog.Doc, error) {
+	if acct == nil {
+		return nil, ErrUnauthorized
+	}
+	if !validID(docID) {
+		return nil, ErrNotFound
+	}
+	d, err := e.jl.Doc(docID)
+	if joblog.IsNotFound(err) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, e.logErr("review", err)
+	}
+	if d.AccountID != acct.ID {
+		return nil, ErrNotFound
+	}
+	return d, checkReviewable(e, d)
+}
+
+func checkReviewable(e *Engine, d *joblog.Doc) error {
+	j, err := e.jl.Job(d.JobID)
+	if joblog.IsNotFound(err) {
+		return ErrNotFound
+	}
+	if err != nil {
+		return e.logErr("review", err)
+	}
+	if Retention(j.Retention) != Studio || d.Status != string(StatusRedacted) || !d.HasOutput || !d.HasOriginal {
+		return errorf(ErrNotFound, "", "no review for this document (studio documents, once redacted)")
+	}
+	return nil
+}
+
+// loadReview reads the review state, creating it from the pipeline's
+// masks on first use. The caller holds the account lock.
+func (e *Engine) loadReview(ctx context.Context, d *joblog.Doc) (*review.State, error) {
+	b, err := os.ReadFile(e.reviewPath(d.JobID, d.ID))
+	if err == nil {
+		var st review.State
+		if err := json.Unmarshal(b, &st); err != nil {
+			return nil, fmt.Errorf("review state: %w", err)
+		}
+		return &st, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	var masks []Mask
+	if b, err := os.ReadFile(e.files.masksPath(d.JobID, d.ID)); err == nil {
+		if err := json.Unmarshal(b, &masks); err != nil {
+			return nil, fmt.Errorf("masks: %w", err)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	st := review.New(d.ID, nil, masks)
+	if st.Pages, err = e.reviewPages(ctx, d); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// reviewPages are the page sizes from the words file, or, for a document
+// redacted before words were kept, measured on the original.
+func (e *Engine) reviewPages(ctx context.Context, d *joblog.Doc) ([]review.Page, error) {
+	if b, err := os.ReadFile(e.wordsPath(d.JobID, d.ID)); err == nil {
+		var wf wordsFile
+		if err := json.Unmarshal(b, &wf); err == nil && len(wf.Pages) > 0 {
+			return wf.Pages, nil
+		}
+	}
+	return review.PageSizes(ctx, e.files.origPath(d.JobID, d.ID))
+}
+
+func (e *Engine) saveReview(d *joblog.Doc, st *review.State) error {
+	data, err := json.Marshal(st)
+	if err != nil {
+		return err
+	}
+	dir := e.files.jobDir(d.JobID)
+	if err := e.files.writeFileAtomic(dir, filepath.Base(e.reviewPath(d.JobID, d.ID)), data); err != nil {
+		return err
+	}
+	return syncDir(dir)
+}
+
+// appendAudit adds entries to the document's audit log, chained to its
+// last entry, and syncs the file. The caller holds the account lock.
+func (e *Engine) appendAudit(d *joblog.Doc, actor string, changes []review.Change) error {
+	if len(changes) == 0 {
+		return nil
+	}
+	path := e.auditPath(d.JobID, d.ID)
+	prev, err := e.readAudit(path)
+	if err != nil {
+		return err
+	}
+	var last *review.Entry
+	if len(prev) > 0 {
+		last = &prev[len(prev)-1]
+	}
+	var buf bytes.Buffer
+	now := e.now()
+	for _, c := range changes {
+		ent := review.Seal(review.Entry{At: now, Actor: actor, Action: c.Action, MaskID: c.MaskID, Page: c.Page,
+			Category: c.Category, Reason: c.Reason}, last)
+		buf.Write(review.AuditLine(ent))
+		last = &ent
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(buf.Bytes()); err != nil {
+		f.Close()
+		return err
+	}
+	return e.files.closeSynced(f)
+}
+
+func (e *Engine) readAudit(path string) ([]review.Entry, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return review.ReadAudit(f)
+}
+
+// withReview runs fn on the document's review state under its account
+// lock, after checking again that it may be reviewed.
+func (e *Engine) withReview(ctx context.Context, acct *Account, docID string, fn func(t *tx, st *review.State) error) error {
+	if _, err := e.reviewDoc(acct, docID); err != nil {
+		return err
+	}
+	// The review state lives beside the document's files, not in the job
+	// log; a transition gives fn the account's lock and the document as
+	// it stands, and commits whatever status move fn makes.
+	err := e.changeDoc(docID, func(t *tx) error {
+		if err := checkReviewable(e, t.doc); err != nil {
+			return err
+		}
+		st, err := e.loadReview(ctx, t.doc)
+		if err != nil {
+			e.log.Error("engine: reading review state failed", "doc", docID, "err", err)
+			return storageError(err)
+		}
+		return fn(t, st)
+	})
+	if errors.Is(err, errNoDoc) {
+		return ErrNotFound
+	}
+	return e.apiErr("review", err)
+}
+
+// ReviewState implements Reviewer.
+func (e *Engine) ReviewState(ctx context.Context, acct *Account, docID string) (*review.State, error) {
+	var out *review.State
+	err := e.withReview(ctx, acct, docID, func(_ *tx, st *review.State) error {
+		out = st
+		return errNoChange
+	})
+	return out, err
+}
+
+// PutReview implements Reviewer: the whole mask list replaces the state
+// when version is the current one, and every difference is audited.
+func (e *Engine) PutReview(ctx context.Context, acct *Account, docID string, version int64, masks []review.Mask, actor string) (*review.State, error) {
+	var out *review.State
+	err := e.withReview(ctx, acct, docID, func(t *tx, st *review.State) error {
+		d := t.doc
+		if version != st.Version {
+			return errorf(ErrStale, "If-Match", "the review state is at version %d", st.Version)
+		}
+		if err := review.Validate(st.Pages, masks, e.ReviewLimits()); err != nil {
+			return reviewInvalid(err)
+		}
+		merged, changes, err := review.Merge(st, masks)
+		if err != nil {
+			return reviewInvalid(err)
+		}
+		st.Masks = merged
+		st.Version++
+		if err := e.appendAudit(d, actor, changes); err != nil {
+			e.log.Error("engine: writing audit failed", "doc", d.ID, "err", err)
+			return storageError(err)
+		}
+		if err := e.saveReview(d, st); err != nil {
+			e.log.Error("engine: writing review state failed", "doc", d.ID, "err", err)
+			return storageError(err)
+		}
+		out = st
+		return errNoChange // the review state is a file; the job log is untouched
+	})
+	return out, err
+}
+
+func reviewInvalid(err error) error {
+	var fe *review.FieldError
+	if errors.As(err, &fe) {
+		return &Error{Kind: ErrInvalid, Field: fe.Field, Msg: fe.Msg}
+	}
+	return errorf(ErrInvalid, "masks", "invalid")
+}
+
+// ReviewAudit implements Reviewer.
+func (e *Engine) ReviewAudit(ctx context.Context, acct *Account, docID string) ([]review.Entry, error) {
+	var out []review.Entry
+	err := e.withReview(ctx, acct, docID, func(t *tx, _ *review.State) error {
+		var err error
+		out, err = e.readAudit(e.auditPath(t.doc.JobID, t.doc.ID))
+		if err != nil {
+			return storageError(err)
+		}
+		return errNoChange
+	})
+	if out == nil {
+		out = []review.Entry{}
+	}
+	return out, err
+}
+
+// ReviewWords implements Reviewer.
+func (e *Engine) ReviewWords(ctx context.Context, acct *Account, docID string) ([]review.Word, error) {
+	d, err := e.reviewDoc(acct, docID)
+	if err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(e.wordsPath(d.JobID, d.ID))
+	if errors.Is(err, fs.ErrNotExist) {
+		return []review.Word{}, nil
+	}
+	if err != nil {
+		return nil, storageError(err)
+	}
+	var wf wordsFile
+	if err := json.Unmarshal(b, &wf); err != nil {
+		return nil, storageError(err)
+	}
+	return wf.Words, nil
+}
+
+// ReviewFiles implements Reviewer.
+func (e *Engine) ReviewFiles(ctx context.Context, acct *Account, docID string) (string, string, error) {
+	d, err := e.reviewDoc(acct, docID)
+	if err != nil {
+		return "", "", err
+	}
+	return e.files.origPath(d.JobID, d.ID), e.files.outPath(d.JobID, d.ID), nil
+}
+
+// ApplyReview implements Reviewer: re-burn, gate, replace, audit. It runs
+// as a scheduler worker (in flight, so a delete cancels and waits for it,
+// and Drain waits for it too).
+func (e *Engine) ApplyReview(ctx context.Context, acct *Account, docID, actor string) (*review.Applied, error) {
+	var st *review.State
+	var job *joblog.Job
+	var run *running
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	err := e.withReview(ctx, acct, docID, func(t *tx, s *review.State) error {
+		d := t.doc
+		if e.proc == nil || e.closing.Load() {
+			return errorf(ErrUnavailable, "", "not processing documents")
+		}
+		if e.sched.isInflight(d.ID) {
+			return errorf(ErrConflict, "", "the document is being applied already")
+		}
+		t.move(d, StatusRedacting, "review apply")
+		// In flight once committed: a delete of the job cancels it and
+		// waits for it.
+		t.onCommit(func() {
+			run = &running{docID: d.ID, jobID: d.JobID, cancel: cancel, done: make(chan struct{})}
+			e.sched.mu.Lock()
+			e.sched.inflight[d.ID] = run
+			e.sched.mu.Unlock()
+			e.sched.wg.Add(1)
+		})
+		st, job = s, t.job
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	stopBase := context.AfterFunc(e.base, cancel) // Close cancels applies too
+	defer func() {
+		stopBase()
+		cancel()
+		e.sched.mu.Lock()
+		delete(e.sched.inflight, docID)
+		e.sched.mu.Unlock()
+		close(run.done)
+		e.sched.wg.Done()
+	}()
+	t0 := time.Now()
+	out, res, perr := e.reburn(rctx, job, docID, st)
+	if out != "" {
+		defer os.Remove(out) // no-op once renamed
+	}
+	applied := &review.Applied{State: st, Leaks: []review.Leak{}, Timings: map[string]int64{"reburn": time.Since(t0).Milliseconds()}}
+	if perr == nil {
+		t1 := time.Now()
+		applied.Leaks, applied.Rescanned = e.rescan(rctx, job, docID, out, st)
+		applied.Timings["rescan"] = time.Since(t1).Milliseconds()
+	}
+	if err := e.finishApply(docID, actor, out, res, perr, applied); err != nil {
+		return nil, err
+	}
+	return applied, nil
+}
+
+// rescan reads a re-burned output with the processor's own OCR and
+// detection, as a new document (the output is pixels only, so every page
+// is read by OCR), and returns what it still finds as PII. It is skipped
+// when review-rescan or OCR is off; a failure is logged and reported as
+// not rescanned, never as a failed apply.
+func (e *Engine) rescan(ctx context.Context, j *joblog.Job, docID, path string, st *review.State) ([]review.Leak, bool) {
+	if !e.cfg.ReviewRescan || e.cfg.OCR == "off" {
+		return []review.Leak{}, false
+	}
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		return []review.Leak{}, false
+	}
+	defer null.Close()
+	in := ProcessInput{DocID: docID, Path: path, Options: toOptions(j.Options)}
+	res, err := e.runProcessor(ctx, in, null, func(Progress) error { return ctx.Err() })
+	if err != nil {
+		e.log.Warn("engine: re-scan of the re-burnt output failed", "doc", docID, "err", err)
+		return []review.Leak{}, false
+	}
+	return review.Leaks(res.Masks, st.Masks), true
+}
+
+// reburn runs the processor on the original with the state's burned
+// masks and the output gate on what it wrote.
+func (e *Engine) reburn(ctx context.Context, j *joblog.Job, docID string, st *review.State) (string, *ProcessResult, error) {
+	out, err := createTemp(e.files.jobDir(j.ID))
+	if err != nil {
+		return "", nil, err
+	}
+	in := ProcessInput{DocID: docID, Path: e.files.origPath(j.ID, docID), Options: toOptions(j.Options), Fixed: true, Masks: review.Burn(st.Masks)}
+	res, perr := e.runProcessor(ctx, in, out, func(Progress) error { return ctx.Err() })
+	if perr != nil {
+		out.Close()
+		return out.Name(), nil, perr
+	}
+	if err := e.files.closeSynced(out); err != nil {
+		return out.Name(), nil, err
+	}
+	if err := e.verify(out.Name()); err != nil {
+		e.log.Error("engine: re-burnt output failed verification", "doc", docID, "err", err)
+		return out.Name(), nil, DocErrorf("output failed verification")
+	}
+	return out.Name(), res, nil
+}
+
+// finishApply publishes a re-burnt output that passed the gate, or keeps
+// the old one, and moves the document back to redacted with an audit
+// entry either way.
+func (e *Engine) finishApply(docID, actor, out string, res *ProcessResult, perr error, applied *review.Applied) error {
+	st := applied.State
+	var result error
+	err := e.changeDoc(docID, func(t *tx) error {
+		d, j := t.doc, t.job
+		if d.Status != string(StatusRedacting) {
+			return errNoChange // deleted or restored meanwhile
+		}
+		action, note := "apply", "review applied"
+		if perr == nil {
+			perr = e.publishReburn(j.ID, d.ID, out, res)
+		}
+		if perr != nil {
+			action, note = "apply_failed", "review apply failed; output kept"
+			msg := UserMessage(perr)
+			e.log.Warn("engine: review apply failed", "doc", d.ID, "err", perr)
+			result = errorf(ErrOutputRejected, "", "%s; the previous output is kept", msg)
+		} else {
+			d.OutputBytes = res.OutputBytes
+			st.Leaks = applied.Leaks
+			if err := e.saveReview(d, st); err != nil {
+				return err
+			}
+		}
+		t.move(d, StatusRedacted, note)
+		burned := 0
+		for _, m := range st.Masks {
+			if m.Burned() {
+				burned++
+			}
+		}
+		reason := fmt.Sprintf("v%d:%d", st.Version, burned)
+		if applied.Rescanned {
+			reason += fmt.Sprintf(":leaks=%d", len(applied.Leaks))
+		}
+		return e.appendAudit(d, actor, []review.Change{{Action: action, Reason: reason}})
+	})
+	if errors.Is(err, errNoDoc) {
+		return ErrNotFound
+	}
+	if err != nil {
+		return e.logErr("apply", err)
+	}
+	return result
+}
+
+// publishReburn renames the new output and its report into place.
+func (e *Engine) publishReburn(jobID, docID, out string, res *ProcessResult) error {
+	report, err := e.files.writeJSONTemp(jobID, buildReport(docID, res))
+	if err != nil {
+		return err
+	}
+	defer os.Remove(report)
+	if err := os.Rename(out, e.files.outPath(jobID, docID)); err != nil {
+		return err
+	}
+	if err := os.Rename(report, e.files.reportPath(jobID, docID)); err != nil {
+		return err
+	}
+	return syncDir(e.files.jobDir(jobID))
+}
+
+// interruptedApply reports whether d is a document whose review apply a
+// crash interrupted: it shows redacting but already has an output, which
+// first processing never leaves behind (the output is published in the
+// batch that makes a document terminal).
+func interruptedApply(d *joblog.Doc) bool {
+	return !Status(d.Status).Terminal() && d.HasOutput
+}
+
+// restoreApplies returns interrupted applies to redacted: their output
+// was to be replaced only after the gate, so what is in place is the last
+// good one. recover calls it before anything runs.
+func (e *Engine) restoreApplies(docs []*joblog.Doc) error {
+	for _, d := range docs {
+		err := e.changeDoc(d.ID, func(t *tx) error {
+			t.move(t.doc, StatusRedacted, "review apply interrupted; output kept")
+			return nil
+		})
+		if err != nil && !errors.Is(err, errNoDoc) {
+			return err
+		}
+	}
+	return nil
+}
+
+// reasonList is review-reasons as a list, without blanks.
+func reasonList(s string) []string {
+	var out []string
+	for _, r := range strings.Split(s, ",") {
+		if r = strings.TrimSpace(r); r != "" {
+			out = append(out, r)
+		}
+	}
+	return out
+}

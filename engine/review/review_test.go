@@ -1,0 +1,116 @@
+package review
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redactd/redactd/engine/contract"
+	"github.com/redactd/redactd/engine/page"
+)
+
+func chain(n int) []Entry {
+	var out []Entry
+	var prev *Entry
+	for i := 0; i < n; i++ {
+		e := Seal(Entry{At: time.Date(2026, 1, 2, 3, 4, i, 0, time.UTC), Actor: "api:a", Action: "reject", MaskID: "m1", Page: 1, Category: "Email"}, prev)
+		out = append(out, e)
+		prev = &out[len(out)-1]
+	}
+	return out
+}
+
+// TestAuditChain: an intact chain verifies; editing, removing,
+// reordering or re-sealing a middle entry is found.
+func TestAuditChain(t *testing.T) {
+	c := chain(4)
+	if err := VerifyChain(c); err != nil {
+		t.Fatal(err)
+	}
+	if c[0].Prev != Genesis || c[1].Prev != c[0].Hash || c[3].Seq != 4 {
+		t.Fatalf("links %+v", c)
+	}
+	tamper := map[string]func([]Entry) []Entry{
+		"edit":    func(c []Entry) []Entry { c[1].Action = "accept"; return c },
+		"remove":  func(c []Entry) []Entry { return append(c[:1], c[2:]...) },
+		"reorder": func(c []Entry) []Entry { c[1], c[2] = c[2], c[1]; return c },
+		"reseal":  func(c []Entry) []Entry { c[1].Reason = "x"; c[1] = Seal(c[1], &c[0]); return c },
+		"actor":   func(c []Entry) []Entry { c[3].Actor = "api:b"; return c },
+	}
+	for name, f := range tamper {
+		if err := VerifyChain(f(chain(4))); !errors.Is(err, ErrBrokenChain) {
+			t.Errorf("%s: %v, want a broken chain", name, err)
+		}
+	}
+	// JSON lines round-trip.
+	var buf bytes.Buffer
+	for _, e := range c {
+		buf.Write(AuditLine(e))
+	}
+	back, err := ReadAudit(&buf)
+	if err != nil || VerifyChain(back) != nil || len(back) != 4 {
+		t.Fatalf("round trip: %v %v", err, VerifyChain(back))
+	}
+	buf.Reset()
+	WriteCSV(&buf, []Entry{{Actor: "=cmd()", Action: "add"}})
+	if !strings.Contains(buf.String(), "'=cmd()") {
+		t.Fatalf("CSV formula not neutralised: %s", buf.String())
+	}
+}
+
+func TestMergeAndValidate(t *testing.T) {
+	st := New("d", []contract.PageInfo{{Width: 100, Height: 200}}, []contract.Mask{
+		{Page: 0, Box: page.Rect{X0: 10, Y0: 10, X1: 50, Y1: 20}, Category: page.Email, Source: "text", Recognizer: "email", Score: 1},
+		{Page: 0, Box: page.Rect{X0: 10, Y0: 30, X1: 50, Y1: 40}, Category: page.Person, Source: "ocr", Recognizer: "ner", Score: 0.4},
+	})
+	if st.Masks[0].Source != SourcePattern || st.Masks[1].Source != SourceOCR || st.Masks[0].ID != "m1" {
+		t.Fatalf("sources %+v", st.Masks)
+	}
+	lim := Limits{MaxMasks: 3, Reasons: []string{"pii"}}
+	in := append([]Mask(nil), st.Masks...)
+	in[0].Status = Rejected
+	in[1].Source, in[1].Score = SourceManual, 1 // ignored: kept from the state
+	in = append(in, Mask{Page: 1, X0: 0, Y0: 0, X1: 100, Y1: 200, Category: "Date", Status: Suggested, Reason: "pii", Score: 0.5})
+	if err := Validate(st.Pages, in, lim); err != nil {
+		t.Fatal(err)
+	}
+	out, ch, err := Merge(st, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out[1].Source != SourceOCR || out[1].Score != 0.4 || out[2].ID != "m3" || out[2].Source != SourceManual || out[2].Status != Accepted || out[2].Score != 0 {
+		t.Fatalf("merged %+v", out)
+	}
+	if len(ch) != 2 || ch[0].Action != "reject" || ch[1].Action != "add" {
+		t.Fatalf("changes %+v", ch)
+	}
+	if got := Burn(out); len(got) != 2 || got[0].Page != 0 || got[0].Category != page.Person {
+		t.Fatalf("burn %+v", got)
+	}
+	st.Masks = out
+	// Deleting the manual mask is allowed, leaving out a detection is not.
+	if _, ch, err := Merge(st, out[:2]); err != nil || ch[0].Action != "delete" {
+		t.Fatalf("delete: %v %+v", err, ch)
+	}
+	if _, _, err := Merge(st, out[1:]); err == nil {
+		t.Fatal("a detection was dropped without error")
+	}
+	for name, m := range map[string]Mask{
+		"outside":  {Page: 1, X0: 0, Y0: 0, X1: 101, Y1: 10, Category: "Date", Status: Accepted},
+		"empty":    {Page: 1, X0: 5, Y0: 5, X1: 5, Y1: 10, Category: "Date", Status: Accepted},
+		"page":     {Page: 2, X0: 0, Y0: 0, X1: 1, Y1: 1, Category: "Date", Status: Accepted},
+		"category": {Page: 1, X0: 0, Y0: 0, X1: 1, Y1: 1, Category: "date", Status: Accepted},
+		"status":   {Page: 1, X0: 0, Y0: 0, X1: 1, Y1: 1, Category: "Date", Status: "ok"},
+		"reason":   {Page: 1, X0: 0, Y0: 0, X1: 1, Y1: 1, Category: "Date", Status: Accepted, Reason: "why"},
+	} {
+		var fe *FieldError
+		if err := Validate(st.Pages, []Mask{m}, lim); !errors.As(err, &fe) {
+			t.Errorf("%s: %v, want a FieldError", name, err)
+		}
+	}
+	if err := Validate(st.Pages, make([]Mask, 4), lim); err == nil {
+		t.Error("more than MaxMasks accepted")
+	}
+}
