@@ -205,6 +205,7 @@ type Page struct {
 	width, height float64
 	words         []page.Word
 	images        []page.Rect
+	hidden        []page.Rect
 	color         bool
 }
 
@@ -249,6 +250,15 @@ func (d *Document) LoadPage(ctx context.Context, i int) (*Page, error) {
 			}
 		}
 	}
+	if cp.nhidden > 0 {
+		bounds := page.Rect{X1: p.width, Y1: p.height}
+		for _, r := range unsafe.Slice(cp.hidden, cp.nhidden) {
+			hr := page.Rect{X0: float64(r.x0), Y0: float64(r.y0), X1: float64(r.x1), Y1: float64(r.y1)}.Intersect(bounds)
+			if !hr.Empty() {
+				p.hidden = append(p.hidden, hr)
+			}
+		}
+	}
 	C.rd_free_text(cp)
 	d.acquire()
 	return p, nil
@@ -274,6 +284,12 @@ func (p *Page) Words() []page.Word { return p.words }
 // annotations and widgets), clipped to it, whatever their size; the
 // caller decides which are worth OCR.
 func (p *Page) ImageRegions() []page.Rect { return p.images }
+
+// HiddenTextRegions returns the boxes of the page's invisible text
+// (render mode 3), clipped to the page. Its words are among Words (an OCR
+// layer over a scan is such text) but draw nothing, so they vouch for no
+// ink under them.
+func (p *Page) HiddenTextRegions() []page.Rect { return p.hidden }
 
 // PixelSize is the raster size Render produces at dpi, so a caller can
 // reserve memory before rendering.

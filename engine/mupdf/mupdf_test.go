@@ -849,3 +849,30 @@ func isDir(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.IsDir()
 }
+
+// TestHiddenTextRegions: text in render mode 3 is extracted as words and
+// its box reported as hidden; visible text is not.
+func TestHiddenTextRegions(t *testing.T) {
+	content := "BT /F1 12 Tf 72 700 Td (visible words) Tj ET\nBT 3 Tr /F1 12 Tf 72 600 Td (hidden words) Tj ET\n"
+	objs := [][]byte{
+		[]byte("<< /Type /Catalog /Pages 2 0 R >>"),
+		[]byte("<< /Type /Pages /Kids [3 0 R] /Count 1 >>"),
+		[]byte("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>"),
+		[]byte(fmt.Sprintf("<< /Length %d >>\nstream\n%sendstream", len(content), content)),
+		[]byte("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"),
+	}
+	pdf, _ := testpdf.Assemble(objs, "/Root 1 0 R")
+	d := openDoc(t, pdf, Options{})
+	p := loadPage(t, d, 0)
+	if got := texts(p.Words()); len(got) != 4 {
+		t.Fatalf("words %q, want the visible and the hidden ones", got)
+	}
+	h := p.HiddenTextRegions()
+	if len(h) != 1 {
+		t.Fatalf("hidden regions %v, want one", h)
+	}
+	// The hidden line's baseline is 600 pt up: 192 pt from the top.
+	if r := h[0]; r.Y0 > 192 || r.Y1 < 185 || r.X0 > 73 || r.X1 < 130 {
+		t.Fatalf("hidden region %v does not cover the hidden line", r)
+	}
+}

@@ -176,6 +176,10 @@ typedef struct {
 	int *color;
 	fz_device *list_dev;
 	int64_t inspect_left;
+	// The boxes of invisible text (render mode 3: rd_ignore_text) seen
+	// while the display lists were built.
+	rd_rect *hidden;
+	int nhidden, caphidden;
 } rd_call;
 
 static rd_call *rd_current(fz_context *ctx)
@@ -747,12 +751,49 @@ static void rd_fill_image(fz_context *ctx, fz_device *dev, fz_image *img, fz_mat
 	fz_fill_image(ctx, c->list_dev, img, ctm, alpha, cp);
 }
 
-// rd_new_test_device is fz_new_test_device with rd_fill_image.
+// Invisible text. A text layer drawn in render mode 3 shows nothing,
+// whatever font it uses, so its words must not vouch for the ink under
+// them (an invisible line of plain Helvetica saying "xxxx" over a name
+// drawn as outlines). MuPDF hands such text to the device's ignore_text;
+// rd_ignore_text notes its box for the page (rd_page.hidden) and passes
+// it on, so it is still extracted as words and drawn as nothing.
+typedef void (rd_ignore_text_fn)(fz_context *, fz_device *, const fz_text *, fz_matrix);
+
+static rd_ignore_text_fn *rd_test_ignore_text; // the test device's own, the same for all
+
+static void rd_ignore_text(fz_context *ctx, fz_device *dev, const fz_text *text, fz_matrix ctm)
+{
+	rd_call *c = rd_current(ctx);
+	if (c) {
+		fz_rect r = fz_bound_text(ctx, text, NULL, ctm);
+		if (!fz_is_empty_rect(r)) {
+			if (c->nhidden == c->caphidden) {
+				int n = c->caphidden ? 2 * c->caphidden : 16;
+				rd_rect *h = realloc(c->hidden, n * sizeof *h);
+				if (!h)
+					fz_throw(ctx, FZ_ERROR_SYSTEM, "out of memory (alloc) collecting invisible text");
+				c->caphidden = n;
+				c->hidden = h;
+			}
+			c->hidden[c->nhidden++] = (rd_rect){r.x0, r.y0, r.x1, r.y1};
+		}
+	}
+	rd_ignore_text_fn *next = __atomic_load_n(&rd_test_ignore_text, __ATOMIC_ACQUIRE);
+	if (next)
+		next(ctx, dev, text, ctm);
+	else if (c && c->list_dev)
+		fz_ignore_text(ctx, c->list_dev, text, ctm);
+}
+
+// rd_new_test_device is fz_new_test_device with rd_fill_image and
+// rd_ignore_text.
 static fz_device *rd_new_test_device(fz_context *ctx, int *color, fz_device *list_dev)
 {
 	fz_device *dev = fz_new_test_device(ctx, color, 0.02f, FZ_TEST_OPT_IMAGES | FZ_TEST_OPT_SHADINGS, list_dev);
 	__atomic_store_n(&rd_test_fill_image, dev->fill_image, __ATOMIC_RELEASE);
 	dev->fill_image = rd_fill_image;
+	__atomic_store_n(&rd_test_ignore_text, dev->ignore_text, __ATOMIC_RELEASE);
+	dev->ignore_text = rd_ignore_text;
 	return dev;
 }
 
@@ -840,6 +881,8 @@ int rd_load_page(rd_doc *d, int number, fz_cookie *cookie, rd_page **out, char *
 		}
 		p->chars = t.chars, p->nchars = t.nchars;
 		p->images = t.images, p->nimages = t.nimages;
+		p->hidden = call.hidden, p->nhidden = call.nhidden;
+		call.hidden = NULL;
 		t.chars = NULL, t.images = NULL;
 	}
 	fz_always(ctx) {
@@ -854,6 +897,7 @@ int rd_load_page(rd_doc *d, int number, fz_cookie *cookie, rd_page **out, char *
 	}
 	free(t.chars);
 	free(t.images);
+	free(call.hidden);
 	free(names);
 	if (code != RD_OK) {
 		rd_drop_page(d, p);
@@ -867,8 +911,9 @@ void rd_free_text(rd_page *p)
 {
 	free(p->chars);
 	free(p->images);
-	p->chars = NULL, p->images = NULL;
-	p->nchars = p->nimages = 0;
+	free(p->hidden);
+	p->chars = NULL, p->images = NULL, p->hidden = NULL;
+	p->nchars = p->nimages = p->nhidden = 0;
 }
 
 int rd_render(rd_doc *d, rd_page *p, float scale, int w, int h, int stride, int gray,

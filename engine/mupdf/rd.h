@@ -56,6 +56,8 @@ typedef struct {
 	int nchars;
 	rd_rect *images;
 	int nimages;
+	rd_rect *hidden; // boxes of invisible (render mode 3) text
+	int nhidden;
 } rd_page;
 
 int rd_open(const unsigned char *data, size_t len, const char *path, size_t store, size_t maxmem,

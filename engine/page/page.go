@@ -130,6 +130,10 @@ type Page struct {
 	// ImageRegions are areas covered by raster images big enough to hold
 	// text; the OCR stage reads them on pages that have a text layer.
 	ImageRegions []Rect
+	// HiddenText are the boxes of invisible (render mode 3) text: its
+	// words are read from the layer but draw nothing, so they explain no
+	// ink under them.
+	HiddenText []Rect
 }
 
 // Lines returns the words grouped by line, as index ranges [start, end)

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"encoding/binary"
+	"slices"
 
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/kernels"
@@ -60,13 +61,15 @@ func unexplainedInk(pg *page.Page) []PixelRect {
 	gw, gh := (r.W+inkBlock-1)/inkBlock, (r.H+inkBlock-1)/inkBlock
 	explained := make([]bool, gw*gh)
 	s := pg.DPI / 72
-	// Words explain no ink inside images: a layer over a picture may be
-	// invisible, or hidden under it, and say anything.
+	// Words explain no ink inside images (a layer over a picture may be
+	// invisible, or hidden under it, and say anything) nor under
+	// invisible text (it draws nothing: whatever ink lies there, outlines
+	// or another font's glyphs, is not what it says).
 	var inImage []bool
-	if len(pg.ImageRegions) > 0 {
+	if len(pg.ImageRegions)+len(pg.HiddenText) > 0 {
 		inImage = make([]bool, gw*gh)
 	}
-	for _, ir := range pg.ImageRegions {
+	for _, ir := range append(slices.Clip(pg.ImageRegions), pg.HiddenText...) {
 		x0, y0, x1, y1 := page.PixelRect(ir, pg.DPI, r.W, r.H)
 		for y := y0 / inkBlock; y < min(gh, (y1+inkBlock-1)/inkBlock); y++ {
 			for x := x0 / inkBlock; x < min(gw, (x1+inkBlock-1)/inkBlock); x++ {

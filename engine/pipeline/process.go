@@ -284,7 +284,7 @@ func (p *Pipeline) loadAndRender(ctx, pctx context.Context, src source, i int) (
 		return nil, 0, err
 	}
 	p.metrics.pixelsInFlight.Add(float64(need))
-	pg := &page.Page{Index: i, Width: w, Height: h, DPI: dpi, Words: lp.Words(), ImageRegions: lp.ImageRegions()}
+	pg := &page.Page{Index: i, Width: w, Height: h, DPI: dpi, Words: lp.Words(), ImageRegions: lp.ImageRegions(), HiddenText: lp.HiddenTextRegions()}
 	p.metrics.observe("load", t)
 	t = time.Now()
 	r, err := lp.Render(pctx, dpi, p.cfg.MaxPagePixels)

@@ -27,6 +27,8 @@ type loadedPage interface {
 	Size() (w, h float64)
 	Words() []page.Word
 	ImageRegions() []page.Rect
+	// HiddenTextRegions are the boxes of invisible text (none for images).
+	HiddenTextRegions() []page.Rect
 	// DecodePixels is how many pixels rendering must decode beyond the
 	// raster itself (the source image of an image file; 0 for PDFs, whose
 	// images MuPDF bounds with its own memory cap).
@@ -135,6 +137,8 @@ type pdfPage struct {
 func (p *pdfPage) Size() (float64, float64)  { return p.p.Width(), p.p.Height() }
 func (p *pdfPage) Words() []page.Word        { return p.p.Words() }
 func (p *pdfPage) ImageRegions() []page.Rect { return p.p.ImageRegions() }
+
+func (p *pdfPage) HiddenTextRegions() []page.Rect { return p.p.HiddenTextRegions() }
 func (p *pdfPage) Close()                    { p.p.Close() }
 func (p *pdfPage) DecodePixels() int64       { return 0 }
 func (p *pdfPage) Render(ctx context.Context, dpi float64, maxPixels int64) (*page.Raster, error) {
@@ -174,6 +178,8 @@ type imagePage struct {
 func (p *imagePage) Size() (float64, float64)  { return p.info.WidthPt, p.info.HeightPt }
 func (p *imagePage) Words() []page.Word        { return nil }
 func (p *imagePage) ImageRegions() []page.Rect { return nil }
+
+func (p *imagePage) HiddenTextRegions() []page.Rect { return nil }
 func (p *imagePage) Close()                    {}
 func (p *imagePage) DecodePixels() int64 {
 	return int64(p.info.WidthPx) * int64(p.info.HeightPx)

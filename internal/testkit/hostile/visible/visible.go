@@ -78,6 +78,7 @@ func Corpus() ([]Case, error) {
 		{"layer-shifted-letters", "layer", func() ([]byte, error) { return liarLayerMap(12, 0, 500, shiftedCMap()) }, liarPII},
 		{"outline-in-table", "outline", func() ([]byte, error) { return outlineTable(11) }, outlinePII},
 		{"outline-letterhead-3-pages", "outline", func() ([]byte, error) { return LetterheadPages(3) }, outlinePII},
+		{"outline-under-invisible-plain-layer", "outline", func() ([]byte, error) { return outlineUnderInvisible(14) }, outlinePII},
 		{"type3-12pt", "type3", func() ([]byte, error) { return type3Page(12) }, type3PII},
 		{"type3-20pt", "type3", func() ([]byte, error) { return type3Page(20) }, type3PII},
 		{"control-scan-correct-layer", "control", func() ([]byte, error) { return scanPage(scanLayerCorrect, 0) }, scanPII},
@@ -360,6 +361,27 @@ func LetterheadPages(n int) ([]byte, error) {
 		body(&c, 600-float64(i)*40)
 		d.page(c.Bytes(), fmt.Sprintf("/Font << /F1 %d 0 R >>", f1))
 	}
+	return d.bytes(), nil
+}
+
+// outlineUnderInvisible is case 2 with a lying layer that needs no font
+// trickery: the name and e-mail address are drawn as outlines, and an
+// invisible (render mode 3) line in plain Helvetica (no embedded
+// program, no ToUnicode map: a font that cannot say other than what it
+// draws, when it draws) lies over each, saying something else.
+func outlineUnderInvisible(size float64) ([]byte, error) {
+	var d vdoc
+	f1 := d.helvetica("")
+	var c bytes.Buffer
+	body(&c, 600)
+	for i, s := range []string{outlinePII[0], outlinePII[1]} {
+		y := 700 - float64(i)*size*1.6
+		if err := outlineText(&c, s, size, 72, y, 0); err != nil {
+			return nil, err
+		}
+		textOp(&c, "F1", size, 72, y, 0, 3, strings.Repeat("x", len(s)))
+	}
+	d.page(c.Bytes(), fmt.Sprintf("/Font << /F1 %d 0 R >>", f1))
 	return d.bytes(), nil
 }
 
