@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/redactd/redactd/engine/joblog"
@@ -89,7 +88,7 @@ func (e *Engine) writeReviewWords(jobID, docID string, res *ProcessResult) error
 
 // ReviewLimits are the bounds a review state is checked against.
 func (e *Engine) ReviewLimits() review.Limits {
-	return review.Limits{MaxMasks: e.cfg.ReviewMaxMasks, Reasons: reasonList(e.cfg.ReviewReasons)}
+	return review.Limits{MaxMasks: e.cfg.ReviewMaxMasks, Reasons: review.ParseReasons(e.cfg.ReviewReasons)}
 }
 
 // StudioJob implements Reviewer.
@@ -555,15 +554,4 @@ func (e *Engine) restoreApplies(docs []*joblog.Doc) error {
 		}
 	}
 	return nil
-}
-
-// reasonList is review-reasons as a list, without blanks.
-func reasonList(s string) []string {
-	var out []string
-	for _, r := range strings.Split(s, ",") {
-		if r = strings.TrimSpace(r); r != "" {
-			out = append(out, r)
-		}
-	}
-	return out
 }

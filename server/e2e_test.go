@@ -102,13 +102,13 @@ func launch(t *testing.T, cfg config.Config, logs *testlog.Buffer, log *slog.Log
 	}
 	closeHooks := func() {}
 	if webhooks {
-		hooks, err := server.StartWebhooks(cfg, eng, log, reg)
+		hooks, err := server.StartWebhooks(wire.Webhooks(cfg, reg), eng, log)
 		if err != nil {
 			t.Fatal(err)
 		}
 		closeHooks = func() { hooks.Close() }
 	}
-	srv, err := server.New(cfg, eng, log, reg)
+	srv, err := server.New(wire.Server(cfg, reg), eng, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -920,7 +920,7 @@ func TestE2EPublicEndpoints(t *testing.T) {
 		}
 	}
 	known := map[string]bool{"unmatched": true, "unparsed": true}
-	srv, err := server.New(e.cfg, nil, nil, nil)
+	srv, err := server.New(wire.Server(e.cfg, nil), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/redactd/redactd/engine"
-	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/page"
 )
@@ -54,8 +53,8 @@ type Limits struct {
 	MaxTerms     int   // entries in each terms list
 }
 
-// LimitsFrom takes the limits from the configuration.
-func LimitsFrom(cfg config.Config) Limits {
+// LimitsFrom takes the limits from the server's settings.
+func LimitsFrom(cfg Settings) Limits {
 	return Limits{
 		MaxBodyBytes: cfg.MaxRequestBytes,
 		MaxFileBytes: cfg.MaxUploadBytes,

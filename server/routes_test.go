@@ -32,7 +32,7 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 			}
 		}
 	}
-	s, err := New(config.Default(), nil, nil, nil)
+	s, err := New(defaultSettings(t), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 }
 
 func TestMatch(t *testing.T) {
-	s, err := New(config.Default(), nil, nil, nil)
+	s, err := New(defaultSettings(t), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,4 +113,15 @@ func TestMatch(t *testing.T) {
 			t.Errorf("match(%s %s) = %q %v %q, want %q %v %q", tt.method, tt.path, got, params, allowed, tt.pattern, tt.params, tt.allowed)
 		}
 	}
+}
+
+// defaultSettings are the server's settings at the Config's defaults,
+// selected as cmd/redactd/wire does.
+func defaultSettings(t testing.TB) Settings {
+	t.Helper()
+	var s Settings
+	if err := config.Select(config.Default(), &s); err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

@@ -18,11 +18,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/valyala/fasthttp"
 
 	"github.com/redactd/redactd/engine"
-	"github.com/redactd/redactd/engine/config"
+	reviewstate "github.com/redactd/redactd/engine/review"
 	"github.com/redactd/redactd/server/review"
 )
 
@@ -47,7 +46,7 @@ const (
 
 // Server serves the /v1 API over fasthttp.
 type Server struct {
-	cfg       config.Config
+	cfg       Settings
 	svc       engine.Service
 	log       *slog.Logger
 	lim       Limits
@@ -65,13 +64,13 @@ type Server struct {
 	metrics   *httpMetrics
 }
 
-// New builds a server for svc, with its metrics on reg (nil: not
-// registered). Nothing listens until Serve.
-func New(cfg config.Config, svc engine.Service, log *slog.Logger, reg prometheus.Registerer) (*Server, error) {
+// New builds a server for svc, with its metrics on cfg.Registerer.
+// Nothing listens until Serve.
+func New(cfg Settings, svc engine.Service, log *slog.Logger) (*Server, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	m, err := newHTTPMetrics(reg)
+	m, err := newHTTPMetrics(cfg.Registerer)
 	if err != nil {
 		return nil, fmt.Errorf("server: metrics: %w", err)
 	}
@@ -89,7 +88,7 @@ func New(cfg config.Config, svc engine.Service, log *slog.Logger, reg prometheus
 	if rv, ok := svc.(engine.Reviewer); ok {
 		ed := review.New(rv, review.Options{
 			LinkTTL: cfg.ReviewLinkTTL, Idle: cfg.ReviewIdle, MaxAge: cfg.ReviewMaxAge,
-			Reasons: cfg.ReviewReasonList(), SecureCookie: strings.HasPrefix(strings.ToLower(cfg.PublicURL), "https://"),
+			Reasons: reviewstate.ParseReasons(cfg.ReviewReasons), SecureCookie: strings.HasPrefix(strings.ToLower(cfg.PublicURL), "https://"),
 			Log: log,
 		})
 		s.links, s.editor = ed, ed.Handle
@@ -128,7 +127,7 @@ func New(cfg config.Config, svc engine.Service, log *slog.Logger, reg prometheus
 }
 
 // headerTimeout is header-read-timeout, or its default when unset.
-func headerTimeout(cfg config.Config) time.Duration {
+func headerTimeout(cfg Settings) time.Duration {
 	if cfg.HeaderReadTimeout > 0 {
 		return cfg.HeaderReadTimeout
 	}

@@ -2,12 +2,10 @@ package server
 
 import (
 	"encoding/json"
-	"github.com/prometheus/client_golang/prometheus"
 	"log/slog"
 	"time"
 
 	"github.com/redactd/redactd/engine"
-	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/webhook"
 )
 
@@ -47,7 +45,7 @@ func (s webhookStore) Retry(jobID string, attempts int, next time.Time) error {
 // With webhook-allow-hosts empty no job can carry a callback URL, but the
 // dispatcher still runs, so deliveries queued before the setting was
 // emptied are tried (and refused at dial time) until given up.
-func StartWebhooks(cfg config.Config, src WebhookSource, log *slog.Logger, reg prometheus.Registerer) (*webhook.Dispatcher, error) {
+func StartWebhooks(cfg WebhookSettings, src WebhookSource, log *slog.Logger) (*webhook.Dispatcher, error) {
 	allow, err := webhook.ParseAllowList(cfg.WebhookAllowHosts)
 	if err != nil {
 		return nil, err
@@ -55,7 +53,7 @@ func StartWebhooks(cfg config.Config, src WebhookSource, log *slog.Logger, reg p
 	d, err := webhook.New(webhookStore{src}, allow, webhook.Options{
 		Workers: cfg.WebhookWorkers, Timeout: cfg.WebhookTimeout,
 		RetryBase: cfg.WebhookRetryBase, RetryFor: cfg.WebhookRetryFor,
-		Registerer: reg,
+		Registerer: cfg.Registerer,
 	}, log)
 	if err != nil {
 		return nil, err

@@ -108,7 +108,7 @@ func serve(args []string, stderr io.Writer) error {
 		return fmt.Errorf("open engine: %w", err)
 	}
 	defer eng.Close()
-	hooks, err := server.StartWebhooks(cfg, eng, log, reg)
+	hooks, err := server.StartWebhooks(wire.Webhooks(cfg, reg), eng, log)
 	if err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ func serve(args []string, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	srv, err := server.New(cfg, eng, log, reg)
+	srv, err := server.New(wire.Server(cfg, reg), eng, log)
 	if err != nil {
 		ln.Close()
 		return err

@@ -214,17 +214,6 @@ func (c *Config) applyFile(path string) error {
 	return nil
 }
 
-// ReviewReasonList is review-reasons as a list, without blanks.
-func (c *Config) ReviewReasonList() []string {
-	var out []string
-	for _, r := range strings.Split(c.ReviewReasons, ",") {
-		if r = strings.TrimSpace(r); r != "" {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
 // EnvName is the environment variable of a setting.
 func EnvName(name string) string {
 	return "REDACTD_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))

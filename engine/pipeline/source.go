@@ -139,8 +139,8 @@ func (p *pdfPage) Words() []page.Word        { return p.p.Words() }
 func (p *pdfPage) ImageRegions() []page.Rect { return p.p.ImageRegions() }
 
 func (p *pdfPage) HiddenTextRegions() []page.Rect { return p.p.HiddenTextRegions() }
-func (p *pdfPage) Close()                    { p.p.Close() }
-func (p *pdfPage) DecodePixels() int64       { return 0 }
+func (p *pdfPage) Close()                         { p.p.Close() }
+func (p *pdfPage) DecodePixels() int64            { return 0 }
 func (p *pdfPage) Render(ctx context.Context, dpi float64, maxPixels int64) (*page.Raster, error) {
 	r, err := p.p.Render(ctx, dpi, maxPixels)
 	if err != nil {
@@ -180,7 +180,7 @@ func (p *imagePage) Words() []page.Word        { return nil }
 func (p *imagePage) ImageRegions() []page.Rect { return nil }
 
 func (p *imagePage) HiddenTextRegions() []page.Rect { return nil }
-func (p *imagePage) Close()                    {}
+func (p *imagePage) Close()                         {}
 func (p *imagePage) DecodePixels() int64 {
 	return int64(p.info.WidthPx) * int64(p.info.HeightPx)
 }

@@ -339,3 +339,15 @@ type Applied struct {
 	// write, verify) and of the re-scan.
 	Timings map[string]int64 `json:"timings_ms"`
 }
+
+// ParseReasons is the review-reasons setting as a list of reason codes,
+// without blanks.
+func ParseReasons(s string) []string {
+	var out []string
+	for _, r := range strings.Split(s, ",") {
+		if r = strings.TrimSpace(r); r != "" {
+			out = append(out, r)
+		}
+	}
+	return out
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/pipeline"
+	"github.com/redactd/redactd/server"
 )
 
 // NewRegistry is the registry /metrics serves: every component's
@@ -34,6 +35,22 @@ func Engine(cfg config.Config, reg prometheus.Registerer) engine.Settings {
 func Pipeline(cfg config.Config) pipeline.Settings {
 	var s pipeline.Settings
 	mustSelect(cfg, &s)
+	return s
+}
+
+// Server is the HTTP layer's part of cfg.
+func Server(cfg config.Config, reg prometheus.Registerer) server.Settings {
+	var s server.Settings
+	mustSelect(cfg, &s)
+	s.Registerer = reg
+	return s
+}
+
+// Webhooks is the webhook dispatcher's part of cfg.
+func Webhooks(cfg config.Config, reg prometheus.Registerer) server.WebhookSettings {
+	var s server.WebhookSettings
+	mustSelect(cfg, &s)
+	s.Registerer = reg
 	return s
 }
 

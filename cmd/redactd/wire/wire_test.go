@@ -65,7 +65,7 @@ func registered(t *testing.T) []string {
 	if _, err := pipeline.NewMetrics(r); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := server.New(config.Default(), nil, nil, r); err != nil {
+	if _, err := server.New(Server(config.Default(), r), nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	allow, err := webhook.ParseAllowList("")
@@ -135,7 +135,7 @@ func TestComponentsShareNoMetric(t *testing.T) {
 	if _, err := pipeline.NewMetrics(reg); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := server.New(config.Default(), nil, nil, reg); err != nil {
+	if _, err := server.New(Server(config.Default(), reg), nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	// A second engine on the same registry is refused, not doubled.
@@ -164,7 +164,7 @@ func TestSettingsSelect(t *testing.T) {
 // TestComponentsImportNoConfig: the components see their own settings
 // only; the one Config stops at cmd/redactd.
 func TestComponentsImportNoConfig(t *testing.T) {
-	for _, pkg := range []string{"../../../engine", "../../../engine/pipeline"} {
+	for _, pkg := range []string{"../../../engine", "../../../engine/pipeline", "../../../server"} {
 		out, err := exec.Command("go", "list", "-deps", pkg).Output()
 		if err != nil {
 			t.Fatalf("go list -deps %s: %v", pkg, err)
