@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO ?= go
 export CGO_ENABLED := 1
 
-.PHONY: all build setup run test test-short vet lint fmt clean fuzz-short bundle bench
+.PHONY: all build setup test-setup run test test-short vet lint fmt clean fuzz-short bundle bench
 
 all: build
 
@@ -31,7 +31,13 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 lint: vet
 	$(GO) run $(STATICCHECK) ./...
 
-test: setup lint
+# test-setup installs what the tests drive besides the code: Debian's
+# chromium for the review editor's real-browser test (idempotent; it says
+# so and goes on when it cannot install).
+test-setup:
+	./.ci/browser-setup.sh
+
+test: setup test-setup lint
 	$(GO) test -count=1 -timeout 45m ./...
 	$(MAKE) fuzz-short
 

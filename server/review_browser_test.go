@@ -45,7 +45,7 @@ func TestReviewBrowser(t *testing.T) {
 	browser := findBrowser()
 	if browser == "" {
 		if os.Getenv("CI") != "" {
-			t.Fatal("no Chromium found and CI is set: run .ci/browser-setup.sh (apt-get install chromium)")
+			t.Fatal("no Chromium found and CI is set: make test-setup (apt-get install chromium)")
 		}
 		t.Skip("no Chromium on PATH (apt-get install chromium, or .ci/browser-setup.sh); CI runs this test")
 	}
