@@ -1,0 +1,200 @@
+// Package natsstore is the cluster engine's storage: store.Docs,
+// store.Idempotency, store.Queue, store.Ledger and store.Blobs on NATS
+// JetStream, so that several redactd nodes share jobs through an existing
+// replicated engine instead of a cluster protocol of our own.
+//
+// What lives where (Prefix defaults to "redactd"):
+//
+//	PREFIX-docs       KV    job, document and account records; CAS by revision
+//	PREFIX-idem       KV    idempotency keys, written with Create
+//	PREFIX-ledger     KV    quota: one charge record per document, one total per account
+//	PREFIX-leases     KV    the fence of each queue delivery (attempt, done)
+//	PREFIX-work       stream, WorkQueue retention, subjects PREFIX.work.<pool>,
+//	                  one durable pull consumer PREFIX-<pool> per pool
+//	PREFIX-blobmeta   KV    one manifest per blob (size, digest, segments)
+//	PREFIX-blobs      Object Store: blob segments of at most 64 MiB
+//
+// Every bucket and stream has Replicas copies (3 in production, on a
+// 3-server cluster with sync_interval: always), so a write acknowledged
+// to the job service is on disk on a majority of servers.
+//
+// A KV revision is the stream sequence of the write, unique in its bucket
+// and increasing, which is what store.Record promises.
+package natsstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// MaxSegmentSize bounds a blob segment: one Object Store put. Larger puts
+// hold a stream's leader busy replicating one object for long, and a
+// failure throws the whole put away.
+const MaxSegmentSize = 64 << 20
+
+// Options configure Open. The zero value is the production setting.
+type Options struct {
+	// Prefix names the buckets and the stream (letters, digits, '-' and
+	// '_'); two installations on one cluster use two prefixes.
+	Prefix string
+	// Replicas is the copies of every bucket and stream: 3 on a 3-server
+	// cluster (the default), 1 on a single server.
+	Replicas int
+	// LeaseTime is the queue's AckWait: a worker that does not extend its
+	// lease within it loses the item (default 30 s).
+	LeaseTime time.Duration
+	// MaxAttempts is how many deliveries an item gets before it is handed
+	// out once more flagged Exhausted (default 5).
+	MaxAttempts int
+	// Pools are the queue's pools (default cpu and gpu).
+	Pools []string
+	// SegmentSize is the size of blob segments (default and maximum
+	// MaxSegmentSize; tests use less).
+	SegmentSize int64
+	// Memory keeps the streams in memory instead of files: for benchmarks
+	// that measure the protocol, never for data.
+	Memory bool
+}
+
+var prefixRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,32}$`)
+
+func (o *Options) defaults() error {
+	if o.Prefix == "" {
+		o.Prefix = "redactd"
+	}
+	if !prefixRE.MatchString(o.Prefix) {
+		return fmt.Errorf("natsstore: prefix %q: want 1 to 32 letters, digits, '-' or '_'", o.Prefix)
+	}
+	if o.Replicas == 0 {
+		o.Replicas = 3
+	}
+	if o.Replicas < 1 || o.Replicas > 5 {
+		return fmt.Errorf("natsstore: %d replicas; want 1 to 5", o.Replicas)
+	}
+	if o.LeaseTime == 0 {
+		o.LeaseTime = 30 * time.Second
+	}
+	if o.MaxAttempts == 0 {
+		o.MaxAttempts = 5
+	}
+	if len(o.Pools) == 0 {
+		o.Pools = []string{"cpu", "gpu"}
+	}
+	for _, p := range o.Pools {
+		if !prefixRE.MatchString(p) {
+			return fmt.Errorf("natsstore: pool %q: want letters, digits, '-' or '_'", p)
+		}
+	}
+	if o.SegmentSize == 0 {
+		o.SegmentSize = MaxSegmentSize
+	}
+	if o.SegmentSize < 1 || o.SegmentSize > MaxSegmentSize {
+		return fmt.Errorf("natsstore: segment size %d; want 1 to %d", o.SegmentSize, MaxSegmentSize)
+	}
+	return nil
+}
+
+func (o *Options) storage() jetstream.StorageType {
+	if o.Memory {
+		return jetstream.MemoryStorage
+	}
+	return jetstream.FileStorage
+}
+
+// Store is the whole cluster storage on one connection.
+type Store struct {
+	Docs   *Docs
+	Idem   *Idempotency
+	Queue  *Queue
+	Ledger *Ledger
+	Blobs  *Blobs
+}
+
+// Open creates (or binds to) every bucket and stream on nc. It is
+// idempotent, so every node runs it at start.
+func Open(ctx context.Context, nc *nats.Conn, o Options) (*Store, error) {
+	if err := o.defaults(); err != nil {
+		return nil, err
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, err
+	}
+	var s Store
+	if s.Docs, err = OpenDocs(ctx, js, o); err != nil {
+		return nil, err
+	}
+	if s.Idem, err = OpenIdempotency(ctx, js, o); err != nil {
+		return nil, err
+	}
+	if s.Queue, err = OpenQueue(ctx, js, o); err != nil {
+		return nil, err
+	}
+	if s.Ledger, err = OpenLedger(ctx, js, o); err != nil {
+		return nil, err
+	}
+	if s.Blobs, err = OpenBlobs(ctx, js, o); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// kvBucket creates or binds the KV bucket PREFIX-name with one revision
+// of history: the job service reads the latest record only, and history
+// would multiply the replicated bytes.
+func kvBucket(ctx context.Context, js jetstream.JetStream, o Options, name string) (jetstream.KeyValue, error) {
+	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket:   o.Prefix + "-" + name,
+		History:  1,
+		Replicas: o.Replicas,
+		Storage:  o.storage(),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("natsstore: bucket %s-%s: %w", o.Prefix, name, err)
+	}
+	return kv, nil
+}
+
+// isConflict reports a lost compare-and-set. A single server answers a
+// wrong expected revision with code 10071, a replicated (R3) stream with
+// 10164; nats.go maps both to ErrKeyExists or ErrKeyRevisionMismatch
+// depending on the call, so all four are checked here in one place.
+func isConflict(err error) bool {
+	if errors.Is(err, jetstream.ErrKeyExists) || errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+		return true
+	}
+	var api *jetstream.APIError
+	return errors.As(err, &api) &&
+		(api.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence ||
+			api.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant)
+}
+
+func isMissing(err error) bool {
+	return errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrKeyDeleted)
+}
+
+// isUncertain reports an error after which a write may or may not have
+// been applied: the request or its answer was lost (timeout, leader
+// change, reconnect). The write must be checked by reading, never simply
+// repeated, or a CAS that succeeded reports a conflict with itself.
+func isUncertain(err error) bool {
+	return errors.Is(err, nats.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, nats.ErrNoResponders) || errors.Is(err, jetstream.ErrNoStreamResponse) ||
+		errors.Is(err, nats.ErrConnectionClosed) || errors.Is(err, nats.ErrDisconnected)
+}
+
+// retryWait is the pause before a CAS loop retries after a conflict with
+// another writer, so contending nodes do not spin.
+const retryWait = 2 * time.Millisecond
+
+// maxRetries bounds the internal CAS loops (ledger, blob manifests): a
+// record that keeps changing under one writer this often is a fault.
+const maxRetries = 200
+
+var errBusy = errors.New("natsstore: record kept changing; giving up")

@@ -1,0 +1,113 @@
+package natsstore_test
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/redactd/redactd/engine/store"
+	natsstore "github.com/redactd/redactd/engine/store/nats"
+	"github.com/redactd/redactd/engine/store/storetest"
+	"github.com/redactd/redactd/internal/testkit/natskit"
+)
+
+// fixture is a 3-server cluster with one connection; every store it opens
+// gets its own prefix, so each contract subtest starts empty.
+type fixture struct {
+	c  *natskit.Cluster
+	js jetstream.JetStream
+	n  atomic.Int32
+}
+
+func newFixture(t *testing.T) *fixture {
+	c := natskit.Start(t, 3)
+	js, err := jetstream.New(c.Connect())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &fixture{c: c, js: js}
+}
+
+// opts are the test settings: R3 as in production, a one-second lease so
+// expiry tests wait one second, small segments so a blob of a few
+// segments is quick.
+func (f *fixture) opts() natsstore.Options {
+	return natsstore.Options{
+		Prefix:      fmt.Sprintf("t%d", f.n.Add(1)),
+		Replicas:    3,
+		LeaseTime:   time.Second,
+		MaxAttempts: 2,
+		SegmentSize: 256 << 10,
+	}
+}
+
+func ctx(t *testing.T) context.Context {
+	c, cancel := context.WithTimeout(t.Context(), time.Minute)
+	t.Cleanup(cancel)
+	return c
+}
+
+// opened returns what an Open* function opened, failing the test on its
+// error: opened(t)(natsstore.OpenDocs(…)).
+func opened[T any](t *testing.T) func(T, error) T {
+	return func(v T, err error) T {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+}
+
+// TestContract runs the engine contract suite against a real 3-server
+// JetStream cluster (embedded nats-server, R3, sync_interval: always).
+func TestContract(t *testing.T) {
+	f := newFixture(t)
+	queue := func(t *testing.T) storetest.QueueFixture {
+		o := f.opts()
+		return storetest.QueueFixture{
+			Queue:       opened[*natsstore.Queue](t)(natsstore.OpenQueue(ctx(t), f.js, o)),
+			LeaseTime:   o.LeaseTime,
+			MaxAttempts: o.MaxAttempts,
+		}
+	}
+	ledger := func(t *testing.T) store.Ledger {
+		return opened[*natsstore.Ledger](t)(natsstore.OpenLedger(ctx(t), f.js, f.opts()))
+	}
+	t.Run("Docs", func(t *testing.T) {
+		storetest.Docs(t, func(t *testing.T) store.Docs {
+			return opened[*natsstore.Docs](t)(natsstore.OpenDocs(ctx(t), f.js, f.opts()))
+		})
+	})
+	t.Run("Idempotency", func(t *testing.T) {
+		storetest.Idempotency(t, func(t *testing.T) store.Idempotency {
+			return opened[*natsstore.Idempotency](t)(natsstore.OpenIdempotency(ctx(t), f.js, f.opts()))
+		})
+	})
+	t.Run("Queue", func(t *testing.T) { storetest.Queue(t, queue) })
+	t.Run("ChargeOnce", func(t *testing.T) { storetest.ChargeOnce(t, queue, ledger) })
+	t.Run("Ledger", func(t *testing.T) { storetest.Ledger(t, ledger) })
+	t.Run("Blobs", func(t *testing.T) {
+		storetest.Blobs(t, func(t *testing.T) storetest.BlobsFixture {
+			o := f.opts()
+			return storetest.BlobsFixture{Blobs: opened[*natsstore.Blobs](t)(natsstore.OpenBlobs(ctx(t), f.js, o)), SegmentSize: o.SegmentSize}
+		})
+	})
+	t.Run("LargeBlob", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("65 MiB through an R3 cluster: not in -short")
+		}
+		// Production segments (64 MiB): the blob spans two of them.
+		o := f.opts()
+		o.SegmentSize = 0
+		storetest.LargeBlob(t, storetest.BlobsFixture{
+			Blobs:       opened[*natsstore.Blobs](t)(natsstore.OpenBlobs(ctx(t), f.js, o)),
+			SegmentSize: natsstore.MaxSegmentSize,
+			Large:       natsstore.MaxSegmentSize + 1<<20,
+		})
+	})
+}
