@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -67,7 +68,9 @@ func create(ctx context.Context, kv jetstream.KeyValue, key string, value []byte
 	case isUncertain(err):
 		// Did our create land before the answer was lost? Only if the
 		// record holds our bytes; otherwise someone else created it.
-		if r, gerr := get(ctx, kv, key); gerr == nil {
+		rctx, cancel := readBackContext(ctx)
+		defer cancel()
+		if r, gerr := get(rctx, kv, key); gerr == nil {
 			if bytes.Equal(r.Value, value) {
 				return r.Revision, nil
 			}
@@ -102,7 +105,9 @@ func update(ctx context.Context, kv jetstream.KeyValue, key string, value []byte
 	if !isConflict(err) && !isUncertain(err) {
 		return 0, fmt.Errorf("natsstore: update %s: %w", key, err)
 	}
-	r, gerr := get(ctx, kv, key)
+	rctx, cancel := readBackContext(ctx)
+	defer cancel()
+	r, gerr := get(rctx, kv, key)
 	switch {
 	case errors.Is(gerr, store.ErrNotFound):
 		return 0, gerr
@@ -136,7 +141,9 @@ func del(ctx context.Context, kv jetstream.KeyValue, key string, rev uint64) err
 	if !isConflict(err) && !isUncertain(err) {
 		return fmt.Errorf("natsstore: delete %s: %w", key, err)
 	}
-	_, gerr := get(ctx, kv, key)
+	rctx, cancel := readBackContext(ctx)
+	defer cancel()
+	_, gerr := get(rctx, kv, key)
 	switch {
 	case errors.Is(gerr, store.ErrNotFound):
 		if isUncertain(err) {
@@ -172,4 +179,15 @@ func (d *Docs) Keys(ctx context.Context, prefix string) ([]string, error) {
 		keys = append(keys, k)
 	}
 	return keys, nil
+}
+
+// readBackTimeout bounds the read that settles an uncertain write.
+const readBackTimeout = 5 * time.Second
+
+// readBackContext is the context of that read: it outlives the caller's
+// (whose deadline may be what made the write uncertain), briefly, so the
+// caller learns whether its write landed instead of a bare timeout after
+// which a retry would conflict with its own write.
+func readBackContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), readBackTimeout)
 }
