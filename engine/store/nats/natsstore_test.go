@@ -111,3 +111,46 @@ func TestContract(t *testing.T) {
 		})
 	})
 }
+
+// TestWatchdogRecreatesConsumer deletes a pool's durable consumer while
+// a worker waits for work, as an operator or a lost leader election can:
+// the worker's Lease must re-create it and deliver what is enqueued next.
+func TestWatchdogRecreatesConsumer(t *testing.T) {
+	c := natskit.Start(t, 1)
+	js, err := jetstream.New(c.Connect())
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := natsstore.OpenQueue(ctx(t), js, natsstore.Options{Prefix: "wd", Replicas: 1, LeaseTime: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan error, 1)
+	go func() {
+		lctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+		defer cancel()
+		l, err := q.Lease(lctx, "cpu")
+		if err == nil {
+			if l.ID() != "doc-w" {
+				err = fmt.Errorf("leased %s", l.ID())
+			} else {
+				err = l.Ack(lctx)
+			}
+		}
+		got <- err
+	}()
+	time.Sleep(300 * time.Millisecond) // the worker is waiting on a pull
+	if err := js.DeleteConsumer(ctx(t), "wd-work", "wd-cpu"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(3 * time.Second) // past one pull: the consumer is gone
+	if err := q.Enqueue(ctx(t), "cpu", "doc-w", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-got; err != nil {
+		t.Fatalf("Lease across a deleted consumer: %v", err)
+	}
+	if q.Recreations() == 0 {
+		t.Fatal("delivered without re-creating the consumer?")
+	}
+}

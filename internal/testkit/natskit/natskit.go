@@ -190,6 +190,17 @@ func (c *Cluster) Stop(i int) {
 	}
 }
 
+// Index returns the index of the running server named name ("n1".."n3",
+// as StreamInfo.Cluster.Leader names them), or -1.
+func (c *Cluster) Index(name string) int {
+	for i, s := range c.servers {
+		if s != nil && s.Name() == name {
+			return i
+		}
+	}
+	return -1
+}
+
 // Restart starts a stopped server i again on its old ports and store.
 func (c *Cluster) Restart(i int) {
 	c.t.Helper()
