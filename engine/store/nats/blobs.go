@@ -50,13 +50,23 @@ func OpenBlobs(ctx context.Context, js jetstream.JetStream, o Options) (*Blobs, 
 	if err := o.defaults(); err != nil {
 		return nil, err
 	}
-	obs, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{
-		Bucket:   o.Prefix + "-blobs",
-		Replicas: o.Replicas,
-		Storage:  o.storage(),
-	})
+	bucket := o.Prefix + "-blobs"
+	_, err := js.ObjectStore(ctx, bucket)
+	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		_, err = js.CreateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: bucket, Replicas: o.Replicas, Storage: o.storage()})
+		if errors.Is(err, jetstream.ErrBucketExists) {
+			err = nil
+		}
+	}
 	if err != nil {
-		return nil, fmt.Errorf("natsstore: object store %s-blobs: %w", o.Prefix, err)
+		return nil, fmt.Errorf("natsstore: object store %s: %w", bucket, err)
+	}
+	if err := leaderReads(ctx, js, "OBJ_"+bucket); err != nil {
+		return nil, err
+	}
+	obs, err := js.ObjectStore(ctx, bucket)
+	if err != nil {
+		return nil, fmt.Errorf("natsstore: object store %s: %w", bucket, err)
 	}
 	kv, err := kvBucket(ctx, js, o, "blobmeta")
 	if err != nil {
@@ -159,15 +169,26 @@ func (b *Blobs) Open(ctx context.Context, key string) (io.ReadCloser, error) {
 	return &segReader{ctx: ctx, b: b, key: key, m: m}, nil
 }
 
-// segReader reads a blob's segments in order.
+// segReader reads a blob's segments in order. Object Store reads go
+// through an ordered consumer, which the cluster may place on a replica
+// that lags behind the write: the read then ends early and nats.go
+// reports a digest mismatch (seen on the R3 cluster). A segment read that
+// fails is therefore opened again and the bytes already returned are
+// skipped, a few times, before the error reaches the caller; nats.go's
+// digest check still guards every segment's content.
 type segReader struct {
-	ctx  context.Context
-	b    *Blobs
-	key  string
-	m    manifest
-	next int
-	cur  jetstream.ObjectResult
+	ctx   context.Context
+	b     *Blobs
+	key   string
+	m     manifest
+	next  int
+	cur   jetstream.ObjectResult
+	pos   int64 // bytes of the current segment returned so far
+	tries int
 }
+
+// segRetries bounds the re-reads of one segment.
+const segRetries = 5
 
 func (s *segReader) Read(p []byte) (int, error) {
 	for {
@@ -175,25 +196,50 @@ func (s *segReader) Read(p []byte) (int, error) {
 			if s.next == s.m.Segments {
 				return 0, io.EOF
 			}
-			r, err := s.b.obs.Get(s.ctx, segName(s.key, s.m.Gen, s.next))
-			if err != nil {
-				// Replaced or deleted under the reader: the blob it
-				// started on is gone.
-				return 0, fmt.Errorf("natsstore: read %s segment %d: %w", s.key, s.next, err)
+			if err := s.open(); err != nil {
+				return 0, err
 			}
-			s.cur = r
-			s.next++
 		}
 		n, err := s.cur.Read(p)
-		if err == io.EOF {
+		s.pos += int64(n)
+		switch {
+		case err == io.EOF:
 			s.cur.Close()
-			s.cur = nil
+			s.cur, s.pos, s.tries = nil, 0, 0
+			s.next++
 			if n > 0 {
 				return n, nil
 			}
 			continue
+		case err != nil && n == 0 && s.tries < segRetries && s.ctx.Err() == nil:
+			s.cur.Close()
+			s.cur = nil
+			s.tries++
+			time.Sleep(time.Duration(s.tries) * 50 * time.Millisecond)
+			continue
 		}
 		return n, err
+	}
+}
+
+// open opens the current segment and skips what was returned of it.
+func (s *segReader) open() error {
+	name := segName(s.key, s.m.Gen, s.next)
+	for {
+		r, err := s.b.obs.Get(s.ctx, name)
+		if err == nil {
+			if _, err = io.CopyN(io.Discard, r, s.pos); err == nil {
+				s.cur = r
+				return nil
+			}
+			r.Close()
+		}
+		if s.tries >= segRetries || s.ctx.Err() != nil {
+			// Replaced or deleted under the reader, or unreachable.
+			return fmt.Errorf("natsstore: read %s segment %d: %w", s.key, s.next, err)
+		}
+		s.tries++
+		time.Sleep(time.Duration(s.tries) * 50 * time.Millisecond)
 	}
 }
 

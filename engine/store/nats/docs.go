@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -14,7 +15,10 @@ import (
 
 // Docs is store.Docs on the KV bucket PREFIX-docs.
 type Docs struct {
-	kv jetstream.KeyValue
+	kv     jetstream.KeyValue
+	js     jetstream.JetStream
+	bucket string
+	stream string
 }
 
 var _ store.Docs = (*Docs)(nil)
@@ -28,7 +32,7 @@ func OpenDocs(ctx context.Context, js jetstream.JetStream, o Options) (*Docs, er
 	if err != nil {
 		return nil, err
 	}
-	return &Docs{kv: kv}, nil
+	return &Docs{kv: kv, js: js, bucket: o.Prefix + "-docs", stream: "KV_" + o.Prefix + "-docs"}, nil
 }
 
 // Get implements store.Docs.
@@ -156,27 +160,36 @@ func del(ctx context.Context, kv jetstream.KeyValue, key string, rev uint64) err
 	return &store.ConflictError{Key: key, Revision: rev}
 }
 
-// Keys implements store.Docs.
+// Keys implements store.Docs. It asks the stream leader (stream info
+// with a subject filter, paged by nats.go) which keys have messages, then
+// drops those whose latest message is a delete marker by reading each
+// from the leader. nats.go's ListKeys is not used: it reads through an
+// ordered consumer, which the cluster may place on a replica that lags,
+// and then lists nothing or an older set (seen on the R3 cluster).
 func (d *Docs) Keys(ctx context.Context, prefix string) ([]string, error) {
 	if err := store.CheckPrefix(prefix); err != nil {
 		return nil, err
 	}
-	var (
-		l   jetstream.KeyLister
-		err error
-	)
-	if prefix == "" {
-		l, err = d.kv.ListKeys(ctx)
-	} else {
-		l, err = d.kv.ListKeysFiltered(ctx, prefix+">")
+	s, err := d.js.Stream(ctx, d.stream)
+	if err != nil {
+		return nil, fmt.Errorf("natsstore: keys: %w", err)
 	}
+	subjPrefix := "$KV." + d.bucket + "."
+	info, err := s.Info(ctx, jetstream.WithSubjectFilter(subjPrefix+prefix+">"))
 	if err != nil {
 		return nil, fmt.Errorf("natsstore: keys %s: %w", prefix, err)
 	}
-	defer l.Stop()
 	var keys []string
-	for k := range l.Keys() {
-		keys = append(keys, k)
+	for subj := range info.State.Subjects {
+		key := strings.TrimPrefix(subj, subjPrefix)
+		_, err := get(ctx, d.kv, key)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+		case err != nil:
+			return nil, err
+		default:
+			keys = append(keys, key)
+		}
 	}
 	return keys, nil
 }

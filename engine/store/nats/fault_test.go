@@ -103,10 +103,15 @@ func TestFaults(t *testing.T) {
 	stop()
 	wg.Wait()
 
+	// Every document was redacted once, after a successful Charge; no
+	// Charge reported making a second charge; and the account holds
+	// exactly one charge per document. (A charge whose first call lost
+	// its answer in the leader's stop is finished by the next attempt,
+	// which reports it as found, so "first" may be seen 0 times.)
 	for i := range docs {
 		id := fmt.Sprintf("d%03d", i)
-		if run.redacted[id] != 1 || run.charged[id] != 1 {
-			t.Errorf("%s: redacted %d times, charged first %d times; want 1 and 1", id, run.redacted[id], run.charged[id])
+		if run.redacted[id] != 1 || run.charged[id] > 1 {
+			t.Errorf("%s: redacted %d times, charged first %d times; want 1 and at most 1", id, run.redacted[id], run.charged[id])
 		}
 	}
 	if used, err := nodes[0].Ledger.Used(ctx, "acct"); err != nil || used != docs*pages {

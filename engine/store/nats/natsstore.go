@@ -146,19 +146,59 @@ func Open(ctx context.Context, nc *nats.Conn, o Options) (*Store, error) {
 }
 
 // kvBucket creates or binds the KV bucket PREFIX-name with one revision
-// of history: the job service reads the latest record only, and history
-// would multiply the replicated bytes.
+// of history (the job service reads the latest record only, and history
+// would multiply the replicated bytes), and reads served by its leader
+// (leaderReads).
 func kvBucket(ctx context.Context, js jetstream.JetStream, o Options, name string) (jetstream.KeyValue, error) {
-	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-		Bucket:   o.Prefix + "-" + name,
-		History:  1,
-		Replicas: o.Replicas,
-		Storage:  o.storage(),
-	})
+	bucket := o.Prefix + "-" + name
+	_, err := js.KeyValue(ctx, bucket)
+	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		_, err = js.CreateKeyValue(ctx, jetstream.KeyValueConfig{
+			Bucket:   bucket,
+			History:  1,
+			Replicas: o.Replicas,
+			Storage:  o.storage(),
+		})
+		if errors.Is(err, jetstream.ErrBucketExists) {
+			err = nil // another node created it meanwhile
+		}
+	}
 	if err != nil {
-		return nil, fmt.Errorf("natsstore: bucket %s-%s: %w", o.Prefix, name, err)
+		return nil, fmt.Errorf("natsstore: bucket %s: %w", bucket, err)
+	}
+	if err := leaderReads(ctx, js, "KV_"+bucket); err != nil {
+		return nil, err
+	}
+	// Bind again: the handle decides at bind time how it reads.
+	kv, err := js.KeyValue(ctx, bucket)
+	if err != nil {
+		return nil, fmt.Errorf("natsstore: bucket %s: %w", bucket, err)
 	}
 	return kv, nil
+}
+
+// leaderReads turns off direct gets on a bucket's stream. nats.go creates
+// KV and Object Store buckets with AllowDirect, which lets any replica
+// answer a read, including one that has not applied the latest write: a
+// node that has just committed a document could read the older state
+// back, and a blob just stored could be "not found" (seen in the contract
+// suite on an R3 cluster). Without it every read goes to the stream
+// leader, which has applied every acknowledged write. Reads then load the
+// leaders; each bucket elects its own, so the load is spread.
+func leaderReads(ctx context.Context, js jetstream.JetStream, stream string) error {
+	s, err := js.Stream(ctx, stream)
+	if err != nil {
+		return fmt.Errorf("natsstore: stream %s: %w", stream, err)
+	}
+	cfg := s.CachedInfo().Config
+	if !cfg.AllowDirect {
+		return nil
+	}
+	cfg.AllowDirect = false
+	if _, err := js.UpdateStream(ctx, cfg); err != nil {
+		return fmt.Errorf("natsstore: stream %s: turning off direct gets: %w", stream, err)
+	}
+	return nil
 }
 
 // isConflict reports a lost compare-and-set. A single server answers a

@@ -214,38 +214,45 @@ func (q *Queue) register(ctx context.Context, pool string, msg jetstream.Msg) (*
 		return nil, nil
 	}
 	key := pool + "." + strconv.FormatUint(meta.Sequence.Stream, 10)
+	// Most deliveries are first ones: try to create the fence at attempt
+	// 1 (one round trip) and read it only if it exists.
+	f := fence{Attempt: 1}
+	v, _ := json.Marshal(f)
+	rev, err := create(ctx, q.leases, key, v)
+	if errors.Is(err, store.ErrConflict) {
+		rev, f, err = q.redelivered(ctx, key, msg)
+	}
+	if errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrNotFound) {
+		return nil, nil // another delivery of this message got there first
+	}
+	if err != nil || rev == 0 {
+		return nil, err
+	}
+	return &lease{q: q, msg: msg, key: key, f: f, rev: rev, id: msg.Headers().Get(itemHeader)}, nil
+}
+
+// redelivered advances the fence of a message delivered before: one
+// attempt more, by compare-and-set. A fence marked done means the ack was
+// lost; the message is acked now and rev 0 returned.
+func (q *Queue) redelivered(ctx context.Context, key string, msg jetstream.Msg) (uint64, fence, error) {
 	var f fence
 	r, err := get(ctx, q.leases, key)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-	case err != nil:
-		return nil, err
-	default:
-		if err := json.Unmarshal(r.Value, &f); err != nil {
-			return nil, fmt.Errorf("natsstore: fence %s: %w", key, err)
-		}
+	if err != nil {
+		return 0, f, err
+	}
+	if err := json.Unmarshal(r.Value, &f); err != nil {
+		return 0, f, fmt.Errorf("natsstore: fence %s: %w", key, err)
 	}
 	if f.Done {
 		if msg.DoubleAck(ctx) == nil {
 			q.leases.Purge(ctx, key)
 		}
-		return nil, nil
+		return 0, f, nil
 	}
 	f.Attempt++
 	v, _ := json.Marshal(f)
-	var rev uint64
-	if r.Revision == 0 {
-		rev, err = create(ctx, q.leases, key, v)
-	} else {
-		rev, err = update(ctx, q.leases, key, v, r.Revision)
-	}
-	if errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrNotFound) {
-		return nil, nil // another delivery of this message got there first
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &lease{q: q, msg: msg, key: key, f: f, rev: rev, id: msg.Headers().Get(itemHeader)}, nil
+	rev, err := update(ctx, q.leases, key, v, r.Revision)
+	return rev, f, err
 }
 
 type lease struct {
