@@ -20,7 +20,8 @@
 //   - Ledger: a quota charge recorded once per document, whatever the
 //     redeliveries;
 //   - Blobs: originals, outputs and masks, streamed, never held whole in
-//     memory.
+//     memory;
+//   - Singletons: roles such as the janitor, held by one node at a time.
 //
 // The commit order a job service follows on top of it (output blob, then
 // ledger charge, then compare-and-set of the document to its terminal
@@ -229,4 +230,33 @@ type Blobs interface {
 	// Delete removes the blob at key. Deleting a missing blob is not an
 	// error: purges repeat after crashes.
 	Delete(ctx context.Context, key string) error
+}
+
+// Singletons hands out roles that one node at a time should play (the
+// janitor: retention, sweeps), as leases that expire unless renewed, so a
+// dead node's role passes to another one ttl later.
+//
+// A role is not a fence: a holder that stalls past its ttl may still be
+// running when the next one starts. Work done under a role must be safe
+// to overlap (every change a compare-and-set); the role only keeps the
+// nodes from all doing the same sweep. Expiry compares the holder's claim
+// with the checking node's clock, so node clocks must agree to well under
+// a ttl (NTP).
+type Singletons interface {
+	// Hold takes role for holder, or renews it, for ttl from now, and
+	// reports true; it reports false while another holder's claim runs.
+	Hold(ctx context.Context, role, holder string, ttl time.Duration) (bool, error)
+	// Release gives role up if holder has it, so another node need not
+	// wait for the ttl; otherwise it does nothing.
+	Release(ctx context.Context, role, holder string) error
+}
+
+// Store is one engine's parts, as the job service is given them.
+type Store struct {
+	Docs        Docs
+	Idempotency Idempotency
+	Queue       Queue
+	Ledger      Ledger
+	Blobs       Blobs
+	Singletons  Singletons
 }

@@ -13,6 +13,7 @@
 //	                  one durable pull consumer PREFIX-<pool> per pool
 //	PREFIX-blobmeta   KV    one manifest per blob (size, digest, segments)
 //	PREFIX-blobs      Object Store: blob segments of at most 64 MiB
+//	PREFIX-roles      KV    singleton roles (the janitor), claims that expire
 //
 // Every bucket and stream has Replicas copies (3 in production, on a
 // 3-server cluster with sync_interval: always), so a write acknowledged
@@ -31,6 +32,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/redactd/redactd/engine/store"
 )
 
 // MaxSegmentSize bounds a blob segment: one Object Store put. Larger puts
@@ -109,11 +112,17 @@ func (o *Options) storage() jetstream.StorageType {
 
 // Store is the whole cluster storage on one connection.
 type Store struct {
-	Docs   *Docs
-	Idem   *Idempotency
-	Queue  *Queue
-	Ledger *Ledger
-	Blobs  *Blobs
+	Docs       *Docs
+	Idem       *Idempotency
+	Queue      *Queue
+	Ledger     *Ledger
+	Blobs      *Blobs
+	Singletons *Singletons
+}
+
+// Contract returns the store as the job service takes it.
+func (s *Store) Contract() store.Store {
+	return store.Store{Docs: s.Docs, Idempotency: s.Idem, Queue: s.Queue, Ledger: s.Ledger, Blobs: s.Blobs, Singletons: s.Singletons}
 }
 
 // Open creates (or binds to) every bucket and stream on nc. It is
@@ -140,6 +149,9 @@ func Open(ctx context.Context, nc *nats.Conn, o Options) (*Store, error) {
 		return nil, err
 	}
 	if s.Blobs, err = OpenBlobs(ctx, js, o); err != nil {
+		return nil, err
+	}
+	if s.Singletons, err = OpenSingletons(ctx, js, o); err != nil {
 		return nil, err
 	}
 	return &s, nil

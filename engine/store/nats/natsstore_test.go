@@ -97,6 +97,11 @@ func TestContract(t *testing.T) {
 			return storetest.BlobsFixture{Blobs: opened[*natsstore.Blobs](t)(natsstore.OpenBlobs(ctx(t), f.js, o)), SegmentSize: o.SegmentSize}
 		})
 	})
+	t.Run("Singletons", func(t *testing.T) {
+		storetest.Singletons(t, func(t *testing.T) store.Singletons {
+			return opened[*natsstore.Singletons](t)(natsstore.OpenSingletons(ctx(t), f.js, f.opts()))
+		})
+	})
 	t.Run("LargeBlob", func(t *testing.T) {
 		if testing.Short() {
 			t.Skip("65 MiB through an R3 cluster: not in -short")
