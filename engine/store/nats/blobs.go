@@ -29,9 +29,14 @@ import (
 // manifest (one KV write, atomic), then deletes the previous generation:
 // a reader sees the old blob or the new one whole, and a crash leaves at
 // most unreferenced segments, which SweepOrphans removes.
+//
+// Known cost: the Object Store keeps a small "deleted" record for every
+// deleted segment name (its API has no marker TTL), and segment names are
+// unique per Put, so the bucket's message count grows by one per deleted
+// segment until the bucket is compacted by an operator.
 type Blobs struct {
 	obs jetstream.ObjectStore
-	kv  jetstream.KeyValue
+	kv  *bucket
 	seg int64
 }
 
@@ -263,7 +268,7 @@ func (b *Blobs) Delete(ctx context.Context, key string) error {
 	if err != nil {
 		return err
 	}
-	if err := b.kv.Purge(ctx, metaKey(key)); err != nil {
+	if err := b.kv.purge(ctx, metaKey(key)); err != nil {
 		return fmt.Errorf("natsstore: delete %s: %w", key, err)
 	}
 	b.dropSegments(ctx, key, m.Gen, m.Segments)

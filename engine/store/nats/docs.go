@@ -15,7 +15,7 @@ import (
 
 // Docs is store.Docs on the KV bucket PREFIX-docs.
 type Docs struct {
-	kv     jetstream.KeyValue
+	kv     *bucket
 	js     jetstream.JetStream
 	bucket string
 	stream string
@@ -43,7 +43,7 @@ func (d *Docs) Get(ctx context.Context, key string) (store.Record, error) {
 	return get(ctx, d.kv, key)
 }
 
-func get(ctx context.Context, kv jetstream.KeyValue, key string) (store.Record, error) {
+func get(ctx context.Context, kv *bucket, key string) (store.Record, error) {
 	e, err := kv.Get(ctx, key)
 	if isMissing(err) {
 		return store.Record{}, &store.NotFoundError{Key: key}
@@ -62,7 +62,7 @@ func (d *Docs) Create(ctx context.Context, key string, value []byte) (uint64, er
 	return create(ctx, d.kv, key, value)
 }
 
-func create(ctx context.Context, kv jetstream.KeyValue, key string, value []byte) (uint64, error) {
+func create(ctx context.Context, kv *bucket, key string, value []byte) (uint64, error) {
 	rev, err := kv.Create(ctx, key, value)
 	switch {
 	case err == nil:
@@ -98,7 +98,7 @@ func (d *Docs) Update(ctx context.Context, key string, value []byte, rev uint64)
 // a caller that retried would get ErrKeyRevisionMismatch (code 10164)
 // against its own write. So after an uncertain error the record is read:
 // at a newer revision holding our bytes, the write landed.
-func update(ctx context.Context, kv jetstream.KeyValue, key string, value []byte, rev uint64) (uint64, error) {
+func update(ctx context.Context, kv *bucket, key string, value []byte, rev uint64) (uint64, error) {
 	if rev == 0 {
 		return 0, &store.ConflictError{Key: key}
 	}
@@ -134,11 +134,11 @@ func (d *Docs) Delete(ctx context.Context, key string, rev uint64) error {
 	return del(ctx, d.kv, key, rev)
 }
 
-func del(ctx context.Context, kv jetstream.KeyValue, key string, rev uint64) error {
+func del(ctx context.Context, kv *bucket, key string, rev uint64) error {
 	if rev == 0 {
 		return &store.ConflictError{Key: key}
 	}
-	err := kv.Purge(ctx, key, jetstream.LastRevision(rev))
+	err := kv.purge(ctx, key, jetstream.LastRevision(rev))
 	if err == nil {
 		return nil
 	}

@@ -16,7 +16,7 @@ import (
 // with Create: a JetStream dedupe window (Nats-Msg-Id) lasts minutes, a
 // client may retry for days, so the key must live as long as its job.
 type Idempotency struct {
-	kv jetstream.KeyValue
+	kv *bucket
 }
 
 var _ store.Idempotency = (*Idempotency)(nil)
@@ -74,7 +74,7 @@ func (s *Idempotency) Get(ctx context.Context, key string) ([]byte, error) {
 
 // Release implements store.Idempotency.
 func (s *Idempotency) Release(ctx context.Context, key string) error {
-	if err := s.kv.Purge(ctx, idemKey(key)); err != nil {
+	if err := s.kv.purge(ctx, idemKey(key)); err != nil {
 		return fmt.Errorf("natsstore: release: %w", err)
 	}
 	return nil

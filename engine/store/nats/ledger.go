@@ -34,7 +34,7 @@ import (
 // one without it was not, because +doc goes only after step 3. A refund
 // runs the same four steps with "refunding", "-doc" and "refunded".
 type Ledger struct {
-	kv jetstream.KeyValue
+	kv *bucket
 }
 
 var _ store.Ledger = (*Ledger)(nil)
@@ -81,7 +81,7 @@ func checkIDs(ids ...string) error {
 }
 
 // readJSON reads key into v; a missing key leaves v as it is, revision 0.
-func readJSON(ctx context.Context, kv jetstream.KeyValue, key string, v any) (uint64, error) {
+func readJSON(ctx context.Context, kv *bucket, key string, v any) (uint64, error) {
 	r, err := get(ctx, kv, key)
 	if errors.Is(err, store.ErrNotFound) {
 		return 0, nil
@@ -96,7 +96,7 @@ func readJSON(ctx context.Context, kv jetstream.KeyValue, key string, v any) (ui
 }
 
 // writeJSON creates (rev 0) or updates key by compare-and-set.
-func writeJSON(ctx context.Context, kv jetstream.KeyValue, key string, v any, rev uint64) (uint64, error) {
+func writeJSON(ctx context.Context, kv *bucket, key string, v any, rev uint64) (uint64, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return 0, err

@@ -63,6 +63,10 @@ type Options struct {
 	// Memory keeps the streams in memory instead of files: for benchmarks
 	// that measure the protocol, never for data.
 	Memory bool
+	// MarkerTTL is how long a deleted key's marker stays in its bucket
+	// (default an hour). Without a limit every delete (a purged job, an
+	// acked queue item's fence) would leave a marker forever.
+	MarkerTTL time.Duration
 }
 
 var prefixRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,32}$`)
@@ -96,6 +100,12 @@ func (o *Options) defaults() error {
 	}
 	if o.SegmentSize == 0 {
 		o.SegmentSize = MaxSegmentSize
+	}
+	if o.MarkerTTL == 0 {
+		o.MarkerTTL = time.Hour
+	}
+	if o.MarkerTTL < time.Second {
+		return fmt.Errorf("natsstore: marker ttl %v; want at least 1s", o.MarkerTTL)
 	}
 	if o.SegmentSize < 1 || o.SegmentSize > MaxSegmentSize {
 		return fmt.Errorf("natsstore: segment size %d; want 1 to %d", o.SegmentSize, MaxSegmentSize)
@@ -161,32 +171,48 @@ func Open(ctx context.Context, nc *nats.Conn, o Options) (*Store, error) {
 // of history (the job service reads the latest record only, and history
 // would multiply the replicated bytes), and reads served by its leader
 // (leaderReads).
-func kvBucket(ctx context.Context, js jetstream.JetStream, o Options, name string) (jetstream.KeyValue, error) {
-	bucket := o.Prefix + "-" + name
-	_, err := js.KeyValue(ctx, bucket)
+func kvBucket(ctx context.Context, js jetstream.JetStream, o Options, name string) (*bucket, error) {
+	bname := o.Prefix + "-" + name
+	_, err := js.KeyValue(ctx, bname)
 	if errors.Is(err, jetstream.ErrBucketNotFound) {
 		_, err = js.CreateKeyValue(ctx, jetstream.KeyValueConfig{
-			Bucket:   bucket,
-			History:  1,
-			Replicas: o.Replicas,
-			Storage:  o.storage(),
+			Bucket:         bname,
+			History:        1,
+			Replicas:       o.Replicas,
+			Storage:        o.storage(),
+			LimitMarkerTTL: o.MarkerTTL,
 		})
 		if errors.Is(err, jetstream.ErrBucketExists) {
 			err = nil // another node created it meanwhile
 		}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("natsstore: bucket %s: %w", bucket, err)
+		return nil, fmt.Errorf("natsstore: bucket %s: %w", bname, err)
 	}
-	if err := leaderReads(ctx, js, "KV_"+bucket); err != nil {
+	if err := leaderReads(ctx, js, "KV_"+bname); err != nil {
 		return nil, err
 	}
 	// Bind again: the handle decides at bind time how it reads.
-	kv, err := js.KeyValue(ctx, bucket)
+	kv, err := js.KeyValue(ctx, bname)
 	if err != nil {
-		return nil, fmt.Errorf("natsstore: bucket %s: %w", bucket, err)
+		return nil, fmt.Errorf("natsstore: bucket %s: %w", bname, err)
 	}
-	return kv, nil
+	return newBucket(kv, o.MarkerTTL), nil
+}
+
+// bucket is a KV bucket whose delete markers expire.
+type bucket struct {
+	jetstream.KeyValue
+	markerTTL time.Duration
+}
+
+func newBucket(kv jetstream.KeyValue, ttl time.Duration) *bucket {
+	return &bucket{KeyValue: kv, markerTTL: ttl}
+}
+
+// purge removes key, leaving a marker that expires after markerTTL.
+func (b *bucket) purge(ctx context.Context, key string, opts ...jetstream.KVDeleteOpt) error {
+	return b.Purge(ctx, key, append(opts, jetstream.PurgeTTL(b.markerTTL))...)
 }
 
 // leaderReads turns off direct gets on a bucket's stream. nats.go creates

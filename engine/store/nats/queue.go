@@ -49,7 +49,7 @@ type Queue struct {
 	js          jetstream.JetStream
 	o           Options
 	stream      string
-	leases      jetstream.KeyValue
+	leases      *bucket
 	mu          sync.Mutex
 	consumers   map[string]jetstream.Consumer
 	recreations int // consumers re-created by the watchdog, for tests and metrics
@@ -245,7 +245,7 @@ func (q *Queue) redelivered(ctx context.Context, key string, msg jetstream.Msg) 
 	}
 	if f.Done {
 		if msg.DoubleAck(ctx) == nil {
-			q.leases.Purge(ctx, key)
+			q.leases.purge(ctx, key)
 		}
 		return 0, f, nil
 	}
@@ -316,7 +316,7 @@ func (l *lease) Ack(ctx context.Context) error {
 	if err := l.msg.DoubleAck(ctx); err != nil {
 		return nil // done is recorded; the next delivery only acks
 	}
-	l.q.leases.Purge(ctx, l.key)
+	l.q.leases.purge(ctx, l.key)
 	return nil
 }
 

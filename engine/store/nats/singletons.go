@@ -16,7 +16,7 @@ import (
 // holder's clock, unix ms), taken and renewed by compare-and-set, so two
 // nodes that see an expired claim at once cannot both take it.
 type Singletons struct {
-	kv jetstream.KeyValue
+	kv *bucket
 }
 
 var _ store.Singletons = (*Singletons)(nil)
