@@ -129,6 +129,10 @@ func (b *Blobs) Put(ctx context.Context, key string, r io.Reader) (store.BlobInf
 // dropSegments deletes a generation's segments, best effort: a segment
 // left behind is unreferenced and costs only space.
 func (b *Blobs) dropSegments(ctx context.Context, key, gen string, n int) {
+	// The caller's context may be what ended the Put: clean up anyway,
+	// briefly.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
 	for i := range n {
 		b.obs.Delete(ctx, segName(key, gen, i))
 	}

@@ -141,7 +141,8 @@ type fence struct {
 	Done    bool `json:"done,omitempty"`
 }
 
-// Lease implements store.Queue.
+// Lease implements store.Queue. It pulls in requests of at most
+// fetchWait, so it returns within about that long after ctx ends.
 func (q *Queue) Lease(ctx context.Context, pool string) (store.Lease, error) {
 	if err := q.checkPool(pool); err != nil {
 		return nil, err
