@@ -159,3 +159,42 @@ func TestWatchdogRecreatesConsumer(t *testing.T) {
 		t.Fatal("delivered without re-creating the consumer?")
 	}
 }
+
+// TestContractSingleServer runs the record parts of the contract on one
+// server with R1 buckets, where a lost compare-and-set is answered with
+// code 10071 instead of the replicated 10164, so both paths are held to
+// the same tests. The queue and blobs do not depend on that code and run
+// on the cluster only.
+func TestContractSingleServer(t *testing.T) {
+	c := natskit.Start(t, 1)
+	js, err := jetstream.New(c.Connect())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{c: c, js: js}
+	opts := func() natsstore.Options {
+		o := f.opts()
+		o.Replicas = 1
+		return o
+	}
+	t.Run("Docs", func(t *testing.T) {
+		storetest.Docs(t, func(t *testing.T) store.Docs {
+			return opened[*natsstore.Docs](t)(natsstore.OpenDocs(ctx(t), js, opts()))
+		})
+	})
+	t.Run("Idempotency", func(t *testing.T) {
+		storetest.Idempotency(t, func(t *testing.T) store.Idempotency {
+			return opened[*natsstore.Idempotency](t)(natsstore.OpenIdempotency(ctx(t), js, opts()))
+		})
+	})
+	t.Run("Ledger", func(t *testing.T) {
+		storetest.Ledger(t, func(t *testing.T) store.Ledger {
+			return opened[*natsstore.Ledger](t)(natsstore.OpenLedger(ctx(t), js, opts()))
+		})
+	})
+	t.Run("Singletons", func(t *testing.T) {
+		storetest.Singletons(t, func(t *testing.T) store.Singletons {
+			return opened[*natsstore.Singletons](t)(natsstore.OpenSingletons(ctx(t), js, opts()))
+		})
+	})
+}
