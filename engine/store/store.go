@@ -6,9 +6,8 @@
 // It is a leaf: it imports nothing of pebble, NATS or the job service, so
 // an engine can be written, tested and linked without either of the others.
 //
-// The contract is deliberately small. It names the four things a job
-// service needs from shared storage once more than one process may act on
-// the same job:
+// The contract is deliberately small. It names what a job service needs
+// from shared storage once more than one process may act on the same job:
 //
 //   - Docs: records changed only by compare-and-set on a revision, so a
 //     stale or partitioned worker can never overwrite a newer state;
@@ -27,7 +26,11 @@
 // ledger charge, then compare-and-set of the document to its terminal
 // state, then Ack) makes every crash between two steps end in exactly one
 // terminal state and one charge: each step is idempotent or fenced, and
-// the lease is acknowledged only after the state is committed.
+// the lease is acknowledged only after the state is committed. A
+// redelivered document whose record is already terminal is only acked.
+//
+// Reads see every acknowledged write (read-your-writes across nodes): a
+// node that has just committed a state never reads the older one back.
 package store
 
 import (
@@ -53,7 +56,7 @@ var (
 	ErrStaleLease = errors.New("store: stale lease")
 	// ErrQuota: a charge would take the account past its limit.
 	ErrQuota = errors.New("store: quota exceeded")
-	// ErrInvalidKey: a key the engine cannot store (see Docs).
+	// ErrInvalidKey: a key the engine cannot store (see Docs and Blobs).
 	ErrInvalidKey = errors.New("store: invalid key")
 )
 

@@ -132,6 +132,11 @@ func TestFaults(t *testing.T) {
 	if run.kills == 0 || len(run.redeliver) == 0 {
 		t.Fatalf("%d kills, %d redeliveries; the test exercised nothing", run.kills, len(run.redeliver))
 	}
+	recreated := 0
+	for _, st := range nodes {
+		recreated += st.Queue.Recreations()
+	}
+	t.Logf("consumers re-created by the watchdog: %d", recreated)
 	slices.Sort(run.redeliver)
 	p := func(q float64) time.Duration { return run.redeliver[int(q*float64(len(run.redeliver)-1))] }
 	t.Logf("%d worker kills; redelivery after a kill (lease time %v): p50 %v, p99 %v, max %v (n=%d)",
