@@ -35,6 +35,7 @@ import (
 // unique per Put, so the bucket's message count grows by one per deleted
 // segment until the bucket is compacted by an operator.
 type Blobs struct {
+	m   *Metrics
 	obs jetstream.ObjectStore
 	kv  *bucket
 	seg int64
@@ -77,7 +78,7 @@ func OpenBlobs(ctx context.Context, js jetstream.JetStream, o Options) (*Blobs, 
 	if err != nil {
 		return nil, err
 	}
-	return &Blobs{obs: obs, kv: kv, seg: o.SegmentSize}, nil
+	return &Blobs{m: o.Metrics, obs: obs, kv: kv, seg: o.SegmentSize}, nil
 }
 
 // metaKey maps a blob key ('/'-separated, dots allowed) to a KV key.
@@ -89,6 +90,7 @@ func segName(key, gen string, i int) string { return key + "#" + gen + "/" + str
 
 // Put implements store.Blobs.
 func (b *Blobs) Put(ctx context.Context, key string, r io.Reader) (store.BlobInfo, error) {
+	defer b.m.since("blobs_put", time.Now())
 	if err := store.CheckBlobKey(key); err != nil {
 		return store.BlobInfo{}, err
 	}

@@ -15,6 +15,7 @@ import (
 
 // Docs is store.Docs on the KV bucket PREFIX-docs.
 type Docs struct {
+	m      *Metrics
 	kv     *bucket
 	js     jetstream.JetStream
 	bucket string
@@ -32,11 +33,12 @@ func OpenDocs(ctx context.Context, js jetstream.JetStream, o Options) (*Docs, er
 	if err != nil {
 		return nil, err
 	}
-	return &Docs{kv: kv, js: js, bucket: o.Prefix + "-docs", stream: "KV_" + o.Prefix + "-docs"}, nil
+	return &Docs{m: o.Metrics, kv: kv, js: js, bucket: o.Prefix + "-docs", stream: "KV_" + o.Prefix + "-docs"}, nil
 }
 
 // Get implements store.Docs.
 func (d *Docs) Get(ctx context.Context, key string) (store.Record, error) {
+	defer d.m.since("docs_get", time.Now())
 	if err := store.CheckDocKey(key); err != nil {
 		return store.Record{}, err
 	}
@@ -56,6 +58,7 @@ func get(ctx context.Context, kv *bucket, key string) (store.Record, error) {
 
 // Create implements store.Docs.
 func (d *Docs) Create(ctx context.Context, key string, value []byte) (uint64, error) {
+	defer d.m.since("docs_create", time.Now())
 	if err := store.CheckDocKey(key); err != nil {
 		return 0, err
 	}
@@ -68,6 +71,7 @@ func create(ctx context.Context, kv *bucket, key string, value []byte) (uint64, 
 	case err == nil:
 		return rev, nil
 	case isConflict(err):
+		kv.conflicts.Inc()
 		return 0, &store.ConflictError{Key: key}
 	case isUncertain(err):
 		// Did our create land before the answer was lost? Only if the
@@ -78,6 +82,7 @@ func create(ctx context.Context, kv *bucket, key string, value []byte) (uint64, 
 			if bytes.Equal(r.Value, value) {
 				return r.Revision, nil
 			}
+			kv.conflicts.Inc()
 			return 0, &store.ConflictError{Key: key}
 		}
 	}
@@ -86,6 +91,7 @@ func create(ctx context.Context, kv *bucket, key string, value []byte) (uint64, 
 
 // Update implements store.Docs.
 func (d *Docs) Update(ctx context.Context, key string, value []byte, rev uint64) (uint64, error) {
+	defer d.m.since("docs_update", time.Now())
 	if err := store.CheckDocKey(key); err != nil {
 		return 0, err
 	}
@@ -122,12 +128,14 @@ func update(ctx context.Context, kv *bucket, key string, value []byte, rev uint6
 	case r.Revision == rev && isUncertain(err):
 		return 0, fmt.Errorf("natsstore: update %s: %w", key, err) // not applied; caller may retry
 	}
+	kv.conflicts.Inc()
 	return 0, &store.ConflictError{Key: key, Revision: rev}
 }
 
 // Delete implements store.Docs. It purges the key (a delete marker that
 // drops the older revision), so deleted records do not linger on disk.
 func (d *Docs) Delete(ctx context.Context, key string, rev uint64) error {
+	defer d.m.since("docs_delete", time.Now())
 	if err := store.CheckDocKey(key); err != nil {
 		return err
 	}
@@ -157,6 +165,7 @@ func del(ctx context.Context, kv *bucket, key string, rev uint64) error {
 	case gerr != nil:
 		return fmt.Errorf("natsstore: delete %s: %w", key, err)
 	}
+	kv.conflicts.Inc()
 	return &store.ConflictError{Key: key, Revision: rev}
 }
 

@@ -35,6 +35,7 @@ import (
 // runs the same four steps with "refunding", "-doc" and "refunded".
 type Ledger struct {
 	kv *bucket
+	m  *Metrics
 }
 
 var _ store.Ledger = (*Ledger)(nil)
@@ -48,7 +49,7 @@ func OpenLedger(ctx context.Context, js jetstream.JetStream, o Options) (*Ledger
 	if err != nil {
 		return nil, err
 	}
-	return &Ledger{kv: kv}, nil
+	return &Ledger{kv: kv, m: o.Metrics}, nil
 }
 
 const (
@@ -122,6 +123,7 @@ func pause(ctx context.Context) error {
 
 // Charge implements store.Ledger.
 func (l *Ledger) Charge(ctx context.Context, acct, doc string, pages, limit int64) (bool, error) {
+	defer l.m.since("ledger_charge", time.Now())
 	if err := checkIDs(acct, doc); err != nil {
 		return false, err
 	}

@@ -32,6 +32,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/redactd/redactd/engine/store"
 )
@@ -63,6 +64,8 @@ type Options struct {
 	// Memory keeps the streams in memory instead of files: for benchmarks
 	// that measure the protocol, never for data.
 	Memory bool
+	// Metrics receives the store's metrics (nil: counted, not exported).
+	Metrics *Metrics
 	// MarkerTTL is how long a deleted key's marker stays in its bucket
 	// (default an hour). Without a limit every delete (a purged job, an
 	// acked queue item's fence) would leave a marker forever.
@@ -100,6 +103,9 @@ func (o *Options) defaults() error {
 	}
 	if o.SegmentSize == 0 {
 		o.SegmentSize = MaxSegmentSize
+	}
+	if o.Metrics == nil {
+		o.Metrics = NewMetrics(nil)
 	}
 	if o.MarkerTTL == 0 {
 		o.MarkerTTL = time.Hour
@@ -197,17 +203,15 @@ func kvBucket(ctx context.Context, js jetstream.JetStream, o Options, name strin
 	if err != nil {
 		return nil, fmt.Errorf("natsstore: bucket %s: %w", bname, err)
 	}
-	return newBucket(kv, o.MarkerTTL), nil
+	return &bucket{KeyValue: kv, markerTTL: o.MarkerTTL, conflicts: o.Metrics.Conflicts.WithLabelValues(name)}, nil
 }
 
-// bucket is a KV bucket whose delete markers expire.
+// bucket is a KV bucket whose delete markers expire and whose lost
+// compare-and-sets are counted.
 type bucket struct {
 	jetstream.KeyValue
 	markerTTL time.Duration
-}
-
-func newBucket(kv jetstream.KeyValue, ttl time.Duration) *bucket {
-	return &bucket{KeyValue: kv, markerTTL: ttl}
+	conflicts prometheus.Counter
 }
 
 // purge removes key, leaving a marker that expires after markerTTL.

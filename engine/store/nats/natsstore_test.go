@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/redactd/redactd/engine/store"
 	natsstore "github.com/redactd/redactd/engine/store/nats"
@@ -197,4 +199,59 @@ func TestContractSingleServer(t *testing.T) {
 			return opened[*natsstore.Singletons](t)(natsstore.OpenSingletons(ctx(t), js, opts()))
 		})
 	})
+}
+
+// TestMetrics checks that the store's metrics count what they say, on a
+// registry of their own.
+func TestMetrics(t *testing.T) {
+	c := natskit.Start(t, 1)
+	reg := prometheus.NewRegistry()
+	m := natsstore.NewMetrics(reg)
+	st, err := natsstore.Open(ctx(t), c.Connect(), natsstore.Options{Prefix: "m", Replicas: 1, LeaseTime: time.Second, MaxAttempts: 1, Metrics: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev, err := st.Docs.Create(ctx(t), "doc.a", []byte("1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Docs.Update(ctx(t), "doc.a", []byte("2"), rev); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Docs.Update(ctx(t), "doc.a", []byte("stale"), rev); err == nil {
+		t.Fatal("stale update succeeded")
+	}
+	if err := st.Queue.Enqueue(ctx(t), "cpu", "doc-a", nil); err != nil {
+		t.Fatal(err)
+	}
+	first, err := st.Queue.Lease(ctx(t), "cpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := st.Queue.Lease(ctx(t), "cpu") // after the lease time
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Ack(ctx(t)) == nil || second.Ack(ctx(t)) != nil {
+		t.Fatal("fence did not hold")
+	}
+	for name, c := range map[string]struct {
+		got  float64
+		want float64
+	}{
+		"conflicts{docs}": {testutil.ToFloat64(m.Conflicts.WithLabelValues("docs")), 1},
+		"redeliveries":    {testutil.ToFloat64(m.Redeliveries), 1},
+		"exhausted":       {testutil.ToFloat64(m.Exhausted), 1}, // MaxAttempts 1: the second delivery
+		"stale leases":    {testutil.ToFloat64(m.StaleLeases), 1},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s = %v, want %v", name, c.got, c.want)
+		}
+	}
+	if n := testutil.CollectAndCount(m.OpDuration); n < 5 {
+		t.Errorf("%d op duration series; want docs_create, docs_update, queue_enqueue, queue_register, queue_ack at least", n)
+	}
+	if _, err := reg.Gather(); err != nil {
+		t.Fatal(err)
+	}
 }

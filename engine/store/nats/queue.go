@@ -122,6 +122,7 @@ func (q *Queue) checkPool(pool string) error {
 
 // Enqueue implements store.Queue.
 func (q *Queue) Enqueue(ctx context.Context, pool, id string, payload []byte) error {
+	defer q.o.Metrics.since("queue_enqueue", time.Now())
 	if err := q.checkPool(pool); err != nil {
 		return err
 	}
@@ -172,7 +173,9 @@ func (q *Queue) Lease(ctx context.Context, pool string) (store.Lease, error) {
 			continue
 		}
 		failures = 0
+		start := time.Now()
 		l, err := q.register(ctx, pool, msg)
+		q.o.Metrics.since("queue_register", start)
 		if err != nil {
 			return nil, err
 		}
@@ -195,6 +198,7 @@ func (q *Queue) watchdog(ctx context.Context, pool string, err error, failures *
 			q.mu.Lock()
 			q.recreations++
 			q.mu.Unlock()
+			q.o.Metrics.ConsumerRecreations.Inc()
 		}
 	}
 	select {
@@ -229,7 +233,14 @@ func (q *Queue) register(ctx context.Context, pool string, msg jetstream.Msg) (*
 	if err != nil || rev == 0 {
 		return nil, err
 	}
-	return &lease{q: q, msg: msg, key: key, f: f, rev: rev, id: msg.Headers().Get(itemHeader)}, nil
+	l := &lease{q: q, msg: msg, key: key, f: f, rev: rev, id: msg.Headers().Get(itemHeader)}
+	if f.Attempt > 1 {
+		q.o.Metrics.Redeliveries.Inc()
+	}
+	if l.Exhausted() {
+		q.o.Metrics.Exhausted.Inc()
+	}
+	return l, nil
 }
 
 // redelivered advances the fence of a message delivered before: one
@@ -273,6 +284,7 @@ func (l *lease) Attempt() int    { return l.f.Attempt }
 func (l *lease) Exhausted() bool { return l.f.Attempt > l.q.o.MaxAttempts }
 
 func (l *lease) stale() error {
+	l.q.o.Metrics.StaleLeases.Inc()
 	return fmt.Errorf("%w: %s attempt %d", store.ErrStaleLease, l.id, l.f.Attempt)
 }
 
@@ -298,6 +310,7 @@ func (l *lease) Extend(ctx context.Context) error {
 // record goes. If the ack is lost the record stays done, and the
 // redelivery is acked on sight by register.
 func (l *lease) Ack(ctx context.Context) error {
+	defer l.q.o.Metrics.since("queue_ack", time.Now())
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.settled {
