@@ -9,6 +9,7 @@
 //	redactd defaults set --email E [--categories JSON] [--include JSON] [--exclude JSON]
 //	redactd config-reference                        settings as a Markdown table
 //	redactd doctor [settings...]                    check the installation
+//	redactd nats --config FILE                      run a NATS JetStream server (cluster installs)
 //	redactd version                                 print the release
 //
 // Every command takes the settings of engine/config as flags (--data DIR,
@@ -56,6 +57,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = configReference(args[1:], stdout)
 	case "doctor":
 		err = doctor(args[1:], stdout, stderr)
+	case "nats":
+		err = natsCmd(args[1:], stderr)
 	case "version", "--version":
 		err = printVersion(args[1:], stdout)
 	case "help", "-h", "-help", "--help":
@@ -90,6 +93,7 @@ func usage(w io.Writer) {
   redactd defaults set --email E [--categories JSON] [--include JSON] [--exclude JSON] [--data DIR]
   redactd config-reference
   redactd doctor [--config FILE] [settings...]
+  redactd nats --config FILE [--check] | --wait URL[,URL...] [--timeout D]
   redactd version
 
 Settings are flags of the same name as in 'redactd config-reference', or

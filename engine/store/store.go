@@ -6,9 +6,8 @@
 // It is a leaf: it imports nothing of pebble, NATS or the job service, so
 // an engine can be written, tested and linked without either of the others.
 //
-// The contract is deliberately small. It names the four things a job
-// service needs from shared storage once more than one process may act on
-// the same job:
+// The contract is deliberately small. It names what a job service needs
+// from shared storage once more than one process may act on the same job:
 //
 //   - Docs: records changed only by compare-and-set on a revision, so a
 //     stale or partitioned worker can never overwrite a newer state;
@@ -20,13 +19,18 @@
 //   - Ledger: a quota charge recorded once per document, whatever the
 //     redeliveries;
 //   - Blobs: originals, outputs and masks, streamed, never held whole in
-//     memory.
+//     memory;
+//   - Singletons: roles such as the janitor, held by one node at a time.
 //
 // The commit order a job service follows on top of it (output blob, then
 // ledger charge, then compare-and-set of the document to its terminal
 // state, then Ack) makes every crash between two steps end in exactly one
 // terminal state and one charge: each step is idempotent or fenced, and
-// the lease is acknowledged only after the state is committed.
+// the lease is acknowledged only after the state is committed. A
+// redelivered document whose record is already terminal is only acked.
+//
+// Reads see every acknowledged write (read-your-writes across nodes): a
+// node that has just committed a state never reads the older one back.
 package store
 
 import (
@@ -52,7 +56,7 @@ var (
 	ErrStaleLease = errors.New("store: stale lease")
 	// ErrQuota: a charge would take the account past its limit.
 	ErrQuota = errors.New("store: quota exceeded")
-	// ErrInvalidKey: a key the engine cannot store (see Docs).
+	// ErrInvalidKey: a key the engine cannot store (see Docs and Blobs).
 	ErrInvalidKey = errors.New("store: invalid key")
 )
 
@@ -229,4 +233,33 @@ type Blobs interface {
 	// Delete removes the blob at key. Deleting a missing blob is not an
 	// error: purges repeat after crashes.
 	Delete(ctx context.Context, key string) error
+}
+
+// Singletons hands out roles that one node at a time should play (the
+// janitor: retention, sweeps), as leases that expire unless renewed, so a
+// dead node's role passes to another one ttl later.
+//
+// A role is not a fence: a holder that stalls past its ttl may still be
+// running when the next one starts. Work done under a role must be safe
+// to overlap (every change a compare-and-set); the role only keeps the
+// nodes from all doing the same sweep. Expiry compares the holder's claim
+// with the checking node's clock, so node clocks must agree to well under
+// a ttl (NTP).
+type Singletons interface {
+	// Hold takes role for holder, or renews it, for ttl from now, and
+	// reports true; it reports false while another holder's claim runs.
+	Hold(ctx context.Context, role, holder string, ttl time.Duration) (bool, error)
+	// Release gives role up if holder has it, so another node need not
+	// wait for the ttl; otherwise it does nothing.
+	Release(ctx context.Context, role, holder string) error
+}
+
+// Store is one engine's parts, as the job service is given them.
+type Store struct {
+	Docs        Docs
+	Idempotency Idempotency
+	Queue       Queue
+	Ledger      Ledger
+	Blobs       Blobs
+	Singletons  Singletons
 }

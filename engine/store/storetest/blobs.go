@@ -89,15 +89,11 @@ func Blobs(t *testing.T, newBlobs func(t *testing.T) BlobsFixture) {
 		}
 	})
 	t.Run("Large", func(t *testing.T) {
-		f, ctx := newBlobs(t), ctxT(t)
+		f := newBlobs(t)
 		if f.Large <= 0 {
 			t.Skip("no large blob for this fixture (set outside -short)")
 		}
-		want, _, _ := sumOf(newContent(9, f.Large))
-		if _, err := f.Blobs.Put(ctx, "job-big/doc.orig", newContent(9, f.Large)); err != nil {
-			t.Fatal(err)
-		}
-		checkBlob(t, f.Blobs, "job-big/doc.orig", f.Large, want)
+		LargeBlob(t, f)
 	})
 	t.Run("ReplaceIsAtomic", func(t *testing.T) {
 		f, ctx := newBlobs(t), ctxT(t)
@@ -169,5 +165,19 @@ func checkBlob(t *testing.T, b store.Blobs, key string, size int64, sum string) 
 	got, n, err := sumOf(rc)
 	if err != nil || n != size || got != sum {
 		t.Fatalf("Open(%s) read %d bytes sha %s, %v; want %d bytes sha %s", key, n, got, err, size, sum)
+	}
+}
+
+// LargeBlob round-trips one blob of f.Large bytes, streamed both ways:
+// past a 64 MiB segment when f uses production segments.
+func LargeBlob(t *testing.T, f BlobsFixture) {
+	want, _, _ := sumOf(newContent(9, f.Large))
+	info, err := f.Blobs.Put(ctxT(t), "job-big/doc.orig", newContent(9, f.Large))
+	if err != nil || info.Size != f.Large || info.SHA256 != want {
+		t.Fatalf("Put of %d bytes = %+v, %v", f.Large, info, err)
+	}
+	checkBlob(t, f.Blobs, "job-big/doc.orig", f.Large, want)
+	if err := f.Blobs.Delete(ctxT(t), "job-big/doc.orig"); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -110,6 +110,25 @@ func Docs(t *testing.T, newDocs func(t *testing.T) store.Docs) {
 			t.Fatalf("Keys() = %q, %v; want 3 keys", all, err)
 		}
 	})
+	t.Run("ReadYourWrites", func(t *testing.T) {
+		// A Get right after an acknowledged write sees it: a node that
+		// just committed a state must not read the older one back.
+		d, ctx := newDocs(t), ctxT(t)
+		rev, err := d.Create(ctx, "doc.ryw", []byte("0"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 1; i <= 100; i++ {
+			v := []byte(strconv.Itoa(i))
+			if rev, err = d.Update(ctx, "doc.ryw", v, rev); err != nil {
+				t.Fatal(err)
+			}
+			r, err := d.Get(ctx, "doc.ryw")
+			if err != nil || r.Revision != rev || string(r.Value) != string(v) {
+				t.Fatalf("write %d: Get = %q at %d, %v; want %q at %d", i, r.Value, r.Revision, err, v, rev)
+			}
+		}
+	})
 	t.Run("NoLostUpdate", func(t *testing.T) {
 		d, ctx := newDocs(t), ctxT(t)
 		if _, err := d.Create(ctx, "acct.x", []byte("0")); err != nil {

@@ -29,7 +29,7 @@ func ctxT(t *testing.T) context.Context {
 	return ctx
 }
 
-// wantErr fails unless err matches target and, for typed errors, names key.
+// wantErr fails unless err matches target.
 func wantErr(t *testing.T, what string, err, target error) {
 	t.Helper()
 	if !errors.Is(err, target) {
