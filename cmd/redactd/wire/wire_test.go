@@ -13,6 +13,7 @@ import (
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/pipeline"
+	natsstore "github.com/redactd/redactd/engine/store/nats"
 	"github.com/redactd/redactd/engine/webhook"
 	"github.com/redactd/redactd/server"
 )
@@ -75,6 +76,7 @@ func registered(t *testing.T) []string {
 	if _, err := webhook.New(nil, allow, webhook.Options{Registerer: r}, nil); err != nil { // built, never started
 		t.Fatal(err)
 	}
+	natsstore.NewMetrics(r) // the cluster engine's, registered by its nodes
 	var names []string
 	for n := range r.names {
 		names = append(names, n)

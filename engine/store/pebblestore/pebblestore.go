@@ -1,7 +1,7 @@
 // Package pebblestore is the single-node storage engine behind the
-// store contract: records, idempotency keys, the work queue and the
-// quota ledger in one pebble database on local disk (blobs are
-// engine/store/dirblob's). It passes engine/store/storetest, the suite
+// store contract: records, idempotency keys, the work queue, the quota
+// ledger and singleton roles in one pebble database on local disk (blobs
+// are engine/store/dirblob's; Bundle puts the two together). It passes engine/store/storetest, the suite
 // the cluster engine (engine/store/nats) passes too.
 //
 // One process owns the database (pebble locks it), so a mutex is the
@@ -46,6 +46,7 @@ type Store struct {
 	mu      sync.Mutex
 	rev     uint64                 // last revision or sequence handed out
 	leases  map[string]*leaseState // by queue item key
+	roles   map[string]claim       // Singletons
 	changed chan struct{}          // closed and replaced when the queue changes
 }
 
@@ -76,7 +77,7 @@ func Open(dir string, o Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pebblestore: %w", err)
 	}
-	s := &Store{db: db, opts: o, now: time.Now, leases: map[string]*leaseState{}, changed: make(chan struct{})}
+	s := &Store{db: db, opts: o, now: time.Now, leases: map[string]*leaseState{}, roles: map[string]claim{}, changed: make(chan struct{})}
 	if v, err := s.get([]byte(pRev)); err == nil {
 		s.rev = binary.BigEndian.Uint64(v)
 	} else if !errors.Is(err, pebble.ErrNotFound) {
@@ -95,11 +96,19 @@ var (
 // Close closes the database.
 func (s *Store) Close() error { return s.db.Close() }
 
-// Docs, Idempotency, Queue and Ledger are the store's views.
+// Docs, Idempotency, Queue, Ledger and Singletons are the store's views.
 func (s *Store) Docs() store.Docs               { return docs{s} }
 func (s *Store) Idempotency() store.Idempotency { return idem{s} }
 func (s *Store) Queue() store.Queue             { return queue{s} }
 func (s *Store) Ledger() store.Ledger           { return ledger{s} }
+func (s *Store) Singletons() store.Singletons   { return singletons{s} }
+
+// Bundle is the single-node engine as the job service is given it: this
+// database's views and blobs (engine/store/dirblob, files under a local
+// directory).
+func (s *Store) Bundle(blobs store.Blobs) store.Store {
+	return store.Store{Docs: s.Docs(), Idempotency: s.Idempotency(), Queue: s.Queue(), Ledger: s.Ledger(), Blobs: blobs, Singletons: s.Singletons()}
+}
 
 func (s *Store) get(key []byte) ([]byte, error) {
 	v, closer, err := s.db.Get(key)

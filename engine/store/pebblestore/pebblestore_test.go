@@ -101,3 +101,7 @@ func TestRestart(t *testing.T) {
 		t.Fatalf("lease after restart: %v %v", again, err)
 	}
 }
+
+func TestSingletons(t *testing.T) {
+	storetest.Singletons(t, func(t *testing.T) store.Singletons { return open(t, pebblestore.Options{}).Singletons() })
+}
