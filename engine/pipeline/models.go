@@ -54,7 +54,11 @@ func LoadModels(cfg Settings, met *Metrics) (*Models, error) {
 		return nil, fmt.Errorf("ner model %q: %w", cfg.NERModel, err)
 	}
 	if cfg.OCR != "off" {
-		m.OCR, err = ocr.New(cfg.ModelDir, ocr.Options{MaxSide: cfg.OCRMaxSide, Charset: cfg.OCRCharset, BatchSize: cfg.BatchSize, BatchWait: cfg.BatchWait, Lane: lane, Observe: met.batch})
+		detBatch := 1 // ocr.Options.DetBatch: memory, not speed, on the CPU
+		if cfg.Device == "cuda" {
+			detBatch = 4 // as before on the GPU, where no measurement says otherwise
+		}
+		m.OCR, err = ocr.New(cfg.ModelDir, ocr.Options{MaxSide: cfg.OCRMaxSide, Charset: cfg.OCRCharset, BatchSize: cfg.BatchSize, BatchWait: cfg.BatchWait, DetBatch: detBatch, Lane: lane, Observe: met.batch})
 		if err != nil {
 			m.Close()
 			return nil, fmt.Errorf("%w (run `make setup`, set --model-dir, or --ocr off)", err)
