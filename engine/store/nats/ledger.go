@@ -155,6 +155,15 @@ func (l *Ledger) Charge(ctx context.Context, acct, doc string, pages, limit int6
 			return false, err
 		}
 		if _, ok := a.Inflight[mark]; !ok { // step 2
+			// No mark may mean "not applied yet" or "applied, confirmed
+			// and tidied" by another caller after c was read: step 3
+			// comes before step 4, so c still pending at crev, read after
+			// a, means the first.
+			if same, err := l.at(ctx, ck, crev); err != nil {
+				return false, err
+			} else if !same {
+				continue
+			}
 			if limit > 0 && a.Used+c.Pages > limit {
 				err := del(ctx, l.kv, ck, crev) // refused: leave nothing charged
 				if lostRace(err) {
@@ -189,6 +198,16 @@ func (l *Ledger) Charge(ctx context.Context, acct, doc string, pages, limit int6
 		return applied, l.unmark(ctx, acct, mark) // step 4
 	}
 	return false, errBusy
+}
+
+// at reports whether key is still at revision rev (0: absent).
+func (l *Ledger) at(ctx context.Context, key string, rev uint64) (bool, error) {
+	var c charge
+	now, err := readJSON(ctx, l.kv, key, &c)
+	if err != nil {
+		return false, err
+	}
+	return now == rev, nil
 }
 
 // Refund implements store.Ledger.
@@ -236,6 +255,13 @@ func (l *Ledger) Refund(ctx context.Context, acct, doc string) (bool, error) {
 		case stateRefunding:
 			mark := "-" + doc
 			if _, ok := a.Inflight[mark]; !ok {
+				// As in Charge: the mark's absence means "not given back
+				// yet" only if c is still refunding at crev, read after a.
+				if same, err := l.at(ctx, ck, crev); err != nil {
+					return false, err
+				} else if !same {
+					continue
+				}
 				a.Used -= c.Pages
 				if a.Inflight == nil {
 					a.Inflight = map[string]int64{}
