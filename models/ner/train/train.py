@@ -495,6 +495,26 @@ def rescore(args):
     log("rescored", args.rescore)
 
 
+def export_checkpoint(args):
+    """Exports --checkpoint (a run still going, or stopped) to --out with a
+    manifest that has the runtime fields only, so the Go side can score it
+    on the dev splits (nereval -model DIR -table dev) before a run ends."""
+    ck = torch.load(args.checkpoint)
+    words, chars = ck["words"], ck["chars"]
+    wv = {w: i for i, w in enumerate(words)}
+    cv = {c: i for i, c in enumerate(chars)}
+    model = NER(len(words), len(chars), nertok.N_SHAPES, len(LABELS), wdim=ck["wdim"], hidden=ck["hidden"])
+    model.load_state_dict(ck["model"])
+    os.makedirs(args.out, exist_ok=True)
+    export_onnx(model, os.path.join(args.out, "ner.onnx"), wv, cv)
+    with open(os.path.join(args.out, "vocab.json"), "w", encoding="utf-8") as f:
+        json.dump({"words": words, "chars": chars}, f, ensure_ascii=False, separators=(",", ":"))
+    with open(os.path.join(args.out, "manifest.json"), "w", encoding="utf-8") as f:
+        json.dump({"name": "redactd-ner", "version": "checkpoint-step-%d" % ck["step"], "labels": LABELS,
+                   "tokenizer": {"max_chars": nertok.MAX_CHARS, "window_tokens": MAX_TOKENS}}, f, indent=1)
+    log("exported step", ck["step"], "to", args.out)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "model"))
@@ -514,10 +534,14 @@ def main():
     ap.add_argument("--max-words", type=int, default=50000, help="word vocabulary size with --embeddings")
     ap.add_argument("--wdim", type=int, default=100)
     ap.add_argument("--hidden", type=int, default=160)
+    ap.add_argument("--export", action="store_true", help="only export --checkpoint to --out (runtime files, no scores)")
     ap.add_argument("--rescore", default="", help="only re-evaluate --checkpoint and rewrite the scores of this manifest.json")
     args = ap.parse_args()
 
     torch.set_num_threads(1)
+    if args.export:
+        export_checkpoint(args)
+        return
     if args.rescore:
         rescore(args)
         return
