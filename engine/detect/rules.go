@@ -43,7 +43,7 @@ type ruleContext struct {
 // Rules are the steps of detect.Run after the detectors, in order.
 var Rules = []Rule{
 	{Name: "trim-leading-function-words", Kind: "trim", beforeMerge: true,
-		Example: "What's Anna Karenina reading?", Effect: `a model span starting at "What's" starts at the name`,
+		Example: "There's Anna Karenina", Effect: `a model span starting at "There's" starts at the name`,
 		Scope: "the NER model's spans: leading words no entity begins with",
 		apply: func(rc ruleContext, ss []page.Span) []page.Span { return trimLeadingFunctionWords(rc.v, ss) }},
 	{Name: "grow-person", Kind: "grow", Category: page.Person, growPart: true,
@@ -79,13 +79,13 @@ var Rules = []Rule{
 		Scope: "the NER model's Address spans holding a money amount and nothing only an address holds",
 		apply: func(rc ruleContext, ss []page.Span) []page.Span { return rc.g.dropAmountRows(rc.p, rc.v, ss) }},
 	{Name: "drop-common-words", Kind: "drop", Category: page.Person,
-		Example: "Summary\nCharges", Effect: "a model Person of one ordinary word alone is dropped",
+		Example: "Notes\nSummary", Effect: "a model Person of one ordinary word alone is dropped",
 		Scope: "the NER model's lone Person spans and Address spans of ordinary non-name words",
 		apply: func(rc ruleContext, ss []page.Span) []page.Span {
 			return dropCommonWordSpans(rc.p, rc.v, rc.g.gz, ss)
 		}},
 	{Name: "drop-contractions", Kind: "drop", Category: page.Person,
-		Example: "Don't worry, be happy.", Effect: `Person "Don" of "Don't" and "t worry" after it are dropped`,
+		Example: "Don't tell Mary.", Effect: `Person "Don" of "Don't" is dropped`,
 		Scope: "Person spans ending before a contraction's ending (one word) or starting at its tail",
 		apply: func(rc ruleContext, ss []page.Span) []page.Span { return dropContractions(rc.v, ss) }},
 	{Name: "drop-place-names", Kind: "drop", Category: page.Person,

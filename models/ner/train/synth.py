@@ -1032,7 +1032,7 @@ def corpus_names(corpora):
         for s in sp["train"]:
             cur, typ = [], None
             for t, tag in s + [("", "O")]:
-                if tag.startswith("B-") or tag == "O":
+                if not tag.startswith("I-"):  # B-, O, or IGN (corpora.IGN)
                     if cur and typ in names and 1 <= len(cur) <= 5:
                         names[typ].add(" ".join(cur))
                     cur, typ = ([t], tag[2:]) if tag.startswith("B-") else ([], None)

@@ -58,20 +58,55 @@ def wrap(sent, rng):
     out, col = [], 0
     for t, tag in sent:
         if col >= width:
-            out.append((NL, tag if tag.startswith("I-") else "O"))
+            out.append((NL, tag if tag.startswith("I-") else "O" if tag != corpora.IGN else tag))
             col = 0
         out.append((t, tag))
         col += 1
     return out
 
 
-def recase(sent, rng, p_up=0.06, p_low=0.10):
+def recase(sent, rng, p_up=0.06, p_low=0.10, p_title=0.03):
+    """Casing augmentation: ALL-CAPS headlines, lower-case chat, and Title
+    Case headings (every word capitalised, so capitals alone do not mark
+    a name)."""
     x = rng.random()
     if x < p_up:
         return [(t.upper() if t != NL else t, g) for t, g in sent]
     if x < p_up + p_low:
         return [(t.lower() if t != NL else t, g) for t, g in sent]
+    if x < p_up + p_low + p_title:
+        return [(t[:1].upper() + t[1:] if t != NL else t, g) for t, g in sent]
     return sent
+
+
+# OCR-like confusions that keep a token one token (letters and digits
+# only: nertok would split a word at any other rune).
+OCR_SUBS = {"l": "1", "I": "l", "O": "0", "o": "0", "e": "c", "c": "e", "S": "5", "B": "8", "rn": "m",
+            "m": "rn", "i": "l", "a": "o", "h": "b", "u": "v", "n": "ri", "g": "q", "E": "F", "D": "O"}
+
+
+def ocr_noise(sent, rng, p_sent=0.08, p_tok=0.12):
+    """With probability p_sent, garbles p_tok of the sentence's tokens of
+    three letters or more as OCR does: a confusable letter swapped
+    ("rn" -> "m", "l" -> "1"), a letter dropped or doubled."""
+    if rng.random() >= p_sent:
+        return sent
+    out = []
+    for t, g in sent:
+        if t != NL and len(t) >= 3 and t.isalnum() and rng.random() < p_tok:
+            x = rng.random()
+            k = rng.randrange(len(t))
+            if x < 0.6:
+                keys = [c for c in OCR_SUBS if c in t]
+                if keys:
+                    c = rng.choice(keys)
+                    t = t.replace(c, OCR_SUBS[c], 1)
+            elif x < 0.8:
+                t = t[:k] + t[k + 1:]
+            else:
+                t = t[:k] + t[k] + t[k:]
+        out.append((t, g))
+    return out
 
 
 def doc_windows(doc, rng):
@@ -166,13 +201,48 @@ def build_vocab(examples, min_count=2, max_words=30000, min_char=3, max_chars=15
     return words, chars
 
 
+def extend_vocab(words, vec_path, max_words):
+    """Grows the word list with the most frequent words of the pretrained
+    embeddings (fastText .vec lists them by frequency) up to max_words."""
+    have = set(words)
+    with open(vec_path, encoding="utf-8", errors="replace") as f:
+        next(f)
+        for line in f:
+            if len(words) >= max_words:
+                break
+            w = line.split(" ", 1)[0]
+            if w and w not in have and w != "</s>":
+                words.append(w)
+                have.add(w)
+    return words
+
+
+def pretrained_rows(bin_path, words, dim):
+    """fastText vectors for every word (subword vectors for words the
+    text never saw), rescaled to unit standard deviation like the
+    embedding's default initialisation. Rows 0-2 (pad, unknown, NL) stay
+    as initialised."""
+    import subprocess
+    q = "\n".join(words[3:]) + "\n"
+    r = subprocess.run(["fasttext", "print-word-vectors", bin_path], input=q, capture_output=True,
+                       text=True, check=True)
+    rows = []
+    for line in r.stdout.splitlines():
+        parts = line.rstrip().split(" ")
+        rows.append([float(x) for x in parts[-dim:]])
+    if len(rows) != len(words) - 3:
+        raise RuntimeError(f"fasttext returned {len(rows)} vectors for {len(words) - 3} words")
+    t = torch.tensor(rows)
+    return t / t.std()
+
+
 def encode(ex, wv, cv):
     toks = [t for t, _ in ex]
     return (
         [nertok.word_id(t, wv) for t in toks],
         [nertok.char_ids(t, cv) for t in toks],
         [nertok.shape(t) for t in toks],
-        [L2I[g] for _, g in ex],
+        [L2I.get(g, -100) for _, g in ex],  # IGN (corpora.IGN): no loss
     )
 
 
@@ -410,7 +480,7 @@ def rescore(args):
     words, chars = ck["words"], ck["chars"]
     wv = {w: i for i, w in enumerate(words)}
     cv = {c: i for i, c in enumerate(chars)}
-    model = NER(len(words), len(chars), nertok.N_SHAPES, len(LABELS))
+    model = NER(len(words), len(chars), nertok.N_SHAPES, len(LABELS), wdim=ck.get("wdim", 96), hidden=ck.get("hidden", 128))
     model.load_state_dict(ck["model"])
     corp = corpora.load_all(os.path.join(args.data, "ner"))
     src = synth.Sources(args.data, synth.corpus_names(corp))
@@ -425,22 +495,53 @@ def rescore(args):
     log("rescored", args.rescore)
 
 
+def export_checkpoint(args):
+    """Exports --checkpoint (a run still going, or stopped) to --out with a
+    manifest that has the runtime fields only, so the Go side can score it
+    on the dev splits (nereval -model DIR -table dev) before a run ends."""
+    ck = torch.load(args.checkpoint)
+    words, chars = ck["words"], ck["chars"]
+    wv = {w: i for i, w in enumerate(words)}
+    cv = {c: i for i, c in enumerate(chars)}
+    model = NER(len(words), len(chars), nertok.N_SHAPES, len(LABELS), wdim=ck["wdim"], hidden=ck["hidden"])
+    model.load_state_dict(ck["model"])
+    os.makedirs(args.out, exist_ok=True)
+    export_onnx(model, os.path.join(args.out, "ner.onnx"), wv, cv)
+    with open(os.path.join(args.out, "vocab.json"), "w", encoding="utf-8") as f:
+        json.dump({"words": words, "chars": chars}, f, ensure_ascii=False, separators=(",", ":"))
+    with open(os.path.join(args.out, "manifest.json"), "w", encoding="utf-8") as f:
+        json.dump({"name": "redactd-ner", "version": "checkpoint-step-%d" % ck["step"], "labels": LABELS,
+                   "tokenizer": {"max_chars": nertok.MAX_CHARS, "window_tokens": MAX_TOKENS}}, f, indent=1)
+    log("exported step", ck["step"], "to", args.out)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "model"))
     ap.add_argument("--testdata", default=os.path.join(os.path.dirname(__file__), "..", "testdata"))
     ap.add_argument("--data", default="/work/shared/data")
-    ap.add_argument("--steps", type=int, default=9000)
-    ap.add_argument("--minutes", type=float, default=32.0, help="hard stop for the training loop")
+    ap.add_argument("--steps", type=int, default=20000)
+    ap.add_argument("--minutes", type=float, default=55.0, help="hard stop for the training loop")
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--synth-docs", type=int, default=18000)
     ap.add_argument("--wikiann", type=int, default=20000, help="WikiANN train sentences to use (silver labels)")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--checkpoint", default="", help="also save the torch weights here (not shipped)")
+    ap.add_argument("--checkpoint", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".cache", "train", "ckpt.pt"),
+                    help="torch weights, optimiser state and step, saved every --save-every steps and at the end (not shipped)")
+    ap.add_argument("--save-every", type=int, default=500)
+    ap.add_argument("--resume", action="store_true", help="continue from --checkpoint when it exists")
+    ap.add_argument("--embeddings", default="", help="fastText .bin from embed.py (its .vec beside it) to start the word embedding from")
+    ap.add_argument("--max-words", type=int, default=50000, help="word vocabulary size with --embeddings")
+    ap.add_argument("--wdim", type=int, default=100)
+    ap.add_argument("--hidden", type=int, default=160)
+    ap.add_argument("--export", action="store_true", help="only export --checkpoint to --out (runtime files, no scores)")
     ap.add_argument("--rescore", default="", help="only re-evaluate --checkpoint and rewrite the scores of this manifest.json")
     args = ap.parse_args()
 
     torch.set_num_threads(1)
+    if args.export:
+        export_checkpoint(args)
+        return
     if args.rescore:
         rescore(args)
         return
@@ -459,11 +560,11 @@ def main():
         sents = sp["train"]
         if name == "wikiann" and len(sents) > args.wikiann:
             sents = rng.sample(sents, args.wikiann)
-        counts[name] = {"train_sentences": len(sents), "test_sentences": len(sp["test"]), "repeats": 2 if name in ("wikigold", "uner_ewt", "sec") else 1}
+        counts[name] = {"train_sentences": len(sents), "test_sentences": len(sp["test"]), "repeats": 2 if name in ("wikigold", "uner_ewt", "sec", "crossner") else 1}
         # Small gold-labelled corpora count twice.
-        reps = 2 if name in ("wikigold", "uner_ewt", "sec") else 1
+        reps = 2 if name in ("wikigold", "uner_ewt", "sec", "crossner") else 1
         for s in sents * reps:
-            s = recase(s, rng)
+            s = ocr_noise(recase(s, rng), rng)
             if rng.random() < 0.25 and len(s) > 6:
                 s = wrap(s, rng)
             for w in chunk(s):
@@ -483,12 +584,19 @@ def main():
     heldout, presidio = heldout_sets(corp, src, args.data)
 
     words, chars = build_vocab(train)
+    n_train_words = len(words)
+    if args.embeddings:
+        words = extend_vocab(words, args.embeddings[:-len(".bin")] + ".vec", args.max_words)
     wv = {w: i for i, w in enumerate(words)}
     cv = {c: i for i, c in enumerate(chars)}
-    log("vocab", len(words), "words", len(chars), "chars")
+    log("vocab", len(words), "words", f"({n_train_words} from the training data)", len(chars), "chars")
     encs = [encode(ex, wv, cv) for ex in train]
 
-    model = NER(len(words), len(chars), nertok.N_SHAPES, len(LABELS))
+    model = NER(len(words), len(chars), nertok.N_SHAPES, len(LABELS), wdim=args.wdim, hidden=args.hidden)
+    if args.embeddings:
+        with torch.no_grad():
+            model.wemb.weight[3:] = pretrained_rows(args.embeddings, words, args.wdim)
+        log("word embedding initialised from", args.embeddings)
     sparse = [model.wemb.weight]
     dense = [p for n, p in model.named_parameters() if n != "wemb.weight"]
     lr = 2e-3
@@ -498,6 +606,28 @@ def main():
     word_drop = 0.1
 
     step, epoch, t_train = 0, 0, time.time()
+    if args.resume and os.path.exists(args.checkpoint):
+        ck = torch.load(args.checkpoint)
+        if ck["words"] != words or ck["chars"] != chars:
+            raise SystemExit("checkpoint vocabulary differs from this run's: same --seed and data needed to resume")
+        model.load_state_dict(ck["model"])
+        opt_s.load_state_dict(ck["opt_s"])
+        opt_d.load_state_dict(ck["opt_d"])
+        step, epoch = ck["step"], ck["epoch"]
+        t_train -= ck["seconds"]  # time already spent counts against --minutes
+        rng.setstate(ck["rng"])
+        torch.set_rng_state(ck["torch_rng"])
+        log("resumed from", args.checkpoint, "at step", step)
+
+    def save_checkpoint():
+        os.makedirs(os.path.dirname(args.checkpoint) or ".", exist_ok=True)
+        tmp = args.checkpoint + ".tmp"
+        torch.save({"model": model.state_dict(), "opt_s": opt_s.state_dict(), "opt_d": opt_d.state_dict(),
+                    "step": step, "epoch": epoch, "seconds": time.time() - t_train, "rng": rng.getstate(),
+                    "torch_rng": torch.get_rng_state(), "words": words, "chars": chars,
+                    "wdim": args.wdim, "hidden": args.hidden}, tmp)
+        os.replace(tmp, args.checkpoint)
+
     deadline = t_train + args.minutes * 60
     stopped_early = False
     while step < args.steps and not stopped_early:
@@ -533,6 +663,8 @@ def main():
             step += 1
             if step % 500 == 0:
                 log(f"step {step} epoch {epoch} loss {tot / nb:.4f} lr {cur:.5f} {(time.time() - t_train) / step:.3f}s/step")
+            if args.save_every and step % args.save_every == 0:
+                save_checkpoint()
         if nb:
             log(f"epoch {epoch} done, step {step}, mean loss {tot / nb:.4f}")
     train_secs = time.time() - t_train
@@ -543,7 +675,7 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     os.makedirs(args.testdata, exist_ok=True)
     if args.checkpoint:
-        torch.save({"model": model.state_dict(), "words": words, "chars": chars}, args.checkpoint)
+        save_checkpoint()
     onnx_path = os.path.join(args.out, "ner.onnx")
     size = export_onnx(model, onnx_path, wv, cv)
     with open(os.path.join(args.out, "vocab.json"), "w", encoding="utf-8") as f:
@@ -582,7 +714,10 @@ def main():
             "stopped_by_time_limit": stopped_early, "optimizer": "Adam + SparseAdam, lr 2e-3 warmup 300, linear decay over max(step/steps, time/limit)",
             "word_dropout": word_drop, "dropout": 0.3, "seed": args.seed, "threads": 1,
             "data": counts,
-            "augmentation": "public sentences: 6% upper-cased, 10% lower-cased, 25% wrapped over lines, WikiGold/UNER-EWT/SEC twice; synthetic documents cut into windows of whole lines",
+            "augmentation": "public sentences: 6% upper-cased, 10% lower-cased, 3% Title Cased, 8% with OCR-like letter errors in 12% of their words, 25% wrapped over lines, WikiGold/UNER-EWT/SEC/CrossNER twice; synthetic documents cut into windows of whole lines",
+            "embeddings": ("fastText skip-gram (embed.py) from " + os.path.basename(args.embeddings)) if args.embeddings else "random",
+            "vocab_from_training_data": n_train_words,
+            "label_mapping": "corpora.py TYPE_MAP; CrossNER roles -> PER/ORG/LOC; WNUT-16 musicartist and LitBank name words outside PROP mentions ignored (no loss); LitBank PROP_PER/ORG/GPE/LOC/FAC -> PER/ORG/LOC/LOC/LOC, pronouns, titles and common nouns O",
             "not_trained_on": ["pii/presidio_research/* (evaluation)", "FakeNameGenerator.com_3000.csv and companies_and_organizations.csv (presidio's generator inputs)", "all held-out splits below"],
         },
         "heldout": {

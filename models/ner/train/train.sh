@@ -22,7 +22,17 @@ export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 	exit 1
 }
 cd "$HERE"
-"$PY" train.py --out "$NER/model" --testdata "$NER/testdata" "$@"
+# Word embeddings pretrained on unlabelled text (embed.py: Debian's
+# fastText, one thread, a few minutes); kept in .cache between runs.
+EMB="$HERE/.cache/embed/ft.bin"
+if [ ! -s "$EMB" ]; then
+	command -v fasttext >/dev/null || {
+		echo "train.sh: fasttext missing; apt-get install -y fasttext" >&2
+		exit 1
+	}
+	"$PY" embed.py --out "$HERE/.cache/embed" --data "${REDACTD_SHARED_DATA:-/work/shared/data}"
+fi
+"$PY" train.py --out "$NER/model" --testdata "$NER/testdata" --embeddings "$EMB" "$@"
 
 # Score the exported model through the Go detector (ONNX Runtime, windows,
 # span mapping) and record it in the manifest.

@@ -83,6 +83,7 @@ func main() {
 	ablate := flag.Bool("ablate", false, "with -table: print what each rule of detect.Rules adds and costs per corpus instead")
 	only := flag.String("only", "", "with -table: only these corpora (comma-separated names; the generated sets always)")
 	floorsOut := flag.String("write-floors", "", "with -table test: write the gate's floors (scores less a margin) to this file")
+	entityProb := flag.Float64("entity-prob", ner.DefaultEntityProb, "decoding's recall bias (the service's ner-entity-prob); tune it with -table dev")
 	flag.Parse()
 	log.SetFlags(0)
 
@@ -97,7 +98,7 @@ func main() {
 	if err := ort.Init(ort.Options{Threads: *threads}); err != nil {
 		log.Fatal(err)
 	}
-	m, err := ner.Load(*modelDir, ner.Options{})
+	m, err := ner.Load(*modelDir, ner.Options{EntityProb: float32(*entityProb)})
 	if err != nil {
 		log.Fatal(err)
 	}
