@@ -29,31 +29,18 @@ var usStates = func() map[string]string {
 }()
 
 // caProvinces are Canadian province and territory abbreviations.
-var caProvinces = map[string]bool{"AB": true, "BC": true, "MB": true, "NB": true, "NL": true, "NS": true, "NT": true,
-	"NU": true, "ON": true, "PE": true, "QC": true, "SK": true, "YT": true}
+var caProvinces = gazetteer.MustWords("addresses", "ca-province")
 
 // addressContext are labels that make an address more certain.
-var addressContext = map[string]bool{"address": true, "addr": true, "adresse": true, "anschrift": true, "wohnhaft": true,
-	"located": true, "lives": true, "living": true, "residing": true, "resides": true, "domicile": true, "domicilié": true,
-	"domiciliée": true, "dirección": true, "direccion": true, "domicilio": true, "indirizzo": true, "residente": true,
-	"adres": true, "woonadres": true, "endereço": true, "endereco": true, "morada": true, "ship": true, "shipping": true,
-	"billing": true, "mailing": true, "postal": true, "street": true, "wohnort": true, "sede": true, "siège": true}
+var addressContext = gazetteer.MustWords("labels", "address-context")
 
 // addrNameStop are words that end a street name: function words and
 // words that introduce something else.
-var addrNameStop = map[string]bool{"the": true, "a": true, "an": true, "and": true, "or": true, "to": true, "of": true,
-	"in": true, "on": true, "at": true, "for": true, "with": true, "by": true, "from": true, "is": true, "are": true,
-	"was": true, "were": true, "be": true, "my": true, "your": true, "our": true, "their": true, "his": true, "her": true,
-	"this": true, "that": true, "i": true, "you": true, "we": true, "they": true, "he": true, "she": true, "it": true,
-	"had": true, "has": true, "have": true, "than": true, "per": true, "all": true, "each": true, "more": true, "less": true,
-	"times": true, "items": true, "pages": true, "years": true, "days": true, "people": true}
+var addrNameStop = gazetteer.MustWords("stopwords", "street")
 
 // addrParticles may sit inside a street name after a prefix type
 // ("rue de la Paix", "Rua Joaquim de Oliveira Cruz").
-var addrParticles = map[string]bool{"de": true, "la": true, "le": true, "les": true, "du": true, "des": true, "d'": true,
-	"l'": true, "del": true, "della": true, "delle": true, "dei": true, "di": true, "da": true, "do": true, "dos": true,
-	"das": true, "y": true, "e": true, "et": true, "der": true, "den": true, "am": true, "an": true, "von": true, "van": true,
-	"los": true, "las": true, "el": true, "al": true, "san": true, "santa": true, "st": true, "st.": true, "ste": true}
+var addrParticles = gazetteer.MustWords("connectors", "street")
 
 var (
 	zipUS     = regexp.MustCompile(`^(\d{5})(?:-\d{4})?$`)
@@ -119,9 +106,7 @@ type addressFinder struct {
 }
 
 func newAddressFinder(gz *gazetteer.Gazetteers) *addressFinder {
-	a := &addressFinder{gz: gz, standaloneUnits: map[string]bool{"apt": true, "apt.": true, "apartment": true,
-		"suite": true, "ste": true, "ste.": true, "appt": true, "appt.": true, "appartement": true, "wohnung": true,
-		"whg": true, "whg.": true, "apto": true, "apto.": true, "apartamento": true},
+	a := &addressFinder{gz: gz, standaloneUnits: gazetteer.MustWords("addresses", "standalone-unit"),
 		boxFirst: firstWords(gz.POBoxes), prefixFirst: firstWords(gz.StreetPrefix), cityFirst: firstWords(gz.Cities),
 		stateFirst: gazetteer.Set{}}
 	a.starts = gazetteer.Set{}
@@ -508,8 +493,7 @@ func (a *addressFinder) street(v *View, i, first, end int) (part, bool) {
 
 // placePreps are the prepositions before a street named without a
 // number.
-var placePreps = map[string]bool{"on": true, "at": true, "in": true, "off": true, "along": true, "near": true,
-	"to": true, "from": true, "into": true, "onto": true}
+var placePreps = gazetteer.MustWords("context", "place-prep")
 
 // namedStreet matches a capitalised street name of one to three words and
 // a capitalised suffix type at i, after a preposition of place, and returns
@@ -670,7 +654,7 @@ func (a *addressFinder) isSuffixType(l, t string) bool {
 }
 
 // shortTypes are short street types that are no abbreviation.
-var shortTypes = map[string]bool{"utca": true, "vei": true, "veg": true, "vej": true, "gata": true, "gade": true, "torg": true, "torv": true}
+var shortTypes = gazetteer.MustWords("addresses", "short-street-type")
 
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -870,10 +854,10 @@ func (a *addressFinder) postal(v *View, i, first, end int, afterStreet bool) (pa
 // militaryPost are the US military post office designators, and
 // militaryRegion the "states" they go with.
 var (
-	militaryPost   = map[string]bool{"apo": true, "fpo": true, "dpo": true}
-	militaryRegion = map[string]bool{"aa": true, "ae": true, "ap": true}
+	militaryPost   = gazetteer.MustWords("addresses", "military-post")
+	militaryRegion = gazetteer.MustWords("addresses", "military-region")
 	// shipPrefixes name ships (and their crews' postal addresses).
-	shipPrefixes = map[string]bool{"uss": true, "usns": true, "usnv": true, "uscgc": true, "usav": true, "hms": true}
+	shipPrefixes = gazetteer.MustWords("addresses", "ship")
 )
 
 // shipBefore extends a military postcode at i to the left over a ship's

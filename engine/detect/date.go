@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/redactd/redactd/engine/detect/gazetteer"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -35,26 +36,12 @@ var months = func() map[string]int {
 
 // ambiguousMonths are month words that are also everyday words or
 // abbreviations ("you may 2", "5 out of 10"): they need a year to count.
-var ambiguousMonths = map[string]bool{"may": true, "mar": true, "march": true, "out": true, "set": true, "ago": true, "gen": true, "mag": true}
+var ambiguousMonths = gazetteer.MustWords("dates", "ambiguous-month")
 
-var weekdays = func() map[string]bool {
-	m := map[string]bool{}
-	for _, n := range strings.Fields(`monday mon tuesday tue tues wednesday wed thursday thu thur thurs friday fri saturday sat sunday sun
-		montag dienstag mittwoch donnerstag freitag samstag sonnabend sonntag
-		lundi mardi mercredi jeudi vendredi samedi dimanche
-		lunes martes miércoles miercoles jueves viernes sábado sabado domingo
-		lunedì lunedi martedì martedi mercoledì mercoledi giovedì giovedi venerdì venerdi sabato domenica
-		maandag dinsdag woensdag donderdag vrijdag zaterdag zondag
-		segunda-feira terça-feira terca-feira quarta-feira quinta-feira sexta-feira segunda terça quarta quinta sexta`) {
-		m[n] = true
-	}
-	return m
-}()
+var weekdays = gazetteer.MustWords("dates", "weekday")
 
 // versionWords before a dotted number make it a version, not a date.
-var versionWords = map[string]bool{"version": true, "ver": true, "ver.": true, "v": true, "v.": true, "release": true,
-	"rel": true, "rel.": true, "build": true, "rev": true, "rev.": true, "revision": true, "firmware": true, "patch": true,
-	"versión": true, "versione": true, "versie": true, "versão": true, "vers.": true, "update": true, "software": true}
+var versionWords = gazetteer.MustWords("dates", "version")
 
 var (
 	isoDateTime = regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d{1,9})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$`)
@@ -223,14 +210,11 @@ func findDates(v *View) []page.Span {
 
 // lifeEventWords are the events of a person's life whose date is personal
 // data: a year or weekday right after one of them is masked.
-var lifeEventWords = map[string]bool{"born": true, "died": true, "dies": true, "married": true, "marries": true,
-	"hired": true, "graduated": true, "graduates": true, "geboren": true, "gestorben": true, "verheiratet": true,
-	"né": true, "née": true, "décédé": true, "décédée": true, "nacido": true, "nacida": true, "nato": true, "nata": true}
+var lifeEventWords = gazetteer.MustWords("dates", "life-event")
 
 // lifeEventGlue are the words allowed between a life event and its year
 // or weekday ("born in 1971", "died on Thursday", "married, in 1990").
-var lifeEventGlue = map[string]bool{"in": true, "on": true, "the": true, "of": true, "since": true, "around": true,
-	"about": true, "circa": true, "c": true, "early": true, "late": true, "im": true, "am": true, "en": true, "le": true, "el": true, "nel": true}
+var lifeEventGlue = gazetteer.MustWords("dates", "life-event-glue")
 
 // lifeEvents masks a bare year (1800-2099) or a full weekday name within
 // three words after a life event word on the line [first, end).

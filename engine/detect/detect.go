@@ -305,7 +305,7 @@ func filterCategories(ss []page.Span, cats []page.Category) []page.Span {
 var contractions = []string{"'t", "’t", "n't", "n’t"}
 
 // contractionTails are what follows the apostrophe of a contraction.
-var contractionTails = map[string]bool{"t": true, "s": true, "ll": true, "re": true, "ve": true, "d": true, "m": true}
+var contractionTails = gazetteer.MustWords("context", "contraction-tail")
 
 // dropContractions drops Person spans that end inside a word right before
 // a contraction's ending: the model reads "Don" in "Don't", but a

@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/redactd/redactd/engine/detect/gazetteer"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -125,8 +126,7 @@ var (
 	// obfSpaced is an address with spaces around its '@' and dots
 	// ("jane @ example . com"), which the RFC-shaped scan does not expand.
 	obfSpaced   = regexp.MustCompile(`([\pL\pN][\pL\pN._%+\-]*(?: \. [\pL\pN][\pL\pN_%+\-]*)*) ?@ ?([\pL\pN][\pL\pN\-]*(?:(?: \. |\.)[\pL\pN][\pL\pN\-]*)+)`)
-	mailContext = map[string]bool{"email": true, "e-mail": true, "mail": true, "mailto": true, "courriel": true, "correo": true,
-		"contact": true, "write": true, "mél": true, "mel": true, "posta": true, "adres": true, "e-post": true, "emailadres": true}
+	mailContext = gazetteer.MustWords("labels", "email")
 )
 
 func findObfuscatedEmails(v *View) []page.Span {

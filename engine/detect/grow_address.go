@@ -88,11 +88,7 @@ func isLetters(s string) bool {
 
 // growStop are words that end an address whatever their case: labels
 // and greetings that follow address blocks, and sentence words.
-var growStop = map[string]bool{"dear": true, "hi": true, "hello": true, "re": true, "subject": true, "tel": true,
-	"phone": true, "fax": true, "email": true, "e-mail": true, "mail": true, "mobile": true, "cell": true, "office": true,
-	"date": true, "invoice": true, "attn": true, "attention": true, "please": true, "thanks": true, "thank": true,
-	"regards": true, "sincerely": true, "call": true, "website": true, "web": true, "www": true, "http": true,
-	"https": true, "iban": true, "vat": true, "tax": true, "account": true, "ref": true, "reference": true}
+var growStop = gazetteer.MustWords("stopwords", "address-end")
 
 // evidence reports whether word i is more than a capitalised word: a
 // house number or postcode, a known place, street, unit or post-box word,
@@ -149,8 +145,7 @@ func (g *grower) lineEvidence(v *View, i int) bool {
 
 // militaryWords are the words of US military and diplomatic addresses
 // ("USNS Frías, FPO AA 88037", "PSC 2905, Box 1278, APO AE 40674").
-var militaryWords = map[string]bool{"apo": true, "fpo": true, "dpo": true, "psc": true, "cmr": true, "uss": true,
-	"usns": true, "usnv": true, "uscgc": true, "box": true, "unit": true}
+var militaryWords = gazetteer.MustWords("addresses", "military")
 
 // bare is word i's core, as written and in lower case, without the
 // punctuation that quoting and form layouts put before it (">31",
@@ -420,20 +415,14 @@ func (v *View) endOf(i int) int { _, e := v.WordRange(i); return e }
 // addressLabels are the words that announce an address ("Address:", "my
 // new address is", "Anschrift:"); addressFiller may sit between the label
 // and the address.
-var addressLabels = map[string]bool{"address": true, "addresses": true, "addr": true, "adresse": true,
-	"anschrift": true, "dirección": true, "direccion": true, "domicilio": true, "indirizzo": true, "adres": true,
-	"endereço": true, "endereco": true, "morada": true, "zip": true, "zipcode": true, "postcode": true, "plz": true}
+var addressLabels = gazetteer.MustWords("labels", "address")
 
 // addressCues are verbs and labels after which an address often follows
 // ("Ship to:", "lives at", "deliver to"); unlike addressLabels they need
 // a word that is not a number in what follows ("sent to 3 customers").
-var addressCues = map[string]bool{"ship": true, "deliver": true, "delivered": true, "bill": true, "mail": true,
-	"sold": true, "send": true, "sent": true, "return": true, "returned": true, "lives": true, "living": true,
-	"resides": true, "residing": true, "located": true, "situated": true, "arrived": true, "wohnt": true,
-	"wohnhaft": true, "habite": true, "domicilié": true, "domiciliée": true, "vive": true, "woont": true}
+var addressCues = gazetteer.MustWords("labels", "address-cue")
 
-var addressFiller = map[string]bool{"is": true, "was": true, "to": true, "with": true, "at": true, "are": true,
-	"here": true, "they": true, "the": true, "same": true, "of": true, "ist": true, "est": true, "es": true, "è": true, "code": true}
+var addressFiller = gazetteer.MustWords("stopwords", "address-filler")
 
 // labelledAddresses finds addresses right after an address label: the
 // first word after the label and its filler words must be a number or a

@@ -16,9 +16,7 @@ import (
 // lists know ("Research and Development").
 
 // kinWords follow a founder's name in a firm's name, never a person's.
-var kinWords = map[string]bool{"son": true, "sons": true, "brother": true, "brothers": true, "bros": true,
-	"daughter": true, "daughters": true, "co": true, "company": true, "partner": true, "partners": true,
-	"associate": true, "associates": true, "family": true, "friends": true, "others": true}
+var kinWords = gazetteer.MustWords("people", "kin")
 
 // coordName reports whether word k, listed with the name word anchor
 // (the last word of the name before it or the first of the name after

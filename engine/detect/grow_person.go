@@ -16,10 +16,7 @@ import (
 // postNominals are letters written after a name: degrees, professions
 // and generational suffixes. Ambiguous ones ("DO", "PA", "MA") are left
 // out: they are also ordinary words or state codes.
-var postNominals = map[string]bool{"md": true, "dds": true, "dmd": true, "dvm": true, "phd": true, "ph.d": true,
-	"jr": true, "sr": true, "ii": true, "iii": true, "iv": true, "esq": true, "rn": true, "cpa": true,
-	"mba": true, "llm": true, "frcs": true, "mrcp": true, "np": true, "lpn": true, "facs": true, "msc": true,
-	"bsc": true, "dphil": true, "psyd": true, "edd": true, "jd": true}
+var postNominals = gazetteer.MustWords("people", "post-nominal")
 
 // postNominalAt reports whether word i is a post-nominal as written
 // after a name: in capitals ("MD", "PhD"), capitalised with a dot

@@ -17,47 +17,21 @@ import (
 // word alone, so "Will you come?" and "Grace period" stay readable.
 
 // particles join the parts of a surname ("Donald van der Voet").
-var particles = map[string]bool{"van": true, "von": true, "der": true, "den": true, "de": true, "del": true, "della": true,
-	"di": true, "da": true, "du": true, "dos": true, "das": true, "do": true, "la": true, "le": true, "bin": true, "ibn": true,
-	"al": true, "el": true, "ter": true, "ten": true, "zu": true, "y": true, "e": true, "mc": true, "st.": true}
+var particles = gazetteer.MustWords("connectors", "name")
 
 // nameLabels introduce a person's name in forms and letters.
-var nameLabels = map[string]bool{"name": true, "names": true, "contact": true, "dear": true, "attn": true, "attention": true,
-	"signed": true, "signature": true, "from": true, "to": true, "cc": true, "employee": true, "patient": true, "applicant": true,
-	"customer": true, "client": true, "author": true, "by": true, "sincerely": true, "regards": true, "recipient": true,
-	"sender": true, "tenant": true, "landlord": true, "owner": true, "holder": true, "cardholder": true, "beneficiary": true,
-	"manager": true, "witness": true, "nom": true, "prénom": true, "prenom": true, "nombre": true, "apellido": true, "apellidos": true,
-	"nome": true, "cognome": true, "naam": true, "vorname": true, "nachname": true, "herr": true, "frau": true,
-	"liebe": true, "lieber": true, "geehrte": true, "geehrter": true, "cher": true, "chère": true, "estimado": true,
-	"estimada": true, "caro": true, "cara": true, "beste": true, "geachte": true, "prezado": true, "prezada": true,
-	"full": true, "surname": true, "forename": true, "firstname": true, "lastname": true}
+var nameLabels = gazetteer.MustWords("labels", "name")
 
 // rankTitles are ranks and offices written before a name ("General Ross
 // Hoyt", "Captain Newell Beaty"); unlike honorifics they are also ordinary
 // words ("General Motors"), so the name after them must be a known one.
-var rankTitles = map[string]bool{"general": true, "captain": true, "major": true, "colonel": true, "sergeant": true,
-	"lieutenant": true, "admiral": true, "commander": true, "corporal": true, "private": true, "president": true,
-	"senator": true, "governor": true, "mayor": true, "king": true, "queen": true, "prince": true, "princess": true,
-	"saint": true, "pope": true, "bishop": true, "father": true, "brother": true, "sister": true, "uncle": true,
-	"aunt": true, "judge": true, "justice": true, "officer": true, "agent": true, "coach": true, "doctor": true,
-	"professor": true, "chairman": true, "director": true, "minister": true, "chancellor": true, "dean": true,
-	"detective": true, "inspector": true, "sheriff": true, "councillor": true, "councilman": true, "rabbi": true,
-	"reverend": true, "pastor": true, "archbishop": true, "cardinal": true, "emperor": true, "empress": true,
-	"duke": true, "duchess": true, "count": true, "countess": true, "baron": true, "baroness": true}
+var rankTitles = gazetteer.MustWords("people", "rank")
 
 // salutations precede a name without a colon.
-var salutations = map[string]bool{"dear": true, "liebe": true, "lieber": true, "geehrte": true, "geehrter": true,
-	"cher": true, "chère": true, "estimado": true, "estimada": true, "caro": true, "cara": true, "beste": true,
-	"geachte": true, "prezado": true, "prezada": true, "hello": true, "hi": true, "bonjour": true, "hola": true}
+var salutations = gazetteer.MustWords("labels", "salutation")
 
 // stopwords never belong to a name or an organization's name.
-var stopwords = map[string]bool{"the": true, "a": true, "an": true, "and": true, "or": true, "of": true, "to": true,
-	"in": true, "on": true, "at": true, "for": true, "with": true, "by": true, "from": true, "is": true, "are": true,
-	"was": true, "were": true, "be": true, "i": true, "you": true, "we": true, "they": true, "he": true, "she": true,
-	"it": true, "my": true, "your": true, "our": true, "their": true, "his": true, "her": true, "this": true, "that": true,
-	"der": true, "die": true, "das": true, "le": true, "la": true, "les": true, "el": true, "il": true, "lo": true,
-	"un": true, "une": true, "ein": true, "eine": true, "het": true, "een": true, "o": true, "os": true, "as": true,
-	"dear": true, "hello": true, "hi": true, "mr": true, "mrs": true, "ms": true, "dr": true}
+var stopwords = gazetteer.MustWords("stopwords", "name")
 
 type nameFinder struct {
 	gz  *gazetteer.Gazetteers
@@ -584,13 +558,11 @@ func newOrgFinder(gz *gazetteer.Gazetteers) *orgFinder {
 }
 
 // lowerLegalOK are legal forms people write in lower case ("acme inc.").
-var lowerLegalOK = map[string]bool{"inc": true, "ltd": true, "llc": true, "llp": true, "plc": true, "gmbh": true,
-	"corp": true, "ltda": true, "srl": true, "sarl": true, "bv": true, "pty": true, "ptyltd": true}
+var lowerLegalOK = gazetteer.MustWords("organizations", "lower-legal-form")
 
 // orgConnectors may sit between the capitalised words of a name.
 // "and" is left out: "Carfax and Keychain Logistics Corp." is two names.
-var orgConnectors = map[string]bool{"&": true, "of": true, "for": true, "de": true, "der": true, "van": true, "di": true,
-	"des": true, "du": true, "del": true, "+": true}
+var orgConnectors = gazetteer.MustWords("connectors", "org")
 
 func (o *orgFinder) find(v *View) []page.Span {
 	var out []page.Span
@@ -677,8 +649,7 @@ func (o *orgFinder) partners(lower bool, ws ...string) bool {
 
 // workplaces are nouns that, after "the" and a name, make the name an
 // organization's: "the Seeclickfix office", "the Social Explorer team".
-var workplaces = map[string]bool{"office": true, "offices": true, "headquarters": true, "branch": true,
-	"team": true, "staff": true}
+var workplaces = gazetteer.MustWords("organizations", "workplace")
 
 // placeOfWork returns the first word of an organization's name that word
 // j, a workplace noun in lower case, follows after "the" ("The Social
@@ -716,21 +687,7 @@ func (o *orgFinder) placeOfWork(v *View, j, first int) int {
 
 // orgHeads are nouns that end organization names without a legal form
 // ("Palantir Technologies", "Nera Economic Consulting", "Arrive Labs").
-var orgHeads = map[string]bool{"technologies": true, "technology": true, "labs": true, "laboratories": true,
-	"insurance": true, "consulting": true, "consultants": true, "services": true, "solutions": true, "systems": true,
-	"group": true, "holdings": true, "partners": true, "associates": true, "bank": true, "bancorp": true,
-	"foundation": true, "institute": true, "university": true, "college": true, "agency": true,
-	"corporation": true, "company": true, "analytics": true, "international": true, "industries": true,
-	"enterprises": true, "ventures": true, "capital": true, "media": true, "networks": true, "software": true,
-	"pharmaceuticals": true, "pharma": true, "biosciences": true, "therapeutics": true, "sciences": true,
-	"motors": true, "airlines": true, "energy": true, "financial": true, "investments": true, "trust": true,
-	"association": true, "society": true, "hospital": true, "clinic": true, "academy": true, "publishing": true,
-	"studios": true, "entertainment": true, "communications": true, "telecom": true, "logistics": true,
-	"realty": true, "properties": true, "management": true, "research": true, "resources": true,
-	"worldwide": true, "mutual": true, "federation": true, "bureau": true, "interactive": true, "digital": true,
-	"data": true, "health": true, "healthcare": true, "medical": true, "foods": true, "brands": true,
-	"stiftung": true, "verein": true, "verband": true, "gruppe": true, "bank.": true, "fondation": true,
-	"groupe": true, "fundación": true, "fondazione": true, "stichting": true, "universität": true, "université": true}
+var orgHeads = gazetteer.MustWords("organizations", "head")
 
 // headAt reports whether word j is a capitalised organization head noun.
 func (o *orgFinder) headAt(v *View, j int) bool {

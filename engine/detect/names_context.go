@@ -30,17 +30,11 @@ import (
 //     and Stanton" (two known names, one of them no word and no town).
 
 // speechVerbs attribute a quotation to a speaker.
-var speechVerbs = map[string]bool{"says": true, "said": true, "asks": true, "asked": true, "replies": true,
-	"replied": true, "adds": true, "added": true, "writes": true, "wrote": true, "explains": true,
-	"explained": true, "notes": true, "noted": true, "continues": true, "continued": true, "recalls": true,
-	"recalled": true, "shouted": true, "shouts": true, "whispered": true, "whispers": true, "answered": true}
+var speechVerbs = gazetteer.MustWords("context", "speech")
 
 // requestOpeners follow a vocative at the start of a sentence: "Vala,
 // can I ...", "Tom, please ...".
-var requestOpeners = map[string]bool{"can": true, "could": true, "would": true, "will": true, "please": true,
-	"do": true, "did": true, "are": true, "have": true, "you": true, "i": true, "i'm": true, "we": true,
-	"let": true, "let's": true, "what": true, "where": true, "why": true, "how": true, "when": true,
-	"thank": true, "thanks": true, "come": true, "listen": true, "look": true, "wait": true, "stop": true}
+var requestOpeners = gazetteer.MustWords("context", "request")
 
 // quoteByte reports whether b is an ASCII quotation mark.
 func quoteByte(b byte) bool { return b == '"' || b == '\'' }
@@ -249,22 +243,14 @@ func (n *nameFinder) speakingAt(v *View, i, first, end int, lower bool) bool {
 
 // dataNouns are personal data a person has ("Viktor's address") and a
 // person's kin.
-var dataNouns = map[string]bool{"address": true, "phone": true, "email": true, "e-mail": true, "number": true,
-	"birthday": true, "passport": true, "account": true, "card": true, "license": true, "licence": true,
-	"iban": true, "ssn": true, "salary": true, "password": true, "username": true, "mobile": true,
-	// and kin: "I'm Cynthia's daughter".
-	"daughter": true, "son": true, "wife": true, "husband": true, "mother": true, "father": true, "sister": true,
-	"brother": true, "mom": true, "mum": true, "dad": true, "girlfriend": true, "boyfriend": true, "fiancé": true,
-	"fiancée": true, "widow": true, "grandson": true, "granddaughter": true, "nephew": true, "niece": true, "cousin": true}
+var dataNouns = gazetteer.MustWords("labels", "data-noun")
 
 // possessives are the pronouns after a recipient: "had given Chise his
 // address".
-var possessives = map[string]bool{"his": true, "her": true, "their": true, "my": true, "our": true}
+var possessives = gazetteer.MustWords("context", "possessive")
 
 // givingVerbs take a recipient before what is given.
-var givingVerbs = map[string]bool{"give": true, "gives": true, "gave": true, "given": true, "giving": true,
-	"send": true, "sends": true, "sent": true, "show": true, "shows": true, "showed": true, "shown": true,
-	"tell": true, "tells": true, "told": true, "hand": true, "handed": true, "email": true, "emailed": true}
+var givingVerbs = gazetteer.MustWords("context", "giving")
 
 // ownerAt returns the length in bytes of the name at word i when it is
 // in the possessive before a personal-data or kin noun ("here's Viktor's
@@ -383,10 +369,7 @@ func (n *nameFinder) listWord(v *View, j int, lower bool) (ok, known, plain bool
 
 // workNouns are works and followers named after a person: "the Bodnár
 // novel", "a Zachary Örlygsdóttir concert", "a huge Rangel fan".
-var workNouns = map[string]bool{"novel": true, "novels": true, "concert": true, "concerts": true, "fan": true,
-	"fans": true, "album": true, "biography": true, "memoir": true, "novella": true, "poem": true, "poems": true,
-	"song": true, "songs": true, "film": true, "films": true, "movie": true, "version": true, "painting": true,
-	"paintings": true, "sonata": true, "symphony": true, "opera": true, "trilogy": true, "retrospective": true}
+var workNouns = gazetteer.MustWords("context", "work")
 
 // authorAt returns the first word of the name of the person a work is
 // named after that ends at word i, or -1: an article (or "huge") and a

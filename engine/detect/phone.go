@@ -7,6 +7,7 @@ import (
 
 	"github.com/nyaruka/phonenumbers"
 
+	"github.com/redactd/redactd/engine/detect/gazetteer"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -17,25 +18,10 @@ var phoneRegions = []string{"US", "GB", "DE", "FR", "ES", "IT", "NL", "CA", "IN"
 // phoneContext are labels that make a merely possible number (right length
 // for its plan, but not in an allocated range, or unformatted) a phone
 // number when they appear on its line or the line before.
-var phoneContext = map[string]bool{
-	"tel": true, "tel.": true, "tele": true, "telephone": true, "phone": true, "ph": true, "call": true, "fax": true,
-	"mobile": true, "mob": true, "cell": true, "cellphone": true, "office": true, "home": true, "work": true,
-	"contact": true, "reach": true, "dial": true, "text": true, "sms": true, "whatsapp": true, "hotline": true,
-	"direct": true, "desk": true, "landline": true, "switchboard": true, "answering": true, "number": true, "ring": true,
-	"calling": true, "called": true, "phoned": true,
-	"telefon": true, "telefonnummer": true, "rufnummer": true, "handy": true, "mobil": true, "mobilnummer": true, "durchwahl": true,
-	"telefax": true, "tél": true, "téléphone": true, "portable": true, "numéro": true, "teléfono": true, "telefono": true,
-	"móvil": true, "movil": true, "celular": true, "cellulare": true, "telefoon": true, "mobiel": true, "telemóvel": true,
-	"telefone": true, "fone": true, "numero": true,
-}
+var phoneContext = gazetteer.MustWords("labels", "phone")
 
 // notPhoneLabel are words before a number that say it is something else.
-var notPhoneLabel = map[string]bool{"suite": true, "apt": true, "unit": true, "room": true, "box": true, "flat": true,
-	"floor": true, "ste": true, "no": true, "nr": true, "nº": true, "n°": true, "#": true, "invoice": true, "order": true,
-	"ref": true, "reference": true, "account": true, "acct": true, "id": true, "customer": true, "po": true, "zip": true,
-	"postcode": true, "iban": true, "bic": true, "swift": true, "sort": true, "routing": true, "aba": true, "ssn": true,
-	"policy": true, "case": true, "ticket": true, "serial": true, "isbn": true, "rechnung": true, "kundennummer": true,
-	"facture": true, "pedido": true, "fattura": true, "factuur": true, "fatura": true, "postfach": true, "bp": true}
+var notPhoneLabel = gazetteer.MustWords("labels", "not-phone")
 
 // findPhones scans each line for phone-shaped runs (digits with spaces,
 // dots, dashes, slashes and parentheses, optionally starting with + and
@@ -343,14 +329,10 @@ func contactBefore(v *View, at int) bool {
 }
 
 // contactWords before "at" make the number after it a phone number.
-var contactWords = map[string]bool{"reach": true, "reached": true, "reachable": true, "me": true, "us": true,
-	"him": true, "her": true, "them": true, "available": true, "answer": true, "answers": true, "contacted": true}
+var contactWords = gazetteer.MustWords("context", "contact")
 
 // amountAfter are words after a number that make it a quantity or price.
-var amountAfter = map[string]bool{"each": true, "per": true, "a": true, "an": true, "euros": true, "euro": true, "eur": true,
-	"dollars": true, "dollar": true, "usd": true, "gbp": true, "pounds": true, "units": true, "items": true, "people": true,
-	"times": true, "percent": true, "%": true, "shares": true, "km": true, "miles": true, "kg": true, "tons": true, "tonnes": true,
-	"points": true, "votes": true, "copies": true, "visitors": true, "users": true}
+var amountAfter = gazetteer.MustWords("context", "amount-after")
 
 // possibleAnywhere reports whether digits, in national format, have a
 // length some numbering plan allows (libphonenumber's "possible number"

@@ -19,9 +19,7 @@ import (
 // locatives are the words after which a town or country is a place.
 // "to" and "at" are not among them: they take people as often ("forward
 // to Brant", "turned to Clayton", "smiled at Florence"; dev splits).
-var locatives = map[string]bool{"in": true, "from": true, "near": true, "into": true,
-	"outside": true, "around": true, "across": true, "via": true, "through": true,
-	"throughout": true, "within": true, "inside": true, "nach": true, "aus": true, "en": true, "dans": true}
+var locatives = gazetteer.MustWords("context", "locative")
 
 // dropPlaceNames drops Person spans whose words are exactly a town or
 // country the gazetteers know, written right after a locative on the same

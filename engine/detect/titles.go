@@ -17,10 +17,7 @@ import (
 
 // offices are titles of office that address a person without naming one
 // ("Mr President", "Madam Speaker"), beyond rankTitles and titles.txt.
-var offices = map[string]bool{"speaker": true, "commissioner": true, "secretary": true, "rapporteur": true,
-	"chair": true, "chairwoman": true, "chairperson": true, "premier": true, "deputy": true, "vice-president": true,
-	"madam": true, "madame": true, "mister": true, "ambassador": true, "excellency": true, "majesty": true,
-	"highness": true, "brigadier": true, "honour": true, "honor": true, "lordship": true, "ladyship": true}
+var offices = gazetteer.MustWords("people", "office")
 
 // isTitleWord reports whether l (lower case, no trailing dot) is an
 // honorific, a rank or an office.
