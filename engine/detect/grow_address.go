@@ -258,7 +258,7 @@ func (g *grower) addressAfter(v *View, last int) int {
 // alongLine grows over the address words after last on its line.
 func (g *grower) alongLine(v *View, last int) int {
 	_, end := v.Line(v.LineOf(last))
-	if g.endsSentence(v, last) {
+	if g.endsAddressSentence(v, last) {
 		return last
 	}
 	out := last
@@ -298,7 +298,7 @@ func (g *grower) alongLine(v *View, last int) int {
 				}
 			}
 		}
-		if g.endsSentence(v, k) || strings.ContainsAny(v.Text[v.ceOf(k):v.endOf(k)], ":;") {
+		if g.endsAddressSentence(v, k) || strings.ContainsAny(v.Text[v.ceOf(k):v.endOf(k)], ":;") {
 			return out
 		}
 	}
@@ -385,18 +385,19 @@ func (g *grower) onlyNeutralBetween(v *View, f, e int) bool {
 	return true
 }
 
-// endsSentence reports whether word i ends a sentence: a question or
-// exclamation mark after its core, or a full stop that is not an
-// abbreviation's ("Belarus. Please" but not "Apt. 676" or "St. John").
-func (g *grower) endsSentence(v *View, i int) bool {
+// endsAddressSentence reports whether word i ends a sentence for address
+// growth: it ends one (endsSentence) with a question or exclamation mark,
+// or with a full stop that is no abbreviation's ("Belarus. Please" but not
+// "Apt. 676" or "St. John"): the word is no unit, street type, title or
+// post-box word, and the next word on its line, if any, is capitalised.
+func (g *grower) endsAddressSentence(v *View, i int) bool {
+	if !endsSentence(v, i) {
+		return false
+	}
 	_, ce := v.core(i)
 	_, e := v.WordRange(i)
-	tail := v.Text[ce:e]
-	switch {
-	case strings.ContainsAny(tail, "?!"):
+	if strings.ContainsAny(v.Text[ce:e], "?!") {
 		return true
-	case !strings.Contains(tail, "."):
-		return false
 	}
 	_, l := bare(v, i)
 	if len(l) <= 1 || g.gz.Lex[l]&(gazetteer.Unit|gazetteer.StreetSuffix|gazetteer.StreetPrefix|gazetteer.Title|gazetteer.POBox) != 0 {

@@ -65,13 +65,7 @@ func (g *grower) listTail(v *View, last, k, end int) bool {
 		return false
 	}
 	tail := v.Text[v.ceOf(k):v.endOf(k)]
-	return strings.HasPrefix(tail, ".") || strings.HasPrefix(tail, "!") || strings.HasPrefix(tail, "?") || k+1 == end && tail == ""
-}
-
-// endsSentence reports whether word i ends a sentence ("home.", "you?").
-func endsSentence(v *View, i int) bool {
-	tail := strings.TrimRight(v.WordText(i), `"')”’\`)
-	return strings.HasSuffix(tail, ".") || strings.HasSuffix(tail, "!") || strings.HasSuffix(tail, "?")
+	return endsSentence(v, k) || k+1 == end && tail == ""
 }
 
 // firstName reports whether word i is a capitalised known first name.

@@ -209,7 +209,7 @@ func (n *nameFinder) attributedAt(v *View, i, first, end int, lower bool) bool {
 		return false
 	}
 	tail := v.Text[v.ceOf(i):v.endOf(i)]
-	return strings.HasPrefix(tail, ".") || strings.HasPrefix(tail, "!") || strings.HasPrefix(tail, "?") || tail == "" && i+1 == v.Len()
+	return endsSentence(v, i) || tail == "" && i+1 == v.Len()
 }
 
 // vocativeAt reports whether word i is a person addressed: ", Charlotte!"

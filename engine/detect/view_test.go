@@ -133,3 +133,37 @@ func TestDetectMatchesDetectView(t *testing.T) {
 		}
 	}
 }
+
+// TestEndsSentence checks the one sentence-end predicate and address
+// growth's narrowing of it: an abbreviation's full stop ends no address.
+func TestEndsSentence(t *testing.T) {
+	g, err := growerOnce()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		text         string
+		word         int
+		ends, inAddr bool
+	}{
+		{"I went home. Then", 2, true, true},
+		{`you?" he`, 0, true, true},
+		{"(ok!) Then", 0, true, true},
+		{"(ok!) then", 0, true, false},
+		{"Acme Inc., Boston", 1, false, false},
+		{"home, then", 0, false, false},
+		{"Apt. 676", 0, true, false},
+		{"St. John", 0, true, false},
+		{"Belarus. please", 0, true, false},
+		{"Belarus. Please", 0, true, true},
+	} {
+		p, _ := PageFromText(c.text)
+		v := PageView(p)
+		if got := endsSentence(v, c.word); got != c.ends {
+			t.Errorf("endsSentence(%q, %d) = %v, want %v", c.text, c.word, got, c.ends)
+		}
+		if got := g.endsAddressSentence(v, c.word); got != c.inAddr {
+			t.Errorf("endsAddressSentence(%q, %d) = %v, want %v", c.text, c.word, got, c.inAddr)
+		}
+	}
+}
