@@ -26,10 +26,10 @@ func TestFlowsOn(t *testing.T) {
 	} {
 		p := &page.Page{Words: []page.Word{word("Mr.", 0, 0), word("Allen", 0, 0), word("Tazuka?", 1, tc.second)}}
 		v := PageView(p)
-		if got := v.flowsOn(0); got != tc.want {
+		if got := v.FlowsOn(0); got != tc.want {
 			t.Errorf("%s: flowsOn = %v, want %v", tc.name, got, tc.want)
 		}
-		if v.flowsOn(1) {
+		if v.FlowsOn(1) {
 			t.Errorf("%s: the last line flows on", tc.name)
 		}
 		spans, err := Run(context.Background(), p, allRecs(t), Options{Categories: []page.Category{page.Person}})
@@ -46,7 +46,7 @@ func TestFlowsOn(t *testing.T) {
 		}
 	}
 	p, _ := PageFromText("one\ntwo")
-	if !PageView(p).flowsOn(0) {
+	if !PageView(p).FlowsOn(0) {
 		t.Error("plain text lines do not flow on")
 	}
 }

@@ -1,4 +1,4 @@
-package detect
+package pattern
 
 import (
 	"regexp"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -39,6 +40,14 @@ var months = func() map[string]int {
 var ambiguousMonths = gazetteer.MustWords("dates", "ambiguous-month")
 
 var weekdays = gazetteer.MustWords("dates", "weekday")
+
+// MonthNumber returns the number (1-12) of the lower-case month name or
+// abbreviation w, 0 when w is none.
+func MonthNumber(w string) int { return months[w] }
+
+// IsWeekday reports whether the lower-case word w is a weekday name or
+// abbreviation.
+func IsWeekday(w string) bool { return weekdays[w] }
 
 // versionWords before a dotted number make it a version, not a date.
 var versionWords = gazetteer.MustWords("dates", "version")
@@ -76,12 +85,12 @@ func validDate(y, m, d int) bool {
 // (one kind per date), two- or four-digit years, and the calendar-valid
 // month-year forms mm/yyyy and yyyy-mm. It returns a score.
 func parseNumericDate(s string) (float32, bool) {
-	if len(s) < 6 || len(s) > 10 || !isDigit(s[0]) || !isDigit(s[len(s)-1]) {
+	if len(s) < 6 || len(s) > 10 || !view.IsDigit(s[0]) || !view.IsDigit(s[len(s)-1]) {
 		return 0, false
 	}
 	sep := byte(0)
 	for i := 0; i < len(s); i++ {
-		if !isDigit(s[i]) {
+		if !view.IsDigit(s[i]) {
 			sep = s[i]
 			break
 		}
@@ -91,7 +100,7 @@ func parseNumericDate(s string) (float32, bool) {
 	}
 	parts := strings.Split(s, string(sep))
 	for _, p := range parts {
-		if !allDigits(p) {
+		if !AllDigits(p) {
 			return 0, false
 		}
 	}
@@ -135,7 +144,7 @@ func parseNumericDate(s string) (float32, bool) {
 // "3", "3rd", "1er", "15.", "1º".
 func dayNumber(s string) (int, bool) {
 	i := 0
-	for i < len(s) && isDigit(s[i]) {
+	for i < len(s) && view.IsDigit(s[i]) {
 		i++
 	}
 	if i == 0 || i > 2 {
@@ -167,12 +176,12 @@ func dayRange(s string) (int, bool) {
 
 // yearNumber parses a four-digit year, or an apostrophe two-digit one.
 func yearNumber(s string) (int, bool) {
-	if len(s) == 4 && allDigits(s) {
+	if len(s) == 4 && AllDigits(s) {
 		y, _ := strconv.Atoi(s)
 		return y, y >= 1000 && y <= 2999
 	}
 	for _, ap := range []string{"'", "’"} {
-		if strings.HasPrefix(s, ap) && len(s) == len(ap)+2 && allDigits(s[len(ap):]) {
+		if strings.HasPrefix(s, ap) && len(s) == len(ap)+2 && AllDigits(s[len(ap):]) {
 			y, _ := strconv.Atoi(s[len(ap):])
 			return 2000 + y, true
 		}
@@ -182,11 +191,11 @@ func yearNumber(s string) (int, bool) {
 
 // dateFinder walks one view; its helpers read words by view index.
 type dateFinder struct {
-	v   *View
+	v   *view.View
 	out []page.Span
 }
 
-// findDates finds dates and date-times: numeric dates in any order with
+// FindDates finds dates and date-times: numeric dates in any order with
 // '/', '-' or '.' (calendar-checked, two- or four-digit years), "04 03
 // 2021", ISO 8601 date-times, month names and abbreviations in seven
 // languages with days, ordinals, years and ranges ("3rd of March 2021",
@@ -196,7 +205,7 @@ type dateFinder struct {
 // on Thursday"; lifeEvents); otherwise it is left ("flew on Thursday
 // morning", "founded in 1971"): alone it identifies no one and masking it
 // would blank out ordinary prose.
-func findDates(v *View) []page.Span {
+func FindDates(v *view.View) []page.Span {
 	f := &dateFinder{v: v}
 	for k := 0; k < v.Lines(); k++ {
 		first, end := v.Line(k)
@@ -226,7 +235,7 @@ func (f *dateFinder) lifeEvents(first, end int) {
 		for j := i + 1; j < end && j <= i+3; j++ {
 			w := f.cl(j, first, end)
 			if bareYear(w) || weekdays[w] && len(w) > 4 {
-				s, e := f.v.core(j)
+				s, e := f.v.Core(j)
 				if sp, ok := f.v.Span(s, e, page.Date, 0.6, "date"); ok {
 					f.out = append(f.out, sp)
 				}
@@ -241,7 +250,7 @@ func (f *dateFinder) lifeEvents(first, end int) {
 
 // bareYear reports whether w is a four-digit year from 1800 to 2099.
 func bareYear(w string) bool {
-	if len(w) != 4 || !allDigits(w) {
+	if len(w) != 4 || !AllDigits(w) {
 		return false
 	}
 	return w[:2] == "18" || w[:2] == "19" || w[:2] == "20"
@@ -253,20 +262,20 @@ func (f *dateFinder) cl(i, first, end int) string {
 	if i < first || i >= end {
 		return ""
 	}
-	return strings.TrimSuffix(f.v.coreLower(i), ".")
+	return strings.TrimSuffix(f.v.CoreLower(i), ".")
 }
 
 // at looks for a date starting at word i of the line [first, end) and
 // returns the index of the next word to look at.
 func (f *dateFinder) at(i, first, end int) int {
 	v := f.v
-	w := v.coreLower(i)
+	w := v.CoreLower(i)
 	if w == "" {
 		return i + 1
 	}
 	// Numeric dates, possibly glued to a label ("DOB:3/4/1990").
-	if hasDigit(w) {
-		cs, ce := v.core(i)
+	if view.HasDigit(w) {
+		cs, ce := v.Core(i)
 		s := cs
 		if p := strings.IndexAny(v.Text[cs:ce], "0123456789"); p > 0 && strings.IndexByte(":=(#", v.Text[cs+p-1]) >= 0 {
 			s = cs + p
@@ -284,8 +293,8 @@ func (f *dateFinder) at(i, first, end int) int {
 			return f.emit(i, s, ce, score, first, end)
 		}
 		if j, ok := f.spaced(i, first, end); ok {
-			s, _ := v.core(i)
-			_, e := v.core(j)
+			s, _ := v.Core(i)
+			_, e := v.Core(j)
 			return f.emit(j, s, e, 0.7, first, end) // emit continues after j
 		}
 		if sc, ok := gluedMonthDate(v.Lower[s:ce]); ok {
@@ -304,8 +313,8 @@ func (f *dateFinder) spaced(i, first, end int) (int, bool) {
 	if i+2 >= end {
 		return 0, false
 	}
-	a, b, c := f.v.coreText(i), f.v.coreText(i+1), f.v.coreText(i+2)
-	if !allDigits(a) || !allDigits(b) || !allDigits(c) {
+	a, b, c := f.v.CoreText(i), f.v.CoreText(i+1), f.v.CoreText(i+2)
+	if !AllDigits(a) || !AllDigits(b) || !AllDigits(c) {
 		return 0, false
 	}
 	num := func(p string) int { n, _ := strconv.Atoi(p); return n }
@@ -349,7 +358,7 @@ func gluedMonthDate(w string) (float32, bool) {
 			d, ok = dayNumber(p[1])
 			y, _ = strconv.Atoi(p[2])
 		}
-		if ok && allDigits(strings.TrimLeft(p[2], "0")+"0") && validDate(y, m, d) {
+		if ok && AllDigits(strings.TrimLeft(p[2], "0")+"0") && validDate(y, m, d) {
 			return 0.85, true
 		}
 	}
@@ -363,7 +372,7 @@ func gluedMonthDate(w string) (float32, bool) {
 //	MONTH [,] YEAR
 func (f *dateFinder) monthDate(i, mo, first, end int) int {
 	v := f.v
-	mw := strings.TrimSuffix(v.coreLower(i), ".")
+	mw := strings.TrimSuffix(v.CoreLower(i), ".")
 	start, stop := i, i
 	day := 0
 	// Day before the month.
@@ -413,8 +422,8 @@ func (f *dateFinder) monthDate(i, mo, first, end int) int {
 	if year == 0 || day == 0 {
 		score = 0.7
 	}
-	s, _ := v.core(start)
-	_, e := v.core(stop)
+	s, _ := v.Core(start)
+	_, e := v.Core(stop)
 	return f.emit(stop, s, e, score, first, end)
 }
 
@@ -426,7 +435,7 @@ func (f *dateFinder) cleanEnd(i, first, end int) bool {
 		return false
 	}
 	_, e := f.v.WordRange(i)
-	_, ce := f.v.core(i)
+	_, ce := f.v.Core(i)
 	return ce == e || f.v.Text[ce:e] == "."
 }
 
@@ -436,9 +445,9 @@ func (f *dateFinder) emit(last, s, e int, score float32, first, end int) int {
 	v := f.v
 	fw := v.WordAt(s)
 	if weekdays[strings.TrimSuffix(f.cl(fw-1, first, end), ".")] {
-		s, _ = v.core(fw - 1)
+		s, _ = v.Core(fw - 1)
 	} else if c := f.cl(fw-1, first, end); (c == "the" || c == "le" || c == "den" || c == "el" || c == "il") && weekdays[f.cl(fw-2, first, end)] {
-		s, _ = v.core(fw - 2)
+		s, _ = v.Core(fw - 2)
 	}
 	// Time after the date: "14:56:41", "10:15 am", "at 10:15", "10.15 Uhr".
 	j := last + 1
@@ -446,10 +455,10 @@ func (f *dateFinder) emit(last, s, e int, score float32, first, end int) int {
 		j++
 	}
 	if clockTime.MatchString(f.cl(j, first, end)) && strings.ContainsAny(f.cl(j, first, end), ":.h") {
-		_, e = v.core(j)
+		_, e = v.Core(j)
 		last = j
 		if c := f.cl(j+1, first, end); c == "am" || c == "pm" || c == "a.m" || c == "p.m" || c == "uhr" || c == "h" || c == "utc" || c == "gmt" || c == "cet" || c == "cest" || c == "est" || c == "pst" {
-			_, e = v.core(j + 1)
+			_, e = v.Core(j + 1)
 			last = j + 1
 		}
 	}

@@ -1,4 +1,4 @@
-package detect
+package rules
 
 import (
 	"strings"
@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/detect/pattern"
+	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -102,9 +104,9 @@ type nameTok struct {
 	poss bool
 }
 
-func (n *nameFinder) tok(v *View, i int) nameTok {
-	c := v.coreText(i)
-	l := v.coreLower(i)
+func (n *nameFinder) tok(v *view.View, i int) nameTok {
+	c := v.CoreText(i)
+	l := v.CoreLower(i)
 	t := nameTok{core: c, low: l, shaped: nameShaped(c), initial: isInitial(c), particle: particles[l]}
 	if t.shaped {
 		// A name in the possessive is the name: "Teresa Walker's".
@@ -124,11 +126,11 @@ func (n *nameFinder) tok(v *View, i int) nameTok {
 		t.top = f&gazetteer.TopFirstName != 0
 		t.surname = f&gazetteer.Surname != 0
 		t.noname = stopwords[l] || f&gazetteer.Country != 0 || n.notName(l, f)
-		t.common = t.noname || f&gazetteer.Common != 0 || months[l] > 0 || weekdays[l]
+		t.common = t.noname || f&gazetteer.Common != 0 || pattern.MonthNumber(l) > 0 || pattern.IsWeekday(l)
 		t.city = f&gazetteer.City != 0
 	}
 	_, we := v.WordRange(i)
-	_, ce := v.core(i)
+	_, ce := v.Core(i)
 	if ce < we {
 		t.punct = v.Text[ce]
 		switch v.Text[ce] {
@@ -156,16 +158,16 @@ func (n *nameFinder) notName(l string, f uint32) bool {
 // inAddress reports whether the name [s, e] of line [first, end) sits in
 // a street: after a house number or a prefix street type ("15 Via Carlo
 // Cattaneo", "Rua Joaquim ..."), or before a street type ("Koontz Lane").
-func (n *nameFinder) inAddress(v *View, s, e, first, end int) bool {
+func (n *nameFinder) inAddress(v *view.View, s, e, first, end int) bool {
 	if s > first {
-		p := v.coreLower(s - 1)
+		p := v.CoreLower(s - 1)
 		if houseNumber.MatchString(p) || n.gz.StreetPrefix.Has(p) || n.gz.StreetPrefix.Has(strings.TrimSuffix(p, ".")) {
 			return true
 		}
 	}
 	if e+1 < end {
-		q := strings.TrimSuffix(v.coreLower(e+1), ".")
-		if n.gz.StreetSuffix.Has(q) && isCapitalised(v.coreText(e+1)) && !isPostNominal(v.coreText(e+1)) || houseNumber.MatchString(q) && e+2 >= end {
+		q := strings.TrimSuffix(v.CoreLower(e+1), ".")
+		if n.gz.StreetSuffix.Has(q) && view.IsCapitalised(v.CoreText(e+1)) && !isPostNominal(v.CoreText(e+1)) || houseNumber.MatchString(q) && e+2 >= end {
 			return true
 		}
 	}
@@ -176,15 +178,15 @@ func (n *nameFinder) inAddress(v *View, s, e, first, end int) bool {
 // name of two to four words on their line ("San Diego", "Los Angeles",
 // "Santa Clara"): first names and surnames are often the words of Spanish
 // and Portuguese place names.
-func (n *nameFinder) inPlaceName(v *View, s, e, first, end int) bool {
+func (n *nameFinder) inPlaceName(v *view.View, s, e, first, end int) bool {
 	const longest = 4
 	for a := max(first, e-longest+1); a <= s; a++ {
-		if n.gz.Lex[v.coreLower(a)]&gazetteer.MultiStart == 0 {
+		if n.gz.Lex[v.CoreLower(a)]&gazetteer.MultiStart == 0 {
 			continue
 		}
-		phrase := v.coreLower(a)
+		phrase := v.CoreLower(a)
 		for b := a + 1; b < min(end, a+longest); b++ {
-			phrase += " " + v.coreLower(b)
+			phrase += " " + v.CoreLower(b)
 			if b >= e && (n.gz.Cities.Has(phrase) || n.gz.Countries.Has(phrase)) {
 				return true
 			}
@@ -196,7 +198,7 @@ func (n *nameFinder) inPlaceName(v *View, s, e, first, end int) bool {
 // tokPool recycles the per-page token buffers of nameFinder.find.
 var tokPool = sync.Pool{New: func() any { return new([]nameTok) }}
 
-func (n *nameFinder) find(v *View) []page.Span {
+func (n *nameFinder) find(v *view.View) []page.Span {
 	var out []page.Span
 	bp := tokPool.Get().(*[]nameTok)
 	defer tokPool.Put(bp)
@@ -245,7 +247,7 @@ func (n *nameFinder) find(v *View) []page.Span {
 				// Club": a name runs on into capitalised common words.
 				continue
 			}
-			if sp, ok := v.coreSpan(first+s, first+e, page.Person, score, "name-gazetteer"); ok {
+			if sp, ok := v.CoreSpan(first+s, first+e, page.Person, score, "name-gazetteer"); ok {
 				out = append(out, sp)
 			}
 		}
@@ -257,24 +259,24 @@ func (n *nameFinder) find(v *View) []page.Span {
 // been to a claudia nakajima concert?"), where capitals tell nothing: a
 // known first name that is not an ordinary word, followed by a known
 // surname or a word no list knows.
-func (n *nameFinder) lowerNames(v *View, first, end int) []page.Span {
+func (n *nameFinder) lowerNames(v *view.View, first, end int) []page.Span {
 	var out []page.Span
 	plain := func(i int) (string, uint32, bool) {
-		l := v.coreLower(i)
+		l := v.CoreLower(i)
 		f := n.gz.Lex[l]
 		return l, f, len(l) >= 3 && isLetters(l) && f&(gazetteer.Common|gazetteer.City|gazetteer.Country|gazetteer.Title) == 0 &&
-			!stopwords[l] && months[l] == 0 && !weekdays[l]
+			!stopwords[l] && pattern.MonthNumber(l) == 0 && !pattern.IsWeekday(l)
 	}
 	for i := first; i+1 < end; i++ {
 		_, f, ok := plain(i)
-		if !ok || f&gazetteer.FirstName == 0 || strings.ContainsAny(v.Text[v.ceOf(i):v.endOf(i)], ",;:.!?") {
+		if !ok || f&gazetteer.FirstName == 0 || strings.ContainsAny(v.Text[v.CoreEnd(i):v.WordEnd(i)], ",;:.!?") {
 			continue
 		}
 		_, g, ok := plain(i + 1)
 		if !ok || g&gazetteer.FirstName != 0 && g&gazetteer.Surname == 0 {
 			continue
 		}
-		if sp, ok := v.coreSpan(i, i+1, page.Person, 0.4, "name-gazetteer"); ok {
+		if sp, ok := v.CoreSpan(i, i+1, page.Person, 0.4, "name-gazetteer"); ok {
 			out = append(out, sp)
 		}
 		i++
@@ -289,11 +291,11 @@ func (n *nameFinder) lowerNames(v *View, first, end int) []page.Span {
 		if inSpans(out[:pairs], i) {
 			continue
 		}
-		if _, f, ok := plain(i); ok && f&gazetteer.FirstName != 0 && len(v.coreLower(i)) >= 4 &&
+		if _, f, ok := plain(i); ok && f&gazetteer.FirstName != 0 && len(v.CoreLower(i)) >= 4 &&
 			(f&gazetteer.TopFirstName != 0 || f&gazetteer.Surname == 0) {
 			// A frequent first name, or one that is no surname either:
 			// rare names that are also surnames are often words ("bloom").
-			if sp, ok := v.coreSpan(i, i, page.Person, 0.35, "name-gazetteer"); ok {
+			if sp, ok := v.CoreSpan(i, i, page.Person, 0.35, "name-gazetteer"); ok {
 				out = append(out, sp)
 			}
 		}
@@ -305,21 +307,21 @@ func (n *nameFinder) lowerNames(v *View, first, end int) []page.Span {
 // without capitals on purpose rather than being the middle of a
 // sentence: a sentence starts in lower case on it ("... person. they
 // are"), or it holds the pronoun "i" ("i'm", "i've").
-func noCaps(v *View, first, end int) bool {
-	if first > 0 && strings.ContainsAny(v.Text[v.ceOf(first-1):v.endOf(first-1)], ".?!") && len(v.coreLower(first-1)) > 3 {
+func noCaps(v *view.View, first, end int) bool {
+	if first > 0 && strings.ContainsAny(v.Text[v.CoreEnd(first-1):v.WordEnd(first-1)], ".?!") && len(v.CoreLower(first-1)) > 3 {
 		return true // the sentence before ended on the line before
 	}
 	for i := first; i < end; i++ {
-		l := v.coreLower(i)
+		l := v.CoreLower(i)
 		switch l {
 		case "i", "i'm", "i've", "i'll", "i'd", "im":
 			return true
 		}
 		if i+1 < end {
 			w := v.WordText(i)
-			if strings.HasSuffix(w, ".") && !strings.HasSuffix(w, "..") && len(v.coreLower(i)) > 3 ||
+			if strings.HasSuffix(w, ".") && !strings.HasSuffix(w, "..") && len(v.CoreLower(i)) > 3 ||
 				strings.HasSuffix(w, "?") || strings.HasSuffix(w, "!") {
-				if isLetters(v.coreLower(i + 1)) {
+				if isLetters(v.CoreLower(i + 1)) {
 					return true
 				}
 			}
@@ -333,7 +335,7 @@ func noCaps(v *View, first, end int) bool {
 // "her maiden name is Hyytiä", "everyone calls me Adlan".
 func (n *nameFinder) cued(toks []nameTok, i int) bool {
 	if i < 2 || !toks[i].shaped || toks[i].noname || toks[i].common && !toks[i].first && !toks[i].surname ||
-		isAllUpper(toks[i].core) || months[toks[i].low] > 0 || weekdays[toks[i].low] || toks[i-1].punct != 0 || toks[i-2].punct != 0 {
+		view.IsAllUpper(toks[i].core) || pattern.MonthNumber(toks[i].low) > 0 || pattern.IsWeekday(toks[i].low) || toks[i-1].punct != 0 || toks[i-2].punct != 0 {
 		return false
 	}
 	a, b := toks[i-2].low, toks[i-1].low
@@ -351,14 +353,14 @@ func (n *nameFinder) titledName(u nameTok) bool {
 // capitals or with a dot ("MD", "PhD", "Jr."), which may follow a name.
 func isPostNominal(w string) bool {
 	t := strings.TrimSuffix(w, ".")
-	return postNominals[strings.ToLower(t)] && (isAllUpper(t) || strings.HasSuffix(w, ".") || t == "PhD" || t == "Esq")
+	return postNominals[strings.ToLower(t)] && (view.IsAllUpper(t) || strings.HasSuffix(w, ".") || t == "PhD" || t == "Esq")
 }
 
 // titleTok reports whether t is an honorific; one- and two-letter ones
 // other than the usual English ones need their dot ("M. Dupont").
 func (n *nameFinder) titleTok(v nameTok) bool {
 	l := strings.TrimSuffix(v.low, ".")
-	if !n.gz.Titles.Has(l) || !isCapitalised(v.core) {
+	if !n.gz.Titles.Has(l) || !view.IsCapitalised(v.core) {
 		return false
 	}
 	switch l {
@@ -432,14 +434,14 @@ func (n *nameFinder) placeAfter(toks []nameTok, i int) bool {
 // inPlace reports whether toks[i] sits where a city would in an address:
 // after a comma, or before a word with digits (a postcode).
 func (n *nameFinder) inPlace(toks []nameTok, i int) bool {
-	return i > 0 && toks[i-1].punct == ',' || i+1 < len(toks) && hasDigit(toks[i+1].core)
+	return i > 0 && toks[i-1].punct == ',' || i+1 < len(toks) && view.HasDigit(toks[i+1].core)
 }
 
 // at tries the name rules at toks[i]; it returns the words [s, e] of a
 // name and its score, or score 0.
 func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 	t := toks[i]
-	if !t.shaped && t.punct != ':' && !isCapitalised(t.core) {
+	if !t.shaped && t.punct != ':' && !view.IsCapitalised(t.core) {
 		return 0, 0, 0 // no rule starts at a lower-case word without a colon
 	}
 	next := func(j int) (int, bool) {
@@ -489,7 +491,7 @@ func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 	j, ok := next(i)
 	if !ok {
 		if n.single && t.first && !t.common && (!t.city || t.top) && !t.poss &&
-			!isAllUpper(t.core) && !n.placeAfter(toks, i) && !(t.city && n.inPlace(toks, i)) {
+			!view.IsAllUpper(t.core) && !n.placeAfter(toks, i) && !(t.city && n.inPlace(toks, i)) {
 			// A lone known first name: "Why is David so impulsive?".
 			return i, i, 0.4
 		}
@@ -528,7 +530,7 @@ func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 		// A known first name and an unknown capitalised word:
 		// "Brian Berločnik".
 		return i, extend(toks, i, 3), 0.5
-	case n.weak && !t.common && !t.first && !t.city && u.surname && !u.common && !isAllUpper(t.core):
+	case n.weak && !t.common && !t.first && !t.city && u.surname && !u.common && !view.IsAllUpper(t.core):
 		// An unknown capitalised word and a known surname: "Ngozi Johnson".
 		return i, extend(toks, i, 3), 0.45
 	}
@@ -564,7 +566,7 @@ var lowerLegalOK = gazetteer.MustWords("organizations", "lower-legal-form")
 // "and" is left out: "Carfax and Keychain Logistics Corp." is two names.
 var orgConnectors = gazetteer.MustWords("connectors", "org")
 
-func (o *orgFinder) find(v *View) []page.Span {
+func (o *orgFinder) find(v *view.View) []page.Span {
 	var out []page.Span
 	for k := 0; k < v.Lines(); k++ {
 		first, end := v.Line(k)
@@ -611,13 +613,13 @@ func (o *orgFinder) find(v *View) []page.Span {
 // of them at least no ordinary word and no town: many surnames are both
 // ("Palmer", "Turner"), but "Paris, London and Berlin" and "Long-Term"
 // name no firm.
-func (o *orgFinder) firmAt(v *View, j, end int, lower bool) int {
-	if j+3 < end && strings.HasSuffix(v.WordText(j), ",") && v.WordText(j+1) == v.coreText(j+1) &&
+func (o *orgFinder) firmAt(v *view.View, j, end int, lower bool) int {
+	if j+3 < end && strings.HasSuffix(v.WordText(j), ",") && v.WordText(j+1) == v.CoreText(j+1) &&
 		(v.WordLower(j+2) == "and" || v.WordText(j+2) == "&") &&
-		o.partners(lower, v.coreText(j), v.coreText(j+1), v.coreText(j+3)) {
+		o.partners(lower, v.CoreText(j), v.CoreText(j+1), v.CoreText(j+3)) {
 		return 4
 	}
-	w := v.coreText(j)
+	w := v.CoreText(j)
 	a, b, ok := strings.Cut(w, "-")
 	if ok && !strings.Contains(b, "-") && !o.gz.Cities.Has(strings.ToLower(w)) && o.partners(lower, a, b) {
 		return 1
@@ -635,7 +637,7 @@ func (o *orgFinder) partners(lower bool, ws ...string) bool {
 	plain := false
 	for _, w := range ws {
 		l := strings.ToLower(w)
-		if !(nameShaped(w) && !isAllUpper(w) || lower && l == w && len(w) > 1) || stopwords[l] || months[l] > 0 || weekdays[l] {
+		if !(nameShaped(w) && !view.IsAllUpper(w) || lower && l == w && len(w) > 1) || stopwords[l] || pattern.MonthNumber(l) > 0 || pattern.IsWeekday(l) {
 			return false
 		}
 		f := o.gz.Lex[l]
@@ -658,26 +660,26 @@ var workplaces = gazetteer.MustWords("organizations", "workplace")
 // blackrock office"; connectors inside, "The House of Innography
 // office"), one of them no ordinary word, place or person's name ("the
 // London office", "the Sales team", "the John team" are none).
-func (o *orgFinder) placeOfWork(v *View, j, first int) int {
+func (o *orgFinder) placeOfWork(v *view.View, j, first int) int {
 	if !workplaces[v.WordLower(j)] || j-first < 2 {
 		return -1
 	}
 	_, end := v.Line(v.LineOf(j))
 	lower := isLowerLine(v, first, end)
 	s := j
-	for k := j - 1; k > first && j-k <= 4 && v.Text[v.ceOf(k):v.endOf(k)] == ""; k-- {
-		l := v.coreLower(k)
-		if !nameShaped(v.coreText(k)) && !(lower && l != "the" && !stopwords[l] && isLetters(l)) && !(orgConnectors[l] && k+1 < j) {
+	for k := j - 1; k > first && j-k <= 4 && v.Text[v.CoreEnd(k):v.WordEnd(k)] == ""; k-- {
+		l := v.CoreLower(k)
+		if !nameShaped(v.CoreText(k)) && !(lower && l != "the" && !stopwords[l] && isLetters(l)) && !(orgConnectors[l] && k+1 < j) {
 			break
 		}
 		s = k
 	}
-	if s == j || v.coreLower(s-1) != "the" || orgConnectors[v.coreLower(s)] {
+	if s == j || v.CoreLower(s-1) != "the" || orgConnectors[v.CoreLower(s)] {
 		return -1
 	}
 	const known = gazetteer.City | gazetteer.Country | gazetteer.FirstName | gazetteer.Surname | gazetteer.Title
 	for k := s; k < j; k++ {
-		l := v.coreLower(k)
+		l := v.CoreLower(k)
 		if !o.gz.Common.Has(l) && !stopwords[l] && !orgHeads[l] && o.gz.Lex[l]&known == 0 {
 			return s
 		}
@@ -690,16 +692,16 @@ func (o *orgFinder) placeOfWork(v *View, j, first int) int {
 var orgHeads = gazetteer.MustWords("organizations", "head")
 
 // headAt reports whether word j is a capitalised organization head noun.
-func (o *orgFinder) headAt(v *View, j int) bool {
-	return orgHeads[v.coreLower(j)] && isCapitalised(v.coreText(j))
+func (o *orgFinder) headAt(v *view.View, j int) bool {
+	return orgHeads[v.CoreLower(j)] && view.IsCapitalised(v.CoreText(j))
 }
 
 // distinctive reports whether the words s..j-1 before a head noun hold a
 // word that is not an ordinary one: "Palantir Technologies" but not
 // "Customer Services" or "Human Resources".
-func (o *orgFinder) distinctive(v *View, s, j int) bool {
+func (o *orgFinder) distinctive(v *view.View, s, j int) bool {
 	for k := s; k < j; k++ {
-		l := v.coreLower(k)
+		l := v.CoreLower(k)
 		if !o.gz.Common.Has(l) && !stopwords[l] && !orgConnectors[l] && !orgHeads[l] && o.gz.Lex[l]&(gazetteer.City|gazetteer.Country) == 0 {
 			return true
 		}
@@ -709,13 +711,13 @@ func (o *orgFinder) distinctive(v *View, s, j int) bool {
 
 // span is the organization's span: the words' cores, except that a
 // period right after the legal form belongs to the name ("Inc.", "Co.").
-func (o *orgFinder) span(v *View, first, last int, score float32) (page.Span, bool) {
-	s, _ := v.core(first)
-	_, e := v.core(last)
+func (o *orgFinder) span(v *view.View, first, last int, score float32) (page.Span, bool) {
+	s, _ := v.Core(first)
+	_, e := v.Core(last)
 	if s >= e {
 		return v.WordSpan(first, last, page.Organization, score, "org-legal-form"), true
 	}
-	if e < int(v.end[last]) && v.Text[e] == '.' {
+	if e < v.WordEnd(last) && v.Text[e] == '.' {
 		e++
 	}
 	return v.Span(s, e, page.Organization, score, "org-legal-form")
@@ -724,11 +726,11 @@ func (o *orgFinder) span(v *View, first, last int, score float32) (page.Span, bo
 // legalAt returns how many words starting at j form a legal form (up to
 // four: "GmbH & Co. KG", "Pty. Ltd."), preferring the longest, and the
 // score; 0 when none.
-func (o *orgFinder) legalAt(v *View, j, end int) (int, float32) {
+func (o *orgFinder) legalAt(v *view.View, j, end int) (int, float32) {
 	best := 0
 	for n := 1; n <= 4 && j+n <= end; n++ {
-		s, _ := v.core(j)
-		_, e := v.core(j + n - 1)
+		s, _ := v.Core(j)
+		_, e := v.Core(j + n - 1)
 		if e <= s {
 			break
 		}
@@ -744,21 +746,21 @@ func (o *orgFinder) legalAt(v *View, j, end int) (int, float32) {
 		return 0, 0
 	}
 	n := best
-	s, _ := v.core(j)
-	_, e := v.core(j + n - 1)
+	s, _ := v.Core(j)
+	_, e := v.Core(j + n - 1)
 	surface, norm := v.Text[s:e], gazetteer.NormLegal(v.Lower[s:e])
 	// "APO AA 65303", "Calgary AB T2P": a state or province code before
 	// a postcode, not a legal form.
-	if len(norm) <= 2 && j+n < end && hasDigit(v.coreText(j+n)) && !endsClause(v, j+n-1) {
+	if len(norm) <= 2 && j+n < end && view.HasDigit(v.CoreText(j+n)) && !endsClause(v, j+n-1) {
 		return 0, 0
 	}
 	lowerSurface := v.Lower[s:e] == surface
 	switch {
 	case len(norm) <= 4 && lowerSurface && !lowerLegalOK[norm]:
 		return 0, 0
-	case o.gz.Common.Has(norm) && !isCapitalised(surface):
+	case o.gz.Common.Has(norm) && !view.IsCapitalised(surface):
 		return 0, 0
-	case len(norm) <= 3 && !lowerSurface && !lowerLegalOK[norm] && !isAllUpper(surface) && !strings.Contains(surface, ".") && !isCapitalised(surface):
+	case len(norm) <= 3 && !lowerSurface && !lowerLegalOK[norm] && !view.IsAllUpper(surface) && !strings.Contains(surface, ".") && !view.IsCapitalised(surface):
 		return 0, 0
 	}
 	if o.gz.Common.Has(norm) {
@@ -770,11 +772,11 @@ func (o *orgFinder) legalAt(v *View, j, end int) (int, float32) {
 // nameStart walks left from the legal form at j over capitalised words
 // and connectors and returns the first word of the organization's name,
 // or -1 when there is none.
-func (o *orgFinder) nameStart(v *View, j, first, n int) int {
+func (o *orgFinder) nameStart(v *view.View, j, first, n int) int {
 	s := -1
 	for k := j - 1; k >= first && j-k <= 6; k-- {
-		c := v.coreText(k)
-		l := v.coreLower(k)
+		c := v.CoreText(k)
+		l := v.CoreLower(k)
 		if stopwords[l] && !orgConnectors[l] {
 			break
 		}
@@ -782,17 +784,17 @@ func (o *orgFinder) nameStart(v *View, j, first, n int) int {
 			strings.HasSuffix(w, ";") || strings.HasSuffix(w, ",")) {
 			break
 		}
-		if allDigits(c) || houseNumber.MatchString(c) {
+		if pattern.AllDigits(c) || houseNumber.MatchString(c) {
 			break
 		}
-		if isCapitalised(c) || hasLetter(c) && strings.ContainsAny(c, "0123456789&") && len(c) > 1 || c == "&" {
+		if view.IsCapitalised(c) || hasLetter(c) && strings.ContainsAny(c, "0123456789&") && len(c) > 1 || c == "&" {
 			s = k
 			continue
 		}
 		if orgConnectors[l] && s >= 0 {
 			// "Bank of America Corp." but not "Priya Raman of Raman &
 			// Associates Ltd.": "of" and "for" follow a common noun.
-			if (l == "of" || l == "for") && (k == first || !o.gz.Common.Has(v.coreLower(k-1)) || !isCapitalised(v.coreText(k-1))) {
+			if (l == "of" || l == "for") && (k == first || !o.gz.Common.Has(v.CoreLower(k-1)) || !view.IsCapitalised(v.CoreText(k-1))) {
 				break
 			}
 			continue
@@ -801,13 +803,13 @@ func (o *orgFinder) nameStart(v *View, j, first, n int) int {
 	}
 	if s < 0 && j > first {
 		// "morningstar inc.": one lower-case word that is not common.
-		l := v.coreLower(j - 1)
-		if lowerLegalOK[gazetteer.NormLegal(v.coreLower(j))] && len(l) > 2 && !o.gz.Common.Has(l) && !stopwords[l] && !hasDigit(l) {
+		l := v.CoreLower(j - 1)
+		if lowerLegalOK[gazetteer.NormLegal(v.CoreLower(j))] && len(l) > 2 && !o.gz.Common.Has(l) && !stopwords[l] && !view.HasDigit(l) {
 			s = j - 1
 		}
 	}
 	// Drop connectors left dangling at the start.
-	for s >= 0 && s < j && orgConnectors[v.coreLower(s)] {
+	for s >= 0 && s < j && orgConnectors[v.CoreLower(s)] {
 		s++
 	}
 	if s == j {

@@ -1,10 +1,12 @@
-package detect
+package rules
 
 import (
 	"strings"
 	"unicode"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/detect/pattern"
+	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -27,7 +29,7 @@ const (
 // classify tells whether word i may be part of an address: a short number
 // or code, a capitalised or upper-case word that is not an ordinary word,
 // or a lower-case place, street or unit word.
-func (g *grower) classify(v *View, i int) addrWord {
+func (g *grower) classify(v *view.View, i int) addrWord {
 	t, l := bare(v, i)
 	if t == "" {
 		return awNeutral
@@ -35,7 +37,7 @@ func (g *grower) classify(v *View, i int) addrWord {
 	if strings.ContainsAny(t, "@/\\") || strings.Contains(l, "www") {
 		return awStop
 	}
-	if hasDigit(t) {
+	if view.HasDigit(t) {
 		if shortCode(t) {
 			return awPart
 		}
@@ -51,8 +53,8 @@ func (g *grower) classify(v *View, i int) addrWord {
 		return awStop
 	case place:
 		return awPart
-	case isCapitalised(t):
-		if f&gazetteer.Common != 0 && !isAllUpper(t) {
+	case view.IsCapitalised(t):
+		if f&gazetteer.Common != 0 && !view.IsAllUpper(t) {
 			return awStop
 		}
 		return awPart
@@ -74,7 +76,7 @@ func shortCode(t string) bool { return len(t) <= 10 && countDigits(t) <= 6 }
 // regionCode reports whether t is a US state or Canadian province code
 // written in capitals ("IL", "ON").
 func regionCode(t string) bool {
-	return len(t) == 2 && isAllUpper(t) && (usStates[t] != "" || caProvinces[t])
+	return len(t) == 2 && view.IsAllUpper(t) && (usStates[t] != "" || caProvinces[t])
 }
 
 func isLetters(s string) bool {
@@ -95,12 +97,12 @@ var growStop = gazetteer.MustWords("stopwords", "address-end")
 // a US state or Canadian province code or a military-address word. Growth
 // keeps capitalised words no list knows only between such words: in
 // German text every noun is capitalised ("Rechnungsdatum Kundennr.").
-func (g *grower) evidence(v *View, i int) bool {
+func (g *grower) evidence(v *view.View, i int) bool {
 	t, l := bare(v, i)
 	switch {
 	case t == "":
 		return false
-	case hasDigit(t):
+	case view.HasDigit(t):
 		return shortCode(t)
 	case regionCode(t), militaryWords[l]:
 		return true
@@ -123,12 +125,12 @@ func (g *grower) evidence(v *View, i int) bool {
 // name, a word of four letters or more that is no ordinary word
 // ("Vesturgata 66"), not next to an abbreviation ("Qty 3"); a unit, street
 // or place word elsewhere on the line ("Apt. 217") counts by itself.
-func (g *grower) lineEvidence(v *View, i int) bool {
+func (g *grower) lineEvidence(v *view.View, i int) bool {
 	if !g.evidence(v, i) {
 		return false
 	}
 	t, _ := bare(v, i)
-	if !allDigits(t) || len(t) >= 4 {
+	if !pattern.AllDigits(t) || len(t) >= 4 {
 		return true
 	}
 	for _, k := range []int{i - 1, i + 1} {
@@ -150,8 +152,8 @@ var militaryWords = gazetteer.MustWords("addresses", "military")
 // bare is word i's core, as written and in lower case, without the
 // punctuation that quoting and form layouts put before it (">31",
 // "•Suite", "(Apt").
-func bare(v *View, i int) (text, lower string) {
-	t, l := v.coreText(i), v.coreLower(i)
+func bare(v *view.View, i int) (text, lower string) {
+	t, l := v.CoreText(i), v.CoreLower(i)
 	n := len(t) - len(strings.TrimLeftFunc(t, notAlnum))
 	if n > 0 && len(l) == len(t) {
 		return t[n:], l[n:]
@@ -164,7 +166,7 @@ func notAlnum(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) 
 func countDigits(s string) int {
 	n := 0
 	for i := 0; i < len(s); i++ {
-		if isDigit(s[i]) {
+		if view.IsDigit(s[i]) {
 			n++
 		}
 	}
@@ -174,7 +176,7 @@ func countDigits(s string) int {
 // placeAt matches a multi-word city or country starting at word i ("Antigua
 // and Barbuda", "Democratic Republic of the Congo"), possibly wrapped onto
 // the next line, and returns its last word, or -1.
-func (g *grower) placeAt(v *View, i int) int {
+func (g *grower) placeAt(v *view.View, i int) int {
 	_, first := bare(v, i)
 	if g.gz.Lex[first]&gazetteer.MultiStart == 0 {
 		return -1
@@ -184,7 +186,7 @@ func (g *grower) placeAt(v *View, i int) int {
 	words := []string{first}
 	best := -1
 	for k := i + 1; k < end && k < i+maxPlaceWords; k++ {
-		words = append(words, v.coreLower(k))
+		words = append(words, v.CoreLower(k))
 		name := strings.Join(words, " ")
 		if g.gz.Countries.Has(name) || g.gz.Cities.Has(name) {
 			best = k
@@ -197,10 +199,10 @@ func (g *grower) placeAt(v *View, i int) int {
 // its line, over at most three numbers and name words ("07 262 Pavlou"
 // before "Drandaki 15") as far as the farthest evidence word, stopping at
 // punctuation that ends a clause.
-func (g *grower) addressBefore(v *View, first int) int {
+func (g *grower) addressBefore(v *view.View, first int) int {
 	f := first
 	lf, _ := v.Line(v.LineOf(first))
-	if first == lf && v.LineOf(first) > 0 && v.flowsOn(v.LineOf(first)-1) {
+	if first == lf && v.LineOf(first) > 0 && v.FlowsOn(v.LineOf(first)-1) {
 		// Text that wraps: the address may start on the line before
 		// ("... send it to 53 Pierre" / "Delannoyplaats 211 ...").
 		lf, _ = v.Line(v.LineOf(first) - 1)
@@ -215,9 +217,9 @@ func (g *grower) addressBefore(v *View, first int) int {
 		}
 	}
 	// "the corner of X and Y": the crossing is the address.
-	if f >= 2 && v.coreLower(f-1) == "of" && v.coreLower(f-2) == "corner" {
+	if f >= 2 && v.CoreLower(f-1) == "of" && v.CoreLower(f-2) == "corner" {
 		f -= 2
-		if f >= 1 && v.coreLower(f-1) == "the" {
+		if f >= 1 && v.CoreLower(f-1) == "the" {
 			f--
 		}
 	}
@@ -226,7 +228,7 @@ func (g *grower) addressBefore(v *View, first int) int {
 
 // addressAfter grows an address ending at word last over the rest of its
 // line and the address lines under it; it returns the new last word.
-func (g *grower) addressAfter(v *View, last int) int {
+func (g *grower) addressAfter(v *view.View, last int) int {
 	last = g.alongLine(v, last)
 	for n := 0; n < growLines; n++ {
 		_, end := v.Line(v.LineOf(last))
@@ -256,7 +258,7 @@ func (g *grower) addressAfter(v *View, last int) int {
 }
 
 // alongLine grows over the address words after last on its line.
-func (g *grower) alongLine(v *View, last int) int {
+func (g *grower) alongLine(v *view.View, last int) int {
 	_, end := v.Line(v.LineOf(last))
 	if g.endsAddressSentence(v, last) {
 		return last
@@ -268,13 +270,13 @@ func (g *grower) alongLine(v *View, last int) int {
 			// An address that runs to the end of its line may wrap
 			// onto the next one in flowed text ("... Apt. 094 Montzen"
 			// / "Liège"): go on there once, under the same rules.
-			if wrapped || k >= v.Len() || !v.flowsOn(v.LineOf(k-1)) || strings.ContainsAny(v.Text[v.ceOf(k-1):v.endOf(k-1)], ":;") {
+			if wrapped || k >= v.Len() || !v.FlowsOn(v.LineOf(k-1)) || strings.ContainsAny(v.Text[v.CoreEnd(k-1):v.WordEnd(k-1)], ":;") {
 				return out
 			}
 			wrapped = true
 			_, end = v.Line(v.LineOf(k))
 		}
-		if wrapped && strings.Contains(v.Text[v.ceOf(k):v.endOf(k)], ":") {
+		if wrapped && strings.Contains(v.Text[v.CoreEnd(k):v.WordEnd(k)], ":") {
 			return out // "Bot:", "Phone:": a label starts something new
 		}
 		if p := g.placeAt(v, k); p >= 0 {
@@ -298,7 +300,7 @@ func (g *grower) alongLine(v *View, last int) int {
 				}
 			}
 		}
-		if g.endsAddressSentence(v, k) || strings.ContainsAny(v.Text[v.ceOf(k):v.endOf(k)], ":;") {
+		if g.endsAddressSentence(v, k) || strings.ContainsAny(v.Text[v.CoreEnd(k):v.WordEnd(k)], ":;") {
 			return out
 		}
 	}
@@ -308,13 +310,13 @@ func (g *grower) alongLine(v *View, last int) int {
 // nameBeforeNumber reports whether word k is a lower-case street word
 // that no list knows, followed by a house number ("Trg revolucije 12",
 // "Gosposka ulica 47"): letters only, not an ordinary English word.
-func (g *grower) nameBeforeNumber(v *View, k, end int) bool {
+func (g *grower) nameBeforeNumber(v *view.View, k, end int) bool {
 	t, l := bare(v, k)
 	if k+1 >= end || t != l || !isLetters(l) || growStop[l] || addrNameStop[l] || g.gz.Lex[l]&gazetteer.Common != 0 {
 		return false
 	}
 	n, _ := bare(v, k+1)
-	return hasDigit(n) && len(n) <= 6
+	return view.HasDigit(n) && len(n) <= 6
 }
 
 // crossing matches the second street of a crossing ("... and Sinko
@@ -323,18 +325,18 @@ func (g *grower) nameBeforeNumber(v *View, k, end int) bool {
 // reach a street type or a number within four words. In flowed text
 // the run may go on over the line break after the conjunction's line
 // ("... and Maclean" / "Street").
-func (g *grower) crossing(v *View, k, end int) int {
-	if l := v.coreLower(k); !isConjunction(l) || l == "or" {
+func (g *grower) crossing(v *view.View, k, end int) int {
+	if l := v.CoreLower(k); !isConjunction(l) || l == "or" {
 		return k
 	}
-	if ln := v.LineOf(k); end == v.lineEnd(k) && v.flowsOn(ln) {
+	if ln := v.LineOf(k); end == v.LineEnd(k) && v.FlowsOn(ln) {
 		_, end = v.Line(ln + 1)
 	}
 	for j := k + 1; j < end && j <= k+4; j++ {
 		if g.classify(v, j) != awPart {
 			return k
 		}
-		if hasDigit(v.coreText(j)) || g.gz.Lex[v.coreLower(j)]&gazetteer.StreetSuffix != 0 {
+		if view.HasDigit(v.CoreText(j)) || g.gz.Lex[v.CoreLower(j)]&gazetteer.StreetSuffix != 0 {
 			return j
 		}
 	}
@@ -348,7 +350,7 @@ func (g *grower) crossing(v *View, k, end int) int {
 // belongs to an address between lines that do. With partial, the line
 // may go on with other words after its evidence ("Reykjavík for the
 // forms.").
-func (g *grower) addressLine(v *View, f, e int, partial bool) (last int, full, ev bool) {
+func (g *grower) addressLine(v *view.View, f, e int, partial bool) (last int, full, ev bool) {
 	if e-f == 0 || !partial && e-f > growLineMax {
 		return -1, false, false
 	}
@@ -360,7 +362,7 @@ func (g *grower) addressLine(v *View, f, e int, partial bool) (last int, full, e
 			continue
 		}
 		c := g.classify(v, k)
-		if c == awStop || strings.Contains(v.Text[v.ceOf(k):v.endOf(k)], ":") {
+		if c == awStop || strings.Contains(v.Text[v.CoreEnd(k):v.WordEnd(k)], ":") {
 			if partial && lastEv >= 0 {
 				return lastEv, false, true
 			}
@@ -376,7 +378,7 @@ func (g *grower) addressLine(v *View, f, e int, partial bool) (last int, full, e
 	return last, last >= 0 && e-f <= growLineMax, lastEv >= 0
 }
 
-func (g *grower) onlyNeutralBetween(v *View, f, e int) bool {
+func (g *grower) onlyNeutralBetween(v *view.View, f, e int) bool {
 	for k := f; k < e; k++ {
 		if g.classify(v, k) != awNeutral {
 			return false
@@ -390,11 +392,11 @@ func (g *grower) onlyNeutralBetween(v *View, f, e int) bool {
 // or with a full stop that is no abbreviation's ("Belarus. Please" but not
 // "Apt. 676" or "St. John"): the word is no unit, street type, title or
 // post-box word, and the next word on its line, if any, is capitalised.
-func (g *grower) endsAddressSentence(v *View, i int) bool {
-	if !endsSentence(v, i) {
+func (g *grower) endsAddressSentence(v *view.View, i int) bool {
+	if !view.EndsSentence(v, i) {
 		return false
 	}
-	_, ce := v.core(i)
+	_, ce := v.Core(i)
 	_, e := v.WordRange(i)
 	if strings.ContainsAny(v.Text[ce:e], "?!") {
 		return true
@@ -405,13 +407,10 @@ func (g *grower) endsAddressSentence(v *View, i int) bool {
 	}
 	if i+1 < v.Len() && v.LineOf(i+1) == v.LineOf(i) {
 		t, _ := bare(v, i+1)
-		return t == "" || !hasDigit(t[:1]) && isCapitalised(t)
+		return t == "" || !view.HasDigit(t[:1]) && view.IsCapitalised(t)
 	}
 	return true
 }
-
-func (v *View) ceOf(i int) int  { _, e := v.core(i); return e }
-func (v *View) endOf(i int) int { _, e := v.WordRange(i); return e }
 
 // addressLabels are the words that announce an address ("Address:", "my
 // new address is", "Anschrift:"); addressFiller may sit between the label
@@ -428,15 +427,15 @@ var addressFiller = gazetteer.MustWords("stopwords", "address-filler")
 // labelledAddresses finds addresses right after an address label: the
 // first word after the label and its filler words must be a number or a
 // capitalised word, and the address must hold a number or a known place.
-func (g *grower) labelledAddresses(v *View) []page.Span {
+func (g *grower) labelledAddresses(v *view.View) []page.Span {
 	var out []page.Span
 	for i := 0; i < v.Len(); i++ {
-		label, cue := addressLabels[v.coreLower(i)], addressCues[v.coreLower(i)]
+		label, cue := addressLabels[v.CoreLower(i)], addressCues[v.CoreLower(i)]
 		if !label && !cue {
 			continue
 		}
 		k := i + 1
-		for k < v.Len() && k <= i+4 && (addressFiller[v.coreLower(k)] || g.classify(v, k) == awNeutral) {
+		for k < v.Len() && k <= i+4 && (addressFiller[v.CoreLower(k)] || g.classify(v, k) == awNeutral) {
 			k++
 		}
 		if k >= v.Len() || v.LineOf(k)-v.LineOf(i) > 2 || g.classify(v, k) != awPart {
@@ -452,9 +451,9 @@ func (g *grower) labelledAddresses(v *View) []page.Span {
 }
 
 // hasWord reports whether words [f, l] hold one without digits.
-func (g *grower) hasWord(v *View, f, l int) bool {
+func (g *grower) hasWord(v *view.View, f, l int) bool {
 	for k := f; k <= l; k++ {
-		if t, _ := bare(v, k); t != "" && !hasDigit(t) {
+		if t, _ := bare(v, k); t != "" && !view.HasDigit(t) {
 			return true
 		}
 	}
@@ -464,10 +463,10 @@ func (g *grower) hasWord(v *View, f, l int) bool {
 // anchored reports whether words [f, l] hold a number or a known place,
 // so a label followed by mere capitalised words ("Address Book Export")
 // is not taken for an address.
-func (g *grower) anchored(v *View, f, l int) bool {
+func (g *grower) anchored(v *view.View, f, l int) bool {
 	for k := f; k <= l; k++ {
 		t, w := bare(v, k)
-		if hasDigit(t) || g.gz.Lex[w]&(gazetteer.City|gazetteer.Country) != 0 {
+		if view.HasDigit(t) || g.gz.Lex[w]&(gazetteer.City|gazetteer.Country) != 0 {
 			return true
 		}
 	}
@@ -478,7 +477,7 @@ func (g *grower) anchored(v *View, f, l int) bool {
 // only of address words (a letter's or a form's address block: "31
 // Vesturgata 66" / "Suite 574" / "Reykjavík" / "Turkmenistan"), where one
 // line holds a number and one a known place, unit or region.
-func (g *grower) addressBlocks(v *View) []page.Span {
+func (g *grower) addressBlocks(v *view.View) []page.Span {
 	var out []page.Span
 	// Every line of a block holds evidence and a word that is not a
 	// number, and no date: table cells of invoices ("7. Mai 2014",
@@ -512,25 +511,25 @@ func (g *grower) addressBlocks(v *View) []page.Span {
 
 // blockLine reports whether line [f, e) may be part of an address block:
 // it holds a word without digits and no month name or year.
-func (g *grower) blockLine(v *View, f, e int) bool {
+func (g *grower) blockLine(v *view.View, f, e int) bool {
 	word := false
 	for k := f; k < e; k++ {
 		t, l := bare(v, k)
-		if months[strings.TrimSuffix(l, ".")] > 0 || len(t) == 4 && allDigits(t) && (t[:2] == "19" || t[:2] == "20") {
+		if pattern.MonthNumber(strings.TrimSuffix(l, ".")) > 0 || len(t) == 4 && pattern.AllDigits(t) && (t[:2] == "19" || t[:2] == "20") {
 			return false
 		}
-		word = word || t != "" && !hasDigit(t)
+		word = word || t != "" && !view.HasDigit(t)
 	}
 	return word
 }
 
 // anchoredBlock reports whether words [f, l] hold a number and a known
 // place, unit, region or post-box word.
-func (g *grower) anchoredBlock(v *View, f, l int) bool {
+func (g *grower) anchoredBlock(v *view.View, f, l int) bool {
 	var num, place bool
 	for k := f; k <= l; k++ {
 		t, w := bare(v, k)
-		num = num || hasDigit(t)
+		num = num || view.HasDigit(t)
 		place = place || g.gz.Lex[w]&(gazetteer.City|gazetteer.Country|gazetteer.Unit|gazetteer.POBox) != 0 ||
 			militaryWords[w] || regionCode(t) || g.placeAt(v, k) >= 0
 	}

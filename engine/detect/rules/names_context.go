@@ -1,10 +1,12 @@
-package detect
+package rules
 
 import (
 	"strings"
 	"unicode/utf8"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/detect/pattern"
+	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -73,10 +75,10 @@ func closesQuote(tail string) bool {
 // first name may even be a country ("Jordan").
 func (n *nameFinder) loneName(w string, lower, strong bool) bool {
 	l := strings.ToLower(w)
-	if !(nameShaped(w) && !isAllUpper(w) || lower && l == w && isLetters(l) && utf8.RuneCountInString(l) >= 3) {
+	if !(nameShaped(w) && !view.IsAllUpper(w) || lower && l == w && isLetters(l) && utf8.RuneCountInString(l) >= 3) {
 		return false
 	}
-	if stopwords[l] || nameLabels[l] || months[l] > 0 || weekdays[l] || speechVerbs[l] || requestOpeners[l] {
+	if stopwords[l] || nameLabels[l] || pattern.MonthNumber(l) > 0 || pattern.IsWeekday(l) || speechVerbs[l] || requestOpeners[l] {
 		return false
 	}
 	f := n.gz.Lex[l]
@@ -91,11 +93,11 @@ func (n *nameFinder) loneName(w string, lower, strong bool) bool {
 
 // sentenceStart reports whether word i of the line starting at word first
 // starts a sentence.
-func sentenceStart(v *View, i, first int) bool {
+func sentenceStart(v *view.View, i, first int) bool {
 	if i == 0 {
 		return true
 	}
-	if endsSentence(v, i-1) {
+	if view.EndsSentence(v, i-1) {
 		return true
 	}
 	// A line that starts a paragraph, or starts after a line ending in a
@@ -107,17 +109,17 @@ func sentenceStart(v *View, i, first int) bool {
 		return false
 	}
 	prev := v.WordText(i - 1)
-	return !v.flowsOn(v.LineOf(i)-1) || closesQuote(v.Text[v.ceOf(i-1):v.endOf(i-1)]) ||
+	return !v.FlowsOn(v.LineOf(i)-1) || closesQuote(v.Text[v.CoreEnd(i-1):v.WordEnd(i-1)]) ||
 		!strings.HasSuffix(prev, ",") && !strings.HasSuffix(prev, ";") && !strings.HasSuffix(prev, "-")
 }
 
 // contextNames finds names on the line [first, end) by their place in the
 // sentence (see above).
-func (n *nameFinder) contextNames(v *View, first, end int, lower bool) []page.Span {
+func (n *nameFinder) contextNames(v *view.View, first, end int, lower bool) []page.Span {
 	var out []page.Span
 	// Rules look ahead into the next line where the paragraph wraps.
 	pend := end
-	if ln := v.LineOf(first); v.flowsOn(ln) {
+	if ln := v.LineOf(first); v.FlowsOn(ln) {
 		_, pend = v.Line(ln + 1)
 	}
 	for i := first; i < end; i++ {
@@ -135,7 +137,7 @@ func (n *nameFinder) contextNames(v *View, first, end int, lower bool) []page.Sp
 				js = []int{i, i + 1, i + 3} // a list
 			}
 			for _, j := range js {
-				if sp, ok := v.coreSpan(j, j, page.Person, 0.45, "name-context"); ok {
+				if sp, ok := v.CoreSpan(j, j, page.Person, 0.45, "name-context"); ok {
 					out = append(out, sp)
 				}
 			}
@@ -143,27 +145,27 @@ func (n *nameFinder) contextNames(v *View, first, end int, lower bool) []page.Sp
 			continue
 		}
 		if k := n.ownerAt(v, i, pend, lower); k > 0 {
-			s, _ := v.core(i) // the name without its "'s"
+			s, _ := v.Core(i) // the name without its "'s"
 			if sp, ok := v.Span(s, s+k, page.Person, 0.5, "name-context"); ok {
 				out = append(out, sp)
 			}
 			continue
 		}
 		if a := n.authorAt(v, i, pend, lower); a >= 0 {
-			if sp, ok := v.coreSpan(a, i, page.Person, 0.5, "name-context"); ok {
+			if sp, ok := v.CoreSpan(a, i, page.Person, 0.5, "name-context"); ok {
 				out = append(out, sp)
 			}
 			continue
 		}
 		if n.lowerTitled(v, i, first, lower) {
-			if sp, ok := v.coreSpan(i-1, i, page.Person, 0.5, "name-context"); ok {
+			if sp, ok := v.CoreSpan(i-1, i, page.Person, 0.5, "name-context"); ok {
 				out = append(out, sp)
 			}
 			continue
 		}
 		if n.namedAt(v, i, first, lower) || n.attributedAt(v, i, first, pend, lower) || n.vocativeAt(v, i, first, pend, lower) || n.speakingAt(v, i, first, pend, lower) ||
 			n.recipientAt(v, i, pend, lower) || n.periodAt(v, i, pend, lower) {
-			if sp, ok := v.coreSpan(i, i, page.Person, 0.5, "name-context"); ok {
+			if sp, ok := v.CoreSpan(i, i, page.Person, 0.5, "name-context"); ok {
 				out = append(out, sp)
 			}
 		}
@@ -174,7 +176,7 @@ func (n *nameFinder) contextNames(v *View, first, end int, lower bool) []page.Sp
 // speakerAt finds a speaker label at word i: the word starts a sentence
 // and its name is followed by a colon and a quotation mark, in the same
 // word (`Amber:"I'm`) or the next (`Emma: "Who`).
-func (n *nameFinder) speakerAt(v *View, i, first int, lower bool) (page.Span, bool) {
+func (n *nameFinder) speakerAt(v *view.View, i, first int, lower bool) (page.Span, bool) {
 	if !sentenceStart(v, i, first) {
 		return page.Span{}, false
 	}
@@ -198,25 +200,25 @@ func (n *nameFinder) speakerAt(v *View, i, first int, lower bool) (page.Span, bo
 
 // attributedAt reports whether word i names the speaker of a quotation:
 // `...," says Rintanen.`, `I'm so jealous! said Tómas to Colleen`.
-func (n *nameFinder) attributedAt(v *View, i, first, end int, lower bool) bool {
-	if i-2 < 0 || !speechVerbs[v.WordLower(i-1)] || !n.loneName(v.coreText(i), lower, true) {
+func (n *nameFinder) attributedAt(v *view.View, i, first, end int, lower bool) bool {
+	if i-2 < 0 || !speechVerbs[v.WordLower(i-1)] || !n.loneName(v.CoreText(i), lower, true) {
 		return false
 	}
-	if i+2 < end && v.WordLower(i+1) == "to" && v.Text[v.ceOf(i):v.endOf(i)] == "" && endsSentence(v, i-2) {
+	if i+2 < end && v.WordLower(i+1) == "to" && v.Text[v.CoreEnd(i):v.WordEnd(i)] == "" && view.EndsSentence(v, i-2) {
 		return true // `I'm so jealous! said Tómas to Colleen`
 	}
 	if !closesQuote(v.WordText(i - 2)) {
 		return false
 	}
-	tail := v.Text[v.ceOf(i):v.endOf(i)]
-	return endsSentence(v, i) || tail == "" && i+1 == v.Len()
+	tail := v.Text[v.CoreEnd(i):v.WordEnd(i)]
+	return view.EndsSentence(v, i) || tail == "" && i+1 == v.Len()
 }
 
 // vocativeAt reports whether word i is a person addressed: ", Charlotte!"
 // (a known first name) or "Vala, can I ..." at the start of a sentence.
-func (n *nameFinder) vocativeAt(v *View, i, first, end int, lower bool) bool {
-	c := v.coreText(i)
-	tail := v.Text[v.ceOf(i):v.endOf(i)]
+func (n *nameFinder) vocativeAt(v *view.View, i, first, end int, lower bool) bool {
+	c := v.CoreText(i)
+	tail := v.Text[v.CoreEnd(i):v.WordEnd(i)]
 	if i > 0 && strings.HasSuffix(v.WordText(i-1), ",") && (strings.HasPrefix(tail, "!") || strings.HasPrefix(tail, "?")) {
 		l := strings.ToLower(c)
 		return n.loneName(c, lower, false) && n.gz.Lex[l]&gazetteer.FirstName != 0 && n.gz.Lex[l]&gazetteer.Surname == 0 ||
@@ -231,14 +233,14 @@ func (n *nameFinder) vocativeAt(v *View, i, first, end int, lower bool) bool {
 // speakingAt reports whether word i, starting a sentence, is the subject
 // of a verb of speech aimed at someone: "Lasse shouted at Sara: ...",
 // "Kotoya said to Morgan".
-func (n *nameFinder) speakingAt(v *View, i, first, end int, lower bool) bool {
-	if i+2 >= end || v.Text[v.ceOf(i):v.endOf(i)] != "" || !speechVerbs[v.WordLower(i+1)] || !sentenceStart(v, i, first) {
+func (n *nameFinder) speakingAt(v *view.View, i, first, end int, lower bool) bool {
+	if i+2 >= end || v.Text[v.CoreEnd(i):v.WordEnd(i)] != "" || !speechVerbs[v.WordLower(i+1)] || !sentenceStart(v, i, first) {
 		return false
 	}
 	if p := v.WordLower(i + 2); p != "at" && p != "to" {
 		return false
 	}
-	return n.loneName(v.coreText(i), lower, true)
+	return n.loneName(v.CoreText(i), lower, true)
 }
 
 // dataNouns are personal data a person has ("Viktor's address") and a
@@ -255,12 +257,12 @@ var givingVerbs = gazetteer.MustWords("context", "giving")
 // ownerAt returns the length in bytes of the name at word i when it is
 // in the possessive before a personal-data or kin noun ("here's Viktor's
 // address", "Emre's phone number", "Cynthia's daughter"), or 0.
-func (n *nameFinder) ownerAt(v *View, i, end int, lower bool) int {
-	if i+1 >= end || !dataNouns[strings.TrimRight(v.coreLower(i+1), `\`)] {
+func (n *nameFinder) ownerAt(v *view.View, i, end int, lower bool) int {
+	if i+1 >= end || !dataNouns[strings.TrimRight(v.CoreLower(i+1), `\`)] {
 		return 0
 	}
 	for _, p := range []string{"'s", "’s", `\'s`} {
-		if c, ok := strings.CutSuffix(v.coreText(i), p); ok && n.plainName(c, lower) {
+		if c, ok := strings.CutSuffix(v.CoreText(i), p); ok && n.plainName(c, lower) {
 			return len(c)
 		}
 	}
@@ -269,12 +271,12 @@ func (n *nameFinder) ownerAt(v *View, i, end int, lower bool) int {
 
 // recipientAt reports whether word i is a name between a verb of giving
 // and a possessive pronoun: "Anthony had given Aija his address".
-func (n *nameFinder) recipientAt(v *View, i, end int, lower bool) bool {
+func (n *nameFinder) recipientAt(v *view.View, i, end int, lower bool) bool {
 	if i < 1 || i+1 >= end || !givingVerbs[v.WordLower(i-1)] || !possessives[v.WordLower(i+1)] ||
-		v.Text[v.ceOf(i):v.endOf(i)] != "" {
+		v.Text[v.CoreEnd(i):v.WordEnd(i)] != "" {
 		return false
 	}
-	return n.plainName(v.coreText(i), lower)
+	return n.plainName(v.CoreText(i), lower)
 }
 
 // plainName is loneName without towns at all: outside dialogue, "London's
@@ -290,9 +292,9 @@ func (n *nameFinder) plainName(w string, lower bool) bool {
 // and the pair must stand alone: no capitalised word right before or
 // after it ("Marks and Spencer Group"), no firm's kin after it ("Smith
 // and Sons").
-func (n *nameFinder) pairAt(v *View, i, first, end int, lower bool) int {
-	if i+2 >= end || !isConjunction(v.coreLower(i+1)) || v.coreLower(i+1) == "or" || v.Text[v.ceOf(i):v.endOf(i)] != "" ||
-		v.Text[v.ceOf(i+1):v.endOf(i+1)] != "" || !n.standsAlone(v, i, i+2, first, end) {
+func (n *nameFinder) pairAt(v *view.View, i, first, end int, lower bool) int {
+	if i+2 >= end || !isConjunction(v.CoreLower(i+1)) || v.CoreLower(i+1) == "or" || v.Text[v.CoreEnd(i):v.WordEnd(i)] != "" ||
+		v.Text[v.CoreEnd(i+1):v.WordEnd(i+1)] != "" || !n.standsAlone(v, i, i+2, first, end) {
 		return 0
 	}
 	ok1, known1, plain1 := n.listWord(v, i, lower)
@@ -300,7 +302,7 @@ func (n *nameFinder) pairAt(v *View, i, first, end int, lower bool) int {
 	if !ok1 || !ok2 || !known1 || !known2 || !plain1 && !plain2 {
 		return 0
 	}
-	if lower && (n.gz.Lex[v.coreLower(i)]|n.gz.Lex[v.coreLower(i+2)])&gazetteer.Common != 0 {
+	if lower && (n.gz.Lex[v.CoreLower(i)]|n.gz.Lex[v.CoreLower(i+2)])&gazetteer.Common != 0 {
 		return 0 // "jack and max": in lower case, both must be no words
 	}
 	return 2
@@ -312,16 +314,16 @@ func (n *nameFinder) pairAt(v *View, i, first, end int, lower bool) int {
 // those neither an ordinary word nor a town; a word no list knows must be
 // no ordinary word either. "Paris, London and Berlin" and "Red, Green and
 // Blue" are no names.
-func (n *nameFinder) listAt(v *View, i, first, end int, lower bool) int {
-	if i+3 >= end || !strings.HasPrefix(v.Text[v.ceOf(i):v.endOf(i)], ",") || v.Text[v.ceOf(i+1):v.endOf(i+1)] != "" ||
-		!isConjunction(v.coreLower(i+2)) || v.coreLower(i+2) == "or" || v.Text[v.ceOf(i+2):v.endOf(i+2)] != "" ||
+func (n *nameFinder) listAt(v *view.View, i, first, end int, lower bool) int {
+	if i+3 >= end || !strings.HasPrefix(v.Text[v.CoreEnd(i):v.WordEnd(i)], ",") || v.Text[v.CoreEnd(i+1):v.WordEnd(i+1)] != "" ||
+		!isConjunction(v.CoreLower(i+2)) || v.CoreLower(i+2) == "or" || v.Text[v.CoreEnd(i+2):v.WordEnd(i+2)] != "" ||
 		!n.standsAlone(v, i, i+3, first, end) {
 		return 0
 	}
 	known, plain := 0, false
 	for _, j := range []int{i, i + 1, i + 3} {
 		ok, k, p := n.listWord(v, j, lower)
-		if !ok || !k && n.gz.Lex[v.coreLower(j)]&gazetteer.Common != 0 {
+		if !ok || !k && n.gz.Lex[v.CoreLower(j)]&gazetteer.Common != 0 {
 			return 0
 		}
 		if k {
@@ -337,11 +339,11 @@ func (n *nameFinder) listAt(v *View, i, first, end int, lower bool) int {
 
 // standsAlone reports whether the words s..e have no capitalised word
 // right before or after them.
-func (n *nameFinder) standsAlone(v *View, s, e, first, end int) bool {
-	if s > first && isCapitalised(v.coreText(s-1)) && v.Text[v.ceOf(s-1):v.endOf(s-1)] == "" {
+func (n *nameFinder) standsAlone(v *view.View, s, e, first, end int) bool {
+	if s > first && view.IsCapitalised(v.CoreText(s-1)) && v.Text[v.CoreEnd(s-1):v.WordEnd(s-1)] == "" {
 		return false
 	}
-	return !(e+1 < end && isCapitalised(v.coreText(e+1)) && v.Text[v.ceOf(e):v.endOf(e)] == "")
+	return !(e+1 < end && view.IsCapitalised(v.CoreText(e+1)) && v.Text[v.CoreEnd(e):v.WordEnd(e)] == "")
 }
 
 // listWord reports whether word j can be a name in a list: capitalised
@@ -349,12 +351,12 @@ func (n *nameFinder) standsAlone(v *View, s, e, first, end int) bool {
 // month, weekday, firm's kin, country, title, street, unit or legal word;
 // whether the lists know it as a first name or surname; and whether it is
 // then plain: neither an ordinary word nor a town.
-func (n *nameFinder) listWord(v *View, j int, lower bool) (ok, known, plain bool) {
-	w, l := v.coreText(j), v.coreLower(j)
-	if !(nameShaped(w) && !isAllUpper(w) || lower && l == w && isLetters(l) && utf8.RuneCountInString(l) >= 3) {
+func (n *nameFinder) listWord(v *view.View, j int, lower bool) (ok, known, plain bool) {
+	w, l := v.CoreText(j), v.CoreLower(j)
+	if !(nameShaped(w) && !view.IsAllUpper(w) || lower && l == w && isLetters(l) && utf8.RuneCountInString(l) >= 3) {
 		return false, false, false
 	}
-	if stopwords[l] || kinWords[l] || orgHeads[l] || months[l] > 0 || weekdays[l] {
+	if stopwords[l] || kinWords[l] || orgHeads[l] || pattern.MonthNumber(l) > 0 || pattern.IsWeekday(l) {
 		return false, false, false
 	}
 	const not = gazetteer.Country | gazetteer.Title | gazetteer.Unit | gazetteer.LegalForm |
@@ -374,13 +376,13 @@ var workNouns = gazetteer.MustWords("context", "work")
 // authorAt returns the first word of the name of the person a work is
 // named after that ends at word i, or -1: an article (or "huge") and a
 // name, a first name with it, right before a work noun.
-func (n *nameFinder) authorAt(v *View, i, end int, lower bool) int {
-	if i < 1 || i+1 >= end || !workNouns[v.coreLower(i+1)] || v.Text[v.ceOf(i):v.endOf(i)] != "" {
+func (n *nameFinder) authorAt(v *view.View, i, end int, lower bool) int {
+	if i < 1 || i+1 >= end || !workNouns[v.CoreLower(i+1)] || v.Text[v.CoreEnd(i):v.WordEnd(i)] != "" {
 		return -1
 	}
 	a := i - 1
-	if a > 0 && n.gz.Lex[v.coreLower(a)]&gazetteer.FirstName != 0 && v.Text[v.ceOf(a):v.endOf(a)] == "" &&
-		(nameShaped(v.coreText(a)) || lower) {
+	if a > 0 && n.gz.Lex[v.CoreLower(a)]&gazetteer.FirstName != 0 && v.Text[v.CoreEnd(a):v.WordEnd(a)] == "" &&
+		(nameShaped(v.CoreText(a)) || lower) {
 		a-- // "a Zachary Örlygsdóttir concert"
 	}
 	switch v.WordLower(a) {
@@ -388,7 +390,7 @@ func (n *nameFinder) authorAt(v *View, i, end int, lower bool) int {
 	default:
 		return -1
 	}
-	if !n.artistName(v.coreText(i), lower) {
+	if !n.artistName(v.CoreText(i), lower) {
 		return -1
 	}
 	return a + 1
@@ -397,14 +399,14 @@ func (n *nameFinder) authorAt(v *View, i, end int, lower bool) int {
 // periodAt reports whether word i is an artist named by a period of the
 // work: "than early Andersson?", "of late Picasso,". The name ends a
 // clause.
-func (n *nameFinder) periodAt(v *View, i, end int, lower bool) bool {
-	if i < 1 || v.Text[v.ceOf(i):v.endOf(i)] == "" && i+1 < end {
+func (n *nameFinder) periodAt(v *view.View, i, end int, lower bool) bool {
+	if i < 1 || v.Text[v.CoreEnd(i):v.WordEnd(i)] == "" && i+1 < end {
 		return false
 	}
 	if p := v.WordLower(i - 1); p != "early" && p != "late" && p != "mid-period" {
 		return false
 	}
-	return n.artistName(v.coreText(i), lower)
+	return n.artistName(v.CoreText(i), lower)
 }
 
 // styleSuffixes end adjectives of style and origin written with a capital
@@ -436,13 +438,13 @@ func (n *nameFinder) artistName(w string, lower bool) bool {
 // me philipp", "she named him anthony", "my name is omar"; nameFinder.cued
 // does this for capitalised names), or after "starring" or "featuring"
 // in any case.
-func (n *nameFinder) namedAt(v *View, i, first int, lower bool) bool {
+func (n *nameFinder) namedAt(v *view.View, i, first int, lower bool) bool {
 	if i < 1 {
 		return false
 	}
 	b := v.WordLower(i - 1)
 	if b == "starring" || b == "featuring" {
-		return n.loneName(v.coreText(i), lower, true)
+		return n.loneName(v.CoreText(i), lower, true)
 	}
 	if !lower || i < 2 {
 		return false
@@ -454,12 +456,12 @@ func (n *nameFinder) namedAt(v *View, i, first int, lower bool) bool {
 	default:
 		return false
 	}
-	return n.loneName(v.coreText(i), lower, true)
+	return n.loneName(v.CoreText(i), lower, true)
 }
 
 // lowerTitled reports whether word i is a name after an honorific with
 // its dot on a line in lower case: "dr. hurst is a 50 year old man".
-func (n *nameFinder) lowerTitled(v *View, i, first int, lower bool) bool {
+func (n *nameFinder) lowerTitled(v *view.View, i, first int, lower bool) bool {
 	if !lower || i < 1 {
 		return false
 	}
@@ -468,5 +470,5 @@ func (n *nameFinder) lowerTitled(v *View, i, first int, lower bool) bool {
 	default:
 		return false
 	}
-	return n.loneName(v.coreText(i), lower, true)
+	return n.loneName(v.CoreText(i), lower, true)
 }

@@ -1,6 +1,7 @@
-package detect
+package pattern
 
 import (
+	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -18,7 +19,7 @@ var ibanLengths = map[string]int{
 	"SV": 28, "TL": 23, "TN": 24, "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20, "YE": 30,
 }
 
-func isLetterByte(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
+func IsLetterByte(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
 
 func upperByte(b byte) byte {
 	if b >= 'a' && b <= 'z' {
@@ -27,14 +28,14 @@ func upperByte(b byte) byte {
 	return b
 }
 
-// findIBANs finds IBANs written compactly or in groups of four separated
+// FindIBANs finds IBANs written compactly or in groups of four separated
 // by single spaces, in any letter case: a known country code, the
 // country's length and the ISO 7064 mod-97 check.
-func findIBANs(v *View) []page.Span {
+func FindIBANs(v *view.View) []page.Span {
 	t := v.Text
 	var out []page.Span
 	for i := 0; i+4 <= len(t); i++ {
-		if !isLetterByte(t[i]) || !isLetterByte(t[i+1]) || !isDigit(t[i+2]) || !isDigit(t[i+3]) || wordCharBefore(t, i) {
+		if !IsLetterByte(t[i]) || !IsLetterByte(t[i+1]) || !view.IsDigit(t[i+2]) || !view.IsDigit(t[i+3]) || view.WordCharBefore(t, i) {
 			continue
 		}
 		n, ok := ibanLengths[string([]byte{upperByte(t[i]), upperByte(t[i+1])})]
@@ -66,17 +67,17 @@ func ibanRun(t string, i, n int) (int, bool) {
 	for j < len(t) && k < n {
 		c := t[j]
 		switch {
-		case isAlnumByte(c):
+		case view.IsAlnumByte(c):
 			buf[k] = upperByte(c)
 			k++
 			j++
-		case (c == ' ' || c == '-') && k >= 4 && j+1 < len(t) && isAlnumByte(t[j+1]) && isAlnumByte(t[j-1]):
+		case (c == ' ' || c == '-') && k >= 4 && j+1 < len(t) && view.IsAlnumByte(t[j+1]) && view.IsAlnumByte(t[j-1]):
 			j++
 		default:
 			return 0, false
 		}
 	}
-	if k != n || wordCharAt(t, j) {
+	if k != n || view.WordCharAt(t, j) {
 		return 0, false
 	}
 	return j, ibanChecksum(buf[:n])
@@ -87,14 +88,14 @@ func ibanRun(t string, i, n int) (int, bool) {
 // 1 modulo 97. The BBAN must be alphanumeric with digits after the check.
 func ibanChecksum(s []byte) bool {
 	for _, c := range s[2:4] {
-		if !isDigit(c) {
+		if !view.IsDigit(c) {
 			return false
 		}
 	}
 	rem := 0
 	add := func(c byte) bool {
 		switch {
-		case isDigit(c):
+		case view.IsDigit(c):
 			rem = (rem*10 + int(c-'0')) % 97
 		case c >= 'A' && c <= 'Z':
 			rem = (rem*100 + int(c-'A'+10)) % 97

@@ -1,10 +1,11 @@
-package detect
+package rules
 
 import (
 	"slices"
 	"strings"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -24,7 +25,7 @@ var locatives = gazetteer.MustWords("context", "locative")
 // dropPlaceNames drops Person spans whose words are exactly a town or
 // country the gazetteers know, written right after a locative on the same
 // line ("lives in London", "sailed from Dover").
-func dropPlaceNames(v *View, gz *gazetteer.Gazetteers, ss []page.Span) []page.Span {
+func dropPlaceNames(v *view.View, gz *gazetteer.Gazetteers, ss []page.Span) []page.Span {
 	return slices.DeleteFunc(ss, func(s page.Span) bool {
 		return s.Category == page.Person && isLonePlace(v, gz, s)
 	})
@@ -32,17 +33,17 @@ func dropPlaceNames(v *View, gz *gazetteer.Gazetteers, ss []page.Span) []page.Sp
 
 // isLonePlace reports whether span s (whole words) is a known town or
 // country after a locative.
-func isLonePlace(v *View, gz *gazetteer.Gazetteers, s page.Span) bool {
+func isLonePlace(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
 	f, l := s.First-v.First, s.Last-v.First
 	if f <= 0 || l >= v.Len() || l-f >= maxPlaceWords || s.Start != 0 || v.LineOf(f-1) != v.LineOf(f) {
 		return false
 	}
-	if !locatives[v.coreLower(f-1)] {
+	if !locatives[v.CoreLower(f-1)] {
 		return false
 	}
 	words := make([]string, 0, l-f+1)
 	for i := f; i <= l; i++ {
-		words = append(words, v.coreLower(i))
+		words = append(words, v.CoreLower(i))
 	}
 	name := strings.Join(words, " ")
 	return gz.Cities.Has(name) || gz.Countries.Has(name)

@@ -1,4 +1,4 @@
-package detect
+package view
 
 import (
 	"strings"
@@ -50,12 +50,12 @@ func PageFromText(text string) (*page.Page, []int) {
 	return p, offs
 }
 
-// endsSentence reports whether word i ends a sentence: it ends in a full
+// EndsSentence reports whether word i ends a sentence: it ends in a full
 // stop, question or exclamation mark, before any closing quotes or
 // brackets ("home.", "you?", "ok!\""). It is the one sentence-end
 // predicate; address growth narrows it for abbreviations
-// (grower.endsAddressSentence: "Apt. 676", "St. John").
-func endsSentence(v *View, i int) bool {
+// (engine/detect/rules, endsAddressSentence: "Apt. 676", "St. John").
+func EndsSentence(v *View, i int) bool {
 	tail := strings.TrimRight(v.WordText(i), `"')”’\`)
 	return strings.HasSuffix(tail, ".") || strings.HasSuffix(tail, "!") || strings.HasSuffix(tail, "?")
 }

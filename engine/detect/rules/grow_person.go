@@ -1,10 +1,11 @@
-package detect
+package rules
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/detect/pattern"
+	"github.com/redactd/redactd/engine/detect/view"
 )
 
 // Person growth beyond honorifics and lists: post-nominal letters after a
@@ -21,8 +22,8 @@ var postNominals = gazetteer.MustWords("people", "post-nominal")
 // postNominalAt reports whether word i is a post-nominal as written
 // after a name: in capitals ("MD", "PhD"), capitalised with a dot
 // ("Jr."), or in lower case on a line that is all lower case.
-func (g *grower) postNominalAt(v *View, i int, lowerLine bool) bool {
-	t := strings.TrimSuffix(v.coreText(i), ".")
+func (g *grower) postNominalAt(v *view.View, i int, lowerLine bool) bool {
+	t := strings.TrimSuffix(v.CoreText(i), ".")
 	l := strings.ToLower(t)
 	if !postNominals[l] {
 		return false
@@ -30,18 +31,18 @@ func (g *grower) postNominalAt(v *View, i int, lowerLine bool) bool {
 	switch {
 	case lowerLine:
 		return true
-	case isAllUpper(t) && len(t) > 1:
+	case view.IsAllUpper(t) && len(t) > 1:
 		return true
-	case isCapitalised(t):
+	case view.IsCapitalised(t):
 		// "Jr.", "Sr.", "PhD", "Esq." but not "Md" alone.
-		return strings.HasSuffix(v.coreText(i), ".") || l == "phd" || l == "ph.d" || l == "esq" || l == "jr" || l == "sr"
+		return strings.HasSuffix(v.CoreText(i), ".") || l == "phd" || l == "ph.d" || l == "esq" || l == "jr" || l == "sr"
 	}
 	return false
 }
 
 // postNominalsAfter grows a name ending at last over up to two
 // post-nominals on its line, after a space or a comma ("Smith, MD").
-func (g *grower) postNominalsAfter(v *View, last int) int {
+func (g *grower) postNominalsAfter(v *view.View, last int) int {
 	_, end := v.Line(v.LineOf(last))
 	first, _ := v.Line(v.LineOf(last))
 	lower := isLowerLine(v, first, end)
@@ -50,7 +51,7 @@ func (g *grower) postNominalsAfter(v *View, last int) int {
 		if k >= end {
 			return last
 		}
-		if p := v.Text[v.ceOf(last):v.endOf(last)]; p != "" && p != "," {
+		if p := v.Text[v.CoreEnd(last):v.WordEnd(last)]; p != "" && p != "," {
 			return last // "Smith: MD" or "Smith. MD is ..."
 		}
 		if !g.postNominalAt(v, k, lower) {
@@ -65,12 +66,12 @@ func (g *grower) postNominalsAfter(v *View, last int) int {
 // a name that ended the line before: a capitalised word that no list
 // knows as an ordinary word, place or title, or, when both lines are in
 // lower case, such a word in lower case.
-func (g *grower) nameContinues(v *View, i int, lower bool) bool {
-	t, l := v.coreText(i), v.coreLower(i)
-	if strings.Contains(v.Text[v.ceOf(i):v.endOf(i)], ":") {
+func (g *grower) nameContinues(v *view.View, i int, lower bool) bool {
+	t, l := v.CoreText(i), v.CoreLower(i)
+	if strings.Contains(v.Text[v.CoreEnd(i):v.WordEnd(i)], ":") {
 		return false // "Bot:", a speaker or a label, starts something new
 	}
-	if stopwords[l] || months[l] > 0 || weekdays[l] || !isLetters(strings.ReplaceAll(strings.ReplaceAll(l, "-", ""), "'", "")) {
+	if stopwords[l] || pattern.MonthNumber(l) > 0 || pattern.IsWeekday(l) || !isLetters(strings.ReplaceAll(strings.ReplaceAll(l, "-", ""), "'", "")) {
 		return false
 	}
 	f := g.gz.Lex[l]
@@ -86,16 +87,16 @@ func (g *grower) nameContinues(v *View, i int, lower bool) bool {
 		// Without capitals only a known surname goes on a name.
 		return len(l) >= 3 && t == l && f&gazetteer.Surname != 0
 	}
-	return nameShaped(t) && !isAllUpper(t)
+	return nameShaped(t) && !view.IsAllUpper(t)
 }
 
 // wrappedAfter grows a name whose last word ends its line, with nothing
 // after it, over the first word of the next line when that word goes on
 // the name ("Mr. Allen" / "Tazuka?").
-func (g *grower) wrappedAfter(v *View, last int) int {
+func (g *grower) wrappedAfter(v *view.View, last int) int {
 	ln := v.LineOf(last)
 	_, end := v.Line(ln)
-	if last != end-1 || !v.flowsOn(ln) || v.ceOf(last) != v.endOf(last) {
+	if last != end-1 || !v.FlowsOn(ln) || v.CoreEnd(last) != v.WordEnd(last) {
 		return last
 	}
 	nf, ne := v.Line(ln + 1)
@@ -116,18 +117,18 @@ func (g *grower) wrappedAfter(v *View, last int) int {
 // knownLower reports whether word i is a lower-case first name or
 // surname that is no ordinary word: in lower-case text only a name the
 // lists know may pull the next line's word into it.
-func (g *grower) knownLower(v *View, i int) bool {
-	f := g.gz.Lex[v.coreLower(i)]
+func (g *grower) knownLower(v *view.View, i int) bool {
+	f := g.gz.Lex[v.CoreLower(i)]
 	return f&(gazetteer.FirstName|gazetteer.Surname) != 0 && f&(gazetteer.Common|gazetteer.City|gazetteer.Country) == 0
 }
 
 // wrappedHonorific returns the last word of the line before first when
 // first starts its line and that word is an honorific written as one
 // ("Mr." / "Allen Tazuka"), else first.
-func (g *grower) wrappedHonorific(v *View, first int) int {
+func (g *grower) wrappedHonorific(v *view.View, first int) int {
 	ln := v.LineOf(first)
 	lf, _ := v.Line(ln)
-	if first != lf || ln == 0 || first == 0 || !v.flowsOn(ln-1) {
+	if first != lf || ln == 0 || first == 0 || !v.FlowsOn(ln-1) {
 		return first
 	}
 	k := first - 1
@@ -144,28 +145,4 @@ func (g *grower) wrappedHonorific(v *View, first int) int {
 		}
 	}
 	return k
-}
-
-// flowsOn reports whether line ln of v goes on at line ln+1 as the same
-// paragraph: the gap between them is less than about half a line's
-// height. A paragraph break (a wider gap) ends a name or an address that
-// ends line ln, and so does a line starting with one of itemMarks
-// (">Acme", "• Acme": a new item). Words without geometry (plain text)
-// always flow on otherwise.
-func (v *View) flowsOn(ln int) bool {
-	if ln+1 >= v.Lines() {
-		return false
-	}
-	a, _ := v.Line(ln)
-	b, _ := v.Line(ln + 1)
-	if r, _ := utf8.DecodeRuneInString(v.Word(b).Text); strings.ContainsRune(itemMarks, r) {
-		return false
-	}
-	ra, rb := v.Word(a).Quad.Bounds(), v.Word(b).Quad.Bounds()
-	h := ra.Y1 - ra.Y0
-	if h <= 0 || rb.Y1-rb.Y0 <= 0 {
-		return true
-	}
-	gap := max(rb.Y0-ra.Y1, ra.Y0-rb.Y1)
-	return gap <= 0.6*h
 }

@@ -1,9 +1,11 @@
-package detect
+package rules
 
 import (
 	"strings"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/detect/pattern"
+	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -25,7 +27,7 @@ import (
 //
 // Organizations are left alone: firms are often named with ordinary words
 // ("Open Data Nation", "Ministry of Agriculture").
-func dropCommonWordSpans(p *page.Page, v *View, gz *gazetteer.Gazetteers, ss []page.Span) []page.Span {
+func dropCommonWordSpans(p *page.Page, v *view.View, gz *gazetteer.Gazetteers, ss []page.Span) []page.Span {
 	var drop []bool
 	for i, s := range ss {
 		if s.Recognizer != nerRecognizer {
@@ -63,11 +65,11 @@ const notPlainWord = gazetteer.FirstName | gazetteer.Surname | gazetteer.Title |
 // plainWords reports whether span s holds at least one word and every
 // word is ordinary (gazetteer.Common, no flag of notPlainWord), or, when
 // numbers is set, a number of at most four digits.
-func plainWords(v *View, gz *gazetteer.Gazetteers, s page.Span, numbers bool) bool {
+func plainWords(v *view.View, gz *gazetteer.Gazetteers, s page.Span, numbers bool) bool {
 	words := 0
 	for w := s.First; w <= s.Last; w++ {
-		l := v.coreLower(w - v.First)
-		if numbers && allDigits(l) && len(l) <= 4 {
+		l := v.CoreLower(w - v.First)
+		if numbers && pattern.AllDigits(l) && len(l) <= 4 {
 			continue
 		}
 		if f := gz.Lex[l]; l == "" || f&gazetteer.Common == 0 || f&notPlainWord != 0 {
@@ -107,11 +109,11 @@ func touchesOther(p *page.Page, ss []page.Span, i int) bool {
 // word is dropped. Only words that are never names are trimmed: pronoun
 // contractions in any case, possessives and object pronouns in lower case
 // only ("My" can be a given name), and a few openers ("Maybe", "Dear").
-func trimLeadingFunctionWords(v *View, ss []page.Span) []page.Span {
+func trimLeadingFunctionWords(v *view.View, ss []page.Span) []page.Span {
 	out := ss[:0]
 	for _, s := range ss {
 		if s.Recognizer == nerRecognizer {
-			for s.First <= s.Last && leadsNoEntity(v.coreText(s.First-v.First)) {
+			for s.First <= s.Last && leadsNoEntity(v.CoreText(s.First-v.First)) {
 				s.First, s.Start = s.First+1, 0
 			}
 			if s.First > s.Last {

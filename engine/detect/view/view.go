@@ -1,4 +1,4 @@
-package detect
+package view
 
 import (
 	"sort"
@@ -82,7 +82,7 @@ func NewView(p *page.Page, first, end int) *View {
 		v.lines[len(v.lines)-1][1] = int32(len(ws))
 	}
 	v.Text = b.String()
-	v.Lower = lowerSameLen(v.Text)
+	v.Lower = LowerSameLen(v.Text)
 	for i := range ws {
 		s, e := TrimPunct(v.Text, int(v.start[i]), int(v.end[i]))
 		v.cs[i], v.ce[i] = int32(s), int32(e)
@@ -112,9 +112,9 @@ func writeWord(b *strings.Builder, s string) {
 	}
 }
 
-// lowerSameLen lower-cases s rune by rune, leaving runes whose lower case
+// LowerSameLen lower-cases s rune by rune, leaving runes whose lower case
 // has a different UTF-8 length unchanged.
-func lowerSameLen(s string) string {
+func LowerSameLen(s string) string {
 	ascii := true
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
@@ -237,7 +237,7 @@ const (
 // bracket is inside the range, as in "(555) 123" or "Müller (GmbH)".
 func TrimPunct(s string, start, end int) (int, int) {
 	// Fast path: a word that starts and ends with a letter or digit.
-	if start < end && isAlnumByte(s[start]) && isAlnumByte(s[end-1]) {
+	if start < end && IsAlnumByte(s[start]) && IsAlnumByte(s[end-1]) {
 		return start, end
 	}
 	for start < end {

@@ -1,9 +1,11 @@
-package detect
+package rules
 
 import (
 	"strings"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/detect/pattern"
+	"github.com/redactd/redactd/engine/detect/view"
 )
 
 // Coordination with surnames that are also ordinary words or towns:
@@ -23,9 +25,9 @@ var kinWords = gazetteer.MustWords("people", "kin")
 // it), is a name: a capitalised known surname or first name, ordinary
 // word and town allowed, but no country, title, street, unit or legal
 // word, no month or weekday, not followed by another capitalised word.
-func (g *grower) coordName(v *View, anchor, k int) bool {
-	t, l := v.coreText(k), v.coreLower(k)
-	if !nameShaped(t) || isAllUpper(t) || stopwords[l] || kinWords[l] || orgHeads[l] || months[l] > 0 || weekdays[l] {
+func (g *grower) coordName(v *view.View, anchor, k int) bool {
+	t, l := v.CoreText(k), v.CoreLower(k)
+	if !nameShaped(t) || view.IsAllUpper(t) || stopwords[l] || kinWords[l] || orgHeads[l] || pattern.MonthNumber(l) > 0 || pattern.IsWeekday(l) {
 		return false
 	}
 	// Street types are allowed ("Hill", "Green"): they are streets only
@@ -38,13 +40,13 @@ func (g *grower) coordName(v *View, anchor, k int) bool {
 	// An ordinary word needs an anchor the lists know as a name: the
 	// model's "Research" does not make "Development" a name. A town
 	// ("Lopez", "Cantu") listed with any name is a name.
-	a := v.coreLower(anchor)
-	if f&gazetteer.Common != 0 && (!nameShaped(v.coreText(anchor)) || g.gz.Lex[a]&(gazetteer.FirstName|gazetteer.Surname) == 0 || g.gz.Lex[a]&gazetteer.Country != 0) {
+	a := v.CoreLower(anchor)
+	if f&gazetteer.Common != 0 && (!nameShaped(v.CoreText(anchor)) || g.gz.Lex[a]&(gazetteer.FirstName|gazetteer.Surname) == 0 || g.gz.Lex[a]&gazetteer.Country != 0) {
 		return false
 	}
 	// "Hill Street", "Green Group": the word starts a phrase of its own.
 	_, end := v.Line(v.LineOf(k))
-	if k+1 < end && isCapitalised(v.coreText(k+1)) && !strings.ContainsAny(v.Text[v.ceOf(k):v.endOf(k)], ",;:.!?") {
+	if k+1 < end && view.IsCapitalised(v.CoreText(k+1)) && !strings.ContainsAny(v.Text[v.CoreEnd(k):v.WordEnd(k)], ",;:.!?") {
 		return false
 	}
 	return true
@@ -54,21 +56,21 @@ func (g *grower) coordName(v *View, anchor, k int) bool {
 // first name ("April", "June"), ends a list of names: "Brandon, John,
 // Evan and April." It must follow "and" after a name that itself follows
 // a comma, and end the sentence.
-func (g *grower) listTail(v *View, last, k, end int) bool {
-	l := v.coreLower(k)
-	if months[l] == 0 && !weekdays[l] || !nameShaped(v.coreText(k)) || g.gz.Lex[l]&gazetteer.FirstName == 0 {
+func (g *grower) listTail(v *view.View, last, k, end int) bool {
+	l := v.CoreLower(k)
+	if pattern.MonthNumber(l) == 0 && !pattern.IsWeekday(l) || !nameShaped(v.CoreText(k)) || g.gz.Lex[l]&gazetteer.FirstName == 0 {
 		return false
 	}
 	lf, _ := v.Line(v.LineOf(last))
-	if k-1 != last+1 || !isConjunction(v.coreLower(k-1)) || last-1 < lf ||
-		!strings.HasPrefix(v.Text[v.ceOf(last-1):v.endOf(last-1)], ",") || !g.firstName(v, last) || !g.firstName(v, last-1) {
+	if k-1 != last+1 || !isConjunction(v.CoreLower(k-1)) || last-1 < lf ||
+		!strings.HasPrefix(v.Text[v.CoreEnd(last-1):v.WordEnd(last-1)], ",") || !g.firstName(v, last) || !g.firstName(v, last-1) {
 		return false
 	}
-	tail := v.Text[v.ceOf(k):v.endOf(k)]
-	return endsSentence(v, k) || k+1 == end && tail == ""
+	tail := v.Text[v.CoreEnd(k):v.WordEnd(k)]
+	return view.EndsSentence(v, k) || k+1 == end && tail == ""
 }
 
 // firstName reports whether word i is a capitalised known first name.
-func (g *grower) firstName(v *View, i int) bool {
-	return nameShaped(v.coreText(i)) && g.gz.Lex[v.coreLower(i)]&gazetteer.FirstName != 0
+func (g *grower) firstName(v *view.View, i int) bool {
+	return nameShaped(v.CoreText(i)) && g.gz.Lex[v.CoreLower(i)]&gazetteer.FirstName != 0
 }

@@ -1,10 +1,11 @@
-package detect
+package rules
 
 import (
 	"slices"
 	"strings"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -29,22 +30,22 @@ func isTitleWord(gz *gazetteer.Gazetteers, l string) bool {
 // "Madam President" name no one. A lone word the name lists know as a
 // first name or surname stays: "Ripley and Bishop", "Baron (guitar)" are
 // people (dev splits).
-func dropTitleOnly(v *View, gz *gazetteer.Gazetteers, ss []page.Span) []page.Span {
+func dropTitleOnly(v *view.View, gz *gazetteer.Gazetteers, ss []page.Span) []page.Span {
 	return slices.DeleteFunc(ss, func(s page.Span) bool {
 		return s.Category == page.Person && titlesOnly(v, gz, s)
 	})
 }
 
-func titlesOnly(v *View, gz *gazetteer.Gazetteers, s page.Span) bool {
+func titlesOnly(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
 	f, l := s.First-v.First, s.Last-v.First
 	if f < 0 || l >= v.Len() {
 		return false
 	}
-	if f == l && gz.Lex[v.coreLower(f)]&(gazetteer.FirstName|gazetteer.Surname) != 0 {
+	if f == l && gz.Lex[v.CoreLower(f)]&(gazetteer.FirstName|gazetteer.Surname) != 0 {
 		return false
 	}
 	for i := f; i <= l; i++ {
-		if w := strings.TrimSuffix(v.coreLower(i), "."); w == "" || !isTitleWord(gz, w) {
+		if w := strings.TrimSuffix(v.CoreLower(i), "."); w == "" || !isTitleWord(gz, w) {
 			return false
 		}
 	}

@@ -1,4 +1,4 @@
-package detect
+package pattern
 
 import (
 	"sort"
@@ -8,6 +8,7 @@ import (
 	"github.com/nyaruka/phonenumbers"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -23,23 +24,23 @@ var phoneContext = gazetteer.MustWords("labels", "phone")
 // notPhoneLabel are words before a number that say it is something else.
 var notPhoneLabel = gazetteer.MustWords("labels", "not-phone")
 
-// findPhones scans each line for phone-shaped runs (digits with spaces,
+// FindPhones scans each line for phone-shaped runs (digits with spaces,
 // dots, dashes, slashes and parentheses, optionally starting with + and
 // followed by an extension), drops those that are dates, year ranges,
 // amounts, card numbers or thousands-grouped numbers, and keeps those that
 // libphonenumber says are valid in one of phoneRegions (or possible, next
 // to a phone label).
-func findPhones(v *View) []page.Span {
+func FindPhones(v *view.View) []page.Span {
 	t := v.Text
 	var out []page.Span
 	for i := 0; i < len(t); i++ {
 		c := t[i]
-		if !isDigit(c) && c != '+' && c != '(' {
+		if !view.IsDigit(c) && c != '+' && c != '(' {
 			continue
 		}
-		if wordCharBefore(t, i) || i > 0 && strings.IndexByte("+.,/-", t[i-1]) >= 0 && i > 1 && isDigit(t[i-2]) {
+		if view.WordCharBefore(t, i) || i > 0 && strings.IndexByte("+.,/-", t[i-1]) >= 0 && i > 1 && view.IsDigit(t[i-2]) {
 			// Inside a word or a longer number: skip the rest of it.
-			for i < len(t) && (isAlnumByte(t[i]) || strings.IndexByte(".,/-", t[i]) >= 0) {
+			for i < len(t) && (view.IsAlnumByte(t[i]) || strings.IndexByte(".,/-", t[i]) >= 0) {
 				i++
 			}
 			continue
@@ -57,7 +58,7 @@ func findPhones(v *View) []page.Span {
 		if notPhone(t, s, e, cand) {
 			continue
 		}
-		if w := v.WordAt(s); w > 0 && v.LineOf(w-1) == v.LineOf(w) && notPhoneLabel[strings.TrimSuffix(v.coreLower(w-1), ".")] {
+		if w := v.WordAt(s); w > 0 && v.LineOf(w-1) == v.LineOf(w) && notPhoneLabel[strings.TrimSuffix(v.CoreLower(w-1), ".")] {
 			continue
 		}
 		score, labelled := phoneScore(v, s, cand, phoneLabelBefore(v, s, e))
@@ -82,7 +83,7 @@ func phoneRun(t string, i int) (s, e, digits int) {
 	s = i
 	j := i
 	if t[j] == '+' {
-		if j+1 >= len(t) || !isDigit(t[j+1]) {
+		if j+1 >= len(t) || !view.IsDigit(t[j+1]) {
 			return 0, 0, 0
 		}
 		j++
@@ -93,16 +94,16 @@ scan:
 	for j < len(t) && digits <= 17 {
 		c := t[j]
 		switch {
-		case isDigit(c):
+		case view.IsDigit(c):
 			digits++
 			lastDigit = j + 1
-		case c == '(' && open == 0 && j+1 < len(t) && (isDigit(t[j+1]) || t[j+1] == '+'):
+		case c == '(' && open == 0 && j+1 < len(t) && (view.IsDigit(t[j+1]) || t[j+1] == '+'):
 			open++
-		case c == ')' && open > 0 && isDigit(t[j-1]):
+		case c == ')' && open > 0 && view.IsDigit(t[j-1]):
 			open--
 			lastDigit = j + 1
 		case (c == ' ' || c == '-' || c == '.' || c == '/') && j+1 < len(t) &&
-			(isDigit(t[j+1]) || t[j+1] == '(') && (isDigit(t[j-1]) || t[j-1] == ')'):
+			(view.IsDigit(t[j+1]) || t[j+1] == '(') && (view.IsDigit(t[j-1]) || t[j-1] == ')'):
 		default:
 			break scan
 		}
@@ -118,7 +119,7 @@ scan:
 		}
 	}
 	// A run must end where a word ends: "12345678abc" is a reference.
-	if wordCharAt(t, e) && !(e < len(t) && (t[e] == 'x' || t[e] == 'X') && e+1 < len(t) && isDigit(t[e+1])) {
+	if view.WordCharAt(t, e) && !(e < len(t) && (t[e] == 'x' || t[e] == 'X') && e+1 < len(t) && view.IsDigit(t[e+1])) {
 		return 0, 0, 0
 	}
 	return s, e, digits
@@ -144,10 +145,10 @@ func phoneExtension(l string, e int) int {
 			k++
 		}
 		d := k
-		for d < len(l) && d-k < 6 && isDigit(l[d]) {
+		for d < len(l) && d-k < 6 && view.IsDigit(l[d]) {
 			d++
 		}
-		if d == k || wordCharAt(l, d) {
+		if d == k || view.WordCharAt(l, d) {
 			return 0
 		}
 		return d - e
@@ -193,7 +194,7 @@ func isYearRange(c string) bool {
 	if len(c) != 9 || (c[4] != '-' && c[4] != '/') {
 		return false
 	}
-	y := func(s string) bool { return (s[:2] == "19" || s[:2] == "20") && allDigits(s) }
+	y := func(s string) bool { return (s[:2] == "19" || s[:2] == "20") && AllDigits(s) }
 	return y(c[:4]) && y(c[5:])
 }
 
@@ -202,12 +203,12 @@ func isYearRange(c string) bool {
 func isThousands(c string) bool {
 	for _, sep := range []string{".", " "} {
 		parts := strings.Split(c, sep)
-		if len(parts) < 3 || len(parts[0]) > 3 || !allDigits(parts[0]) {
+		if len(parts) < 3 || len(parts[0]) > 3 || !AllDigits(parts[0]) {
 			continue
 		}
 		ok := true
 		for _, p := range parts[1:] {
-			if len(p) != 3 || !allDigits(p) {
+			if len(p) != 3 || !AllDigits(p) {
 				ok = false
 				break
 			}
@@ -219,12 +220,12 @@ func isThousands(c string) bool {
 	return false
 }
 
-func allDigits(s string) bool {
+func AllDigits(s string) bool {
 	if s == "" {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		if !isDigit(s[i]) {
+		if !view.IsDigit(s[i]) {
 			return false
 		}
 	}
@@ -238,10 +239,10 @@ func allDigits(s string) bool {
 // libphonenumber knows, in whatever grouping it is written ("Mobile: 723
 // 813 266", "answering at 516 466 638": nine-digit plans of Poland, the
 // Czech Republic, Portugal...).
-func phoneScore(v *View, s int, cand string, near bool) (score float32, ctx bool) {
+func phoneScore(v *view.View, s int, cand string, near bool) (score float32, ctx bool) {
 	digits := phonenumbers.NormalizeDigitsOnly(cand)
 	formatted := len(digits) != len(cand)
-	ctx = near || v.lineContext(v.WordAt(s), phoneContext)
+	ctx = near || v.LineContext(v.WordAt(s), phoneContext)
 	if len(digits) < 7 && !ctx {
 		return 0, ctx
 	}
@@ -291,14 +292,14 @@ func phoneScore(v *View, s int, cand string, near bool) (score float32, ctx bool
 // contact ("not answering at 516 466 638", "reach me at ...") when no
 // amount word follows the number ("at 12 345 678 each"). "Estimated at
 // 516 466 638" has no contact word: it stays an amount.
-func phoneLabelBefore(v *View, s, e int) bool {
+func phoneLabelBefore(v *view.View, s, e int) bool {
 	w := v.WordAt(s)
 	if w <= 0 {
 		return false
 	}
 	line := v.LineOf(w)
 	for k := w - 1; k >= 0 && k >= w-3 && v.LineOf(k) == line; k-- {
-		l := strings.TrimSuffix(v.coreLower(k), ".")
+		l := strings.TrimSuffix(v.CoreLower(k), ".")
 		if phoneContext[l] {
 			return true
 		}
@@ -307,10 +308,10 @@ func phoneLabelBefore(v *View, s, e int) bool {
 				return false
 			}
 			last := v.WordAt(e - 1)
-			if last+1 < len(v.words) && v.LineOf(last+1) == line && amountAfter[strings.TrimSuffix(v.coreLower(last+1), ".")] {
+			if last+1 < v.Len() && v.LineOf(last+1) == line && amountAfter[strings.TrimSuffix(v.CoreLower(last+1), ".")] {
 				return false
 			}
-			return !isAmount(v.coreText(w))
+			return !IsAmount(v.CoreText(w))
 		}
 	}
 	return false
@@ -318,9 +319,9 @@ func phoneLabelBefore(v *View, s, e int) bool {
 
 // contactBefore reports whether a phone label or a word of contact
 // stands within the three words before word at on its line.
-func contactBefore(v *View, at int) bool {
+func contactBefore(v *view.View, at int) bool {
 	for k := at - 1; k >= 0 && k >= at-3 && v.LineOf(k) == v.LineOf(at); k-- {
-		l := strings.TrimSuffix(v.coreLower(k), ".")
+		l := strings.TrimSuffix(v.CoreLower(k), ".")
 		if phoneContext[l] || contactWords[l] {
 			return true
 		}
@@ -361,12 +362,12 @@ var allRegions = sync.OnceValue(func() []string {
 func groupedLikeAmount(c string) bool {
 	for _, sep := range []string{".", " ", ","} {
 		parts := strings.Split(c, sep)
-		if len(parts) < 2 || len(parts[0]) > 3 || !allDigits(parts[0]) {
+		if len(parts) < 2 || len(parts[0]) > 3 || !AllDigits(parts[0]) {
 			continue
 		}
 		ok := true
 		for _, p := range parts[1:] {
-			ok = ok && len(p) == 3 && allDigits(p)
+			ok = ok && len(p) == 3 && AllDigits(p)
 		}
 		if ok {
 			return true

@@ -1,9 +1,10 @@
-package detect
+package rules
 
 import (
 	"strings"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -43,7 +44,7 @@ func newGrower(gz *gazetteer.Gazetteers) *grower { return &grower{gz: gz} }
 // registry (Rules: grow-person, grow-organization, grow-address,
 // affiliations, org-lists, labelled-addresses, address-blocks); on(name)
 // says whether a part is enabled. All parts read the same merged spans.
-func (g *grower) grow(v *View, ss []page.Span, on func(string) bool) []page.Span {
+func (g *grower) grow(v *view.View, ss []page.Span, on func(string) bool) []page.Span {
 	var out []page.Span
 	person, org, addr := on("grow-person"), on("grow-organization"), on("grow-address")
 	for _, s := range ss {
@@ -86,8 +87,8 @@ func (g *grower) grow(v *View, ss []page.Span, on func(string) bool) []page.Span
 
 // appendCore appends the span of words first..last without the
 // punctuation around them.
-func appendCore(out []page.Span, v *View, first, last int, c page.Category, score float32, rec string) []page.Span {
-	if sp, ok := v.coreSpan(first, last, c, score, rec); ok {
+func appendCore(out []page.Span, v *view.View, first, last int, c page.Category, score float32, rec string) []page.Span {
+	if sp, ok := v.CoreSpan(first, last, c, score, rec); ok {
 		out = append(out, sp)
 	}
 	return out
@@ -97,18 +98,18 @@ func appendCore(out []page.Span, v *View, first, last int, c page.Category, scor
 // "Prof. Dr.", "Mme") right before word first on its line. Ranks and
 // offices ("General", "President") count too when capitalised: one rule
 // for all titles (titles.go).
-func (g *grower) honorificsBefore(v *View, first int) int {
+func (g *grower) honorificsBefore(v *view.View, first int) int {
 	f := first
 	for k := first - 1; k >= 0 && k >= first-2 && v.LineOf(k) == v.LineOf(first); k-- {
-		l := strings.TrimSuffix(v.coreLower(k), ".")
-		if l == "" || strings.ContainsAny(v.Text[v.ceOf(k):v.endOf(k)], ",;:") {
+		l := strings.TrimSuffix(v.CoreLower(k), ".")
+		if l == "" || strings.ContainsAny(v.Text[v.CoreEnd(k):v.WordEnd(k)], ",;:") {
 			break
 		}
-		if !g.gz.Titles.Has(l) && !((rankTitles[l] || offices[l]) && isCapitalised(v.coreText(k))) {
+		if !g.gz.Titles.Has(l) && !((rankTitles[l] || offices[l]) && view.IsCapitalised(v.CoreText(k))) {
 			break
 		}
 		// One-letter titles ("M." for Monsieur) only in capitals with a dot.
-		if len(l) == 1 && v.coreText(k) != strings.ToUpper(l)+"." {
+		if len(l) == 1 && v.CoreText(k) != strings.ToUpper(l)+"." {
 			break
 		}
 		f = k
@@ -130,8 +131,8 @@ func isConjunction(l string) bool {
 
 // knownName reports whether word i is a capitalised first name or surname
 // that is not also an ordinary word or a place.
-func (g *grower) knownName(v *View, i int) bool {
-	t, l := v.coreText(i), v.coreLower(i)
+func (g *grower) knownName(v *view.View, i int) bool {
+	t, l := v.CoreText(i), v.CoreLower(i)
 	if !nameShaped(t) {
 		return false
 	}
@@ -141,18 +142,18 @@ func (g *grower) knownName(v *View, i int) bool {
 
 // coordinatedAfter grows a name ending at last over the names listed
 // after it on its line and, where the paragraph wraps, the next.
-func (g *grower) coordinatedAfter(v *View, last int) int {
+func (g *grower) coordinatedAfter(v *view.View, last int) int {
 	ln := v.LineOf(last)
 	_, end := v.Line(ln)
-	if v.flowsOn(ln) {
+	if v.FlowsOn(ln) {
 		_, end = v.Line(ln + 1) // a list wrapped onto the next line
 	}
 	for {
 		k := last + 1
 		switch {
-		case k < end && isConjunction(v.coreLower(k)):
+		case k < end && isConjunction(v.CoreLower(k)):
 			k++
-		case strings.HasPrefix(v.Text[v.ceOf(last):v.endOf(last)], ","):
+		case strings.HasPrefix(v.Text[v.CoreEnd(last):v.WordEnd(last)], ","):
 		default:
 			return last
 		}
@@ -160,7 +161,7 @@ func (g *grower) coordinatedAfter(v *View, last int) int {
 			return last
 		}
 		last = k
-		if k+1 < end && g.knownName(v, k+1) && !strings.ContainsAny(v.Text[v.ceOf(k):v.endOf(k)], ",;:") {
+		if k+1 < end && g.knownName(v, k+1) && !strings.ContainsAny(v.Text[v.CoreEnd(k):v.WordEnd(k)], ",;:") {
 			last = k + 1
 		}
 	}
@@ -168,22 +169,22 @@ func (g *grower) coordinatedAfter(v *View, last int) int {
 
 // coordinatedBefore grows a name starting at first over the names listed
 // before it on its line and, where the paragraph wraps, the one before.
-func (g *grower) coordinatedBefore(v *View, first int) int {
+func (g *grower) coordinatedBefore(v *view.View, first int) int {
 	ln := v.LineOf(first)
 	lf, _ := v.Line(ln)
-	if ln > 0 && v.flowsOn(ln-1) {
+	if ln > 0 && v.FlowsOn(ln-1) {
 		lf, _ = v.Line(ln - 1) // a list wrapped from the line before
 	}
 	for {
 		k := first - 1
 		switch {
-		case k > lf && isConjunction(v.coreLower(k)):
+		case k > lf && isConjunction(v.CoreLower(k)):
 			k--
-		case k >= lf && strings.HasPrefix(v.Text[v.ceOf(k):v.endOf(k)], ","):
+		case k >= lf && strings.HasPrefix(v.Text[v.CoreEnd(k):v.WordEnd(k)], ","):
 		default:
 			return first
 		}
-		if k < lf || isConjunction(v.coreLower(k)) || !g.knownName(v, k) && !(k > lf && !endsSentence(v, k-1) && g.coordName(v, first, k)) {
+		if k < lf || isConjunction(v.CoreLower(k)) || !g.knownName(v, k) && !(k > lf && !view.EndsSentence(v, k-1) && g.coordName(v, first, k)) {
 			return first
 		}
 		first = k

@@ -1,24 +1,25 @@
-package detect
+package pattern
 
 import (
 	"strconv"
 
+	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
 )
 
-// findCards finds payment card numbers: 12-19 digits, compact or in
+// FindCards finds payment card numbers: 12-19 digits, compact or in
 // groups separated by one kind of separator (space or dash), that pass
 // the Luhn check and fall in an issuer's range with one of its lengths.
-func findCards(v *View) []page.Span {
+func FindCards(v *view.View) []page.Span {
 	t := v.Text
 	var out []page.Span
 	var buf [24]byte
 	for i := 0; i < len(t); i++ {
-		if !isDigit(t[i]) {
+		if !view.IsDigit(t[i]) {
 			continue
 		}
-		if wordCharBefore(t, i) || i > 1 && (t[i-1] == '.' || t[i-1] == ',' || t[i-1] == '-') && isDigit(t[i-2]) {
-			for i < len(t) && (isDigit(t[i]) || isLetterByte(t[i])) {
+		if view.WordCharBefore(t, i) || i > 1 && (t[i-1] == '.' || t[i-1] == ',' || t[i-1] == '-') && view.IsDigit(t[i-2]) {
+			for i < len(t) && (view.IsDigit(t[i]) || IsLetterByte(t[i])) {
 				i++
 			}
 			continue
@@ -27,13 +28,13 @@ func findCards(v *View) []page.Span {
 		var sep byte
 		for j < len(t) && n < len(buf) {
 			c := t[j]
-			if isDigit(c) {
+			if view.IsDigit(c) {
 				buf[n] = c
 				n++
 				j++
 				continue
 			}
-			if (c == ' ' || c == '-') && (sep == 0 || sep == c) && j+1 < len(t) && isDigit(t[j+1]) {
+			if (c == ' ' || c == '-') && (sep == 0 || sep == c) && j+1 < len(t) && view.IsDigit(t[j+1]) {
 				sep = c
 				j++
 				continue
@@ -42,7 +43,7 @@ func findCards(v *View) []page.Span {
 		}
 		end := j
 		i = end - 1
-		if n < 12 || n > 19 || wordCharAt(t, end) || end < len(t) && (t[end] == '.' || t[end] == ',') && end+1 < len(t) && isDigit(t[end+1]) {
+		if n < 12 || n > 19 || view.WordCharAt(t, end) || end < len(t) && (t[end] == '.' || t[end] == ',') && end+1 < len(t) && view.IsDigit(t[end+1]) {
 			continue
 		}
 		if !isCardNumber(string(buf[:n])) {

@@ -1,4 +1,4 @@
-package detect
+package pattern
 
 import (
 	"regexp"
@@ -7,14 +7,15 @@ import (
 	"unicode/utf8"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
 )
 
-// findEmails finds e-mail addresses: RFC-shaped ones ("jo@x.org", also
+// FindEmails finds e-mail addresses: RFC-shaped ones ("jo@x.org", also
 // glued to a label as in "Email:jo@x.org") by expanding around each '@',
 // and obfuscated ones ("jo [at] x [dot] org", "jo(at)x.org",
 // "jo @ x . org", and with a mail label nearby "jo dot e at x dot org").
-func findEmails(v *View) []page.Span {
+func FindEmails(v *view.View) []page.Span {
 	var out []page.Span
 	t := v.Text
 	for off := 0; ; {
@@ -40,14 +41,14 @@ func findEmails(v *View) []page.Span {
 func isLocalRune(r rune) bool {
 	if r < utf8.RuneSelf {
 		b := byte(r)
-		return isAlnumByte(b) || strings.IndexByte("._%+-'!#$&*=?^`{|}~", b) >= 0
+		return view.IsAlnumByte(b) || strings.IndexByte("._%+-'!#$&*=?^`{|}~", b) >= 0
 	}
 	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 func isDomainRune(r rune) bool {
 	if r < utf8.RuneSelf {
-		return isAlnumByte(byte(r)) || r == '.' || r == '-'
+		return view.IsAlnumByte(byte(r)) || r == '.' || r == '-'
 	}
 	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
@@ -129,7 +130,7 @@ var (
 	mailContext = gazetteer.MustWords("labels", "email")
 )
 
-func findObfuscatedEmails(v *View) []page.Span {
+func findObfuscatedEmails(v *view.View) []page.Span {
 	l := v.Lower
 	bracketed := hasObfAt(l)
 	words := strings.Contains(l, " dot ")
@@ -167,7 +168,7 @@ func findObfuscatedEmails(v *View) []page.Span {
 				}
 				p = m[1]
 				f := v.WordAt(ls + m[0])
-				if !validObfDomain(line[m[4]:m[5]]) || !v.lineContext(f, mailContext) {
+				if !validObfDomain(line[m[4]:m[5]]) || !v.LineContext(f, mailContext) {
 					continue
 				}
 				if sp, ok := v.Span(ls+m[0], ls+m[1], page.Email, 0.7, "email-obfuscated"); ok {

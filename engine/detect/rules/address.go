@@ -1,4 +1,4 @@
-package detect
+package rules
 
 import (
 	"regexp"
@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/detect/pattern"
+	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -79,13 +81,13 @@ func (houseNumberMatcher) MatchString(s string) bool {
 
 func houseNumberPart(s string) int {
 	i := 0
-	for i < len(s) && i < 6 && isDigit(s[i]) {
+	for i < len(s) && i < 6 && view.IsDigit(s[i]) {
 		i++
 	}
 	if i == 0 || i > 5 {
 		return 0
 	}
-	if i < len(s) && isLetterByte(s[i]) {
+	if i < len(s) && pattern.IsLetterByte(s[i]) {
 		i++
 	}
 	return i
@@ -156,7 +158,7 @@ const (
 	partBox
 )
 
-func (a *addressFinder) find(v *View) []page.Span {
+func (a *addressFinder) find(v *view.View) []page.Span {
 	var parts []part
 	for k := 0; k < v.Lines(); k++ {
 		first, end := v.Line(k)
@@ -194,7 +196,7 @@ const (
 // which is growth's work and needs growth's checks. The tail starts at
 // the line's first word when the line is short, so that "at the start
 // of a line" keeps its meaning.
-func (a *addressFinder) acrossWraps(v *View, lines []part) []part {
+func (a *addressFinder) acrossWraps(v *view.View, lines []part) []part {
 	var out []part
 	j := 0 // first line part not before the current line
 	for k := 0; k+1 < v.Lines(); k++ {
@@ -203,7 +205,7 @@ func (a *addressFinder) acrossWraps(v *View, lines []part) []part {
 		for j < len(lines) && lines[j].first < first {
 			j++
 		}
-		if first == end || end == next || !v.flowsOn(k) {
+		if first == end || end == next || !v.FlowsOn(k) {
 			continue
 		}
 		from := max(first, end-wrapTail)
@@ -226,22 +228,22 @@ func (a *addressFinder) acrossWraps(v *View, lines []part) []part {
 // particle, a conjunction or "of" (in a crossing), a street type, or any
 // word of a lower-case line. Parts that cross a break hold the word
 // before it.
-func (a *addressFinder) mayCross(v *View, i int) bool {
-	t := v.coreText(i)
-	if t == "" || isDigit(t[0]) || isCapitalised(t) {
+func (a *addressFinder) mayCross(v *view.View, i int) bool {
+	t := v.CoreText(i)
+	if t == "" || view.IsDigit(t[0]) || view.IsCapitalised(t) {
 		return true
 	}
-	l := v.coreLower(i)
+	l := v.CoreLower(i)
 	if a.starts.Has(l) || addrParticles[l] || isConjunction(l) || l == "of" || a.gz.StreetSuffix.Has(strings.TrimSuffix(l, ".")) {
 		return true
 	}
-	return isLowerLine(v, v.lineFirst(i), i+1)
+	return isLowerLine(v, v.LineFirst(i), i+1)
 }
 
 // digitIn reports whether any of words [f, e) has a digit.
-func digitIn(v *View, f, e int) bool {
+func digitIn(v *view.View, f, e int) bool {
 	for i := f; i < e; i++ {
-		if hasDigit(v.WordText(i)) {
+		if view.HasDigit(v.WordText(i)) {
 			return true
 		}
 	}
@@ -255,21 +257,21 @@ func digitIn(v *View, f, e int) bool {
 // ("... 81365" / "CAN I ...", "... 02706" / "Mary said") as the city, so
 // the place must be a known city or country that is neither a first name,
 // a common word nor a code.
-func (a *addressFinder) crossingHolds(v *View, p part, brk int) bool {
+func (a *addressFinder) crossingHolds(v *view.View, p part, brk int) bool {
 	for i := brk; i <= p.last; i++ {
 		if _, e := v.WordRange(i); v.Text[e-1] == ':' {
 			return false
 		}
 	}
-	if p.kind != partPostal || splitsCode(v.coreText(brk-1), v.coreText(brk)) {
+	if p.kind != partPostal || splitsCode(v.CoreText(brk-1), v.CoreText(brk)) {
 		return true
 	}
 	var ws []string
 	for i := brk; i <= p.last; i++ {
-		if hasDigit(v.coreText(i)) {
+		if view.HasDigit(v.CoreText(i)) {
 			return true
 		}
-		ws = append(ws, v.coreLower(i))
+		ws = append(ws, v.CoreLower(i))
 	}
 	name := strings.Join(ws, " ")
 	if _, first := a.gz.FirstNames[name]; first || a.gz.Common.Has(name) || len(name) <= 3 {
@@ -281,8 +283,8 @@ func (a *addressFinder) crossingHolds(v *View, p part, brk int) bool {
 // numberAfter reports whether the only word of p after the line break
 // before brk is a number, as in "Suite" / "536": the line's part ended
 // with a unit word whose number wrapped, and the number completes it.
-func numberAfter(v *View, p part, brk int) bool {
-	return p.last == brk && houseNumber.MatchString(strings.TrimPrefix(v.coreText(brk), "#"))
+func numberAfter(v *view.View, p part, brk int) bool {
+	return p.last == brk && houseNumber.MatchString(strings.TrimPrefix(v.CoreText(brk), "#"))
 }
 
 // splitsCode reports whether a and b, the words either side of a line
@@ -291,9 +293,9 @@ func numberAfter(v *View, p part, brk int) bool {
 // proves itself.
 func splitsCode(a, b string) bool {
 	switch {
-	case len(a) == 4 && allDigits(a) && nlLetters.MatchString(b):
+	case len(a) == 4 && pattern.AllDigits(a) && nlLetters.MatchString(b):
 		return true
-	case len(a) <= 4 && hasDigit(a) && isAllUpper(a) && ukInward.MatchString(b):
+	case len(a) <= 4 && view.HasDigit(a) && view.IsAllUpper(a) && ukInward.MatchString(b):
 		return true
 	}
 	return caFSA.MatchString(a) && caLDU.MatchString(b)
@@ -303,7 +305,7 @@ func splitsCode(a, b string) bool {
 // word brk only stretches one of the lines' own parts (from those
 // starting on p's line on) over the break, other than by the number of a
 // unit that the break cut off.
-func explained(v *View, lines []part, p part, brk int) bool {
+func explained(v *view.View, lines []part, p part, brk int) bool {
 	for _, q := range lines {
 		if q.first > p.last {
 			return false
@@ -343,36 +345,36 @@ func mergeParts(lines, wrapped []part) []part {
 }
 
 // lw is word i's core in lower case; "" outside the line.
-func lw(v *View, i, first, end int) string {
+func lw(v *view.View, i, first, end int) string {
 	if i < first || i >= end {
 		return ""
 	}
-	return v.coreLower(i)
+	return v.CoreLower(i)
 }
 
-func tw(v *View, i, first, end int) string {
+func tw(v *view.View, i, first, end int) string {
 	if i < first || i >= end {
 		return ""
 	}
-	return v.coreText(i)
+	return v.CoreText(i)
 }
 
 // endsClause reports whether word i ends with punctuation that ends a
 // street name (a comma before the city, a full stop).
-func endsClause(v *View, i int) bool {
+func endsClause(v *view.View, i int) bool {
 	s, e := v.WordRange(i)
-	_, ce := v.core(i)
-	return ce < e && strings.ContainsAny(v.Text[ce:e], ",;:") || e > s && v.Text[e-1] == '.' && !strings.HasSuffix(v.coreText(i), ".")
+	_, ce := v.Core(i)
+	return ce < e && strings.ContainsAny(v.Text[ce:e], ",;:") || e > s && v.Text[e-1] == '.' && !strings.HasSuffix(v.CoreText(i), ".")
 }
 
 // line finds the address parts of one line.
-func (a *addressFinder) line(v *View, first, end int, street bool) []part {
+func (a *addressFinder) line(v *view.View, first, end int, street bool) []part {
 	var out []part
 	for i := first; i < end; i++ {
 		// Every part starts with a digit, a capital letter or a keyword
 		// (prefix street type, post-box or unit word): skip other words
 		// cheaply, which is most words of running text.
-		if t := v.coreText(i); t == "" || !isDigit(t[0]) && !isCapitalised(t) && !a.starts.Has(v.coreLower(i)) {
+		if t := v.CoreText(i); t == "" || !view.IsDigit(t[0]) && !view.IsCapitalised(t) && !a.starts.Has(v.CoreLower(i)) {
 			continue
 		}
 		afterStreet := street && i == first || len(out) > 0 && out[len(out)-1].kind != partPostal && i-out[len(out)-1].last <= 1
@@ -415,7 +417,7 @@ func (a *addressFinder) line(v *View, first, end int, street bool) []part {
 }
 
 // street matches a street with its house number starting at word i.
-func (a *addressFinder) street(v *View, i, first, end int) (part, bool) {
+func (a *addressFinder) street(v *view.View, i, first, end int) (part, bool) {
 	w := lw(v, i, first, end)
 	t := tw(v, i, first, end)
 	// English order: "15 Millicent Drive", "4589 40th Street NW".
@@ -433,10 +435,10 @@ func (a *addressFinder) street(v *View, i, first, end int) (part, bool) {
 		}
 		for k := i + 1; k < end && k <= i+5; k++ {
 			l := lw(v, k, first, end)
-			if k > i+1 && a.isSuffixType(l, v.coreText(k)) {
+			if k > i+1 && a.isSuffixType(l, v.CoreText(k)) {
 				e := k
 				// "Willow Creek Road": the last of several types.
-				for e+1 < end && !endsClause(v, e) && a.isSuffixType(lw(v, e+1, first, end), v.coreText(e+1)) && isCapitalised(v.coreText(e+1)) {
+				for e+1 < end && !endsClause(v, e) && a.isSuffixType(lw(v, e+1, first, end), v.CoreText(e+1)) && view.IsCapitalised(v.CoreText(e+1)) {
 					e++
 				}
 				if d := lw(v, e+1, first, end); isDirectional(d) && !endsClause(v, e) {
@@ -448,7 +450,7 @@ func (a *addressFinder) street(v *View, i, first, end int) (part, bool) {
 			// Queens Sq"); further in, it is another part's number.
 			// An abbreviation inside the name does not end it: "22 St.
 			// Paul Street".
-			if !a.streetNameWord(v, k) || endsClause(v, k) && !abbrevInName(v, k, end) || k > i+1 && allDigits(v.coreText(k)) {
+			if !a.streetNameWord(v, k) || endsClause(v, k) && !abbrevInName(v, k, end) || k > i+1 && pattern.AllDigits(v.CoreText(k)) {
 				break
 			}
 		}
@@ -462,7 +464,7 @@ func (a *addressFinder) street(v *View, i, first, end int) (part, bool) {
 		return part{first: i, last: p, score: 0.65, kind: partStreet}, true
 	}
 	// Compound: "Hauptstraße 5", "Kerkstraat 12a".
-	if isCapitalised(t) && i+1 < end && houseNumber.MatchString(tw(v, i+1, first, end)) {
+	if view.IsCapitalised(t) && i+1 < end && houseNumber.MatchString(tw(v, i+1, first, end)) {
 		for _, suf := range a.gz.StreetCompound {
 			if len(w) > len(suf)+1 && strings.HasSuffix(w, suf) {
 				return part{first: i, last: i + 1, score: 0.7, kind: partStreet}, true
@@ -477,13 +479,13 @@ func (a *addressFinder) street(v *View, i, first, end int) (part, bool) {
 		return part{first: i, last: k, score: 0.55, kind: partStreet}, true
 	}
 	// Name then suffix type then number: "Berliner Straße 5", "Main Street 5".
-	if isCapitalised(t) && !addrNameStop[w] {
+	if view.IsCapitalised(t) && !addrNameStop[w] {
 		for k := i + 1; k < end && k <= i+3; k++ {
 			l := lw(v, k, first, end)
-			if a.isSuffixType(l, v.coreText(k)) && k+1 < end && houseNumber.MatchString(tw(v, k+1, first, end)) {
+			if a.isSuffixType(l, v.CoreText(k)) && k+1 < end && houseNumber.MatchString(tw(v, k+1, first, end)) {
 				return part{first: i, last: k + 1, score: 0.65, kind: partStreet}, true
 			}
-			if !isCapitalised(v.coreText(k)) || endsClause(v, k) {
+			if !view.IsCapitalised(v.CoreText(k)) || endsClause(v, k) {
 				break
 			}
 		}
@@ -498,22 +500,22 @@ var placePreps = gazetteer.MustWords("context", "place-prep")
 // namedStreet matches a capitalised street name of one to three words and
 // a capitalised suffix type at i, after a preposition of place, and returns
 // the last word (after further types: "Anderson Street Street").
-func (a *addressFinder) namedStreet(v *View, i, first, end int) (int, bool) {
+func (a *addressFinder) namedStreet(v *view.View, i, first, end int) (int, bool) {
 	t, w := tw(v, i, first, end), lw(v, i, first, end)
-	if i == first || !placePreps[lw(v, i-1, first, end)] || endsClause(v, i-1) || !isCapitalised(t) || isAllUpper(t) ||
+	if i == first || !placePreps[lw(v, i-1, first, end)] || endsClause(v, i-1) || !view.IsCapitalised(t) || view.IsAllUpper(t) ||
 		addrNameStop[w] || a.gz.Lex[w]&(gazetteer.Common|gazetteer.StreetSuffix|gazetteer.StreetPrefix) != 0 || !isLetters(w) {
 		return 0, false
 	}
 	for k := i + 1; k < end && k <= i+3; k++ {
-		kt := v.coreText(k)
-		if a.isSuffixType(lw(v, k, first, end), kt) && isCapitalised(kt) {
+		kt := v.CoreText(k)
+		if a.isSuffixType(lw(v, k, first, end), kt) && view.IsCapitalised(kt) {
 			e := k
-			for e+1 < end && !endsClause(v, e) && a.isSuffixType(lw(v, e+1, first, end), v.coreText(e+1)) && isCapitalised(v.coreText(e+1)) {
+			for e+1 < end && !endsClause(v, e) && a.isSuffixType(lw(v, e+1, first, end), v.CoreText(e+1)) && view.IsCapitalised(v.CoreText(e+1)) {
 				e++
 			}
 			return e, true
 		}
-		if endsClause(v, k-1) || !isCapitalised(kt) || !isLetters(lw(v, k, first, end)) {
+		if endsClause(v, k-1) || !view.IsCapitalised(kt) || !isLetters(lw(v, k, first, end)) {
 			break
 		}
 	}
@@ -526,24 +528,24 @@ func (a *addressFinder) namedStreet(v *View, i, first, end int) (int, bool) {
 // first holding a number or a street type, the second ending with a
 // street type ("corner of Page 4 and Figure 2" is none).
 // It returns the last word, or i when there is none.
-func (a *addressFinder) corner(v *View, i, first, end int) int {
+func (a *addressFinder) corner(v *view.View, i, first, end int) int {
 	if lw(v, i+1, first, end) != "of" {
 		return i
 	}
 	lower := isLowerLine(v, first, end)
 	name := func(k int) bool {
 		t, l := tw(v, k, first, end), lw(v, k, first, end)
-		if l == "" || addrNameStop[l] || endsClause(v, k) && !hasDigit(t) && !abbrevInName(v, k, end) {
+		if l == "" || addrNameStop[l] || endsClause(v, k) && !view.HasDigit(t) && !abbrevInName(v, k, end) {
 			return false
 		}
-		return isCapitalised(t) || hasDigit(t) || addrParticles[l] || lower
+		return view.IsCapitalised(t) || view.HasDigit(t) || addrParticles[l] || lower
 	}
 	k, proof := i+2, false
 	for ; k < end && k <= i+7 && !isConjunction(lw(v, k, first, end)); k++ {
 		if !name(k) {
 			return i
 		}
-		proof = proof || hasDigit(tw(v, k, first, end)) || a.isSuffixType(lw(v, k, first, end), tw(v, k, first, end))
+		proof = proof || view.HasDigit(tw(v, k, first, end)) || a.isSuffixType(lw(v, k, first, end), tw(v, k, first, end))
 	}
 	if !proof || k == i+2 || k >= end || lw(v, k, first, end) == "or" {
 		return i
@@ -564,16 +566,16 @@ func (a *addressFinder) corner(v *View, i, first, end int) int {
 // name ("Calle Proc. San Sebastián", "N. Stadion"): a capitalised word of
 // at most four letters closed by a dot, followed on the line by a
 // capitalised word.
-func abbrevInName(v *View, k, end int) bool {
-	t := v.coreText(k)
-	return k+1 < end && isCapitalised(t) && utf8.RuneCountInString(t) <= 4 && isLetters(strings.ToLower(t)) &&
-		strings.HasPrefix(v.Text[v.ceOf(k):v.endOf(k)], ".") && isCapitalised(v.coreText(k+1))
+func abbrevInName(v *view.View, k, end int) bool {
+	t := v.CoreText(k)
+	return k+1 < end && view.IsCapitalised(t) && utf8.RuneCountInString(t) <= 4 && isLetters(strings.ToLower(t)) &&
+		strings.HasPrefix(v.Text[v.CoreEnd(k):v.WordEnd(k)], ".") && view.IsCapitalised(v.CoreText(k+1))
 }
 
 // prefixName matches a prefix street type at i followed by a name; with
 // wantNumber, the name must be followed by a house number (which the part
 // then includes). It returns the last word.
-func (a *addressFinder) prefixName(v *View, i, first, end int, wantNumber bool) (int, bool) {
+func (a *addressFinder) prefixName(v *view.View, i, first, end int, wantNumber bool) (int, bool) {
 	w := lw(v, i, first, end)
 	n := 1
 	if !a.gz.StreetPrefix.Has(w) {
@@ -588,8 +590,8 @@ func (a *addressFinder) prefixName(v *View, i, first, end int, wantNumber bool) 
 	}
 	// Before a name and number the type is capitalised, or an
 	// abbreviation written in lower case by convention ("ul. Miła 5").
-	abbrev := n == 1 && strings.HasSuffix(v.WordText(i), ".") && isCapitalised(tw(v, i+1, first, end))
-	if wantNumber && !isCapitalised(tw(v, i, first, end)) && !abbrev && !isLowerLine(v, first, end) {
+	abbrev := n == 1 && strings.HasSuffix(v.WordText(i), ".") && view.IsCapitalised(tw(v, i+1, first, end))
+	if wantNumber && !view.IsCapitalised(tw(v, i, first, end)) && !abbrev && !isLowerLine(v, first, end) {
 		return 0, false
 	}
 	last := -1
@@ -602,7 +604,7 @@ func (a *addressFinder) prefixName(v *View, i, first, end int, wantNumber bool) 
 		if addrParticles[l] || strings.HasPrefix(l, "d'") || strings.HasPrefix(l, "l'") || strings.HasPrefix(l, "d’") {
 			continue
 		}
-		if !hasLetter(l) || addrNameStop[l] || !(isCapitalised(t) || hasDigit(t) || isLowerLine(v, first, end) && !a.gz.Common.Has(l)) {
+		if !hasLetter(l) || addrNameStop[l] || !(view.IsCapitalised(t) || view.HasDigit(t) || isLowerLine(v, first, end) && !a.gz.Common.Has(l)) {
 			break
 		}
 		last = k
@@ -621,9 +623,9 @@ func (a *addressFinder) prefixName(v *View, i, first, end int, wantNumber bool) 
 
 // isLowerLine reports whether the line has no capitalised word, as in
 // chat text or OCR of a lower-case form, where capitalisation says nothing.
-func isLowerLine(v *View, first, end int) bool {
+func isLowerLine(v *view.View, first, end int) bool {
 	for i := first; i < end; i++ {
-		if isCapitalised(v.coreText(i)) {
+		if view.IsCapitalised(v.CoreText(i)) {
 			return false
 		}
 	}
@@ -648,7 +650,7 @@ func (a *addressFinder) isSuffixType(l, t string) bool {
 		// short types of other languages are whole words, written in
 		// lower case after the name ("Király utca 15", "Erzsébet tér 9",
 		// "Pernilles vei 115").
-		return len(l) > 4 || isCapitalised(t) || strings.HasSuffix(l, ".") || shortTypes[l] || !isASCII(l)
+		return len(l) > 4 || view.IsCapitalised(t) || strings.HasSuffix(l, ".") || shortTypes[l] || !isASCII(l)
 	}
 	return false
 }
@@ -667,18 +669,15 @@ func isASCII(s string) bool {
 
 // streetNameWord reports whether word k may be part of a street name
 // between the house number and the street type.
-func (a *addressFinder) streetNameWord(v *View, k int) bool {
-	t := v.coreText(k)
-	l := v.coreLower(k)
+func (a *addressFinder) streetNameWord(v *view.View, k int) bool {
+	t := v.CoreText(k)
+	l := v.CoreLower(k)
 	if addrNameStop[l] || !hasLetter(l) && !houseNumber.MatchString(t) {
 		return false
 	}
 	// "40th", "5th"; "Main"; lower case only inside a lower-case line.
-	return isCapitalised(t) || hasDigit(t) || isDirectional(l) || isLowerLine(v, v.lineFirst(k), v.lineEnd(k))
+	return view.IsCapitalised(t) || view.HasDigit(t) || isDirectional(l) || isLowerLine(v, v.LineFirst(k), v.LineEnd(k))
 }
-
-func (v *View) lineFirst(i int) int { f, _ := v.Line(v.LineOf(i)); return f }
-func (v *View) lineEnd(i int) int   { _, e := v.Line(v.LineOf(i)); return e }
 
 func isDirectional(l string) bool {
 	switch strings.TrimSuffix(l, ".") {
@@ -690,7 +689,7 @@ func isDirectional(l string) bool {
 
 // unitAfter extends an address ending at word last over a following unit
 // ("Apt. 305", "Suite 603", "#12", "Unit 4B"), possibly after a comma.
-func (a *addressFinder) unitAfter(v *View, last, first, end int) int {
+func (a *addressFinder) unitAfter(v *view.View, last, first, end int) int {
 	k := last + 1
 	l := lw(v, k, first, end)
 	if l == "" {
@@ -713,16 +712,16 @@ func (a *addressFinder) unitWord(l string) bool {
 
 // unitNumber reports whether t may number a unit: "305", "#12", "4B", "C".
 func unitNumber(t string) bool {
-	return houseNumber.MatchString(strings.TrimPrefix(t, "#")) || len(t) == 1 && isCapitalised(t)
+	return houseNumber.MatchString(strings.TrimPrefix(t, "#")) || len(t) == 1 && view.IsCapitalised(t)
 }
 
 // unitBefore extends a street starting at word s back over a unit written
 // before it ("Flat 4B, 221 MG Road", "Unit 7 / 45 George Street",
 // "Apartment 3B 221 Baker Street"), as British, Indian and Australian
 // addresses put it.
-func (a *addressFinder) unitBefore(v *View, s, first, end int) int {
+func (a *addressFinder) unitBefore(v *view.View, s, first, end int) int {
 	k := s - 1
-	if k >= first && v.words[k].Text == "/" {
+	if k >= first && v.Word(k).Text == "/" {
 		k--
 	}
 	if k-1 < first || !unitNumber(tw(v, k, first, end)) {
@@ -731,7 +730,7 @@ func (a *addressFinder) unitBefore(v *View, s, first, end int) int {
 	if unit := lw(v, k-1, first, end); !a.unitWord(unit) || unit == "#" || endsClause(v, k-1) {
 		return s
 	}
-	if endsClause(v, k) && !strings.HasSuffix(v.words[k].Text, ",") {
+	if endsClause(v, k) && !strings.HasSuffix(v.Word(k).Text, ",") {
 		return s // "one floor 2. 14 Hill Road": a sentence ends between them
 	}
 	if v.LineOf(k-1) != v.LineOf(s) {
@@ -742,33 +741,33 @@ func (a *addressFinder) unitBefore(v *View, s, first, end int) int {
 
 // boxAt matches a post-office box at i ("P.O. Box 101", "Postfach 12 34",
 // "PSC 7004, Box 8380") and returns its last word, or 0.
-func (a *addressFinder) boxAt(v *View, i, first, end int) int {
-	if l := v.coreLower(i); !a.gz.POBoxes.Has(l) && !a.boxFirst.Has(l) && !strings.HasSuffix(l, ".") {
+func (a *addressFinder) boxAt(v *view.View, i, first, end int) int {
+	if l := v.CoreLower(i); !a.gz.POBoxes.Has(l) && !a.boxFirst.Has(l) && !strings.HasSuffix(l, ".") {
 		return 0
 	}
 	for n := min(4, end-i); n >= 1; n-- {
 		var parts []string
 		for k := i; k < i+n; k++ {
-			parts = append(parts, v.coreLower(k))
+			parts = append(parts, v.CoreLower(k))
 		}
 		form := strings.Join(parts, " ")
 		if !a.gz.POBoxes.Has(form) && !a.gz.POBoxes.Has(strings.TrimSuffix(form, ".")) {
 			continue
 		}
-		if len(form) <= 3 && !isAllUpper(v.coreText(i)) {
+		if len(form) <= 3 && !view.IsAllUpper(v.CoreText(i)) {
 			continue // "bp", "pmb", "psc" only in capitals
 		}
 		k := i + n
-		if !allDigits(tw(v, k, first, end)) {
+		if !pattern.AllDigits(tw(v, k, first, end)) {
 			return 0
 		}
 		last := k
 		// Grouped digits ("Postfach 12 34 56") and "PSC 7004, Box 8380".
-		for k+1 < end && allDigits(tw(v, k+1, first, end)) && len(tw(v, k+1, first, end)) <= 3 {
+		for k+1 < end && pattern.AllDigits(tw(v, k+1, first, end)) && len(tw(v, k+1, first, end)) <= 3 {
 			k++
 			last = k
 		}
-		if lw(v, last+1, first, end) == "box" && allDigits(tw(v, last+2, first, end)) {
+		if lw(v, last+1, first, end) == "box" && pattern.AllDigits(tw(v, last+2, first, end)) {
 			last += 2
 		}
 		return last
@@ -779,11 +778,11 @@ func (a *addressFinder) boxAt(v *View, i, first, end int) int {
 // postal matches a postcode line part at i: US state + ZIP, UK and
 // Canadian postcodes, NL "1234 AB", and 4- or 5-digit codes followed by a
 // known city. Cities before the code on the same line are included.
-func (a *addressFinder) postal(v *View, i, first, end int, afterStreet bool) (part, bool) {
+func (a *addressFinder) postal(v *view.View, i, first, end int, afterStreet bool) (part, bool) {
 	t := tw(v, i, first, end)
 	l := lw(v, i, first, end)
 	// Every form has digits in its first four words.
-	if !hasDigit(t) && !hasDigit(tw(v, i+1, first, end)) && !hasDigit(tw(v, i+2, first, end)) && !hasDigit(tw(v, i+3, first, end)) {
+	if !view.HasDigit(t) && !view.HasDigit(tw(v, i+1, first, end)) && !view.HasDigit(tw(v, i+2, first, end)) && !view.HasDigit(tw(v, i+3, first, end)) {
 		return part{}, false
 	}
 	// US military: "FPO AE 09499", "APO AP 96205", after the ship or
@@ -806,8 +805,8 @@ func (a *addressFinder) postal(v *View, i, first, end int, afterStreet bool) (pa
 		}
 	}
 	// UK: "SW1A 1AA", "M1 1AE", "SW1A1AA".
-	digit := hasDigit(t)
-	if digit && len(t) <= 4 && isAllUpper(t) && a.gz.GBOutward.Has(t) && ukInward.MatchString(tw(v, i+1, first, end)) {
+	digit := view.HasDigit(t)
+	if digit && len(t) <= 4 && view.IsAllUpper(t) && a.gz.GBOutward.Has(t) && ukInward.MatchString(tw(v, i+1, first, end)) {
 		return part{first: a.cityBefore(v, i, first), last: i + 1, score: 0.8, kind: partPostal}, true
 	}
 	if !digit {
@@ -830,12 +829,12 @@ func (a *addressFinder) postal(v *View, i, first, end int, afterStreet bool) (pa
 		}
 	}
 	// NL: "1234 AB Amsterdam", "1234AB".
-	if len(t) == 4 && allDigits(t) && t[0] != '0' && nlLetters.MatchString(tw(v, i+1, first, end)) {
-		if ab := tw(v, i+1, first, end); ab != "SA" && ab != "SD" && ab != "SS" && isCapitalised(tw(v, i+2, first, end)) {
+	if len(t) == 4 && pattern.AllDigits(t) && t[0] != '0' && nlLetters.MatchString(tw(v, i+1, first, end)) {
+		if ab := tw(v, i+1, first, end); ab != "SA" && ab != "SD" && ab != "SS" && view.IsCapitalised(tw(v, i+2, first, end)) {
 			return part{first: i, last: a.cityAfter(v, i+2, first, end, true), score: 0.75, kind: partPostal}, true
 		}
 	}
-	if len(t) == 6 && nlCompact.MatchString(t) && isCapitalised(tw(v, i+1, first, end)) {
+	if len(t) == 6 && nlCompact.MatchString(t) && view.IsCapitalised(tw(v, i+1, first, end)) {
 		return part{first: i, last: a.cityAfter(v, i+1, first, end, true), score: 0.7, kind: partPostal}, true
 	}
 	// "10115 Berlin", "F-75002 Paris", "1010 Wien": the city must be known.
@@ -863,12 +862,12 @@ var (
 // shipBefore extends a military postcode at i to the left over a ship's
 // name ("USNS Vestergaard", "USCGC Lussier") on the same line; it
 // returns the first word.
-func shipBefore(v *View, i, first int) int {
+func shipBefore(v *view.View, i, first int) int {
 	for k := i - 1; k >= first && k >= i-3; k-- {
-		if shipPrefixes[v.coreLower(k)] {
+		if shipPrefixes[v.CoreLower(k)] {
 			return k
 		}
-		if !isCapitalised(v.coreText(k)) || endsClause(v, k) {
+		if !view.IsCapitalised(v.CoreText(k)) || endsClause(v, k) {
 			break
 		}
 	}
@@ -878,14 +877,14 @@ func shipBefore(v *View, i, first int) int {
 type stateMatch struct{ name, abbr string }
 
 // usState matches a state abbreviation (upper case) or full name at i.
-func (a *addressFinder) usState(v *View, i, first, end int) (stateMatch, bool) {
+func (a *addressFinder) usState(v *view.View, i, first, end int) (stateMatch, bool) {
 	t := tw(v, i, first, end)
-	if len(t) == 2 && isAllUpper(t) {
+	if len(t) == 2 && view.IsAllUpper(t) {
 		if ab, ok := usStates[t]; ok {
 			return stateMatch{t, ab}, true
 		}
 	}
-	if !isCapitalised(t) {
+	if !view.IsCapitalised(t) {
 		return stateMatch{}, false
 	}
 	l := lw(v, i, first, end)
@@ -914,11 +913,11 @@ func (a *addressFinder) usState(v *View, i, first, end int) (stateMatch, bool) {
 // cityBefore extends a postcode at i to the left over a city name: up to
 // three capitalised words, the last of which may end with a comma
 // ("Springfield, IL"). It returns the first word.
-func (a *addressFinder) cityBefore(v *View, i, first int) int {
+func (a *addressFinder) cityBefore(v *view.View, i, first int) int {
 	s := i
 	for k := i - 1; k >= first && k >= i-3; k-- {
-		t := v.coreText(k)
-		if !isCapitalised(t) || addrNameStop[v.coreLower(k)] || hasDigit(t) {
+		t := v.CoreText(k)
+		if !view.IsCapitalised(t) || addrNameStop[v.CoreLower(k)] || view.HasDigit(t) {
 			break
 		}
 		if k < i-1 && endsClause(v, k) {
@@ -932,11 +931,11 @@ func (a *addressFinder) cityBefore(v *View, i, first int) int {
 // cityAfter matches a city starting at word i (one to three words); when
 // any is true a capitalised word is enough, else the city must be in the
 // gazetteer. It returns the city's last word, or i-1 when none.
-func (a *addressFinder) cityAfter(v *View, i, first, end int, any bool) int {
-	if i >= end || !isCapitalised(v.coreText(i)) {
+func (a *addressFinder) cityAfter(v *view.View, i, first, end int, any bool) int {
+	if i >= end || !view.IsCapitalised(v.CoreText(i)) {
 		return i - 1
 	}
-	if f := a.gz.Lex[v.coreLower(i)]; f&gazetteer.MultiStart == 0 || !a.cityFirst.Has(v.coreLower(i)) {
+	if f := a.gz.Lex[v.CoreLower(i)]; f&gazetteer.MultiStart == 0 || !a.cityFirst.Has(v.CoreLower(i)) {
 		if f&gazetteer.City != 0 || any {
 			return i
 		}
@@ -945,7 +944,7 @@ func (a *addressFinder) cityAfter(v *View, i, first, end int, any bool) int {
 	for n := min(3, end-i); n >= 1; n-- {
 		var ws []string
 		for k := i; k < i+n; k++ {
-			ws = append(ws, v.coreLower(k))
+			ws = append(ws, v.CoreLower(k))
 		}
 		if a.gz.Cities.Has(strings.Join(ws, " ")) {
 			return i + n - 1
@@ -960,7 +959,7 @@ func (a *addressFinder) cityAfter(v *View, i, first, end int, any bool) int {
 // join merges the parts of one address: a street followed, on the same
 // line or the next few, by units, a city line and a postcode becomes one
 // span; parts that stand alone become spans of their own.
-func (a *addressFinder) join(v *View, parts []part) []page.Span {
+func (a *addressFinder) join(v *view.View, parts []part) []page.Span {
 	var out []page.Span
 	for i := 0; i < len(parts); {
 		p := parts[i]
@@ -982,10 +981,10 @@ func (a *addressFinder) join(v *View, parts []part) []page.Span {
 				score += 0.05
 			}
 		}
-		if v.lineContext(p.first, addressContext) {
+		if v.LineContext(p.first, addressContext) {
 			score = min(score+0.1, 0.95)
 		}
-		if sp, ok := v.coreSpan(p.first, p.last, page.Address, score, "address"); ok {
+		if sp, ok := v.CoreSpan(p.first, p.last, page.Address, score, "address"); ok {
 			out = append(out, sp)
 		}
 		i = j
@@ -997,12 +996,12 @@ func (a *addressFinder) join(v *View, parts []part) []page.Span {
 // with a part starting at word b: on the same line with at most three
 // words between (a city), or on one of the next three lines with only
 // place-like lines between.
-func (a *addressFinder) adjacent(v *View, last, next int) bool {
+func (a *addressFinder) adjacent(v *view.View, last, next int) bool {
 	la, lb := v.LineOf(last), v.LineOf(next)
 	if la == lb {
 		return next-last <= 4
 	}
-	if lb-la > 3 || next != v.lineFirst(next) && !a.placeWords(v, v.lineFirst(next), next) {
+	if lb-la > 3 || next != v.LineFirst(next) && !a.placeWords(v, v.LineFirst(next), next) {
 		return false
 	}
 	for k := la + 1; k < lb; k++ {
@@ -1011,21 +1010,21 @@ func (a *addressFinder) adjacent(v *View, last, next int) bool {
 			return false
 		}
 	}
-	return last == v.lineEnd(last)-1 || a.placeWords(v, last+1, v.lineEnd(last))
+	return last == v.LineEnd(last)-1 || a.placeWords(v, last+1, v.LineEnd(last))
 }
 
 // placeWords reports whether words [f, e) are a short run of capitalised
 // words (a city, region or country line), possibly with commas.
-func (a *addressFinder) placeWords(v *View, f, e int) bool {
+func (a *addressFinder) placeWords(v *view.View, f, e int) bool {
 	if e-f > 4 {
 		return false
 	}
 	for i := f; i < e; i++ {
-		t := v.coreText(i)
+		t := v.CoreText(i)
 		if t == "" {
 			continue
 		}
-		if !isCapitalised(t) || addrNameStop[v.coreLower(i)] || hasDigit(t) {
+		if !view.IsCapitalised(t) || addrNameStop[v.CoreLower(i)] || view.HasDigit(t) {
 			return false
 		}
 	}
@@ -1034,8 +1033,8 @@ func (a *addressFinder) placeWords(v *View, f, e int) bool {
 
 // placeLineAfter extends an address ending a line over the next line when
 // that line is a known city or country; it returns the new last word.
-func (a *addressFinder) placeLineAfter(v *View, last int) int {
-	if last != v.lineEnd(last)-1 || v.LineOf(last)+1 >= v.Lines() {
+func (a *addressFinder) placeLineAfter(v *view.View, last int) int {
+	if last != v.LineEnd(last)-1 || v.LineOf(last)+1 >= v.Lines() {
 		return last
 	}
 	f, e := v.Line(v.LineOf(last) + 1)
@@ -1044,7 +1043,7 @@ func (a *addressFinder) placeLineAfter(v *View, last int) int {
 	}
 	var ws []string
 	for i := f; i < e; i++ {
-		ws = append(ws, v.coreLower(i))
+		ws = append(ws, v.CoreLower(i))
 	}
 	name := strings.Join(ws, " ")
 	if a.gz.Cities.Has(name) || a.gz.Countries.Has(name) {

@@ -1,8 +1,10 @@
-package detect
+package rules
 
 import (
 	"slices"
 
+	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -35,7 +37,7 @@ type Rule struct {
 // ruleContext is what a rule may read.
 type ruleContext struct {
 	p   *page.Page
-	v   *View
+	v   *view.View
 	g   *grower
 	off []string // rules switched off
 }
@@ -72,7 +74,7 @@ var Rules = []Rule{
 		Scope: "the step that runs the grow-* parts; off, no part runs",
 		apply: func(rc ruleContext, ss []page.Span) []page.Span {
 			on := func(name string) bool { return !slices.Contains(rc.off, name) }
-			return Merge(append(ss, rc.g.grow(rc.v, ss, on)...))
+			return view.Merge(append(ss, rc.g.grow(rc.v, ss, on)...))
 		}},
 	{Name: "drop-amount-rows", Kind: "drop", Category: page.Address,
 		Example: "Wifi 16 GB Zilver 1 € 399,00 21% € 399,00", Effect: "a model Address over an invoice row is dropped (the built-in model no longer reads this row so; TestRuleExamples feeds the span)",
@@ -118,3 +120,34 @@ const (
 	orgListExample      = "Three firms lead here: Flightstats, Transunion and Impaq International."
 	addressBlockExample = "Unit 7\nHamilton ON\nCanada"
 )
+
+// Apply runs the registry's rules on the detectors' spans on p (seen
+// through v): the rules that work before the merge, the merge of
+// overlapping spans of one category, then the others, in order, skipping
+// those named in off.
+func Apply(p *page.Page, v *view.View, ss []page.Span, off []string) ([]page.Span, error) {
+	g, err := growerOnce()
+	if err != nil {
+		return nil, err
+	}
+	rc := ruleContext{p: p, v: v, g: g}
+	ss = applyRules(rc, ss, true, off)
+	return applyRules(rc, view.Merge(ss), false, off), nil
+}
+
+// AddressRecognizer, NameRecognizer and OrgRecognizer return the
+// gazetteer recognizers of addresses, people's names and organizations
+// (with a legal form) over a View; engine/detect wraps them as Detectors.
+func AddressRecognizer(gz *gazetteer.Gazetteers) func(*view.View) []page.Span {
+	return newAddressFinder(gz).find
+}
+
+// NameRecognizer: see AddressRecognizer.
+func NameRecognizer(gz *gazetteer.Gazetteers) func(*view.View) []page.Span {
+	return newNameFinder(gz).find
+}
+
+// OrgRecognizer: see AddressRecognizer.
+func OrgRecognizer(gz *gazetteer.Gazetteers) func(*view.View) []page.Span {
+	return newOrgFinder(gz).find
+}

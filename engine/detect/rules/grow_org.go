@@ -1,10 +1,12 @@
-package detect
+package rules
 
 import (
 	"strings"
 	"unicode"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/detect/pattern"
+	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -36,7 +38,7 @@ var contactField = map[page.Category]bool{page.Address: true, page.Person: true,
 
 // affiliations returns the organizations found next to the Person spans
 // of ss (merged, in word order).
-func (g *grower) affiliations(v *View, ss []page.Span) []page.Span {
+func (g *grower) affiliations(v *view.View, ss []page.Span) []page.Span {
 	var out []page.Span
 	for k, s := range ss {
 		if s.Category != page.Person {
@@ -69,20 +71,20 @@ func (g *grower) affiliations(v *View, ss []page.Span) []page.Span {
 // Saturday at Equifax, 77 Obere Bahnhofstrasse 9"): a short run of
 // organization words, then a comma and the address, whose house number
 // its recognizer may have left out.
-func (g *grower) venue(v *View, first int) (int, int, bool) {
+func (g *grower) venue(v *view.View, first int) (int, int, bool) {
 	l := first - 1
-	for l >= 0 && allDigits(v.coreText(l)) && v.Text[v.ceOf(l):v.endOf(l)] == "" {
+	for l >= 0 && pattern.AllDigits(v.CoreText(l)) && v.Text[v.CoreEnd(l):v.WordEnd(l)] == "" {
 		l--
 	}
-	if l < 1 || v.Text[v.ceOf(l):v.endOf(l)] != "," {
+	if l < 1 || v.Text[v.CoreEnd(l):v.WordEnd(l)] != "," {
 		return 0, 0, false
 	}
 	f := l
-	for f-1 >= 0 && l-f+1 < orgFieldMax && v.LineOf(f-1) == v.LineOf(l) && v.coreLower(f-1) != "at" &&
-		v.Text[v.ceOf(f-1):v.endOf(f-1)] == "" && g.orgWord(v, f-1, f-1) {
+	for f-1 >= 0 && l-f+1 < orgFieldMax && v.LineOf(f-1) == v.LineOf(l) && v.CoreLower(f-1) != "at" &&
+		v.Text[v.CoreEnd(f-1):v.WordEnd(f-1)] == "" && g.orgWord(v, f-1, f-1) {
 		f--
 	}
-	if f < 1 || v.coreLower(f-1) != "at" || v.Text[v.ceOf(f-1):v.endOf(f-1)] != "" {
+	if f < 1 || v.CoreLower(f-1) != "at" || v.Text[v.CoreEnd(f-1):v.WordEnd(f-1)] != "" {
 		return 0, 0, false
 	}
 	for i := f; i <= l; i++ {
@@ -100,19 +102,19 @@ func (g *grower) venue(v *View, first int) (int, int, bool) {
 // no other span's, with nothing but the address's house number between
 // it and the address. A wrapped line's first words ("write to" / "Acme
 // 12 Main Street") and a person's name are left alone.
-func (g *grower) letterhead(v *View, ss []page.Span, first int) (int, int, bool) {
+func (g *grower) letterhead(v *view.View, ss []page.Span, first int) (int, int, bool) {
 	l := first - 1
-	for l >= 0 && allDigits(v.coreText(l)) && v.Text[v.ceOf(l):v.endOf(l)] == "" {
+	for l >= 0 && pattern.AllDigits(v.CoreText(l)) && v.Text[v.CoreEnd(l):v.WordEnd(l)] == "" {
 		l--
 	}
-	if l < 0 || v.Text[v.ceOf(l):v.endOf(l)] != "" {
+	if l < 0 || v.Text[v.CoreEnd(l):v.WordEnd(l)] != "" {
 		return 0, 0, false
 	}
 	f := l
-	for f-1 >= 0 && l-f+1 < orgFieldMax && v.LineOf(f-1) == v.LineOf(l) && v.Text[v.ceOf(f-1):v.endOf(f-1)] == "" {
+	for f-1 >= 0 && l-f+1 < orgFieldMax && v.LineOf(f-1) == v.LineOf(l) && v.Text[v.CoreEnd(f-1):v.WordEnd(f-1)] == "" {
 		f--
 	}
-	if ln := v.LineOf(f); f > 0 && v.LineOf(f-1) == ln || ln > 0 && v.flowsOn(ln-1) && !endsSentence(v, f-1) {
+	if ln := v.LineOf(f); f > 0 && v.LineOf(f-1) == ln || ln > 0 && v.FlowsOn(ln-1) && !view.EndsSentence(v, f-1) {
 		return 0, 0, false
 	}
 	for i := f; i <= l; i++ {
@@ -129,8 +131,8 @@ func (g *grower) letterhead(v *View, ss []page.Span, first int) (int, int, bool)
 // cuedOrg finds the organization after an affiliation cue that follows
 // the person ending at word last: the capitalised words after the cue up
 // to the end of the clause.
-func (g *grower) cuedOrg(v *View, last int) (int, int, bool) {
-	if v.Text[v.ceOf(last):v.endOf(last)] != "" && v.Text[v.ceOf(last):v.endOf(last)] != "," {
+func (g *grower) cuedOrg(v *view.View, last int) (int, int, bool) {
+	if v.Text[v.CoreEnd(last):v.WordEnd(last)] != "" && v.Text[v.CoreEnd(last):v.WordEnd(last)] != "," {
 		return 0, 0, false
 	}
 	for _, cue := range affiliationCues {
@@ -140,7 +142,7 @@ func (g *grower) cuedOrg(v *View, last int) (int, int, bool) {
 		}
 		match := true
 		for i, w := range cue {
-			if k := last + 1 + i; v.coreLower(k) != w || v.Text[v.ceOf(k):v.endOf(k)] != "" {
+			if k := last + 1 + i; v.CoreLower(k) != w || v.Text[v.CoreEnd(k):v.WordEnd(k)] != "" {
 				match = false
 				break
 			}
@@ -149,7 +151,7 @@ func (g *grower) cuedOrg(v *View, last int) (int, int, bool) {
 			continue
 		}
 		l := f
-		for l+1 < v.Len() && l+1-f < orgFieldMax && !endsClause(v, l) && !endsSentence(v, l) && g.orgWord(v, l+1, f) {
+		for l+1 < v.Len() && l+1-f < orgFieldMax && !endsClause(v, l) && !view.EndsSentence(v, l) && g.orgWord(v, l+1, f) {
 			l++
 		}
 		if g.orgWord(v, f, f) && g.orgRun(v, f, l) {
@@ -164,9 +166,9 @@ func (g *grower) cuedOrg(v *View, last int) (int, int, bool) {
 // separated from both by a line break or a separator ("???", "|", "/",
 // "-"), and form one short run of organization words; the address's
 // house number may stand after the field, left out by its recognizer.
-func (g *grower) orgField(v *View, last, next int) (int, int, bool) {
+func (g *grower) orgField(v *view.View, last, next int) (int, int, bool) {
 	f, l := last+1, next-1
-	sep := func(i int) bool { return i >= 0 && i < v.Len() && v.coreText(i) == "" }
+	sep := func(i int) bool { return i >= 0 && i < v.Len() && v.CoreText(i) == "" }
 	startsField := func(i int) bool { return v.LineOf(i) != v.LineOf(i-1) || sep(i-1) }
 	for f <= l && sep(f) {
 		f++
@@ -177,7 +179,7 @@ func (g *grower) orgField(v *View, last, next int) (int, int, bool) {
 	for i := f; i < l; i++ {
 		if sep(i+1) || v.LineOf(i+1) != v.LineOf(i) {
 			for k := i + 1; k <= l; k++ {
-				if !sep(k) && !hasDigit(v.coreText(k)) {
+				if !sep(k) && !view.HasDigit(v.CoreText(k)) {
 					return 0, 0, false
 				}
 			}
@@ -202,13 +204,13 @@ func (g *grower) orgField(v *View, last, next int) (int, int, bool) {
 	// Between a person and an address, a name of ordinary words ending
 	// in an organization noun is a firm's ("State Farm Insurance"), but
 	// not a job title ("Head of Research").
-	return f, l, g.orgRun(v, f, l) || l > f && orgHeads[v.coreLower(l)] && !g.hasConnector(v, f, l)
+	return f, l, g.orgRun(v, f, l) || l > f && orgHeads[v.CoreLower(l)] && !g.hasConnector(v, f, l)
 }
 
 // hasConnector reports whether one of the words f..l is a connector.
-func (g *grower) hasConnector(v *View, f, l int) bool {
+func (g *grower) hasConnector(v *view.View, f, l int) bool {
 	for i := f; i <= l; i++ {
-		if orgConnectors[v.coreLower(i)] {
+		if orgConnectors[v.CoreLower(i)] {
 			return true
 		}
 	}
@@ -218,12 +220,12 @@ func (g *grower) hasConnector(v *View, f, l int) bool {
 // orgWord reports whether word i may be part of an organization's name
 // starting at word f: capitalised, or any word of letters on a line in
 // lower case, or a connector inside the name ("Seeds of Peace").
-func (g *grower) orgWord(v *View, i, f int) bool {
-	t, l := v.coreText(i), v.coreLower(i)
+func (g *grower) orgWord(v *view.View, i, f int) bool {
+	t, l := v.CoreText(i), v.CoreLower(i)
 	if t == "" || stopwords[l] && !(i > f && orgConnectors[l]) {
 		return false
 	}
-	if hasDigit(t) {
+	if view.HasDigit(t) {
 		return brandWithDigits(t)
 	}
 	if i > f && orgConnectors[l] {
@@ -233,7 +235,7 @@ func (g *grower) orgWord(v *View, i, f int) bool {
 	if isLowerLine(v, first, end) {
 		return isLetters(strings.ReplaceAll(l, "-", ""))
 	}
-	return isCapitalised(t)
+	return view.IsCapitalised(t)
 }
 
 // brandWithDigits reports whether w is a name written with digits
@@ -261,19 +263,19 @@ func brandWithDigits(w string) bool {
 // place, a person or a phrase: the run is no known place, does not end
 // with a connector, and one of its words is no ordinary word, place,
 // title, name, month or weekday.
-func (g *grower) orgRun(v *View, f, l int) bool {
-	if orgConnectors[v.coreLower(l)] {
+func (g *grower) orgRun(v *view.View, f, l int) bool {
+	if orgConnectors[v.CoreLower(l)] {
 		return false
 	}
-	s, _ := v.core(f)
-	_, e := v.core(l)
+	s, _ := v.Core(f)
+	_, e := v.Core(l)
 	if name := strings.ToLower(v.Text[s:e]); g.gz.Cities.Has(name) || g.gz.Countries.Has(name) {
 		return false
 	}
 	const known = gazetteer.City | gazetteer.Country | gazetteer.Title | gazetteer.FirstName | gazetteer.Surname
 	for i := f; i <= l; i++ {
-		w := v.coreLower(i)
-		if !g.gz.Common.Has(w) && !stopwords[w] && !orgConnectors[w] && months[w] == 0 && !weekdays[w] &&
+		w := v.CoreLower(i)
+		if !g.gz.Common.Has(w) && !stopwords[w] && !orgConnectors[w] && pattern.MonthNumber(w) == 0 && !pattern.IsWeekday(w) &&
 			g.gz.Lex[w]&known == 0 {
 			return true
 		}
@@ -292,15 +294,15 @@ const orgGrowMax = 3
 
 // orgAfter returns the last word of the organization ending at last
 // grown over the capitalised words after it.
-func (g *grower) orgAfter(v *View, last int) int {
+func (g *grower) orgAfter(v *view.View, last int) int {
 	ln := v.LineOf(last)
 	for n := 0; n < orgGrowMax; n++ {
 		k := last + 1
-		if k >= v.Len() || v.LineOf(k) != ln || v.Text[v.ceOf(last):v.endOf(last)] != "" {
+		if k >= v.Len() || v.LineOf(k) != ln || v.Text[v.CoreEnd(last):v.WordEnd(last)] != "" {
 			break
 		}
-		if orgConnectors[v.coreLower(k)] && k+1 < v.Len() && v.LineOf(k+1) == ln &&
-			v.Text[v.ceOf(k):v.endOf(k)] == "" && g.orgGrowWord(v, k+1) {
+		if orgConnectors[v.CoreLower(k)] && k+1 < v.Len() && v.LineOf(k+1) == ln &&
+			v.Text[v.CoreEnd(k):v.WordEnd(k)] == "" && g.orgGrowWord(v, k+1) {
 			k++ // "of" in "Bank of Montreal"
 		} else if !g.orgGrowWord(v, k) {
 			break
@@ -314,14 +316,14 @@ func (g *grower) orgAfter(v *View, last int) int {
 // grown over the capitalised words before it. A sentence's first word
 // ("Contact Acme Corp.") is capitalised anyway: it joins only when no
 // list knows it as an ordinary word.
-func (g *grower) orgBefore(v *View, first int) int {
+func (g *grower) orgBefore(v *view.View, first int) int {
 	ln := v.LineOf(first)
 	for n := 0; n < orgGrowMax; n++ {
 		k := first - 1
-		if k < 0 || v.LineOf(k) != ln || v.Text[v.ceOf(k):v.endOf(k)] != "" || !g.orgGrowWord(v, k) {
+		if k < 0 || v.LineOf(k) != ln || v.Text[v.CoreEnd(k):v.WordEnd(k)] != "" || !g.orgGrowWord(v, k) {
 			break
 		}
-		if g.gz.Common.Has(v.coreLower(k)) || g.startsSentence(v, k) {
+		if g.gz.Common.Has(v.CoreLower(k)) || g.startsSentence(v, k) {
 			break
 		}
 		first = k
@@ -332,19 +334,19 @@ func (g *grower) orgBefore(v *View, first int) int {
 // orgGrowWord reports whether word i may join an organization's name it
 // stands next to: a capitalised word of letters that is no stopword,
 // month, weekday, title or workplace noun.
-func (g *grower) orgGrowWord(v *View, i int) bool {
-	t, l := v.coreText(i), v.coreLower(i)
-	return t != "" && isCapitalised(t) && !hasDigit(t) && !stopwords[l] && months[l] == 0 && !weekdays[l] &&
+func (g *grower) orgGrowWord(v *view.View, i int) bool {
+	t, l := v.CoreText(i), v.CoreLower(i)
+	return t != "" && view.IsCapitalised(t) && !view.HasDigit(t) && !stopwords[l] && pattern.MonthNumber(l) == 0 && !pattern.IsWeekday(l) &&
 		!workplaces[l] && !g.gz.Titles.Has(strings.TrimSuffix(l, "."))
 }
 
 // startsSentence reports whether word i starts a sentence, a line or a
 // clause after a colon.
-func (g *grower) startsSentence(v *View, i int) bool {
+func (g *grower) startsSentence(v *view.View, i int) bool {
 	if i == 0 || v.LineOf(i-1) != v.LineOf(i) {
 		return true
 	}
-	return endsSentence(v, i-1) || strings.Contains(v.Text[v.ceOf(i-1):v.endOf(i-1)], ":")
+	return view.EndsSentence(v, i-1) || strings.Contains(v.Text[v.CoreEnd(i-1):v.WordEnd(i-1)], ":")
 }
 
 // Lists: organizations listed with an organization ("Flightstats,
@@ -355,7 +357,7 @@ func (g *grower) startsSentence(v *View, i int) bool {
 
 // orgLists returns the organizations listed before and after the
 // Organization spans of ss.
-func (g *grower) orgLists(v *View, ss []page.Span) []page.Span {
+func (g *grower) orgLists(v *view.View, ss []page.Span) []page.Span {
 	var out []page.Span
 	for _, s := range ss {
 		if s.Category != page.Organization {
@@ -383,7 +385,7 @@ func (g *grower) orgLists(v *View, ss []page.Span) []page.Span {
 
 // listItem reports whether words f..l, one line's run of organization
 // words no other span holds, name an organization.
-func (g *grower) listItem(v *View, ss []page.Span, f, l int) bool {
+func (g *grower) listItem(v *view.View, ss []page.Span, f, l int) bool {
 	if f > l || v.LineOf(f) != v.LineOf(l) || !g.orgRun(v, f, l) {
 		return false
 	}
@@ -397,19 +399,19 @@ func (g *grower) listItem(v *View, ss []page.Span, f, l int) bool {
 
 // listConjunction reports whether word i joins list items ("and", "or";
 // "&" joins the words of one name instead).
-func listConjunction(v *View, i int) bool {
-	l := v.coreLower(i)
+func listConjunction(v *view.View, i int) bool {
+	l := v.CoreLower(i)
 	return l == "and" || l == "or"
 }
 
 // listedAfter finds the item listed after the word last: after its comma
 // or an "and".
-func (g *grower) listedAfter(v *View, ss []page.Span, last int) (int, int, bool) {
+func (g *grower) listedAfter(v *view.View, ss []page.Span, last int) (int, int, bool) {
 	k := last + 1
-	if k >= v.Len() || v.LineOf(k) != v.LineOf(last) && !v.flowsOn(v.LineOf(last)) {
+	if k >= v.Len() || v.LineOf(k) != v.LineOf(last) && !v.FlowsOn(v.LineOf(last)) {
 		return 0, 0, false
 	}
-	switch tail := v.Text[v.ceOf(last):v.endOf(last)]; {
+	switch tail := v.Text[v.CoreEnd(last):v.WordEnd(last)]; {
 	case tail == "," && listConjunction(v, k):
 		k++
 	case tail == "," || tail == "" && listConjunction(v, k):
@@ -423,7 +425,7 @@ func (g *grower) listedAfter(v *View, ss []page.Span, last int) (int, int, bool)
 		return 0, 0, false
 	}
 	l := k
-	for l+1 < v.Len() && l+1-k < orgFieldMax && v.LineOf(l+1) == v.LineOf(k) && v.Text[v.ceOf(l):v.endOf(l)] == "" &&
+	for l+1 < v.Len() && l+1-k < orgFieldMax && v.LineOf(l+1) == v.LineOf(k) && v.Text[v.CoreEnd(l):v.WordEnd(l)] == "" &&
 		!listConjunction(v, l+1) && g.orgWord(v, l+1, k) {
 		l++
 	}
@@ -434,34 +436,34 @@ func (g *grower) listedAfter(v *View, ss []page.Span, last int) (int, int, bool)
 // punctuation, before a conjunction or at the end of its line, not
 // before more words of its clause ("open data nation invested heavily
 // in ..." lists nothing).
-func itemEnds(v *View, l int) bool {
+func itemEnds(v *view.View, l int) bool {
 	return l+1 >= v.Len() || v.LineOf(l+1) != v.LineOf(l) || listConjunction(v, l+1) ||
-		strings.ContainsAny(v.Text[v.ceOf(l):v.endOf(l)], ",;:.!?)")
+		strings.ContainsAny(v.Text[v.CoreEnd(l):v.WordEnd(l)], ",;:.!?)")
 }
 
 // itemStarts reports whether a list item may start at word f: at the
 // start of its line, after punctuation or after a stopword ("by Acme,
 // ..."), not after more words of its clause.
-func itemStarts(v *View, f int) bool {
-	return f == 0 || v.LineOf(f-1) != v.LineOf(f) || stopwords[v.coreLower(f-1)] ||
-		strings.ContainsAny(v.Text[v.ceOf(f-1):v.endOf(f-1)], ",;:.!?(")
+func itemStarts(v *view.View, f int) bool {
+	return f == 0 || v.LineOf(f-1) != v.LineOf(f) || stopwords[v.CoreLower(f-1)] ||
+		strings.ContainsAny(v.Text[v.CoreEnd(f-1):v.WordEnd(f-1)], ",;:.!?(")
 }
 
 // listedBefore finds the item listed before the word first: before an
 // "and" or ending with a comma. A sentence's capitalised first word does
 // not join the item when it is an ordinary word.
-func (g *grower) listedBefore(v *View, ss []page.Span, first int) (int, int, bool) {
+func (g *grower) listedBefore(v *view.View, ss []page.Span, first int) (int, int, bool) {
 	l := first - 1
-	if l >= 0 && listConjunction(v, l) && v.Text[v.ceOf(l):v.endOf(l)] == "" {
+	if l >= 0 && listConjunction(v, l) && v.Text[v.CoreEnd(l):v.WordEnd(l)] == "" {
 		l--
 	}
-	if l < 0 || v.Text[v.ceOf(l):v.endOf(l)] != "," && !listConjunction(v, l+1) ||
-		v.LineOf(l) != v.LineOf(first) && !v.flowsOn(v.LineOf(l)) {
+	if l < 0 || v.Text[v.CoreEnd(l):v.WordEnd(l)] != "," && !listConjunction(v, l+1) ||
+		v.LineOf(l) != v.LineOf(first) && !v.FlowsOn(v.LineOf(l)) {
 		return 0, 0, false
 	}
 	f := l
-	for f-1 >= 0 && l-f+1 < orgFieldMax && v.LineOf(f-1) == v.LineOf(l) && v.Text[v.ceOf(f-1):v.endOf(f-1)] == "" &&
-		!listConjunction(v, f-1) && g.orgWord(v, f-1, f-1) && !(g.gz.Common.Has(v.coreLower(f-1)) && g.startsSentence(v, f-1)) {
+	for f-1 >= 0 && l-f+1 < orgFieldMax && v.LineOf(f-1) == v.LineOf(l) && v.Text[v.CoreEnd(f-1):v.WordEnd(f-1)] == "" &&
+		!listConjunction(v, f-1) && g.orgWord(v, f-1, f-1) && !(g.gz.Common.Has(v.CoreLower(f-1)) && g.startsSentence(v, f-1)) {
 		f--
 	}
 	if !g.orgWord(v, f, f) {

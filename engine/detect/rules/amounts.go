@@ -1,9 +1,8 @@
-package detect
+package rules
 
 import (
-	"regexp"
-	"strings"
-
+	"github.com/redactd/redactd/engine/detect/pattern"
+	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -13,7 +12,7 @@ import (
 // for their mix of numbers and capitalised words; a real address next to
 // a price still has a street, unit, post-box, place or country word, a
 // US state code or a postcode (see addressAnchor) and stays.
-func (g *grower) dropAmountRows(p *page.Page, v *View, ss []page.Span) []page.Span {
+func (g *grower) dropAmountRows(p *page.Page, v *view.View, ss []page.Span) []page.Span {
 	out := ss[:0]
 	for _, s := range ss {
 		if s.Category == page.Address && s.Recognizer == nerRecognizer && g.amountRow(p, v, s) {
@@ -24,13 +23,13 @@ func (g *grower) dropAmountRows(p *page.Page, v *View, ss []page.Span) []page.Sp
 	return out
 }
 
-func (g *grower) amountRow(p *page.Page, v *View, s page.Span) bool {
+func (g *grower) amountRow(p *page.Page, v *view.View, s page.Span) bool {
 	amount := false
 	for w := s.First; w <= s.Last; w++ {
 		if g.addressAnchor(v, w-v.First) {
 			return false
 		}
-		amount = amount || isAmount(p.Words[w].Text)
+		amount = amount || pattern.IsAmount(p.Words[w].Text)
 	}
 	return amount
 }
@@ -39,32 +38,13 @@ func (g *grower) amountRow(p *page.Page, v *View, s page.Span) bool {
 // a word g.evidence knows (street, unit, post-box, place, country, state
 // code) that is not a number, a five-digit postcode ("D-63571",
 // "98109-5210"), or a Dutch one ("3012 CN").
-func (g *grower) addressAnchor(v *View, i int) bool {
+func (g *grower) addressAnchor(v *view.View, i int) bool {
 	t, _ := bare(v, i)
 	switch {
-	case !hasDigit(t):
+	case !view.HasDigit(t):
 		return g.evidence(v, i)
 	case postcode5.MatchString(t), zipUS.MatchString(t), nlCompact.MatchString(t), ukCompact.MatchString(t), caCompact.MatchString(t):
 		return true
 	}
-	return i+1 < len(v.cs) && v.LineOf(i+1) == v.LineOf(i) && allDigits(t) && len(t) == 4 && nlLetters.MatchString(v.coreText(i+1))
-}
-
-var (
-	// decimalAmount is a number with two decimals, thousands grouped or
-	// not: "5,39", "399,00", "1.234,56", "4.11".
-	decimalAmount = regexp.MustCompile(`^[+-]?\d{1,3}(?:[.,' ]?\d{3})*[.,]\d{2}$`)
-)
-
-// isAmount reports whether word w is money or a rate: a currency sign
-// (alone or with digits), a percentage, or a decimal amount.
-func isAmount(w string) bool {
-	w = strings.Trim(w, "()[]:;")
-	if strings.ContainsAny(w, "€$£¥") {
-		return w == "€" || w == "$" || w == "£" || w == "¥" || hasDigit(w)
-	}
-	if strings.HasSuffix(w, "%") {
-		return hasDigit(w)
-	}
-	return decimalAmount.MatchString(strings.TrimRight(w, ".,"))
+	return i+1 < v.Len() && v.LineOf(i+1) == v.LineOf(i) && pattern.AllDigits(t) && len(t) == 4 && nlLetters.MatchString(v.CoreText(i+1))
 }
