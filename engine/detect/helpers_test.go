@@ -58,7 +58,3 @@ func allRecs(t testing.TB) []Detector {
 	}
 	return rs
 }
-
-// nerRecognizer is the name models/ner's detector gives its spans, which
-// the drop rules single out.
-const nerRecognizer = "ner"

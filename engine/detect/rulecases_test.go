@@ -3,6 +3,7 @@ package detect
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -25,8 +26,11 @@ import (
 //
 // The lines before "--" (optional, with the "--") mark the words a
 // detector found, as the NER model would: "Category: words" is one span
-// over the first run of those exact words, so a rule is tested apart from
-// the model. "recognizers" adds every pattern recognizer; without it only
+// over the first run of those exact words (score 0.9), so a rule is
+// tested apart from the model. "Person by=ner score=0.7: words" gives the
+// span a recognizer's name (the drop rules single out the NER model's,
+// "ner") and a score; "Person runes=3: Don't" ends it inside its last
+// word, as the model's "Don" of "Don't". "recognizers" adds every pattern recognizer; without it only
 // the marks are detected. categories is Options.Categories. What follows
 // is the page's text, one page line per line. The expected output is one
 // line per final span, "Category: text", a line break inside a span
@@ -80,13 +84,12 @@ func runCase(t *testing.T, d *datadriven.TestData) string {
 	text := d.Input
 	if marks, rest, ok := strings.Cut(d.Input, "\n--\n"); ok {
 		text = rest
-		for _, m := range strings.Split(marks, "\n") {
-			cat, words, ok := strings.Cut(m, ": ")
-			c, known := page.ParseCategory(cat)
-			if !ok || !known || words == "" {
-				d.Fatalf(t, "mark %q: want \"Category: words\"", m)
+		for _, l := range strings.Split(marks, "\n") {
+			m, err := parseMark(l)
+			if err != nil {
+				d.Fatalf(t, "%v", err)
 			}
-			ds = append(ds, wordsOf{c, words})
+			ds = append(ds, m)
 		}
 	}
 	p, _ := PageFromText(text)
@@ -123,26 +126,64 @@ func renderSpans(p *page.Page, spans []page.Span) string {
 	return b.String()
 }
 
-// wordsOf is a detector that returns the words given, as one span of one
-// category: the stand-in for whatever detector found an entity's core,
-// so growth is tested apart from the model.
-type wordsOf struct {
+// mark is a detector that returns one span over the first run of the
+// given words: the stand-in for whatever detector found an entity, so a
+// rule is tested apart from the model.
+type mark struct {
 	cat   page.Category
 	words string // exact text of consecutive words
+	rec   string // the span's Recognizer ("" unless by= is given)
+	score float32
+	runes int // when > 0, the span ends after this rune of its last word
 }
 
-func (f wordsOf) Name() string { return "wordsOf" }
+func (m mark) Name() string { return "mark" }
 
-func (f wordsOf) Detect(_ context.Context, p *page.Page) ([]page.Span, error) {
-	want := strings.Fields(f.words)
+func (m mark) Detect(_ context.Context, p *page.Page) ([]page.Span, error) {
+	want := strings.Fields(m.words)
 	for i := 0; i+len(want) <= len(p.Words); i++ {
 		ok := true
 		for k, w := range want {
 			ok = ok && p.Words[i+k].Text == w
 		}
 		if ok {
-			return []page.Span{{First: i, Last: i + len(want) - 1, Category: f.cat, Score: 0.9}}, nil
+			return []page.Span{{First: i, Last: i + len(want) - 1, End: m.runes, Category: m.cat, Score: m.score, Recognizer: m.rec}}, nil
 		}
 	}
 	return nil, nil
+}
+
+// parseMark reads a mark line: "Category[ by=recognizer][ score=S][
+// runes=N]: words". The score is 0.9 unless given.
+func parseMark(line string) (mark, error) {
+	head, words, ok := strings.Cut(line, ": ")
+	f := strings.Fields(head)
+	if !ok || len(f) == 0 || strings.TrimSpace(words) == "" {
+		return mark{}, fmt.Errorf("mark %q: want \"Category[ by=rec][ score=S][ runes=N]: words\"", line)
+	}
+	c, known := page.ParseCategory(f[0])
+	if !known {
+		return mark{}, fmt.Errorf("mark %q: unknown category %q", line, f[0])
+	}
+	m := mark{cat: c, words: words, score: 0.9}
+	for _, kv := range f[1:] {
+		k, v, _ := strings.Cut(kv, "=")
+		var err error
+		switch k {
+		case "by":
+			m.rec = v
+		case "score":
+			var x float64
+			x, err = strconv.ParseFloat(v, 32)
+			m.score = float32(x)
+		case "runes":
+			m.runes, err = strconv.Atoi(v)
+		default:
+			err = fmt.Errorf("unknown key %q", k)
+		}
+		if err != nil {
+			return mark{}, fmt.Errorf("mark %q: %w", line, err)
+		}
+	}
+	return m, nil
 }
