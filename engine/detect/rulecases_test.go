@@ -3,6 +3,7 @@ package detect
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,12 +13,13 @@ import (
 	"github.com/redactd/redactd/engine/page"
 )
 
-// TestRuleCases runs the cases of the context rules and the address
-// recognizer in testdata/rules, one file per rule family, in pebble's
-// datadriven format, without the NER model (TestDecisions runs the
-// service's detectors). Each case is
+// TestRuleCases runs the cases of the context rules and recognizers in
+// testdata/rules (one file per rule family) and of the pattern recognizers
+// in testdata/patterns (one file per recognizer), in pebble's datadriven
+// format, without the NER model (TestDecisions runs the service's
+// detectors). Each case is
 //
-//	run [recognizers] [categories=Person,Address]
+//	run [recognizers] [recognizer=email] [categories=Person,Address]
 //	Person: Jacob Smith
 //	--
 //	Please ask Dr. Jacob Smith today.
@@ -30,9 +32,10 @@ import (
 // tested apart from the model. "Person by=ner score=0.7: words" gives the
 // span a recognizer's name (the drop rules single out the NER model's,
 // "ner") and a score; "Person runes=3: Don't" ends it inside its last
-// word, as the model's "Don" of "Don't". "recognizers" adds every pattern recognizer; without it only
-// the marks are detected. categories is Options.Categories. What follows
-// is the page's text, one page line per line. The expected output is one
+// word, as the model's "Don" of "Don't". "recognizers" adds every
+// recognizer, "recognizer=email" the one named; without them only the
+// marks are detected. categories is Options.Categories. What follows is
+// the page's text, one page line per line. The expected output is one
 // line per final span, "Category: text", a line break inside a span
 // written as \n; "nothing" when no span is left.
 //
@@ -46,7 +49,13 @@ import (
 // -rewrite` rewrites the expectations from what the code does (read the
 // diff before committing it).
 func TestRuleCases(t *testing.T) {
-	datadriven.Walk(t, "testdata/rules", func(t *testing.T, path string) {
+	for _, dir := range []string{"testdata/rules", "testdata/patterns"} {
+		t.Run(filepath.Base(dir), func(t *testing.T) { ruleCases(t, dir) })
+	}
+}
+
+func ruleCases(t *testing.T, dir string) {
+	datadriven.Walk(t, dir, func(t *testing.T, path string) {
 		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
 			switch d.Cmd {
 			case "run":
@@ -69,6 +78,10 @@ func runCase(t *testing.T, d *datadriven.TestData) string {
 		switch a.Key {
 		case "recognizers":
 			ds = append(allRecs(t), ds...)
+		case "recognizer":
+			for _, v := range a.Vals {
+				ds = append(rec(t, v), ds...)
+			}
 		case "categories":
 			for _, v := range strings.Split(strings.Join(a.Vals, ","), ",") {
 				c, ok := page.ParseCategory(v)
