@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -66,10 +67,10 @@ func TestMergePartialWords(t *testing.T) {
 	a := page.Span{First: 0, Last: 0, Start: 0, End: 3, Category: page.Email, Score: 0.5}
 	b := page.Span{First: 0, Last: 0, Start: 4, End: 0, Category: page.Email, Score: 0.6}
 	c := page.Span{First: 0, Last: 0, Start: 2, End: 5, Category: page.Email, Score: 0.7}
-	if got := Merge([]page.Span{a, b}); len(got) != 2 {
+	if got := view.Merge([]page.Span{a, b}); len(got) != 2 {
 		t.Errorf("disjoint partial spans merged: %+v", got)
 	}
-	got := Merge([]page.Span{a, b, c})
+	got := view.Merge([]page.Span{a, b, c})
 	want := []page.Span{{First: 0, Last: 0, Start: 0, End: 0, Category: page.Email, Score: 0.7}}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %+v want %+v", got, want)

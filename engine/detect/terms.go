@@ -2,9 +2,9 @@ package detect
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
+	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -12,7 +12,7 @@ import (
 // collapses its whitespace to single spaces, so that a term typed as
 // "Acme  Corp" matches the words "Acme" and "Corp" on one line or two.
 func normTerm(t string) string {
-	return lowerSameLen(strings.Join(strings.Fields(t), " "))
+	return view.LowerSameLen(strings.Join(strings.Fields(t), " "))
 }
 
 // termRanges returns the byte ranges of Text where any of terms occurs as
@@ -32,7 +32,7 @@ func termRanges(v *View, terms []string) [][2]int {
 		seen[t] = true
 		first, _ := utf8.DecodeRuneInString(t)
 		last, _ := utf8.DecodeLastRuneInString(t)
-		checkBefore, checkAfter := isWordRune(first), isWordRune(last)
+		checkBefore, checkAfter := view.IsWordRune(first), view.IsWordRune(last)
 		for off := 0; off < len(hay); {
 			i := strings.Index(hay[off:], t)
 			if i < 0 {
@@ -41,12 +41,12 @@ func termRanges(v *View, terms []string) [][2]int {
 			s, e := off+i, off+i+len(t)
 			off = s + 1
 			if checkBefore && s > 0 {
-				if r, _ := utf8.DecodeLastRuneInString(hay[:s]); isWordRune(r) {
+				if r, _ := utf8.DecodeLastRuneInString(hay[:s]); view.IsWordRune(r) {
 					continue
 				}
 			}
 			if checkAfter && e < len(hay) {
-				if r, _ := utf8.DecodeRuneInString(hay[e:]); isWordRune(r) {
+				if r, _ := utf8.DecodeRuneInString(hay[e:]); view.IsWordRune(r) {
 					continue
 				}
 			}
@@ -55,8 +55,6 @@ func termRanges(v *View, terms []string) [][2]int {
 	}
 	return out
 }
-
-func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // findTerms returns one span per occurrence of terms.
 func findTerms(v *View, terms []string, c page.Category, score float32, rec string) []page.Span {
@@ -80,7 +78,7 @@ func dropExcluded(v *View, ss []page.Span, excluded []string) []page.Span {
 	for _, s := range ss {
 		bs, be, ok := v.ByteRange(s)
 		if ok {
-			bs, be = TrimPunct(v.Text, bs, be)
+			bs, be = view.TrimPunct(v.Text, bs, be)
 		}
 		if ok && withinAny(bs, be, occ) {
 			continue
@@ -97,30 +95,4 @@ func withinAny(s, e int, occ [][2]int) bool {
 		}
 	}
 	return false
-}
-
-// ByteRange converts a span of the page to a byte range of Text; false when
-// the span lies outside the view.
-func (v *View) ByteRange(s page.Span) (start, end int, ok bool) {
-	f, l := s.First-v.First, s.Last-v.First
-	if f < 0 || l >= len(v.words) || f > l {
-		return 0, 0, false
-	}
-	start = runeByte(v.WordText(f), s.Start) + int(v.start[f])
-	end = int(v.end[l])
-	if s.End > 0 {
-		end = runeByte(v.WordText(l), s.End) + int(v.start[l])
-	}
-	return start, end, start < end
-}
-
-// runeByte is the byte offset of rune n of s (len(s) past the end).
-func runeByte(s string, n int) int {
-	for i := range s {
-		if n == 0 {
-			return i
-		}
-		n--
-	}
-	return len(s)
 }

@@ -4,6 +4,10 @@
 // and honorifics. The lists are built by engine/detect/internal/gen from
 // the shared data sources and embedded, so the service needs no data
 // files at run time; data/README.md names every source and its licence.
+//
+// It also holds the rules' hand-written word lists (words/*.txt: particles,
+// stop words, labels, cue words; see Words), each file with its provenance
+// in its header.
 package gazetteer
 
 import (

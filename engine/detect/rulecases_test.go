@@ -1,0 +1,202 @@
+package detect
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/datadriven"
+
+	"github.com/redactd/redactd/engine/page"
+)
+
+// TestRuleCases runs the cases of the context rules and recognizers in
+// testdata/rules (one file per rule family) and of the pattern recognizers
+// in testdata/patterns (one file per recognizer), in pebble's datadriven
+// format, without the NER model (TestDecisions runs the service's
+// detectors). Each case is
+//
+//	run [recognizers] [recognizer=email] [categories=Person,Address]
+//	Person: Jacob Smith
+//	--
+//	Please ask Dr. Jacob Smith today.
+//	----
+//	Person: Dr. Jacob Smith
+//
+// The lines before "--" (optional, with the "--") mark the words a
+// detector found, as the NER model would: "Category: words" is one span
+// over the first run of those exact words (score 0.9), so a rule is
+// tested apart from the model. "Person by=ner score=0.7: words" gives the
+// span a recognizer's name (the drop rules single out the NER model's,
+// "ner") and a score; "Person runes=3: Don't" ends it inside its last
+// word, as the model's "Don" of "Don't". "recognizers" adds every
+// recognizer, "recognizer=email" the one named; without them only the
+// marks are detected. categories is Options.Categories. What follows is
+// the page's text, one page line per line. The expected output is one
+// line per final span, "Category: text", a line break inside a span
+// written as \n; "nothing" when no span is left.
+//
+//	recognize address
+//	text
+//
+// runs the named recognizer alone (no merge, no rules) and prints its
+// spans the same way.
+//
+// Adding a case needs no Go; `go test -run TestRuleCases ./engine/detect/
+// -rewrite` rewrites the expectations from what the code does (read the
+// diff before committing it).
+func TestRuleCases(t *testing.T) {
+	for _, dir := range []string{"testdata/rules", "testdata/patterns"} {
+		t.Run(filepath.Base(dir), func(t *testing.T) { ruleCases(t, dir) })
+	}
+}
+
+func ruleCases(t *testing.T, dir string) {
+	datadriven.Walk(t, dir, func(t *testing.T, path string) {
+		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
+			switch d.Cmd {
+			case "run":
+				return runCase(t, d)
+			case "recognize":
+				return recognizeCase(t, d)
+			}
+			d.Fatalf(t, "unknown command %q", d.Cmd)
+			return ""
+		})
+	})
+}
+
+func runCase(t *testing.T, d *datadriven.TestData) string {
+	var (
+		ds   []Detector
+		opts Options
+	)
+	for _, a := range d.CmdArgs {
+		switch a.Key {
+		case "recognizers":
+			ds = append(allRecs(t), ds...)
+		case "recognizer":
+			for _, v := range a.Vals {
+				ds = append(rec(t, v), ds...)
+			}
+		case "categories":
+			for _, v := range strings.Split(strings.Join(a.Vals, ","), ",") {
+				c, ok := page.ParseCategory(v)
+				if !ok {
+					d.Fatalf(t, "unknown category %q", v)
+				}
+				opts.Categories = append(opts.Categories, c)
+			}
+		default:
+			d.Fatalf(t, "unknown argument %q", a.Key)
+		}
+	}
+	text := d.Input
+	if marks, rest, ok := strings.Cut(d.Input, "\n--\n"); ok {
+		text = rest
+		for _, l := range strings.Split(marks, "\n") {
+			m, err := parseMark(l)
+			if err != nil {
+				d.Fatalf(t, "%v", err)
+			}
+			ds = append(ds, m)
+		}
+	}
+	p, _ := PageFromText(text)
+	spans, err := Run(context.Background(), p, ds, opts)
+	if err != nil {
+		d.Fatalf(t, "%v", err)
+	}
+	return renderSpans(p, spans)
+}
+
+func recognizeCase(t *testing.T, d *datadriven.TestData) string {
+	if len(d.CmdArgs) != 1 {
+		d.Fatalf(t, "recognize takes one recognizer's name")
+	}
+	vd, ok := rec(t, d.CmdArgs[0].Key)[0].(ViewDetector)
+	if !ok {
+		d.Fatalf(t, "%s is no ViewDetector", d.CmdArgs[0].Key)
+	}
+	p, _ := PageFromText(d.Input)
+	return renderSpans(p, vd.DetectView(PageView(p)))
+}
+
+// renderSpans writes one line per span: its category and the text it
+// covers, line breaks as \n; "nothing" for none.
+func renderSpans(p *page.Page, spans []page.Span) string {
+	var b strings.Builder
+	for _, s := range describe(p, spans) {
+		c, text, _ := strings.Cut(s, ":")
+		fmt.Fprintf(&b, "%s: %s\n", c, strings.ReplaceAll(text, "\n", `\n`))
+	}
+	if b.Len() == 0 {
+		return "nothing\n"
+	}
+	return b.String()
+}
+
+// mark is a detector that returns one span over the first run of the
+// given words: the stand-in for whatever detector found an entity, so a
+// rule is tested apart from the model.
+type mark struct {
+	cat   page.Category
+	words string // exact text of consecutive words
+	rec   string // the span's Recognizer ("" unless by= is given)
+	score float32
+	runes int // when > 0, the span ends after this rune of its last word
+}
+
+func (m mark) Name() string { return "mark" }
+
+func (m mark) Detect(_ context.Context, p *page.Page) ([]page.Span, error) {
+	want := strings.Fields(m.words)
+	for i := 0; i+len(want) <= len(p.Words); i++ {
+		ok := true
+		for k, w := range want {
+			ok = ok && p.Words[i+k].Text == w
+		}
+		if ok {
+			return []page.Span{{First: i, Last: i + len(want) - 1, End: m.runes, Category: m.cat, Score: m.score, Recognizer: m.rec}}, nil
+		}
+	}
+	return nil, nil
+}
+
+// parseMark reads a mark line: "Category[ by=recognizer][ score=S][
+// runes=N]: words". The score is 0.9 unless given.
+func parseMark(line string) (mark, error) {
+	head, words, ok := strings.Cut(line, ": ")
+	f := strings.Fields(head)
+	if !ok || len(f) == 0 || strings.TrimSpace(words) == "" {
+		return mark{}, fmt.Errorf("mark %q: want \"Category[ by=rec][ score=S][ runes=N]: words\"", line)
+	}
+	c, known := page.ParseCategory(f[0])
+	if !known {
+		return mark{}, fmt.Errorf("mark %q: unknown category %q", line, f[0])
+	}
+	m := mark{cat: c, words: words, score: 0.9}
+	for _, kv := range f[1:] {
+		k, v, _ := strings.Cut(kv, "=")
+		var err error
+		switch k {
+		case "by":
+			m.rec = v
+		case "score":
+			var x float64
+			x, err = strconv.ParseFloat(v, 32)
+			m.score = float32(x)
+		case "runes":
+			m.runes, err = strconv.Atoi(v)
+		default:
+			err = fmt.Errorf("unknown key %q", k)
+		}
+		if err != nil {
+			return mark{}, fmt.Errorf("mark %q: %w", line, err)
+		}
+	}
+	return m, nil
+}

@@ -1,0 +1,50 @@
+package rules
+
+import (
+	"github.com/redactd/redactd/engine/detect/pattern"
+	"github.com/redactd/redactd/engine/detect/view"
+	"github.com/redactd/redactd/engine/page"
+)
+
+// dropAmountRows drops the NER model's Address spans that hold a money
+// amount and nothing only an address holds. On invoices the model reads
+// table rows ("Wifi 16 GB Zilver 1 € 399,00 21% € 399,00") as addresses
+// for their mix of numbers and capitalised words; a real address next to
+// a price still has a street, unit, post-box, place or country word, a
+// US state code or a postcode (see addressAnchor) and stays.
+func (g *grower) dropAmountRows(p *page.Page, v *view.View, ss []page.Span) []page.Span {
+	out := ss[:0]
+	for _, s := range ss {
+		if s.Category == page.Address && s.Recognizer == nerRecognizer && g.amountRow(p, v, s) {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func (g *grower) amountRow(p *page.Page, v *view.View, s page.Span) bool {
+	amount := false
+	for w := s.First; w <= s.Last; w++ {
+		if g.addressAnchor(v, w-v.First) {
+			return false
+		}
+		amount = amount || pattern.IsAmount(p.Words[w].Text)
+	}
+	return amount
+}
+
+// addressAnchor reports whether word i is something only addresses hold:
+// a word g.evidence knows (street, unit, post-box, place, country, state
+// code) that is not a number, a five-digit postcode ("D-63571",
+// "98109-5210"), or a Dutch one ("3012 CN").
+func (g *grower) addressAnchor(v *view.View, i int) bool {
+	t, _ := bare(v, i)
+	switch {
+	case !view.HasDigit(t):
+		return g.evidence(v, i)
+	case postcode5.MatchString(t), zipUS.MatchString(t), nlCompact.MatchString(t), ukCompact.MatchString(t), caCompact.MatchString(t):
+		return true
+	}
+	return i+1 < v.Len() && v.LineOf(i+1) == v.LineOf(i) && pattern.AllDigits(t) && len(t) == 4 && nlLetters.MatchString(v.CoreText(i+1))
+}

@@ -1,0 +1,153 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/detect/pattern"
+	"github.com/redactd/redactd/engine/detect/view"
+	"github.com/redactd/redactd/engine/page"
+)
+
+// dropCommonWordSpans drops spans of the NER model made only of ordinary
+// lower-case words that carry no name, which the model, trained on forms
+// where a name or an address often stands alone, tags in tables and
+// headings:
+//
+//   - a Person that stands alone: table labels ("Summary", "Charges")
+//     and stray words of running text. Kept: names that are also words
+//     ("Will", "Rose", "Young", "Bill" are in the name lists); words that
+//     belong to addresses and firms ("St.", "Incorporated"); and spans
+//     near another detection on their line, where the model has cut a
+//     larger entity short ("Open" of "Open Data Nation", "Pas" of
+//     "William ten Pas");
+//   - an Address of such words and short numbers, wherever it stands
+//     ("45 Closure Permanent" in a table of notices): an address has a
+//     street, place or unit word, or a name no list of words holds.
+//
+// Organizations are left alone: firms are often named with ordinary words
+// ("Open Data Nation", "Ministry of Agriculture").
+func dropCommonWordSpans(p *page.Page, v *view.View, gz *gazetteer.Gazetteers, ss []page.Span) []page.Span {
+	var drop []bool
+	for i, s := range ss {
+		if s.Recognizer != nerRecognizer {
+			continue
+		}
+		switch {
+		case s.Category == page.Person && plainWords(v, gz, s, false) && !touchesOther(p, ss, i),
+			s.Category == page.Address && plainWords(v, gz, s, true):
+			if drop == nil {
+				drop = make([]bool, len(ss))
+			}
+			drop[i] = true
+		}
+	}
+	if drop == nil {
+		return ss
+	}
+	out := ss[:0]
+	for i, s := range ss {
+		if !drop[i] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// nerRecognizer is the name models/ner's detector gives its spans.
+const nerRecognizer = "ner"
+
+// notPlainWord marks words that are common but carry meaning for the
+// other categories, or may be names.
+const notPlainWord = gazetteer.FirstName | gazetteer.Surname | gazetteer.Title | gazetteer.LegalForm |
+	gazetteer.StreetSuffix | gazetteer.StreetPrefix | gazetteer.Unit | gazetteer.POBox | gazetteer.City | gazetteer.Country
+
+// plainWords reports whether span s holds at least one word and every
+// word is ordinary (gazetteer.Common, no flag of notPlainWord), or, when
+// numbers is set, a number of at most four digits.
+func plainWords(v *view.View, gz *gazetteer.Gazetteers, s page.Span, numbers bool) bool {
+	words := 0
+	for w := s.First; w <= s.Last; w++ {
+		l := v.CoreLower(w - v.First)
+		if numbers && pattern.AllDigits(l) && len(l) <= 4 {
+			continue
+		}
+		if f := gz.Lex[l]; l == "" || f&gazetteer.Common == 0 || f&notPlainWord != 0 {
+			return false
+		}
+		words++
+	}
+	return words > 0
+}
+
+// touchesOther reports whether another span overlaps ss[i] or covers one
+// of the two words before or after it on the same line (a particle may
+// sit between the parts of a name: "William ten Pas").
+func touchesOther(p *page.Page, ss []page.Span, i int) bool {
+	const reach = 2
+	s := ss[i]
+	lo, hi := s.First, s.Last
+	for k := 0; k < reach && lo > 0 && p.Words[lo-1].Line == p.Words[s.First].Line; k++ {
+		lo--
+	}
+	for k := 0; k < reach && hi+1 < len(p.Words) && p.Words[hi+1].Line == p.Words[s.Last].Line; k++ {
+		hi++
+	}
+	for j, t := range ss {
+		if j != i && t.First <= hi && t.Last >= lo {
+			return true
+		}
+	}
+	return false
+}
+
+// trimLeadingFunctionWords moves the start of the NER model's spans past
+// the words no name, firm or address begins with, which the model, having
+// seen many entities at the start of a sentence, takes in with them:
+// "What's your email?" and "Here's my SSN:" read as an Organization,
+// "she named him joshua" as the Person "him joshua". A span left with no
+// word is dropped. Only words that are never names are trimmed: pronoun
+// contractions in any case, possessives and object pronouns in lower case
+// only ("My" can be a given name), and a few openers ("Maybe", "Dear").
+func trimLeadingFunctionWords(v *view.View, ss []page.Span) []page.Span {
+	out := ss[:0]
+	for _, s := range ss {
+		if s.Recognizer == nerRecognizer {
+			for s.First <= s.Last && leadsNoEntity(v.CoreText(s.First-v.First)) {
+				s.First, s.Start = s.First+1, 0
+			}
+			if s.First > s.Last {
+				continue
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// leadsNoEntity reports whether a word (its core) is one no entity starts
+// with (see trimLeadingFunctionWords).
+func leadsNoEntity(w string) bool {
+	if leadLower[w] {
+		return true
+	}
+	l := strings.ToLower(strings.ReplaceAll(w, "’", "'"))
+	return leadContractions[l] || leadOpeners[l] && w[0] >= 'A' && w[0] <= 'Z'
+}
+
+var (
+	leadContractions = setOf("what's", "here's", "there's", "that's", "it's", "who's", "where's", "how's", "let's",
+		"they're", "we're", "you're", "i'm", "i'd", "i'll", "i've", "we'll", "you'll", "they'll", "we'd", "you'd",
+		"they'd", "we've", "you've", "they've", "he's", "she's", "he'd", "she'd", "he'll", "she'll")
+	leadLower = setOf("my", "your", "our", "their", "his", "him", "them", "me", "us", "it", "its", "not",
+		"please", "maybe", "and", "or", "but", "if", "what", "who", "where", "when", "how")
+	leadOpeners = setOf("maybe", "please", "dear", "hi", "hello", "thanks", "perhaps")
+)
+
+func setOf(ws ...string) map[string]bool {
+	m := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		m[w] = true
+	}
+	return m
+}

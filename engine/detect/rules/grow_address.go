@@ -1,0 +1,537 @@
+package rules
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/detect/pattern"
+	"github.com/redactd/redactd/engine/detect/view"
+	"github.com/redactd/redactd/engine/page"
+)
+
+// Address growth: the words around an address span that belong to it,
+// addresses after labels and cues, and address blocks. A word's class
+// (classify) says whether it may belong to an address at all; evidence
+// says whether it shows that it does (a number, a known place, a street
+// or unit word), since capitalised words alone prove nothing in languages
+// that capitalise every noun.
+
+// addrWord classifies word i for address growth.
+type addrWord uint8
+
+const (
+	awStop    addrWord = iota // ends the address
+	awPart                    // belongs to an address
+	awNeutral                 // punctuation only ("⏎, LA", "> 12"): neither
+)
+
+// classify tells whether word i may be part of an address: a short number
+// or code, a capitalised or upper-case word that is not an ordinary word,
+// or a lower-case place, street or unit word.
+func (g *grower) classify(v *view.View, i int) addrWord {
+	t, l := bare(v, i)
+	if t == "" {
+		return awNeutral
+	}
+	if strings.ContainsAny(t, "@/\\") || strings.Contains(l, "www") {
+		return awStop
+	}
+	if view.HasDigit(t) {
+		if shortCode(t) {
+			return awPart
+		}
+		return awStop
+	}
+	if regionCode(t) || militaryWords[l] {
+		return awPart
+	}
+	f := g.gz.Lex[l]
+	place := f&(gazetteer.City|gazetteer.Country|gazetteer.StreetSuffix|gazetteer.StreetPrefix|gazetteer.Unit|gazetteer.POBox) != 0
+	switch {
+	case growStop[l] || addrNameStop[l] && !place:
+		return awStop
+	case place:
+		return awPart
+	case view.IsCapitalised(t):
+		if f&gazetteer.Common != 0 && !view.IsAllUpper(t) {
+			return awStop
+		}
+		return awPart
+	case addrParticles[l]:
+		return awNeutral
+	case f&gazetteer.Common == 0 && len(l) >= 4 && isLetters(l):
+		// A lower-case word no list knows: a foreign street or town
+		// name in an address written in lower case.
+		return awPart
+	}
+	return awStop
+}
+
+// shortCode reports whether t, which holds a digit, may be a house
+// number or postcode ("12", "10.", "D-12345", "2B"); longer digit runs
+// are phone, account or card numbers.
+func shortCode(t string) bool { return len(t) <= 10 && countDigits(t) <= 6 }
+
+// regionCode reports whether t is a US state or Canadian province code
+// written in capitals ("IL", "ON").
+func regionCode(t string) bool {
+	return len(t) == 2 && view.IsAllUpper(t) && (usStates[t] != "" || caProvinces[t])
+}
+
+func isLetters(s string) bool {
+	for _, r := range s {
+		if !unicode.IsLetter(r) && r != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// growStop are words that end an address whatever their case: labels
+// and greetings that follow address blocks, and sentence words.
+var growStop = gazetteer.MustWords("stopwords", "address-end")
+
+// evidence reports whether word i is more than a capitalised word: a
+// house number or postcode, a known place, street, unit or post-box word,
+// a US state or Canadian province code or a military-address word. Growth
+// keeps capitalised words no list knows only between such words: in
+// German text every noun is capitalised ("Rechnungsdatum Kundennr.").
+func (g *grower) evidence(v *view.View, i int) bool {
+	t, l := bare(v, i)
+	switch {
+	case t == "":
+		return false
+	case view.HasDigit(t):
+		return shortCode(t)
+	case regionCode(t), militaryWords[l]:
+		return true
+	}
+	const place = gazetteer.Country | gazetteer.StreetSuffix | gazetteer.StreetPrefix | gazetteer.Unit | gazetteer.POBox
+	f := g.gz.Lex[l]
+	switch {
+	case growStop[l]:
+		return false
+	case f&place != 0:
+		return true
+	}
+	// Many towns are named like people ("Anna", "Jackson"): a town that
+	// is also a first name or surname is no evidence by itself.
+	return f&gazetteer.City != 0 && f&(gazetteer.FirstName|gazetteer.Surname) == 0
+}
+
+// lineEvidence is evidence strong enough to make a line part of an
+// address: a bare number of one to three digits only next to a street
+// name, a word of four letters or more that is no ordinary word
+// ("Vesturgata 66"), not next to an abbreviation ("Qty 3"); a unit, street
+// or place word elsewhere on the line ("Apt. 217") counts by itself.
+func (g *grower) lineEvidence(v *view.View, i int) bool {
+	if !g.evidence(v, i) {
+		return false
+	}
+	t, _ := bare(v, i)
+	if !pattern.AllDigits(t) || len(t) >= 4 {
+		return true
+	}
+	for _, k := range []int{i - 1, i + 1} {
+		if k < 0 || k >= v.Len() || v.LineOf(k) != v.LineOf(i) {
+			continue
+		}
+		n, l := bare(v, k)
+		if len([]rune(n)) >= 4 && isLetters(l) && g.gz.Lex[l]&gazetteer.Common == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// militaryWords are the words of US military and diplomatic addresses
+// ("USNS Frías, FPO AA 88037", "PSC 2905, Box 1278, APO AE 40674").
+var militaryWords = gazetteer.MustWords("addresses", "military")
+
+// bare is word i's core, as written and in lower case, without the
+// punctuation that quoting and form layouts put before it (">31",
+// "•Suite", "(Apt").
+func bare(v *view.View, i int) (text, lower string) {
+	t, l := v.CoreText(i), v.CoreLower(i)
+	n := len(t) - len(strings.TrimLeftFunc(t, notAlnum))
+	if n > 0 && len(l) == len(t) {
+		return t[n:], l[n:]
+	}
+	return t, l
+}
+
+func notAlnum(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
+
+func countDigits(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if view.IsDigit(s[i]) {
+			n++
+		}
+	}
+	return n
+}
+
+// placeAt matches a multi-word city or country starting at word i ("Antigua
+// and Barbuda", "Democratic Republic of the Congo"), possibly wrapped onto
+// the next line, and returns its last word, or -1.
+func (g *grower) placeAt(v *view.View, i int) int {
+	_, first := bare(v, i)
+	if g.gz.Lex[first]&gazetteer.MultiStart == 0 {
+		return -1
+	}
+	// The name may wrap onto the next line ("Bosnia and" / "Herzegovina").
+	_, end := v.Line(min(v.LineOf(i)+1, v.Lines()-1))
+	words := []string{first}
+	best := -1
+	for k := i + 1; k < end && k < i+maxPlaceWords; k++ {
+		words = append(words, v.CoreLower(k))
+		name := strings.Join(words, " ")
+		if g.gz.Countries.Has(name) || g.gz.Cities.Has(name) {
+			best = k
+		}
+	}
+	return best
+}
+
+// addressBefore grows an address starting at word first to the left on
+// its line, over at most three numbers and name words ("07 262 Pavlou"
+// before "Drandaki 15") as far as the farthest evidence word, stopping at
+// punctuation that ends a clause.
+func (g *grower) addressBefore(v *view.View, first int) int {
+	f := first
+	lf, _ := v.Line(v.LineOf(first))
+	if first == lf && v.LineOf(first) > 0 && v.FlowsOn(v.LineOf(first)-1) {
+		// Text that wraps: the address may start on the line before
+		// ("... send it to 53 Pierre" / "Delannoyplaats 211 ...").
+		lf, _ = v.Line(v.LineOf(first) - 1)
+	}
+	_, le := v.Line(v.LineOf(first))
+	for k := first - 1; k >= lf && k >= first-4; k-- {
+		if endsClause(v, k) && !abbrevInName(v, k, le) || g.classify(v, k) != awPart {
+			break
+		}
+		if g.evidence(v, k) {
+			f = k
+		}
+	}
+	// "the corner of X and Y": the crossing is the address.
+	if f >= 2 && v.CoreLower(f-1) == "of" && v.CoreLower(f-2) == "corner" {
+		f -= 2
+		if f >= 1 && v.CoreLower(f-1) == "the" {
+			f--
+		}
+	}
+	return f
+}
+
+// addressAfter grows an address ending at word last over the rest of its
+// line and the address lines under it; it returns the new last word.
+func (g *grower) addressAfter(v *view.View, last int) int {
+	last = g.alongLine(v, last)
+	for n := 0; n < growLines; n++ {
+		_, end := v.Line(v.LineOf(last))
+		if !g.onlyNeutralBetween(v, last+1, end) || v.LineOf(last)+1 >= v.Lines() {
+			break
+		}
+		k := v.LineOf(last) + 1
+		f, e := v.Line(k)
+		l, full, ev := g.addressLine(v, f, e, true)
+		if l >= 0 && !ev && full && k+1 < v.Lines() {
+			// A line without evidence joins when the next one has some.
+			f2, e2 := v.Line(k + 1)
+			if l2, full2, ev2 := g.addressLine(v, f2, e2, true); l2 >= 0 && ev2 {
+				l, full, ev = l2, full2, true
+				n++
+			}
+		}
+		if l < 0 || !ev {
+			break
+		}
+		last = l
+		if !full {
+			break
+		}
+	}
+	return last
+}
+
+// alongLine grows over the address words after last on its line.
+func (g *grower) alongLine(v *view.View, last int) int {
+	_, end := v.Line(v.LineOf(last))
+	if g.endsAddressSentence(v, last) {
+		return last
+	}
+	out := last
+	wrapped := false
+	for k := last + 1; k <= last+growLineWords; k++ {
+		if k >= end {
+			// An address that runs to the end of its line may wrap
+			// onto the next one in flowed text ("... Apt. 094 Montzen"
+			// / "Liège"): go on there once, under the same rules.
+			if wrapped || k >= v.Len() || !v.FlowsOn(v.LineOf(k-1)) || strings.ContainsAny(v.Text[v.CoreEnd(k-1):v.WordEnd(k-1)], ":;") {
+				return out
+			}
+			wrapped = true
+			_, end = v.Line(v.LineOf(k))
+		}
+		if wrapped && strings.Contains(v.Text[v.CoreEnd(k):v.WordEnd(k)], ":") {
+			return out // "Bot:", "Phone:": a label starts something new
+		}
+		if p := g.placeAt(v, k); p >= 0 {
+			out, k = p, p
+			_, end = v.Line(v.LineOf(p)) // a place name may wrap
+		} else if j := g.crossing(v, k, end); j > k {
+			out, k = j, j
+		} else {
+			switch g.classify(v, k) {
+			case awStop:
+				if !g.nameBeforeNumber(v, k, end) {
+					return out
+				}
+			case awPart:
+				// Capitalised words no list knows join only when
+				// evidence follows ("Ebermannsdorf Belarus").
+				// On the next line only line evidence counts: "Qty 3"
+				// under an address is no part of it.
+				if g.evidence(v, k) && (!wrapped || g.lineEvidence(v, k)) {
+					out = k
+				}
+			}
+		}
+		if g.endsAddressSentence(v, k) || strings.ContainsAny(v.Text[v.CoreEnd(k):v.WordEnd(k)], ":;") {
+			return out
+		}
+	}
+	return out
+}
+
+// nameBeforeNumber reports whether word k is a lower-case street word
+// that no list knows, followed by a house number ("Trg revolucije 12",
+// "Gosposka ulica 47"): letters only, not an ordinary English word.
+func (g *grower) nameBeforeNumber(v *view.View, k, end int) bool {
+	t, l := bare(v, k)
+	if k+1 >= end || t != l || !isLetters(l) || growStop[l] || addrNameStop[l] || g.gz.Lex[l]&gazetteer.Common != 0 {
+		return false
+	}
+	n, _ := bare(v, k+1)
+	return view.HasDigit(n) && len(n) <= 6
+}
+
+// crossing matches the second street of a crossing ("... and Sinko
+// Street", "... and 98 Tylova 1036") at the conjunction k and returns its
+// last word, or k when there is none: the run after the conjunction must
+// reach a street type or a number within four words. In flowed text
+// the run may go on over the line break after the conjunction's line
+// ("... and Maclean" / "Street").
+func (g *grower) crossing(v *view.View, k, end int) int {
+	if l := v.CoreLower(k); !isConjunction(l) || l == "or" {
+		return k
+	}
+	if ln := v.LineOf(k); end == v.LineEnd(k) && v.FlowsOn(ln) {
+		_, end = v.Line(ln + 1)
+	}
+	for j := k + 1; j < end && j <= k+4; j++ {
+		if g.classify(v, j) != awPart {
+			return k
+		}
+		if view.HasDigit(v.CoreText(j)) || g.gz.Lex[v.CoreLower(j)]&gazetteer.StreetSuffix != 0 {
+			return j
+		}
+	}
+	return k
+}
+
+// addressLine reports whether words [f, e) form an address line (unit,
+// town, postcode, region, country: at most growLineMax words, no label
+// such as "Vorstand:") and returns its last address word, or -1. ev tells
+// whether the line holds evidence; one without ("Alluitsup Paa") only
+// belongs to an address between lines that do. With partial, the line
+// may go on with other words after its evidence ("Reykjavík for the
+// forms.").
+func (g *grower) addressLine(v *view.View, f, e int, partial bool) (last int, full, ev bool) {
+	if e-f == 0 || !partial && e-f > growLineMax {
+		return -1, false, false
+	}
+	last = -1
+	lastEv := -1
+	for k := f; k < e && k-f < growLineMax; k++ {
+		if p := g.placeAt(v, k); p >= 0 {
+			last, lastEv, k = p, p, p
+			continue
+		}
+		c := g.classify(v, k)
+		if c == awStop || strings.Contains(v.Text[v.CoreEnd(k):v.WordEnd(k)], ":") {
+			if partial && lastEv >= 0 {
+				return lastEv, false, true
+			}
+			return -1, false, false
+		}
+		if c == awPart {
+			last = k
+			if g.lineEvidence(v, k) {
+				lastEv = k
+			}
+		}
+	}
+	return last, last >= 0 && e-f <= growLineMax, lastEv >= 0
+}
+
+func (g *grower) onlyNeutralBetween(v *view.View, f, e int) bool {
+	for k := f; k < e; k++ {
+		if g.classify(v, k) != awNeutral {
+			return false
+		}
+	}
+	return true
+}
+
+// endsAddressSentence reports whether word i ends a sentence for address
+// growth: it ends one (endsSentence) with a question or exclamation mark,
+// or with a full stop that is no abbreviation's ("Belarus. Please" but not
+// "Apt. 676" or "St. John"): the word is no unit, street type, title or
+// post-box word, and the next word on its line, if any, is capitalised.
+func (g *grower) endsAddressSentence(v *view.View, i int) bool {
+	if !view.EndsSentence(v, i) {
+		return false
+	}
+	_, ce := v.Core(i)
+	_, e := v.WordRange(i)
+	if strings.ContainsAny(v.Text[ce:e], "?!") {
+		return true
+	}
+	_, l := bare(v, i)
+	if len(l) <= 1 || g.gz.Lex[l]&(gazetteer.Unit|gazetteer.StreetSuffix|gazetteer.StreetPrefix|gazetteer.Title|gazetteer.POBox) != 0 {
+		return false
+	}
+	if i+1 < v.Len() && v.LineOf(i+1) == v.LineOf(i) {
+		t, _ := bare(v, i+1)
+		return t == "" || !view.HasDigit(t[:1]) && view.IsCapitalised(t)
+	}
+	return true
+}
+
+// addressLabels are the words that announce an address ("Address:", "my
+// new address is", "Anschrift:"); addressFiller may sit between the label
+// and the address.
+var addressLabels = gazetteer.MustWords("labels", "address")
+
+// addressCues are verbs and labels after which an address often follows
+// ("Ship to:", "lives at", "deliver to"); unlike addressLabels they need
+// a word that is not a number in what follows ("sent to 3 customers").
+var addressCues = gazetteer.MustWords("labels", "address-cue")
+
+var addressFiller = gazetteer.MustWords("stopwords", "address-filler")
+
+// labelledAddresses finds addresses right after an address label: the
+// first word after the label and its filler words must be a number or a
+// capitalised word, and the address must hold a number or a known place.
+func (g *grower) labelledAddresses(v *view.View) []page.Span {
+	var out []page.Span
+	for i := 0; i < v.Len(); i++ {
+		label, cue := addressLabels[v.CoreLower(i)], addressCues[v.CoreLower(i)]
+		if !label && !cue {
+			continue
+		}
+		k := i + 1
+		for k < v.Len() && k <= i+4 && (addressFiller[v.CoreLower(k)] || g.classify(v, k) == awNeutral) {
+			k++
+		}
+		if k >= v.Len() || v.LineOf(k)-v.LineOf(i) > 2 || g.classify(v, k) != awPart {
+			continue
+		}
+		last := g.addressAfter(v, k)
+		if g.anchored(v, k, last) && (label || g.hasWord(v, k, last)) {
+			out = appendCore(out, v, k, last, page.Address, 0.6, "address-label")
+		}
+		i = last
+	}
+	return out
+}
+
+// hasWord reports whether words [f, l] hold one without digits.
+func (g *grower) hasWord(v *view.View, f, l int) bool {
+	for k := f; k <= l; k++ {
+		if t, _ := bare(v, k); t != "" && !view.HasDigit(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// anchored reports whether words [f, l] hold a number or a known place,
+// so a label followed by mere capitalised words ("Address Book Export")
+// is not taken for an address.
+func (g *grower) anchored(v *view.View, f, l int) bool {
+	for k := f; k <= l; k++ {
+		t, w := bare(v, k)
+		if view.HasDigit(t) || g.gz.Lex[w]&(gazetteer.City|gazetteer.Country) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// addressBlocks finds blocks of two or more consecutive short lines made
+// only of address words (a letter's or a form's address block: "31
+// Vesturgata 66" / "Suite 574" / "Reykjavík" / "Turkmenistan"), where one
+// line holds a number and one a known place, unit or region.
+func (g *grower) addressBlocks(v *view.View) []page.Span {
+	var out []page.Span
+	// Every line of a block holds evidence and a word that is not a
+	// number, and no date: table cells of invoices ("7. Mai 2014",
+	// "47774", "Seite 1") are short lines with numbers too.
+	first, last, lines := -1, -1, 0
+	flush := func() {
+		if lines >= 2 && g.anchoredBlock(v, first, last) {
+			out = appendCore(out, v, first, g.addressAfter(v, last), page.Address, 0.55, "address-block")
+		}
+		first, last, lines = -1, -1, 0
+	}
+	for k := 0; k < v.Lines(); k++ {
+		f, e := v.Line(k)
+		l, full, ev := g.addressLine(v, f, e, false)
+		if l < 0 || !full || !ev || !g.blockLine(v, f, e) {
+			flush()
+			continue
+		}
+		if first < 0 {
+			first = f
+			for g.classify(v, first) == awNeutral {
+				first++
+			}
+		}
+		last = l
+		lines++
+	}
+	flush()
+	return out
+}
+
+// blockLine reports whether line [f, e) may be part of an address block:
+// it holds a word without digits and no month name or year.
+func (g *grower) blockLine(v *view.View, f, e int) bool {
+	word := false
+	for k := f; k < e; k++ {
+		t, l := bare(v, k)
+		if pattern.MonthNumber(strings.TrimSuffix(l, ".")) > 0 || len(t) == 4 && pattern.AllDigits(t) && (t[:2] == "19" || t[:2] == "20") {
+			return false
+		}
+		word = word || t != "" && !view.HasDigit(t)
+	}
+	return word
+}
+
+// anchoredBlock reports whether words [f, l] hold a number and a known
+// place, unit, region or post-box word.
+func (g *grower) anchoredBlock(v *view.View, f, l int) bool {
+	var num, place bool
+	for k := f; k <= l; k++ {
+		t, w := bare(v, k)
+		num = num || view.HasDigit(t)
+		place = place || g.gz.Lex[w]&(gazetteer.City|gazetteer.Country|gazetteer.Unit|gazetteer.POBox) != 0 ||
+			militaryWords[w] || regionCode(t) || g.placeAt(v, k) >= 0
+	}
+	return num && place
+}

@@ -1,0 +1,148 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/detect/pattern"
+	"github.com/redactd/redactd/engine/detect/view"
+)
+
+// Person growth beyond honorifics and lists: post-nominal letters after a
+// name ("Amanda Sultygov MD", "John Smith, Jr.") and names that wrap onto
+// the next line ("Mr. Sean" at the end of one line, "Vizirov" at the
+// start of the next). Detectors work line by line, so a name broken by
+// the layout leaves its second half unmasked unless growth joins them.
+
+// postNominals are letters written after a name: degrees, professions
+// and generational suffixes. Ambiguous ones ("DO", "PA", "MA") are left
+// out: they are also ordinary words or state codes.
+var postNominals = gazetteer.MustWords("people", "post-nominal")
+
+// postNominalAt reports whether word i is a post-nominal as written
+// after a name: in capitals ("MD", "PhD"), capitalised with a dot
+// ("Jr."), or in lower case on a line that is all lower case.
+func (g *grower) postNominalAt(v *view.View, i int, lowerLine bool) bool {
+	t := strings.TrimSuffix(v.CoreText(i), ".")
+	l := strings.ToLower(t)
+	if !postNominals[l] {
+		return false
+	}
+	switch {
+	case lowerLine:
+		return true
+	case view.IsAllUpper(t) && len(t) > 1:
+		return true
+	case view.IsCapitalised(t):
+		// "Jr.", "Sr.", "PhD", "Esq." but not "Md" alone.
+		return strings.HasSuffix(v.CoreText(i), ".") || l == "phd" || l == "ph.d" || l == "esq" || l == "jr" || l == "sr"
+	}
+	return false
+}
+
+// postNominalsAfter grows a name ending at last over up to two
+// post-nominals on its line, after a space or a comma ("Smith, MD").
+func (g *grower) postNominalsAfter(v *view.View, last int) int {
+	_, end := v.Line(v.LineOf(last))
+	first, _ := v.Line(v.LineOf(last))
+	lower := isLowerLine(v, first, end)
+	for n := 0; n < 2; n++ {
+		k := last + 1
+		if k >= end {
+			return last
+		}
+		if p := v.Text[v.CoreEnd(last):v.WordEnd(last)]; p != "" && p != "," {
+			return last // "Smith: MD" or "Smith. MD is ..."
+		}
+		if !g.postNominalAt(v, k, lower) {
+			return last
+		}
+		last = k
+	}
+	return last
+}
+
+// nameContinues reports whether word i, the first word of a line, goes on
+// a name that ended the line before: a capitalised word that no list
+// knows as an ordinary word, place or title, or, when both lines are in
+// lower case, such a word in lower case.
+func (g *grower) nameContinues(v *view.View, i int, lower bool) bool {
+	t, l := v.CoreText(i), v.CoreLower(i)
+	if strings.Contains(v.Text[v.CoreEnd(i):v.WordEnd(i)], ":") {
+		return false // "Bot:", a speaker or a label, starts something new
+	}
+	if stopwords[l] || pattern.MonthNumber(l) > 0 || pattern.IsWeekday(l) || !isLetters(strings.ReplaceAll(strings.ReplaceAll(l, "-", ""), "'", "")) {
+		return false
+	}
+	f := g.gz.Lex[l]
+	const notName = gazetteer.Common | gazetteer.City | gazetteer.Country | gazetteer.Title | gazetteer.LegalForm |
+		gazetteer.StreetSuffix | gazetteer.StreetPrefix | gazetteer.Unit
+	if f&notName != 0 {
+		return false
+	}
+	if k := strings.IndexAny(l, "'’"); k >= 0 && (stopwords[l[:k]] || g.gz.Common.Has(l[:k]) || k == 0) {
+		return false // "It's", "I'd", "Here's": a sentence, not a surname
+	}
+	if lower {
+		// Without capitals only a known surname goes on a name.
+		return len(l) >= 3 && t == l && f&gazetteer.Surname != 0
+	}
+	return nameShaped(t) && !view.IsAllUpper(t)
+}
+
+// wrappedAfter grows a name whose last word ends its line, with nothing
+// after it, over the first word of the next line when that word goes on
+// the name ("Mr. Allen" / "Tazuka?").
+func (g *grower) wrappedAfter(v *view.View, last int) int {
+	ln := v.LineOf(last)
+	_, end := v.Line(ln)
+	if last != end-1 || !v.FlowsOn(ln) || v.CoreEnd(last) != v.WordEnd(last) {
+		return last
+	}
+	nf, ne := v.Line(ln + 1)
+	if nf >= ne {
+		return last
+	}
+	lf, _ := v.Line(ln)
+	lower := isLowerLine(v, lf, end)
+	if lower != isLowerLine(v, nf, ne) || !g.nameContinues(v, nf, lower) {
+		return last
+	}
+	if lower && !g.knownLower(v, last) {
+		return last
+	}
+	return nf
+}
+
+// knownLower reports whether word i is a lower-case first name or
+// surname that is no ordinary word: in lower-case text only a name the
+// lists know may pull the next line's word into it.
+func (g *grower) knownLower(v *view.View, i int) bool {
+	f := g.gz.Lex[v.CoreLower(i)]
+	return f&(gazetteer.FirstName|gazetteer.Surname) != 0 && f&(gazetteer.Common|gazetteer.City|gazetteer.Country) == 0
+}
+
+// wrappedHonorific returns the last word of the line before first when
+// first starts its line and that word is an honorific written as one
+// ("Mr." / "Allen Tazuka"), else first.
+func (g *grower) wrappedHonorific(v *view.View, first int) int {
+	ln := v.LineOf(first)
+	lf, _ := v.Line(ln)
+	if first != lf || ln == 0 || first == 0 || !v.FlowsOn(ln-1) {
+		return first
+	}
+	k := first - 1
+	w := v.WordText(k)
+	l := strings.TrimSuffix(strings.ToLower(w), ".")
+	if !g.gz.Titles.Has(l) {
+		return first
+	}
+	switch l {
+	case "mr", "mrs", "ms", "dr", "prof", "mx", "mme", "mlle", "herr", "frau", "sir", "miss":
+	default:
+		if !strings.HasSuffix(w, ".") {
+			return first
+		}
+	}
+	return k
+}

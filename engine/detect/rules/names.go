@@ -1,0 +1,829 @@
+package rules
+
+import (
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/detect/pattern"
+	"github.com/redactd/redactd/engine/detect/view"
+	"github.com/redactd/redactd/engine/page"
+)
+
+// The person and organization recognizers are a recall helper for the NER
+// model, not a replacement: they only fire on strong, cheap evidence
+// (a first name followed by a surname, an honorific, a label such as
+// "Name:", a legal form such as "GmbH"), and never on a capitalised common
+// word alone, so "Will you come?" and "Grace period" stay readable.
+
+// particles join the parts of a surname ("Donald van der Voet").
+var particles = gazetteer.MustWords("connectors", "name")
+
+// nameLabels introduce a person's name in forms and letters.
+var nameLabels = gazetteer.MustWords("labels", "name")
+
+// rankTitles are ranks and offices written before a name ("General Ross
+// Hoyt", "Captain Newell Beaty"); unlike honorifics they are also ordinary
+// words ("General Motors"), so the name after them must be a known one.
+var rankTitles = gazetteer.MustWords("people", "rank")
+
+// salutations precede a name without a colon.
+var salutations = gazetteer.MustWords("labels", "salutation")
+
+// stopwords never belong to a name or an organization's name.
+var stopwords = gazetteer.MustWords("stopwords", "name")
+
+type nameFinder struct {
+	gz  *gazetteer.Gazetteers
+	org *orgFinder
+	// single enables lone first names; weak enables unknown word +
+	// surname. Both trade precision for recall (see the evaluation).
+	single, weak bool
+}
+
+func newNameFinder(gz *gazetteer.Gazetteers) *nameFinder {
+	return &nameFinder{gz: gz, org: newOrgFinder(gz), single: true, weak: true}
+}
+
+// nameShaped reports whether w looks like a capitalised name: letters
+// (with inner hyphens or apostrophes), first letter upper case, at least
+// two letters.
+func nameShaped(w string) bool {
+	if len(w) < 2 {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(w)
+	if !unicode.IsUpper(r) {
+		return false
+	}
+	letters := 0
+	prev := rune(0)
+	for _, r := range w {
+		switch {
+		case unicode.IsLetter(r):
+			letters++
+		case r == '-' || r == '\'' || r == '’':
+			if !unicode.IsLetter(prev) {
+				return false
+			}
+		default:
+			return false
+		}
+		prev = r
+	}
+	return letters >= 2 && unicode.IsLetter(prev)
+}
+
+// isInitial matches "J." and "J".
+func isInitial(w string) bool {
+	r, n := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r) && (len(w) == n || w[n:] == ".")
+}
+
+type nameTok struct {
+	core, low      string
+	shaped         bool
+	first, surname bool
+	common         bool
+	initial        bool
+	particle       bool
+	// stop: the word ends in punctuation that ends a name (",", ";", ":").
+	stop bool
+	// punct is the first punctuation byte after the core, or 0.
+	punct byte
+	// noname: a function word, or a word of addresses, companies or
+	// places ("Street", "Ltd", "Arabia") that a name never contains.
+	noname bool
+	city   bool
+	// top: among the most frequent first names.
+	top bool
+	// poss: the word is in the possessive ("Walker's"); its flags are
+	// those of the name.
+	poss bool
+}
+
+func (n *nameFinder) tok(v *view.View, i int) nameTok {
+	c := v.CoreText(i)
+	l := v.CoreLower(i)
+	t := nameTok{core: c, low: l, shaped: nameShaped(c), initial: isInitial(c), particle: particles[l]}
+	if t.shaped {
+		// A name in the possessive is the name: "Teresa Walker's".
+		for _, p := range []string{"'s", "’s"} {
+			if s, ok := strings.CutSuffix(l, p); ok && nameShaped(c[:len(s)]) {
+				l, t.stop, t.poss = s, true, true // the name ends at its possessive
+				break
+			}
+		}
+		f := n.gz.Lex[l]
+		if f&(gazetteer.FirstName|gazetteer.Surname) == 0 && !isASCII(l) {
+			// The name lists are written without accents: "Océane",
+			// "Hélène", "Jürgen" are known as "oceane", "helene", "jurgen".
+			f |= n.gz.Lex[gazetteer.FoldAccents(l)] & (gazetteer.FirstName | gazetteer.TopFirstName | gazetteer.Surname)
+		}
+		t.first = f&gazetteer.FirstName != 0
+		t.top = f&gazetteer.TopFirstName != 0
+		t.surname = f&gazetteer.Surname != 0
+		t.noname = stopwords[l] || f&gazetteer.Country != 0 || n.notName(l, f)
+		t.common = t.noname || f&gazetteer.Common != 0 || pattern.MonthNumber(l) > 0 || pattern.IsWeekday(l)
+		t.city = f&gazetteer.City != 0
+	}
+	_, we := v.WordRange(i)
+	_, ce := v.Core(i)
+	if ce < we {
+		t.punct = v.Text[ce]
+		switch v.Text[ce] {
+		case ',', ';', ':', '!', '?', ')':
+			t.stop = true
+		case '.':
+			t.stop = !t.initial
+		}
+	}
+	return t
+}
+
+// notName reports whether l is a word of addresses or company names
+// ("Street", "Apt", "Ltd"): such a capitalised word is no evidence of a
+// person.
+func (n *nameFinder) notName(l string, f uint32) bool {
+	const addrOrLegal = gazetteer.StreetSuffix | gazetteer.StreetPrefix | gazetteer.Unit | gazetteer.LegalForm
+	if f&addrOrLegal != 0 {
+		return true
+	}
+	// "S.A.", "Co." are legal forms once normalised.
+	return strings.ContainsAny(l, ".-'") && n.gz.Is(gazetteer.NormLegal(l), gazetteer.LegalForm)
+}
+
+// inAddress reports whether the name [s, e] of line [first, end) sits in
+// a street: after a house number or a prefix street type ("15 Via Carlo
+// Cattaneo", "Rua Joaquim ..."), or before a street type ("Koontz Lane").
+func (n *nameFinder) inAddress(v *view.View, s, e, first, end int) bool {
+	if s > first {
+		p := v.CoreLower(s - 1)
+		if houseNumber.MatchString(p) || n.gz.StreetPrefix.Has(p) || n.gz.StreetPrefix.Has(strings.TrimSuffix(p, ".")) {
+			return true
+		}
+	}
+	if e+1 < end {
+		q := strings.TrimSuffix(v.CoreLower(e+1), ".")
+		if n.gz.StreetSuffix.Has(q) && view.IsCapitalised(v.CoreText(e+1)) && !isPostNominal(v.CoreText(e+1)) || houseNumber.MatchString(q) && e+2 >= end {
+			return true
+		}
+	}
+	return false
+}
+
+// inPlaceName reports whether words s..e lie inside a town or country
+// name of two to four words on their line ("San Diego", "Los Angeles",
+// "Santa Clara"): first names and surnames are often the words of Spanish
+// and Portuguese place names.
+func (n *nameFinder) inPlaceName(v *view.View, s, e, first, end int) bool {
+	const longest = 4
+	for a := max(first, e-longest+1); a <= s; a++ {
+		if n.gz.Lex[v.CoreLower(a)]&gazetteer.MultiStart == 0 {
+			continue
+		}
+		phrase := v.CoreLower(a)
+		for b := a + 1; b < min(end, a+longest); b++ {
+			phrase += " " + v.CoreLower(b)
+			if b >= e && (n.gz.Cities.Has(phrase) || n.gz.Countries.Has(phrase)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// tokPool recycles the per-page token buffers of nameFinder.find.
+var tokPool = sync.Pool{New: func() any { return new([]nameTok) }}
+
+func (n *nameFinder) find(v *view.View) []page.Span {
+	var out []page.Span
+	bp := tokPool.Get().(*[]nameTok)
+	defer tokPool.Put(bp)
+	if cap(*bp) < v.Len() {
+		*bp = make([]nameTok, v.Len())
+	}
+	buf := (*bp)[:v.Len()]
+	for k := 0; k < v.Lines(); k++ {
+		first, end := v.Line(k)
+		if end-first == 0 {
+			continue
+		}
+		lower := isLowerLine(v, first, end)
+		out = append(out, n.contextNames(v, first, end, lower)...)
+		if lower {
+			out = append(out, n.lowerNames(v, first, end)...)
+			continue
+		}
+		toks := buf[:end-first]
+		for i := first; i < end; i++ {
+			toks[i-first] = n.tok(v, i)
+		}
+		for i := 0; i < len(toks); {
+			s, e, score := n.at(toks, i)
+			if score == 0 && n.cued(toks, i) {
+				s, e, score = i, extend(toks, i, 3), 0.6
+			}
+			if score == 0 {
+				i++
+				continue
+			}
+			i = e + 1
+			if n, _ := n.org.legalAt(v, first+e+1, end); n > 0 {
+				continue // "Boston Consulting Group": the organization's
+			}
+			if n.inAddress(v, first+s, first+e, first, end) {
+				continue // the address recognizer's
+			}
+			if n.inPlaceName(v, first+s, first+e, first, end) {
+				continue // "San Diego", "Los Angeles": a town, not a person
+			}
+			if e+1 < len(toks) && toks[e+1].shaped && toks[e+1].common && !toks[e].stop && !isPostNominal(toks[e+1].core) &&
+				toks[e+1].punct != ':' { // "Name: Erica Smith Phone: 555 0101": the next field's label
+
+				// "Paxton Carnegie Public Library", "Montreal Hockey
+				// Club": a name runs on into capitalised common words.
+				continue
+			}
+			if sp, ok := v.CoreSpan(first+s, first+e, page.Person, score, "name-gazetteer"); ok {
+				out = append(out, sp)
+			}
+		}
+	}
+	return out
+}
+
+// lowerNames finds names on a line written all in lower case ("have you
+// been to a claudia nakajima concert?"), where capitals tell nothing: a
+// known first name that is not an ordinary word, followed by a known
+// surname or a word no list knows.
+func (n *nameFinder) lowerNames(v *view.View, first, end int) []page.Span {
+	var out []page.Span
+	plain := func(i int) (string, uint32, bool) {
+		l := v.CoreLower(i)
+		f := n.gz.Lex[l]
+		return l, f, len(l) >= 3 && isLetters(l) && f&(gazetteer.Common|gazetteer.City|gazetteer.Country|gazetteer.Title) == 0 &&
+			!stopwords[l] && pattern.MonthNumber(l) == 0 && !pattern.IsWeekday(l)
+	}
+	for i := first; i+1 < end; i++ {
+		_, f, ok := plain(i)
+		if !ok || f&gazetteer.FirstName == 0 || strings.ContainsAny(v.Text[v.CoreEnd(i):v.WordEnd(i)], ",;:.!?") {
+			continue
+		}
+		_, g, ok := plain(i + 1)
+		if !ok || g&gazetteer.FirstName != 0 && g&gazetteer.Surname == 0 {
+			continue
+		}
+		if sp, ok := v.CoreSpan(i, i+1, page.Person, 0.4, "name-gazetteer"); ok {
+			out = append(out, sp)
+		}
+		i++
+	}
+	if !n.single || !noCaps(v, first, end) {
+		return out
+	}
+	// Writing without capitals ("samantha is a very sympathetic person.
+	// they are ..."): a lone known first name that is no ordinary word.
+	pairs := len(out)
+	for i := first; i < end; i++ {
+		if inSpans(out[:pairs], i) {
+			continue
+		}
+		if _, f, ok := plain(i); ok && f&gazetteer.FirstName != 0 && len(v.CoreLower(i)) >= 4 &&
+			(f&gazetteer.TopFirstName != 0 || f&gazetteer.Surname == 0) {
+			// A frequent first name, or one that is no surname either:
+			// rare names that are also surnames are often words ("bloom").
+			if sp, ok := v.CoreSpan(i, i, page.Person, 0.35, "name-gazetteer"); ok {
+				out = append(out, sp)
+			}
+		}
+	}
+	return out
+}
+
+// noCaps reports whether the lower-case line [first, end) is written
+// without capitals on purpose rather than being the middle of a
+// sentence: a sentence starts in lower case on it ("... person. they
+// are"), or it holds the pronoun "i" ("i'm", "i've").
+func noCaps(v *view.View, first, end int) bool {
+	if first > 0 && strings.ContainsAny(v.Text[v.CoreEnd(first-1):v.WordEnd(first-1)], ".?!") && len(v.CoreLower(first-1)) > 3 {
+		return true // the sentence before ended on the line before
+	}
+	for i := first; i < end; i++ {
+		l := v.CoreLower(i)
+		switch l {
+		case "i", "i'm", "i've", "i'll", "i'd", "im":
+			return true
+		}
+		if i+1 < end {
+			w := v.WordText(i)
+			if strings.HasSuffix(w, ".") && !strings.HasSuffix(w, "..") && len(v.CoreLower(i)) > 3 ||
+				strings.HasSuffix(w, "?") || strings.HasSuffix(w, "!") {
+				if isLetters(v.CoreLower(i + 1)) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// cued reports whether toks[i] is a capitalised word that is no ordinary
+// word right after a phrase that names a person: "my name is Þórólfur",
+// "her maiden name is Hyytiä", "everyone calls me Adlan".
+func (n *nameFinder) cued(toks []nameTok, i int) bool {
+	if i < 2 || !toks[i].shaped || toks[i].noname || toks[i].common && !toks[i].first && !toks[i].surname ||
+		view.IsAllUpper(toks[i].core) || pattern.MonthNumber(toks[i].low) > 0 || pattern.IsWeekday(toks[i].low) || toks[i-1].punct != 0 || toks[i-2].punct != 0 {
+		return false
+	}
+	a, b := toks[i-2].low, toks[i-1].low
+	return a == "name" && b == "is" || (a == "call" || a == "calls" || a == "called") && b == "me"
+}
+
+// titledName reports whether a name word that is also a word of
+// addresses ("Ford", "Park", "Hill" are street types) is a name after an
+// honorific: "Mr. Ford", "Dr. Park". Function words and countries are not.
+func (n *nameFinder) titledName(u nameTok) bool {
+	return (u.first || u.surname) && !stopwords[u.low] && !n.gz.Countries.Has(u.low) && n.gz.Lex[u.low]&gazetteer.LegalForm == 0
+}
+
+// isPostNominal reports whether w is post-nominal letters written in
+// capitals or with a dot ("MD", "PhD", "Jr."), which may follow a name.
+func isPostNominal(w string) bool {
+	t := strings.TrimSuffix(w, ".")
+	return postNominals[strings.ToLower(t)] && (view.IsAllUpper(t) || strings.HasSuffix(w, ".") || t == "PhD" || t == "Esq")
+}
+
+// titleTok reports whether t is an honorific; one- and two-letter ones
+// other than the usual English ones need their dot ("M. Dupont").
+func (n *nameFinder) titleTok(v nameTok) bool {
+	l := strings.TrimSuffix(v.low, ".")
+	if !n.gz.Titles.Has(l) || !view.IsCapitalised(v.core) {
+		return false
+	}
+	switch l {
+	case "mr", "mrs", "ms", "dr", "mx", "mme", "mlle", "sir", "herr", "frau", "miss", "prof", "dame", "lord", "lady":
+		return true
+	}
+	return len([]rune(l)) > 2 || strings.HasSuffix(v.core, ".") || strings.HasSuffix(v.low, ".")
+}
+
+// extend grows a name from toks[s] to the right over further name words,
+// initials and particles; it returns the last word.
+func extend(toks []nameTok, s int, max int) int {
+	e := s
+	words := 1
+	for j := s + 1; j < len(toks) && words < max && !toks[j-1].stop; j++ {
+		t := toks[j]
+		switch {
+		case t.noname:
+			return e
+		case t.shaped && (!t.common || t.surname || t.first):
+			e = j
+			words++
+		case t.initial && j+1 < len(toks) && toks[j+1].shaped:
+			continue
+		case t.particle && !t.stop && particleRun(toks, j):
+			continue
+		default:
+			return e
+		}
+	}
+	return e
+}
+
+// joinLow is the tokens' lower-case cores joined by spaces.
+func joinLow(toks []nameTok) string {
+	ws := make([]string, len(toks))
+	for i, t := range toks {
+		ws[i] = t.low
+	}
+	return strings.Join(ws, " ")
+}
+
+// particleRun reports whether the particles from toks[j] on ("van der")
+// lead to a name word ("Voet").
+func particleRun(toks []nameTok, j int) bool {
+	for ; j < len(toks); j++ {
+		switch t := toks[j]; {
+		case t.particle && !t.stop:
+			continue
+		case t.shaped && !t.noname && !t.common:
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// placeAfter reports whether toks[i] is followed by ", <state or
+// country>" ("Austin, Texas"), which makes it a place.
+func (n *nameFinder) placeAfter(toks []nameTok, i int) bool {
+	if toks[i].punct != ',' || i+1 >= len(toks) {
+		return false
+	}
+	l := toks[i+1].low
+	_, state := usStates[l]
+	_, abbr := usStates[toks[i+1].core]
+	return state || abbr || n.gz.Countries.Has(l)
+}
+
+// inPlace reports whether toks[i] sits where a city would in an address:
+// after a comma, or before a word with digits (a postcode).
+func (n *nameFinder) inPlace(toks []nameTok, i int) bool {
+	return i > 0 && toks[i-1].punct == ',' || i+1 < len(toks) && view.HasDigit(toks[i+1].core)
+}
+
+// at tries the name rules at toks[i]; it returns the words [s, e] of a
+// name and its score, or score 0.
+func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
+	t := toks[i]
+	if !t.shaped && t.punct != ':' && !view.IsCapitalised(t.core) {
+		return 0, 0, 0 // no rule starts at a lower-case word without a colon
+	}
+	next := func(j int) (int, bool) {
+		if toks[j].stop {
+			return 0, false
+		}
+		for k := j + 1; k < len(toks); k++ {
+			if toks[k].initial || toks[k].particle {
+				if toks[k].stop {
+					return 0, false
+				}
+				continue
+			}
+			return k, toks[k].shaped
+		}
+		return 0, false
+	}
+	// Honorific + capitalised words: "Dr. Smith", "Herr Müller", "Mme Dupont".
+	if n.titleTok(t) {
+		if t.punct != 0 && t.punct != '.' {
+			// "Mr, ..." or "Dr:" is no title of a name.
+			return 0, 0, 0
+		}
+		s := i + 1
+		if s < len(toks) && toks[s].initial && s+1 < len(toks) {
+			s++
+		}
+		if s < len(toks) {
+			if u := toks[s]; u.shaped && (!u.noname || n.titledName(u)) && (!u.common || u.first || u.surname) {
+				return i + 1, extend(toks, s, 4), 0.75
+			}
+		}
+		return 0, 0, 0
+	}
+	// Label + capitalised words: "Name: May Chen", "Dear John,".
+	if (nameLabels[t.low] && t.punct == ':' || salutations[t.low] && t.punct == 0) && i+1 < len(toks) {
+		if u := toks[i+1]; u.shaped && !u.noname && (!u.common || u.first || u.surname) && !n.titleTok(u) {
+			e := extend(toks, i+1, 3)
+			if e > i+1 || u.first || u.surname {
+				return i + 1, e, 0.6
+			}
+		}
+	}
+	if !t.shaped || t.noname {
+		return 0, 0, 0
+	}
+	j, ok := next(i)
+	if !ok {
+		if n.single && t.first && !t.common && (!t.city || t.top) && !t.poss &&
+			!view.IsAllUpper(t.core) && !n.placeAfter(toks, i) && !(t.city && n.inPlace(toks, i)) {
+			// A lone known first name: "Why is David so impulsive?".
+			return i, i, 0.4
+		}
+		return 0, 0, 0
+	}
+	u := toks[j]
+	if u.noname {
+		return 0, 0, 0
+	}
+	if rankTitles[t.low] {
+		if (u.first || u.surname) && !u.common {
+			return j, extend(toks, j, 4), 0.6
+		}
+		return 0, 0, 0
+	}
+	switch {
+	case t.first && !t.common && j > i+1 && toks[i+1].particle && !toks[i+1].initial && u.shaped && !u.common && !u.city &&
+		!n.gz.Cities.Has(joinLow(toks[i:j+1])):
+		// A first name and a surname with a particle: "Teresa de Vaan",
+		// "William ten Pas", even when the first name is also a town
+		// ("Gary", "Teresa"); not a town named so ("Rio de Janeiro").
+		return i, extend(toks, i, 4), 0.55
+	case t.first && (u.surname || u.first) && !(t.common && u.common):
+		// "Will Smith", "May Chen", "Mary Ann Smith"
+		if t.common && u.first && j+1 < len(toks) && toks[j+1].shaped && !toks[j].stop {
+			// "Tower Man George Hauser": the name starts at the
+			// first name after the common word.
+			return j, extend(toks, j, 4), 0.6
+		}
+		score := float32(0.6)
+		if !t.common && !u.common {
+			score = 0.7
+		}
+		return i, extend(toks, i, 4), score
+	case t.first && !t.common && !u.common && !u.first && !t.city && !u.city:
+		// A known first name and an unknown capitalised word:
+		// "Brian Berločnik".
+		return i, extend(toks, i, 3), 0.5
+	case n.weak && !t.common && !t.first && !t.city && u.surname && !u.common && !view.IsAllUpper(t.core):
+		// An unknown capitalised word and a known surname: "Ngozi Johnson".
+		return i, extend(toks, i, 3), 0.45
+	}
+	return 0, 0, 0
+}
+
+// Organizations: capitalised words ending in a legal form.
+
+type orgFinder struct {
+	gz *gazetteer.Gazetteers
+	// prefixes holds every prefix of every legal form, so that legalAt
+	// stops joining words as soon as no form can match.
+	prefixes gazetteer.Set
+}
+
+func newOrgFinder(gz *gazetteer.Gazetteers) *orgFinder {
+	o := &orgFinder{gz: gz, prefixes: gazetteer.Set{}}
+	for f := range gz.LegalForms {
+		for i := range f {
+			if i > 0 {
+				o.prefixes[f[:i]] = struct{}{}
+			}
+		}
+		o.prefixes[f] = struct{}{}
+	}
+	return o
+}
+
+// lowerLegalOK are legal forms people write in lower case ("acme inc.").
+var lowerLegalOK = gazetteer.MustWords("organizations", "lower-legal-form")
+
+// orgConnectors may sit between the capitalised words of a name.
+// "and" is left out: "Carfax and Keychain Logistics Corp." is two names.
+var orgConnectors = gazetteer.MustWords("connectors", "org")
+
+func (o *orgFinder) find(v *view.View) []page.Span {
+	var out []page.Span
+	for k := 0; k < v.Lines(); k++ {
+		first, end := v.Line(k)
+		lower := isLowerLine(v, first, end)
+		for j := first; j < end; j++ {
+			if n := o.firmAt(v, j, end, lower); n > 0 {
+				if sp, ok := o.span(v, j, j+n-1, 0.6); ok {
+					out = append(out, sp)
+				}
+				j += n - 1
+				continue
+			}
+			if s := o.placeOfWork(v, j, first); s >= 0 {
+				if sp, ok := o.span(v, s, j-1, 0.5); ok {
+					out = append(out, sp)
+				}
+				continue
+			}
+			n, score := o.legalAt(v, j, end)
+			head := false
+			if n == 0 {
+				if !o.headAt(v, j) {
+					continue
+				}
+				n, score, head = 1, 0.5, true
+			}
+			s := o.nameStart(v, j, first, n)
+			if s < 0 || head && !o.distinctive(v, s, j) {
+				continue
+			}
+			if sp, ok := o.span(v, s, j+n-1, score); ok {
+				out = append(out, sp)
+			}
+			j += n - 1
+		}
+	}
+	return out
+}
+
+// firmAt returns the number of words of a firm named after its partners
+// at word j, or 0: three surnames listed ("Craig, Palmer and Quinn",
+// "Rose, Turner & Thompson") or two joined into one word by a hyphen
+// ("Weeks-Rivas"). Every part must be a surname the lists know, and one
+// of them at least no ordinary word and no town: many surnames are both
+// ("Palmer", "Turner"), but "Paris, London and Berlin" and "Long-Term"
+// name no firm.
+func (o *orgFinder) firmAt(v *view.View, j, end int, lower bool) int {
+	if j+3 < end && strings.HasSuffix(v.WordText(j), ",") && v.WordText(j+1) == v.CoreText(j+1) &&
+		(v.WordLower(j+2) == "and" || v.WordText(j+2) == "&") &&
+		o.partners(lower, v.CoreText(j), v.CoreText(j+1), v.CoreText(j+3)) {
+		return 4
+	}
+	w := v.CoreText(j)
+	a, b, ok := strings.Cut(w, "-")
+	if ok && !strings.Contains(b, "-") && !o.gz.Cities.Has(strings.ToLower(w)) && o.partners(lower, a, b) {
+		return 1
+	}
+	return 0
+}
+
+// partners reports whether ws can be the surnames in a firm's name:
+// capitalised (any case on a line written in lower case), known surnames
+// that are no country, title, street or legal word, one of them at least
+// neither an ordinary word nor a town.
+func (o *orgFinder) partners(lower bool, ws ...string) bool {
+	const not = gazetteer.Country | gazetteer.Title | gazetteer.StreetSuffix | gazetteer.StreetPrefix |
+		gazetteer.Unit | gazetteer.LegalForm
+	plain := false
+	for _, w := range ws {
+		l := strings.ToLower(w)
+		if !(nameShaped(w) && !view.IsAllUpper(w) || lower && l == w && len(w) > 1) || stopwords[l] || pattern.MonthNumber(l) > 0 || pattern.IsWeekday(l) {
+			return false
+		}
+		f := o.gz.Lex[l]
+		if f&gazetteer.Surname == 0 || f&not != 0 {
+			return false
+		}
+		plain = plain || f&(gazetteer.Common|gazetteer.City) == 0
+	}
+	return plain
+}
+
+// workplaces are nouns that, after "the" and a name, make the name an
+// organization's: "the Seeclickfix office", "the Social Explorer team".
+var workplaces = gazetteer.MustWords("organizations", "workplace")
+
+// placeOfWork returns the first word of an organization's name that word
+// j, a workplace noun in lower case, follows after "the" ("The Social
+// Explorer office is at ..."), or -1. The name is one to four
+// capitalised words (any words of letters on a line in lower case, "the
+// blackrock office"; connectors inside, "The House of Innography
+// office"), one of them no ordinary word, place or person's name ("the
+// London office", "the Sales team", "the John team" are none).
+func (o *orgFinder) placeOfWork(v *view.View, j, first int) int {
+	if !workplaces[v.WordLower(j)] || j-first < 2 {
+		return -1
+	}
+	_, end := v.Line(v.LineOf(j))
+	lower := isLowerLine(v, first, end)
+	s := j
+	for k := j - 1; k > first && j-k <= 4 && v.Text[v.CoreEnd(k):v.WordEnd(k)] == ""; k-- {
+		l := v.CoreLower(k)
+		if !nameShaped(v.CoreText(k)) && !(lower && l != "the" && !stopwords[l] && isLetters(l)) && !(orgConnectors[l] && k+1 < j) {
+			break
+		}
+		s = k
+	}
+	if s == j || v.CoreLower(s-1) != "the" || orgConnectors[v.CoreLower(s)] {
+		return -1
+	}
+	const known = gazetteer.City | gazetteer.Country | gazetteer.FirstName | gazetteer.Surname | gazetteer.Title
+	for k := s; k < j; k++ {
+		l := v.CoreLower(k)
+		if !o.gz.Common.Has(l) && !stopwords[l] && !orgHeads[l] && o.gz.Lex[l]&known == 0 {
+			return s
+		}
+	}
+	return -1
+}
+
+// orgHeads are nouns that end organization names without a legal form
+// ("Palantir Technologies", "Nera Economic Consulting", "Arrive Labs").
+var orgHeads = gazetteer.MustWords("organizations", "head")
+
+// headAt reports whether word j is a capitalised organization head noun.
+func (o *orgFinder) headAt(v *view.View, j int) bool {
+	return orgHeads[v.CoreLower(j)] && view.IsCapitalised(v.CoreText(j))
+}
+
+// distinctive reports whether the words s..j-1 before a head noun hold a
+// word that is not an ordinary one: "Palantir Technologies" but not
+// "Customer Services" or "Human Resources".
+func (o *orgFinder) distinctive(v *view.View, s, j int) bool {
+	for k := s; k < j; k++ {
+		l := v.CoreLower(k)
+		if !o.gz.Common.Has(l) && !stopwords[l] && !orgConnectors[l] && !orgHeads[l] && o.gz.Lex[l]&(gazetteer.City|gazetteer.Country) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// span is the organization's span: the words' cores, except that a
+// period right after the legal form belongs to the name ("Inc.", "Co.").
+func (o *orgFinder) span(v *view.View, first, last int, score float32) (page.Span, bool) {
+	s, _ := v.Core(first)
+	_, e := v.Core(last)
+	if s >= e {
+		return v.WordSpan(first, last, page.Organization, score, "org-legal-form"), true
+	}
+	if e < v.WordEnd(last) && v.Text[e] == '.' {
+		e++
+	}
+	return v.Span(s, e, page.Organization, score, "org-legal-form")
+}
+
+// legalAt returns how many words starting at j form a legal form (up to
+// four: "GmbH & Co. KG", "Pty. Ltd."), preferring the longest, and the
+// score; 0 when none.
+func (o *orgFinder) legalAt(v *view.View, j, end int) (int, float32) {
+	best := 0
+	for n := 1; n <= 4 && j+n <= end; n++ {
+		s, _ := v.Core(j)
+		_, e := v.Core(j + n - 1)
+		if e <= s {
+			break
+		}
+		norm := gazetteer.NormLegal(v.Lower[s:e])
+		if !o.prefixes.Has(norm) {
+			break
+		}
+		if o.gz.LegalForms.Has(norm) {
+			best = n
+		}
+	}
+	if best == 0 {
+		return 0, 0
+	}
+	n := best
+	s, _ := v.Core(j)
+	_, e := v.Core(j + n - 1)
+	surface, norm := v.Text[s:e], gazetteer.NormLegal(v.Lower[s:e])
+	// "APO AA 65303", "Calgary AB T2P": a state or province code before
+	// a postcode, not a legal form.
+	if len(norm) <= 2 && j+n < end && view.HasDigit(v.CoreText(j+n)) && !endsClause(v, j+n-1) {
+		return 0, 0
+	}
+	lowerSurface := v.Lower[s:e] == surface
+	switch {
+	case len(norm) <= 4 && lowerSurface && !lowerLegalOK[norm]:
+		return 0, 0
+	case o.gz.Common.Has(norm) && !view.IsCapitalised(surface):
+		return 0, 0
+	case len(norm) <= 3 && !lowerSurface && !lowerLegalOK[norm] && !view.IsAllUpper(surface) && !strings.Contains(surface, ".") && !view.IsCapitalised(surface):
+		return 0, 0
+	}
+	if o.gz.Common.Has(norm) {
+		return n, 0.55
+	}
+	return n, 0.75
+}
+
+// nameStart walks left from the legal form at j over capitalised words
+// and connectors and returns the first word of the organization's name,
+// or -1 when there is none.
+func (o *orgFinder) nameStart(v *view.View, j, first, n int) int {
+	s := -1
+	for k := j - 1; k >= first && j-k <= 6; k-- {
+		c := v.CoreText(k)
+		l := v.CoreLower(k)
+		if stopwords[l] && !orgConnectors[l] {
+			break
+		}
+		if w := v.WordText(k); k < j-1 && (strings.HasSuffix(w, ".") && !isInitial(c) || strings.HasSuffix(w, ":") ||
+			strings.HasSuffix(w, ";") || strings.HasSuffix(w, ",")) {
+			break
+		}
+		if pattern.AllDigits(c) || houseNumber.MatchString(c) {
+			break
+		}
+		if view.IsCapitalised(c) || hasLetter(c) && strings.ContainsAny(c, "0123456789&") && len(c) > 1 || c == "&" {
+			s = k
+			continue
+		}
+		if orgConnectors[l] && s >= 0 {
+			// "Bank of America Corp." but not "Priya Raman of Raman &
+			// Associates Ltd.": "of" and "for" follow a common noun.
+			if (l == "of" || l == "for") && (k == first || !o.gz.Common.Has(v.CoreLower(k-1)) || !view.IsCapitalised(v.CoreText(k-1))) {
+				break
+			}
+			continue
+		}
+		break
+	}
+	if s < 0 && j > first {
+		// "morningstar inc.": one lower-case word that is not common.
+		l := v.CoreLower(j - 1)
+		if lowerLegalOK[gazetteer.NormLegal(v.CoreLower(j))] && len(l) > 2 && !o.gz.Common.Has(l) && !stopwords[l] && !view.HasDigit(l) {
+			s = j - 1
+		}
+	}
+	// Drop connectors left dangling at the start.
+	for s >= 0 && s < j && orgConnectors[v.CoreLower(s)] {
+		s++
+	}
+	if s == j {
+		return -1
+	}
+	return s
+}
+
+// inSpans reports whether word i lies in one of ss.
+func inSpans(ss []page.Span, i int) bool {
+	for _, s := range ss {
+		if s.First <= i && i <= s.Last {
+			return true
+		}
+	}
+	return false
+}

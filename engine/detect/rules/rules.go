@@ -1,0 +1,153 @@
+package rules
+
+import (
+	"slices"
+
+	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/detect/view"
+	"github.com/redactd/redactd/engine/page"
+)
+
+// Rule is one named step detect.Run takes after the detectors ran: it
+// trims, grows or drops spans. Rules are declared in one registry
+// (Rules), in the order Run applies them, each with the category it
+// touches, an example of what it changes and what it may touch, so that
+// the evaluation can switch each off in turn and show what it adds and
+// costs per domain (nereval -ablate).
+type Rule struct {
+	Name string
+	// Kind is "trim", "grow" or "drop".
+	Kind string
+	// Category is the category of the spans the rule changes; "" for
+	// several (growth).
+	Category page.Category
+	// Example is an input text whose spans the rule changes
+	// (TestRuleExamples), and Effect how.
+	Example, Effect string
+	// Scope says what the rule may touch.
+	Scope string
+	// beforeMerge rules see the detectors' spans before they are merged.
+	beforeMerge bool
+	// growPart rules have no step of their own: the "grow" rule runs
+	// them all on the same merged spans (grower.grow).
+	growPart bool
+	apply    func(rc ruleContext, ss []page.Span) []page.Span
+}
+
+// ruleContext is what a rule may read.
+type ruleContext struct {
+	p   *page.Page
+	v   *view.View
+	g   *grower
+	off []string // rules switched off
+}
+
+// Rules are the steps of detect.Run after the detectors, in order.
+var Rules = []Rule{
+	{Name: "trim-leading-function-words", Kind: "trim", beforeMerge: true,
+		Example: "There's Anna Karenina", Effect: `a model span starting at "There's" starts at the name`,
+		Scope: "the NER model's spans: leading words no entity begins with",
+		apply: func(rc ruleContext, ss []page.Span) []page.Span { return trimLeadingFunctionWords(rc.v, ss) }},
+	{Name: "grow-person", Kind: "grow", Category: page.Person, growPart: true,
+		Example: "Please ask Dr. Jacob Smith today.", Effect: `"Jacob Smith" grows over "Dr."`,
+		Scope: "words next to a Person span: honorifics, ranks and offices before it, names listed with it, post-nominals, a name wrapped onto the next line"},
+	{Name: "grow-organization", Kind: "grow", Category: page.Organization, growPart: true,
+		Example: growOrgExample, Effect: `a model Organization "Google Public Data" grows over "Explorer" (no input was found where the built-in stack needs it; TestRuleExamples feeds the span alone)`,
+		Scope: "organization words next to an Organization span"},
+	{Name: "grow-address", Kind: "grow", Category: page.Address, growPart: true,
+		Example: "It is at 1121 Maple Avenue Apt. 676 Hamilton ON for the mail.", Effect: `"1121 Maple Avenue" grows over "Apt. 676 Hamilton ON"`,
+		Scope: "the rest of an address's line and the unit, town, postcode and country lines under it"},
+	{Name: "affiliations", Kind: "grow", Category: page.Organization, growPart: true,
+		Example: affiliationExample, Effect: `the field "Muckrockcom" between two people is an Organization`,
+		Scope: "a short field between a Person span and another contact field"},
+	{Name: "org-lists", Kind: "grow", Category: page.Organization, growPart: true,
+		Example: orgListExample, Effect: `"Transunion", listed between two found organizations, is one`,
+		Scope: "short runs of organization words listed with an Organization span"},
+	{Name: "labelled-addresses", Kind: "grow", Category: page.Address, growPart: true,
+		Example: "My zip code is 35649", Effect: `"35649" after an address label is an Address`,
+		Scope: "what follows an address label when it holds a number or a known place"},
+	{Name: "address-blocks", Kind: "grow", Category: page.Address, growPart: true,
+		Example: addressBlockExample, Effect: "a block of short address lines is an Address (with the recognizers alone: the built-in model finds such blocks itself)",
+		Scope: "two or more short lines made only of address words, each with evidence"},
+	{Name: "grow", Kind: "grow",
+		Example: "Please ask Dr. Jacob Smith today.", Effect: "applies the enabled grow parts above to the merged spans at once and merges the result",
+		Scope: "the step that runs the grow-* parts; off, no part runs",
+		apply: func(rc ruleContext, ss []page.Span) []page.Span {
+			on := func(name string) bool { return !slices.Contains(rc.off, name) }
+			return view.Merge(append(ss, rc.g.grow(rc.v, ss, on)...))
+		}},
+	{Name: "drop-amount-rows", Kind: "drop", Category: page.Address,
+		Example: "Wifi 16 GB Zilver 1 € 399,00 21% € 399,00", Effect: "a model Address over an invoice row is dropped (the built-in model no longer reads this row so; TestRuleExamples feeds the span)",
+		Scope: "the NER model's Address spans holding a money amount and nothing only an address holds",
+		apply: func(rc ruleContext, ss []page.Span) []page.Span { return rc.g.dropAmountRows(rc.p, rc.v, ss) }},
+	{Name: "drop-common-words", Kind: "drop", Category: page.Person,
+		Example: "Notes\nSummary", Effect: "a model Person of one ordinary word alone is dropped",
+		Scope: "the NER model's lone Person spans and Address spans of ordinary non-name words",
+		apply: func(rc ruleContext, ss []page.Span) []page.Span {
+			return dropCommonWordSpans(rc.p, rc.v, rc.g.gz, ss)
+		}},
+	{Name: "drop-contractions", Kind: "drop", Category: page.Person,
+		Example: "Don't tell Mary.", Effect: `Person "Don" of "Don't" is dropped`,
+		Scope: "Person spans ending before a contraction's ending (one word) or starting at its tail",
+		apply: func(rc ruleContext, ss []page.Span) []page.Span { return dropContractions(rc.v, ss) }},
+	{Name: "drop-place-names", Kind: "drop", Category: page.Person,
+		Example: "John Constantine lives in London.", Effect: `Person "London" is dropped`,
+		Scope: "Person spans that are exactly a known town or country after a locative",
+		apply: func(rc ruleContext, ss []page.Span) []page.Span { return dropPlaceNames(rc.v, rc.g.gz, ss) }},
+	{Name: "drop-title-only", Kind: "drop", Category: page.Person,
+		Example: "Thank you, Mr President.", Effect: `Person "Mr President" is dropped`,
+		Scope: "Person spans made only of honorifics, ranks and offices",
+		apply: func(rc ruleContext, ss []page.Span) []page.Span { return dropTitleOnly(rc.v, rc.g.gz, ss) }},
+}
+
+// applyRules runs the rules of one phase (before or after the merge),
+// skipping those named in off.
+func applyRules(rc ruleContext, ss []page.Span, beforeMerge bool, off []string) []page.Span {
+	rc.off = off
+	for _, r := range Rules {
+		if r.growPart || r.beforeMerge != beforeMerge || slices.Contains(off, r.Name) {
+			continue
+		}
+		ss = r.apply(rc, ss)
+	}
+	return ss
+}
+
+// Examples of the grow parts that need several lines.
+const (
+	growOrgExample      = "The Google Public Data Explorer office is at the corner."
+	affiliationExample  = ">Haley Fukunaga\n>Muckrockcom\n>Christopher Roseby"
+	orgListExample      = "Three firms lead here: Flightstats, Transunion and Impaq International."
+	addressBlockExample = "Unit 7\nHamilton ON\nCanada"
+)
+
+// Apply runs the registry's rules on the detectors' spans on p (seen
+// through v): the rules that work before the merge, the merge of
+// overlapping spans of one category, then the others, in order, skipping
+// those named in off.
+func Apply(p *page.Page, v *view.View, ss []page.Span, off []string) ([]page.Span, error) {
+	g, err := growerOnce()
+	if err != nil {
+		return nil, err
+	}
+	rc := ruleContext{p: p, v: v, g: g}
+	ss = applyRules(rc, ss, true, off)
+	return applyRules(rc, view.Merge(ss), false, off), nil
+}
+
+// AddressRecognizer, NameRecognizer and OrgRecognizer return the
+// gazetteer recognizers of addresses, people's names and organizations
+// (with a legal form) over a View; engine/detect wraps them as Detectors.
+func AddressRecognizer(gz *gazetteer.Gazetteers) func(*view.View) []page.Span {
+	return newAddressFinder(gz).find
+}
+
+// NameRecognizer: see AddressRecognizer.
+func NameRecognizer(gz *gazetteer.Gazetteers) func(*view.View) []page.Span {
+	return newNameFinder(gz).find
+}
+
+// OrgRecognizer: see AddressRecognizer.
+func OrgRecognizer(gz *gazetteer.Gazetteers) func(*view.View) []page.Span {
+	return newOrgFinder(gz).find
+}
