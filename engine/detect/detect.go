@@ -52,11 +52,14 @@ type Options struct {
 	// Categories to keep. nil keeps every category; an empty non-nil
 	// slice keeps none (only included terms are masked then).
 	Categories []page.Category
-	// Included terms are always masked (whole-word, case-insensitive,
-	// across words and lines), whatever Categories and Excluded say.
+	// Included terms are always masked (whole-word, compared in Unicode
+	// NFC and case-folded form, across words and lines; diacritics count:
+	// "Muller" is not "Müller", see terms.go), whatever Categories and
+	// Excluded say.
 	Included []string
 	// Excluded terms are never masked: a detected span whose text lies
-	// within an occurrence of an excluded term is dropped.
+	// within an occurrence of an excluded term (matched as Included) is
+	// dropped.
 	Excluded []string
 	// DisabledRules names rules of the registry (Rules) to skip. The
 	// evaluation sets it to measure what each rule adds and costs
