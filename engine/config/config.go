@@ -78,7 +78,8 @@ type Config struct {
 	BatchWait  time.Duration `name:"batch-wait" def:"3ms" help:"longest a model request waits for a batch to fill"`
 	OCR        string        `name:"ocr" def:"auto" help:"auto (scans, pages using a font whose text layer disagrees with its pixels, and ink no text-layer word explains: images, outlines), always, or off"`
 	OCRMaxSide int           `name:"ocr-max-side" def:"1536" help:"longest side in pixels of the image fed to text detection"`
-	OCRCharset string        `name:"ocr-charset" def:"latin" help:"characters OCR reads: latin (Latin, digits, punctuation, symbols, some Greek and Cyrillic: faster) or all (the recogniser's full dictionary, with Chinese)"`
+	OCRCharset string        `name:"ocr-charset" def:"latin" help:"characters PP-OCRv4's recogniser reads: latin (Latin, digits, punctuation, symbols, some Greek and Cyrillic: faster) or all (its full dictionary, with Chinese); redactd-latin always reads its own Latin set"`
+	OCRModel   string        `name:"ocr-model" def:"ppocrv4" help:"text-line recogniser: ppocrv4 (PaddleOCR PP-OCRv4, installed by make setup) or redactd-latin (the project's own, built into the binary: every letter of Europe's Latin alphabets, about a fifth of PP-OCRv4's arithmetic; see models/ocr/README.md for its gate figures)"`
 
 	// Webhooks
 	WebhookAllowHosts string        `name:"webhook-allow-hosts" def:"" help:"comma-separated host names, IP addresses and CIDRs a job's callback_url may point at; empty turns webhooks off (callback_url is refused)"`
@@ -160,6 +161,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("config: ocr %q: want auto, always or off", c.OCR)
 	case c.OCRCharset != "latin" && c.OCRCharset != "all":
 		return fmt.Errorf("config: ocr-charset %q: want latin or all", c.OCRCharset)
+	case c.OCRModel != "ppocrv4" && c.OCRModel != "redactd-latin":
+		return fmt.Errorf("config: ocr-model %q: want ppocrv4 or redactd-latin", c.OCRModel)
 	case c.MaxUploadBytes <= 0, c.MaxFilesPerJob <= 0, c.MaxPagesPerDoc <= 0, c.MaxPagePixels <= 0:
 		return fmt.Errorf("config: limits must be positive")
 	case c.JPEGQuality < 1 || c.JPEGQuality > 100:

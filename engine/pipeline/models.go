@@ -56,7 +56,7 @@ func LoadModels(cfg config.Config) (*Models, error) {
 		return nil, fmt.Errorf("ner model %q: %w", cfg.NERModel, err)
 	}
 	if cfg.OCR != "off" {
-		m.OCR, err = ocr.New(cfg.ModelDir, ocr.Options{MaxSide: cfg.OCRMaxSide, Charset: cfg.OCRCharset, BatchSize: cfg.BatchSize, BatchWait: cfg.BatchWait, Lane: lane, Observe: observeBatch})
+		m.OCR, err = ocr.New(cfg.ModelDir, ocr.Options{MaxSide: cfg.OCRMaxSide, Charset: cfg.OCRCharset, Model: cfg.OCRModel, BatchSize: cfg.BatchSize, BatchWait: cfg.BatchWait, Lane: lane, Observe: observeBatch})
 		if err != nil {
 			m.Close()
 			return nil, fmt.Errorf("%w (run `make setup`, set --model-dir, or --ocr off)", err)

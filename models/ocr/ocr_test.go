@@ -40,13 +40,19 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// testEngine loads the real models once, with the default character
-// set; tests skip with a clear message only when `make setup` has not
-// installed them.
+// testEngine loads the real models once, with the default recogniser and
+// character set; tests skip with a clear message only when `make setup`
+// has not installed them.
 func testEngine(t testing.TB) *Engine { return testEngineCharset(t, CharsetLatin) }
 
 // testEngineCharset is testEngine for character set cs.
 func testEngineCharset(t testing.TB, cs string) *Engine {
+	return testEngineWith(t, Options{Model: DefaultModel, Charset: cs})
+}
+
+// testEngineWith is testEngine for the recogniser and character set of
+// opts (other options at their defaults).
+func testEngineWith(t testing.TB, opts Options) *Engine {
 	t.Helper()
 	if _, err := ort.FindLibrary(""); err != nil {
 		t.Skipf("ONNX Runtime not installed (run `make setup`): %v", err)
@@ -56,14 +62,15 @@ func testEngineCharset(t testing.TB, cs string) *Engine {
 	}
 	engines.Lock()
 	defer engines.Unlock()
-	if e := engines.m[cs]; e != nil {
+	key := opts.Model + "/" + opts.Charset
+	if e := engines.m[key]; e != nil {
 		return e
 	}
-	e, err := New("", Options{Charset: cs})
+	e, err := New("", Options{Model: opts.Model, Charset: opts.Charset})
 	if err != nil {
 		t.Fatal(err)
 	}
-	engines.m[cs] = e
+	engines.m[key] = e
 	return e
 }
 

@@ -261,6 +261,7 @@ def main():
     last_ck = time.time()
     run_loss = None
     stopped = "steps"
+    t100 = time.time()
     while step < args.steps and not args.export_only:
         if args.minutes and trained_s + (time.time() - t0) >= args.minutes * 60:
             stopped = "minutes"
@@ -279,7 +280,8 @@ def main():
         step += 1
         run_loss = loss.item() if run_loss is None else 0.98 * run_loss + 0.02 * loss.item()
         if step % 100 == 0:
-            log(f"step {step} loss {run_loss:.3f} lr {lr:.5f} {(time.time() - t0) / max(step, 1):.3f}s/step(this run)")
+            log(f"step {step} loss {run_loss:.3f} lr {lr:.5f} {(time.time() - t100) / 100:.3f}s/step")
+            t100 = time.time()
         if time.time() - last_ck >= args.ckpt_minutes * 60:
             trained_s += time.time() - t0
             t0 = time.time()
