@@ -296,7 +296,7 @@ def main():
     ev = evaluate(model, evalset)
     log("held-out", json.dumps(ev))
     meta = {
-        "name": "latin",
+        "name": "redactd-latin",
         "architecture": "CRNN: 7 3x3 conv (16-160 ch, BN, ReLU) + (3,1) conv 192 + BiLSTM 2x128 + linear",
         "input": {"name": "x", "shape": ["batch", 3, render.H, "width"], "normalise": "(v/255-0.5)/0.5",
                   "channels": "any order (the model averages them)"},
