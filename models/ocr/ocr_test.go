@@ -19,6 +19,8 @@ import (
 var (
 	verbose = flag.Bool("ocr.verbose", false, "log recognised text and box errors")
 	trace   = flag.Bool("ocr.trace", false, "print the pipeline's decisions")
+	// benchModel picks the recogniser BenchmarkRecognizePage reads with.
+	benchModel = flag.String("ocr.model", DefaultModel, "recogniser of BenchmarkRecognizePage: "+ModelPPOCRv4+" or "+ModelLatin)
 )
 
 // engines holds the engines the tests load, one per character set.
@@ -388,9 +390,10 @@ func TestModelDirErrors(t *testing.T) {
 }
 
 // BenchmarkRecognizePage reads a full letter page of 11-point text
-// rendered at 200 dpi (about 45 lines), reporting pages per second.
+// rendered at 200 dpi (about 45 lines), reporting pages per second, with
+// the recogniser -ocr.model names.
 func BenchmarkRecognizePage(b *testing.B) {
-	e := testEngine(b)
+	e := testEngineWith(b, Options{Model: *benchModel, Charset: CharsetLatin})
 	var lines []string
 	for len(lines) < 45 {
 		lines = append(lines, testLines...)
