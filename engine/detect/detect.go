@@ -61,6 +61,12 @@ type Options struct {
 	// within an occurrence of an excluded term (matched as Included) is
 	// dropped.
 	Excluded []string
+	// IgnoreDiacritics, when set, matches Included and Excluded terms
+	// without their diacritics on both sides ("Muller" matches "Müller",
+	// "Lukasz" "Łukasz"; engine/config terms-ignore-diacritics). Off by
+	// default: it would also mask people whose names differ only by the
+	// accent.
+	IgnoreDiacritics bool
 	// DisabledRules names rules of the registry (Rules) to skip. The
 	// evaluation sets it to measure what each rule adds and costs
 	// (nereval -ablate); the service never does.
@@ -149,9 +155,9 @@ func Run(ctx context.Context, p *page.Page, ds []Detector, opts Options) ([]page
 	all = applyRules(rc, Merge(all), false, opts.DisabledRules)
 	all = filterCategories(all, opts.Categories)
 	if len(opts.Excluded) > 0 {
-		all = dropExcluded(v, all, opts.Excluded)
+		all = dropExcluded(v, all, opts.Excluded, opts.IgnoreDiacritics)
 	}
-	all = append(all, Merge(findTerms(v, opts.Included, page.IncludedTerm, 1, "included-term"))...)
+	all = append(all, Merge(findTerms(v, opts.Included, opts.IgnoreDiacritics, page.IncludedTerm, 1, "included-term"))...)
 	SortSpans(all)
 	return all, nil
 }

@@ -54,3 +54,31 @@ func TestExcludedTermsNFC(t *testing.T) {
 		t.Errorf("excluded name still masked: %q", got)
 	}
 }
+
+// TestTermsIgnoreDiacritics: with Options.IgnoreDiacritics (off by
+// default) a term matches words that differ from it only in diacritics
+// and in the letters Europe's alphabets write with a stroke or a
+// ligature: "Muller" matches "Müller", "Lukasz" "Łukasz", "Grossmann"
+// "Großmann", "Overgaard" "Øvergaard", in both directions.
+func TestTermsIgnoreDiacritics(t *testing.T) {
+	text := "Müller, Łukasz Dvořák, GROẞMANN, Øvergaard, Núñez and Ðuric; Mullerstraße"
+	for _, c := range []struct {
+		terms []string
+		loose bool
+		want  []string
+	}{
+		{[]string{"Muller", "lukasz dvorak", "grossmann", "overgaard", "NUNEZ", "duric"}, true,
+			[]string{"IncludedTerm:Müller", "IncludedTerm:Łukasz Dvořák", "IncludedTerm:GROẞMANN", "IncludedTerm:Øvergaard", "IncludedTerm:Núñez", "IncludedTerm:Ðuric"}},
+		{[]string{"Muller", "lukasz dvorak", "grossmann", "overgaard", "NUNEZ", "duric"}, false, nil},
+		{[]string{"Mûllér"}, true, []string{"IncludedTerm:Müller"}}, // the term's marks go too
+	} {
+		p, _ := PageFromText(text)
+		spans, err := Run(context.Background(), p, nil, Options{Included: c.terms, IgnoreDiacritics: c.loose})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := describe(p, spans); !slices.Equal(got, c.want) {
+			t.Errorf("%q loose=%v: got %q want %q", c.terms, c.loose, got, c.want)
+		}
+	}
+}

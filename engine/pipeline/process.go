@@ -66,7 +66,8 @@ func (p *Pipeline) Process(ctx context.Context, in contract.ProcessInput, out io
 		return nil, err
 	}
 
-	opts := detect.Options{Categories: in.Options.Categories, Included: in.Options.Included, Excluded: in.Options.Excluded}
+	opts := detect.Options{Categories: in.Options.Categories, Included: in.Options.Included, Excluded: in.Options.Excluded,
+		IgnoreDiacritics: p.cfg.TermsIgnoreDiacritics}
 	w, err := newPDFWriter(out, p.cfg)
 	if err != nil {
 		return nil, err
