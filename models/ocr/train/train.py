@@ -73,7 +73,7 @@ def normalise(a):
     return (a.astype(np.float32) / 255.0 - 0.5) / 0.5
 
 
-def make_batch(items, rng):
+def make_batch(items, rng, pack=True):
     """Pads crops to one width with the normalised mid-gray (0) that
     models/ocr pads with; sometimes to its minimum width of 320, and
     sometimes packs two crops side by side 16 columns apart, as
@@ -85,7 +85,7 @@ def make_batch(items, rng):
     packed = []
     i = 0
     while i < len(rows):
-        if i + 1 < len(rows) and rng.random() < 0.15 and rows[i][2] + rows[i + 1][2] + 16 <= 640:
+        if pack and i + 1 < len(rows) and rng.random() < 0.15 and rows[i][2] + rows[i + 1][2] + 16 <= 640:
             a, t, w = rows[i]
             b, u, v = rows[i + 1]
             x = (w + STRIDE - 1) // STRIDE * STRIDE + 16
@@ -154,7 +154,8 @@ def evaluate(model, evalset):
     with torch.no_grad():
         for i in range(0, len(evalset), 32):
             part = evalset[i:i + 32]
-            x, _, _, ilen = make_batch([(a, t) for a, t, _ in part], random.Random(0))
+            # One crop a row: each output row is its line's reading.
+            x, _, _, ilen = make_batch([(a, t) for a, t, _ in part], random.Random(0), pack=False)
             p = model(x)
             for k, (a, t, kind) in enumerate(part):
                 h = decode(p[k], int(ilen[k]))
