@@ -262,16 +262,7 @@ func New(modelDir string, opts Options) (*Engine, error) {
 	}
 	if e.det, err = open(detFile); err == nil {
 		if e.cls, err = open(clsFile); err == nil {
-			switch {
-			case opts.Model == ModelLatin:
-				e.rec, err = e.openLatinRec(recOpts)
-			case e.checkRecClasses() != nil:
-				err = e.checkRecClasses()
-			case opts.Charset == CharsetAll:
-				e.rec, err = open(recFile, recOpts...)
-			default:
-				e.rec, err = e.openNarrowRec(recOpts)
-			}
+			e.rec, err = e.openRec(open, recOpts)
 		}
 	}
 	if err != nil {
@@ -288,6 +279,22 @@ func New(modelDir string, opts Options) (*Engine, error) {
 		MaxBatch: opts.BatchSize, MaxWait: opts.BatchWait, Key: recKey, Lane: opts.Lane, Observe: opts.Observe,
 	})
 	return e, nil
+}
+
+// openRec opens the recogniser opts.Model names: the embedded
+// redactd-latin, or PP-OCRv4's from the model directory, checked against
+// its dictionary and narrowed to opts.Charset.
+func (e *Engine) openRec(open func(string, ...ort.SessionOption) (*ort.Session, error), so []ort.SessionOption) (*ort.Session, error) {
+	if e.opts.Model == ModelLatin {
+		return e.openLatinRec(so)
+	}
+	if err := e.checkRecClasses(); err != nil {
+		return nil, err
+	}
+	if e.opts.Charset == CharsetAll {
+		return open(recFile, so...)
+	}
+	return e.openNarrowRec(so)
 }
 
 func (e *Engine) closeSessions() {
