@@ -154,8 +154,17 @@ func TestOCRSection(t *testing.T) {
 	if o == nil || o.Err != "" {
 		t.Fatalf("OCR comparison did not run: %+v", o)
 	}
-	if len(o.Pages) != 2 || len(o.Systems) != 2 {
-		t.Fatalf("%d pages, %d systems; want 2 and 2", len(o.Pages), len(o.Systems))
+	// The default recogniser, Tesseract, the other recogniser.
+	if len(o.Pages) != 2 || len(o.Systems) != 3 {
+		t.Fatalf("%d pages, %d systems; want 2 and 3", len(o.Pages), len(o.Systems))
+	}
+	for i, m := range []string{ocr.DefaultModel, "tesseract", ""} {
+		if name := o.Systems[i].Name; m != "" && !strings.Contains(name, m) {
+			t.Errorf("system %d is %q, want %s", i, name, m)
+		}
+	}
+	if a, b := o.Systems[0].Name, o.Systems[2].Name; a == b || !strings.Contains(a+b, ocr.ModelLatin) || !strings.Contains(a+b, ocr.ModelPPOCRv4) {
+		t.Errorf("recognisers compared: %q and %q", a, b)
 	}
 	for _, s := range o.Systems {
 		if s.Missing != "" {

@@ -10,6 +10,7 @@ import (
 	"github.com/redactd/redactd/bench/internal/report"
 	"github.com/redactd/redactd/bench/internal/runner"
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/models/ocr"
 )
 
 // Targets from the issue (2-core CPU machine, 150 dpi output).
@@ -24,6 +25,8 @@ const (
 	idleP50         = 300 // ms
 	ocrMaxCER       = 0.03
 	ocrVsTesseract  = 2
+	ocrGateCER      = 0.005 // redactd-latin's CER at most this above PP-OCRv4's
+	ocrGateRecall   = 0.01  // and its word recall at most this below
 
 	// Detection, on the text corpus through the whole service.
 	piiRecall       = 0.95 // all PII words
@@ -231,14 +234,20 @@ func ms(d time.Duration) float64 { return math.Round(float64(d) / float64(time.M
 func ocrTargets(o *report.OCR) []report.Target {
 	cerT := report.Target{Name: fmt.Sprintf("OCR CER on %g-dpi renders of shared documents", ocrDPI), Goal: fmt.Sprintf("≤ %g%%", 100*ocrMaxCER)}
 	speedT := report.Target{Name: "OCR pages/s vs Tesseract", Goal: fmt.Sprintf("≥ %gx at equal or better CER", float64(ocrVsTesseract))}
-	var red, tess *report.OCRSystem
+	var red, tess, latin, pp *report.OCRSystem
 	if o != nil {
 		for i := range o.Systems {
 			switch s := &o.Systems[i]; {
-			case strings.HasPrefix(s.Name, "redactd"):
-				red = s
+			case strings.HasPrefix(s.Name, "redactd") && red == nil:
+				red = s // the default recogniser, listed first
 			case s.Name == "tesseract":
 				tess = s
+			}
+			switch s := &o.Systems[i]; {
+			case strings.Contains(s.Name, ", "+ocr.ModelLatin+")"):
+				latin = s
+			case strings.Contains(s.Name, ", "+ocr.ModelPPOCRv4+")"):
+				pp = s
 			}
 		}
 	}
@@ -278,5 +287,28 @@ func ocrTargets(o *report.OCR) []report.Target {
 			speedT.Note = "fast enough, but at a worse CER than Tesseract's"
 		}
 	}
-	return []report.Target{cerT, speedT}
+	ts := []report.Target{cerT, speedT}
+	if latin != nil && pp != nil {
+		ts = append(ts, recogniserGate(latin, pp))
+	}
+	return ts
+}
+
+// recogniserGate is the OCR part of the gate redactd-latin passes to
+// become the default recogniser (models/ocr/README.md): on the same
+// pages, CER at most ocrGateCER above PP-OCRv4's and word recall at most
+// ocrGateRecall below. (The names part is TestDiacriticNamesGate.)
+func recogniserGate(latin, pp *report.OCRSystem) report.Target {
+	t := report.Target{Name: "OCR recogniser gate: " + ocr.ModelLatin + " vs " + ocr.ModelPPOCRv4,
+		Goal: fmt.Sprintf("CER ≤ +%.1f points, word recall ≥ −%.0f point", 100*ocrGateCER, 100*ocrGateRecall)}
+	if latin.Err != "" || pp.Err != "" || latin.Pages == 0 || pp.Pages == 0 {
+		t.Note = "a recogniser did not run: " + latin.Err + pp.Err
+		return t
+	}
+	dc, dr := latin.CER-pp.CER, latin.WordRecall-pp.WordRecall
+	t.Measured = fmt.Sprintf("CER %+.2f points (%.2f%% vs %.2f%%), word recall %+.1f points (%.1f%% vs %.1f%%), %s vs %s pages/s",
+		100*dc, 100*latin.CER, 100*pp.CER, 100*dr, 100*latin.WordRecall, 100*pp.WordRecall,
+		report.Rate(latin.PagesPerSec()), report.Rate(pp.PagesPerSec()))
+	t.Status = passFail(dc <= ocrGateCER+1e-9 && dr >= -ocrGateRecall-1e-9)
+	return t
 }

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/redactd/redactd/bench/internal/report"
 	"github.com/redactd/redactd/bench/internal/score"
@@ -42,5 +44,33 @@ func TestDetectionTargets(t *testing.T) {
 				t.Errorf("%s: %s: %q (%s), want %q", c.name, tg.Name, tg.Status, tg.Measured, c.want[i])
 			}
 		}
+	}
+}
+
+// TestOCRTargetsJudgeTheDefault: the OCR targets judge the first redactd
+// system (the default recogniser), not the other one listed after
+// Tesseract; the gate row compares redactd-latin with PP-OCRv4.
+func TestOCRTargetsJudgeTheDefault(t *testing.T) {
+	sys := func(name string, cer, recall float64, pages int) report.OCRSystem {
+		return report.OCRSystem{Name: name, Pages: pages, Wall: time.Duration(pages) * time.Second, CER: cer, WordRecall: recall, Chars: 1000}
+	}
+	o := &report.OCR{Systems: []report.OCRSystem{
+		sys("redactd OCR (models/ocr, ppocrv4)", 0.018, 0.919, 24),
+		sys("tesseract", 0.07, 0.85, 12),
+		sys("redactd OCR (models/ocr, redactd-latin)", 0.05, 0.80, 24),
+	}}
+	ts := ocrTargets(o)
+	if len(ts) != 3 {
+		t.Fatalf("%d targets, want CER, speed and the recogniser gate", len(ts))
+	}
+	if ts[0].Status != "pass" || !strings.Contains(ts[0].Measured, "1.80%") {
+		t.Errorf("CER target judged the wrong system: %+v", ts[0])
+	}
+	if g := ts[2]; g.Status != "FAIL" || !strings.Contains(g.Measured, "+3.20") || !strings.Contains(g.Measured, "-11.9") {
+		t.Errorf("gate: %+v", g)
+	}
+	o.Systems[2] = sys("redactd OCR (models/ocr, redactd-latin)", 0.022, 0.912, 24)
+	if g := ocrTargets(o)[2]; g.Status != "pass" {
+		t.Errorf("gate within 0.5 and 1 point: %+v", g)
 	}
 }

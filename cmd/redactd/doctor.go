@@ -554,7 +554,7 @@ func (d *doctorRun) checkOCR() {
 		d.add(checkFail, "ocr models", "%s", msg)
 		return
 	}
-	e, err := ocr.New(dir, ocr.Options{MaxSide: d.cfg.OCRMaxSide, BatchSize: d.cfg.BatchSize, BatchWait: d.cfg.BatchWait})
+	e, err := ocr.New(dir, ocr.Options{MaxSide: d.cfg.OCRMaxSide, Model: d.cfg.OCRModel, Charset: d.cfg.OCRCharset, BatchSize: d.cfg.BatchSize, BatchWait: d.cfg.BatchWait})
 	if err != nil {
 		d.add(checkFail, "ocr models", "do not load: %v", err)
 		return

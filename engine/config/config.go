@@ -59,13 +59,14 @@ type Config struct {
 	StandardPages      int64         `name:"standard-pages" def:"10000" help:"page quota of a new standard-plan account"`
 
 	// Pipeline
-	DPI               float64       `name:"dpi" def:"150" help:"output resolution in dots per inch"`
-	Workers           int           `name:"workers" def:"0" help:"page workers (render, words, burn, encode); 0 means the number of CPUs"`
-	MaxPixelsInFlight int64         `name:"max-pixels-in-flight" def:"64000000" help:"cap on raster pixels held by pages in flight (3 bytes each), bounding memory whatever the number of jobs"`
-	MuPDFStoreBytes   int64         `name:"mupdf-store-bytes" def:"33554432" help:"MuPDF resource cache per document in bytes (fonts and images a document reuses; a scan's page images are not reused, so a larger cache only holds memory)"`
-	PageTimeout       time.Duration `name:"page-timeout" def:"10m" help:"longest one page may take once a worker starts on it (model queues included) before its document ends in error"`
-	JPEGQuality       int           `name:"jpeg-quality" def:"85" help:"quality of JPEG-encoded photographic pages"`
-	TextBits          int           `name:"text-bits" def:"4" help:"bits per sample of text-like output pages: 4 (16 levels, about half the size) or 8 (lossless)"`
+	DPI                   float64       `name:"dpi" def:"150" help:"output resolution in dots per inch"`
+	Workers               int           `name:"workers" def:"0" help:"page workers (render, words, burn, encode); 0 means the number of CPUs"`
+	MaxPixelsInFlight     int64         `name:"max-pixels-in-flight" def:"64000000" help:"cap on raster pixels held by pages in flight (3 bytes each), bounding memory whatever the number of jobs"`
+	MuPDFStoreBytes       int64         `name:"mupdf-store-bytes" def:"33554432" help:"MuPDF resource cache per document in bytes (fonts and images a document reuses; a scan's page images are not reused, so a larger cache only holds memory)"`
+	PageTimeout           time.Duration `name:"page-timeout" def:"10m" help:"longest one page may take once a worker starts on it (model queues included) before its document ends in error"`
+	JPEGQuality           int           `name:"jpeg-quality" def:"85" help:"quality of JPEG-encoded photographic pages"`
+	TextBits              int           `name:"text-bits" def:"4" help:"bits per sample of text-like output pages: 4 (16 levels, about half the size) or 8 (lossless)"`
+	TermsIgnoreDiacritics bool          `name:"terms-ignore-diacritics" def:"false" help:"match pii_included_terms and pii_excluded_terms without diacritics on both sides (Muller matches Müller, Lukasz Łukasz); off by default, since it also masks people whose names differ only by an accent"`
 
 	// Models
 	ModelDir   string        `name:"model-dir" def:"" help:"directory with the OCR models (default: searched: ../models and ../share/redactd/models of the executable, .cache/models, /usr/share/redactd/models)"`
@@ -78,7 +79,8 @@ type Config struct {
 	BatchWait  time.Duration `name:"batch-wait" def:"3ms" help:"longest a model request waits for a batch to fill"`
 	OCR        string        `name:"ocr" def:"auto" help:"auto (scans, pages using a font whose text layer disagrees with its pixels, and ink no text-layer word explains: images, outlines), always, or off"`
 	OCRMaxSide int           `name:"ocr-max-side" def:"1536" help:"longest side in pixels of the image fed to text detection"`
-	OCRCharset string        `name:"ocr-charset" def:"latin" help:"characters OCR reads: latin (Latin, digits, punctuation, symbols, some Greek and Cyrillic: faster) or all (the recogniser's full dictionary, with Chinese)"`
+	OCRCharset string        `name:"ocr-charset" def:"latin" help:"characters PP-OCRv4's recogniser reads: latin (Latin, digits, punctuation, symbols, some Greek and Cyrillic: faster) or all (its full dictionary, with Chinese); redactd-latin always reads its own Latin set"`
+	OCRModel   string        `name:"ocr-model" def:"ppocrv4" help:"text-line recogniser: ppocrv4 (PaddleOCR PP-OCRv4, installed by make setup) or redactd-latin (the project's own, built into the binary: every letter of Europe's Latin alphabets, about a fifth of PP-OCRv4's arithmetic; see models/ocr/README.md for its gate figures)"`
 
 	// Review editor
 	ReviewLinkTTL  time.Duration `name:"review-link-ttl" def:"30m" help:"how long a review link (POST /v1/jobs/{job_id}/review-link) can be redeemed; each link works once"`
@@ -168,6 +170,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("config: ocr %q: want auto, always or off", c.OCR)
 	case c.OCRCharset != "latin" && c.OCRCharset != "all":
 		return fmt.Errorf("config: ocr-charset %q: want latin or all", c.OCRCharset)
+	case c.OCRModel != "ppocrv4" && c.OCRModel != "redactd-latin":
+		return fmt.Errorf("config: ocr-model %q: want ppocrv4 or redactd-latin", c.OCRModel)
 	case c.MaxUploadBytes <= 0, c.MaxFilesPerJob <= 0, c.MaxPagesPerDoc <= 0, c.MaxPagePixels <= 0:
 		return fmt.Errorf("config: limits must be positive")
 	case c.JPEGQuality < 1 || c.JPEGQuality > 100:

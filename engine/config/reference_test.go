@@ -46,7 +46,12 @@ func TestLoadPrecedence(t *testing.T) {
 	if c.Workers != 0 || c.OutputTTL.Hours() != 24 {
 		t.Errorf("defaults not applied: %+v", c)
 	}
-	for _, bad := range [][]string{{"--dpi", "5"}, {"--device", "tpu"}, {"--upload-url-ttl", "soon"}} {
+	for _, good := range []string{"ppocrv4", "redactd-latin"} {
+		if c, err := Load(newFlagSet(), []string{"--ocr-model", good}); err != nil || c.OCRModel != good {
+			t.Errorf("--ocr-model %s: %q, %v", good, c.OCRModel, err)
+		}
+	}
+	for _, bad := range [][]string{{"--dpi", "5"}, {"--device", "tpu"}, {"--upload-url-ttl", "soon"}, {"--ocr-model", "tesseract"}} {
 		if _, err := Load(newFlagSet(), bad); err == nil {
 			t.Errorf("%v accepted", bad)
 		}

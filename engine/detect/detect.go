@@ -58,12 +58,21 @@ type Options struct {
 	// Categories to keep. nil keeps every category; an empty non-nil
 	// slice keeps none (only included terms are masked then).
 	Categories []page.Category
-	// Included terms are always masked (whole-word, case-insensitive,
-	// across words and lines), whatever Categories and Excluded say.
+	// Included terms are always masked (whole-word, compared in Unicode
+	// NFC and case-folded form, across words and lines; diacritics count:
+	// "Muller" is not "Müller", see terms.go), whatever Categories and
+	// Excluded say.
 	Included []string
 	// Excluded terms are never masked: a detected span whose text lies
-	// within an occurrence of an excluded term is dropped.
+	// within an occurrence of an excluded term (matched as Included) is
+	// dropped.
 	Excluded []string
+	// IgnoreDiacritics, when set, matches Included and Excluded terms
+	// without their diacritics on both sides ("Muller" matches "Müller",
+	// "Lukasz" "Łukasz"; engine/config terms-ignore-diacritics). Off by
+	// default: it would also mask people whose names differ only by the
+	// accent.
+	IgnoreDiacritics bool
 	// DisabledRules names rules of the registry (Rules) to skip. The
 	// evaluation sets it to measure what each rule adds and costs
 	// (nereval -ablate); the service never does.
@@ -150,9 +159,9 @@ func Run(ctx context.Context, p *page.Page, ds []Detector, opts Options) ([]page
 	}
 	all = filterCategories(all, opts.Categories)
 	if len(opts.Excluded) > 0 {
-		all = dropExcluded(v, all, opts.Excluded)
+		all = dropExcluded(v, all, opts.Excluded, opts.IgnoreDiacritics)
 	}
-	all = append(all, view.Merge(findTerms(v, opts.Included, page.IncludedTerm, 1, "included-term"))...)
+	all = append(all, view.Merge(findTerms(v, opts.Included, opts.IgnoreDiacritics, page.IncludedTerm, 1, "included-term"))...)
 	view.SortSpans(all)
 	return all, nil
 }

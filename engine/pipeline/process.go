@@ -67,7 +67,8 @@ func (p *Pipeline) Process(ctx context.Context, in contract.ProcessInput, out io
 	}
 
 	job := &pageJob{
-		opts:      detect.Options{Categories: in.Options.Categories, Included: in.Options.Included, Excluded: in.Options.Excluded},
+		opts: detect.Options{Categories: in.Options.Categories, Included: in.Options.Included, Excluded: in.Options.Excluded,
+			IgnoreDiacritics: p.cfg.TermsIgnoreDiacritics},
 		keepWords: in.KeepWords,
 	}
 	if in.Fixed {

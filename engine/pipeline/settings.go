@@ -21,6 +21,9 @@ type Settings struct {
 	MaxPagesPerDoc int
 	// OCR is when pixels are read: auto, always or off.
 	OCR string
+	// TermsIgnoreDiacritics lets included and excluded terms match
+	// without their diacritics (off by default).
+	TermsIgnoreDiacritics bool
 
 	// Models (LoadModels).
 	ModelDir   string
@@ -33,4 +36,6 @@ type Settings struct {
 	BatchWait  time.Duration
 	OCRMaxSide int
 	OCRCharset string
+	// OCRModel picks the recogniser: ppocrv4 or redactd-latin.
+	OCRModel string
 }

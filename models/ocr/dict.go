@@ -3,6 +3,7 @@ package ocr
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,16 +22,22 @@ func loadDict(path string) ([]string, error) {
 		return nil, fmt.Errorf("ocr: dictionary: %w", err)
 	}
 	defer f.Close()
+	return parseDict(f, path)
+}
+
+// parseDict is loadDict for a list read from r; name identifies it in
+// errors.
+func parseDict(r io.Reader, name string) ([]string, error) {
 	dict := []string{""}
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(r)
 	for sc.Scan() {
 		dict = append(dict, strings.TrimRight(sc.Text(), "\r"))
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("ocr: dictionary %s: %w", path, err)
+		return nil, fmt.Errorf("ocr: dictionary %s: %w", name, err)
 	}
 	if len(dict) < 2 {
-		return nil, fmt.Errorf("ocr: dictionary %s is empty", path)
+		return nil, fmt.Errorf("ocr: dictionary %s is empty", name)
 	}
 	return append(dict, " "), nil
 }
@@ -42,12 +49,18 @@ func (e *Engine) checkRecClasses() error {
 	if err != nil {
 		return err
 	}
+	return checkClasses(out, len(e.dict))
+}
+
+// checkClasses checks a recogniser's outputs against a dictionary of
+// classes CTC classes.
+func checkClasses(out []ort.IOInfo, classes int) error {
 	shape := out[0].Shape
 	if len(shape) != 3 {
 		return fmt.Errorf("ocr: recogniser output has shape %v, want [batch, steps, classes]", shape)
 	}
-	if n := shape[2]; n > 0 && int(n) != len(e.dict) {
-		return fmt.Errorf("ocr: recogniser has %d classes but the dictionary gives %d", n, len(e.dict))
+	if n := shape[2]; n > 0 && int(n) != classes {
+		return fmt.Errorf("ocr: recogniser has %d classes but the dictionary gives %d", n, classes)
 	}
 	return nil
 }

@@ -126,8 +126,12 @@ type Options struct {
 	// MinConf drops lines recognised with a lower mean confidence
 	// (default 0.3).
 	MinConf float32
-	// Charset is the characters the recogniser chooses among: CharsetLatin
-	// (the default) or CharsetAll (see dict.go).
+	// Model is the recogniser: ModelLatin or ModelPPOCRv4 (default
+	// DefaultModel; see model.go).
+	Model string
+	// Charset is the characters PP-OCRv4's recogniser chooses among:
+	// CharsetLatin (the default) or CharsetAll (see dict.go). ModelLatin
+	// reads its own Latin set whatever this says.
 	Charset string
 	// Lane, when set, is shared with other models' batchers so their runs
 	// take turns on the cores; by default the three OCR models share one.
@@ -162,6 +166,9 @@ func (o *Options) defaults() {
 	}
 	if o.Charset == "" {
 		o.Charset = CharsetLatin
+	}
+	if o.Model == "" {
+		o.Model = DefaultModel
 	}
 }
 
@@ -216,6 +223,9 @@ func New(modelDir string, opts Options) (*Engine, error) {
 	if err := CheckCharset(opts.Charset); err != nil {
 		return nil, err
 	}
+	if err := CheckModel(opts.Model); err != nil {
+		return nil, err
+	}
 	dir, err := ModelDir(modelDir)
 	if err != nil {
 		return nil, err
@@ -225,13 +235,15 @@ func New(modelDir string, opts Options) (*Engine, error) {
 			return nil, err
 		}
 	}
-	dict, err := loadDict(filepath.Join(dir, dictFile))
-	if err != nil {
-		return nil, err
+	var dict []string
+	if opts.Model == ModelPPOCRv4 {
+		if dict, err = loadDict(filepath.Join(dir, dictFile)); err != nil {
+			return nil, err
+		}
 	}
 	e := &Engine{
 		opts:   opts,
-		dict:   dict,
+		dict:   dict, // ModelLatin's is set by openLatinRec
 		dir:    dir,
 		detLUT: kernels.NewNormLUT([3]float32{0.485, 0.456, 0.406}, [3]float32{0.229, 0.224, 0.225}),
 		recLUT: kernels.NewNormLUT([3]float32{0.5, 0.5, 0.5}, [3]float32{0.5, 0.5, 0.5}),
@@ -260,13 +272,7 @@ func New(modelDir string, opts Options) (*Engine, error) {
 	}
 	if e.det, err = open(detFile); err == nil {
 		if e.cls, err = open(clsFile); err == nil {
-			if err = e.checkRecClasses(); err == nil {
-				if e.opts.Charset == CharsetAll {
-					e.rec, err = open(recFile, recOpts...)
-				} else {
-					e.rec, err = e.openNarrowRec(recOpts)
-				}
-			}
+			e.rec, err = e.openRec(open, recOpts)
 		}
 	}
 	if err != nil {
@@ -283,6 +289,22 @@ func New(modelDir string, opts Options) (*Engine, error) {
 		MaxBatch: opts.BatchSize, MaxWait: opts.BatchWait, Key: recKey, Lane: opts.Lane, Observe: opts.Observe,
 	})
 	return e, nil
+}
+
+// openRec opens the recogniser opts.Model names: the embedded
+// redactd-latin, or PP-OCRv4's from the model directory, checked against
+// its dictionary and narrowed to opts.Charset.
+func (e *Engine) openRec(open func(string, ...ort.SessionOption) (*ort.Session, error), so []ort.SessionOption) (*ort.Session, error) {
+	if e.opts.Model == ModelLatin {
+		return e.openLatinRec(so)
+	}
+	if err := e.checkRecClasses(); err != nil {
+		return nil, err
+	}
+	if e.opts.Charset == CharsetAll {
+		return open(recFile, so...)
+	}
+	return e.openNarrowRec(so)
 }
 
 func (e *Engine) closeSessions() {

@@ -19,6 +19,8 @@ import (
 var (
 	verbose = flag.Bool("ocr.verbose", false, "log recognised text and box errors")
 	trace   = flag.Bool("ocr.trace", false, "print the pipeline's decisions")
+	// benchModel picks the recogniser BenchmarkRecognizePage reads with.
+	benchModel = flag.String("ocr.model", DefaultModel, "recogniser of BenchmarkRecognizePage: "+ModelPPOCRv4+" or "+ModelLatin)
 )
 
 // engines holds the engines the tests load, one per character set.
@@ -40,13 +42,19 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// testEngine loads the real models once, with the default character
-// set; tests skip with a clear message only when `make setup` has not
-// installed them.
+// testEngine loads the real models once, with the default recogniser and
+// character set; tests skip with a clear message only when `make setup`
+// has not installed them.
 func testEngine(t testing.TB) *Engine { return testEngineCharset(t, CharsetLatin) }
 
 // testEngineCharset is testEngine for character set cs.
 func testEngineCharset(t testing.TB, cs string) *Engine {
+	return testEngineWith(t, Options{Model: DefaultModel, Charset: cs})
+}
+
+// testEngineWith is testEngine for the recogniser and character set of
+// opts (other options at their defaults).
+func testEngineWith(t testing.TB, opts Options) *Engine {
 	t.Helper()
 	if _, err := ort.FindLibrary(""); err != nil {
 		t.Skipf("ONNX Runtime not installed (run `make setup`): %v", err)
@@ -56,14 +64,15 @@ func testEngineCharset(t testing.TB, cs string) *Engine {
 	}
 	engines.Lock()
 	defer engines.Unlock()
-	if e := engines.m[cs]; e != nil {
+	key := opts.Model + "/" + opts.Charset
+	if e := engines.m[key]; e != nil {
 		return e
 	}
-	e, err := New("", Options{Charset: cs})
+	e, err := New("", Options{Model: opts.Model, Charset: opts.Charset})
 	if err != nil {
 		t.Fatal(err)
 	}
-	engines.m[cs] = e
+	engines.m[key] = e
 	return e
 }
 
@@ -381,9 +390,10 @@ func TestModelDirErrors(t *testing.T) {
 }
 
 // BenchmarkRecognizePage reads a full letter page of 11-point text
-// rendered at 200 dpi (about 45 lines), reporting pages per second.
+// rendered at 200 dpi (about 45 lines), reporting pages per second, with
+// the recogniser -ocr.model names.
 func BenchmarkRecognizePage(b *testing.B) {
-	e := testEngine(b)
+	e := testEngineWith(b, Options{Model: *benchModel, Charset: CharsetLatin})
 	var lines []string
 	for len(lines) < 45 {
 		lines = append(lines, testLines...)

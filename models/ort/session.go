@@ -207,6 +207,19 @@ func ModelIO(modelPath string) (inputs, outputs []IOInfo, err error) {
 	return convIO(in), convIO(out), nil
 }
 
+// ModelIOData is ModelIO for a model held in memory (one embedded in the
+// binary); name identifies it in errors.
+func ModelIOData(name string, model []byte) (inputs, outputs []IOInfo, err error) {
+	if !Initialized() {
+		return nil, nil, ErrNotInitialized
+	}
+	in, out, err := onnx.GetInputOutputInfoWithONNXData(model)
+	if err != nil {
+		return nil, nil, fmt.Errorf("ort: reading %s: %w", name, err)
+	}
+	return convIO(in), convIO(out), nil
+}
+
 func convIO(l []onnx.InputOutputInfo) []IOInfo {
 	out := make([]IOInfo, len(l))
 	for i, x := range l {

@@ -1,0 +1,341 @@
+"""Text for the synthetic lines: European names and places, NER corpus
+sentences, addresses, invoice rows, numbers, IBANs, e-mails, dates and
+random strings covering every character of the set.
+
+Nothing is read from data/documents: the bench's OCR comparison renders
+its 24 pages from there, so they stay out of training.
+"""
+
+import csv
+import glob
+import os
+import random
+import unicodedata
+
+import charset
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+EU_COUNTRIES = {
+    "Albania", "Andorra", "Austria", "Belarus", "Belgium", "Bosnia and Herzegovina", "Bulgaria",
+    "Croatia", "Cyprus", "Czech Republic", "Czechia", "Denmark", "Estonia", "Faroe Islands", "Finland",
+    "France", "Germany", "Gibraltar", "Greece", "Hungary", "Iceland", "Ireland", "Italy", "Kosovo",
+    "Latvia", "Liechtenstein", "Lithuania", "Luxembourg", "Malta", "Moldova", "Monaco", "Montenegro",
+    "Netherlands", "North Macedonia", "Macedonia", "Norway", "Poland", "Portugal", "Romania",
+    "San Marino", "Serbia", "Slovakia", "Slovenia", "Spain", "Sweden", "Switzerland", "Turkey",
+    "United Kingdom", "Ukraine", "Svalbard and Jan Mayen", "Åland Islands", "Isle of Man", "Jersey",
+    "Guernsey", "Greenland",
+}
+
+IBAN_LEN = {"DE": 22, "FR": 27, "ES": 24, "IT": 27, "NL": 18, "BE": 16, "AT": 20, "PL": 28, "PT": 25,
+            "CH": 21, "DK": 18, "NO": 15, "SE": 24, "FI": 18, "IE": 22, "GB": 22, "CZ": 24, "HU": 28,
+            "RO": 24, "IS": 26, "LU": 20, "SK": 24, "SI": 19, "HR": 21, "LT": 20, "LV": 21, "EE": 20,
+            "MT": 31, "GR": 27, "BG": 22}
+
+STREET = {
+    "de": ["Hauptstraße", "Bahnhofstraße", "Schloßallee", "Müllerweg", "Gartenstraße", "Am Mühlbach",
+           "Königsplatz", "Lindenstraße", "Jägerstraße", "Rosenhöhe"],
+    "fr": ["rue de la Paix", "avenue des Champs-Élysées", "boulevard Saint-Michel", "place de l'Église",
+           "chemin des Prés", "rue du Château", "allée des Tilleuls", "impasse Bérénice"],
+    "es": ["Calle Mayor", "Avenida de la Constitución", "Plaza de España", "Calle de Alcalá",
+           "Paseo de Gràcia", "Calle Núñez de Balboa", "Camino Viejo", "Ronda de Sant Antoni"],
+    "pl": ["ul. Marszałkowska", "al. Jerozolimskie", "ul. Świętokrzyska", "ul. Żeromskiego",
+           "pl. Grunwaldzki", "ul. Łąkowa", "ul. Kościuszki"],
+    "cs": ["Václavské náměstí", "Národní třída", "Křižíkova", "Palackého", "Vinohradská", "Žižkova"],
+    "nordic": ["Østergade", "Nørrebrogade", "Storgatan", "Drottninggatan", "Kongens gate", "Åboulevard",
+               "Sødra Långgatan", "Laugavegur", "Þingholtsstræti", "Hafnarstræti"],
+    "pt": ["Rua Augusta", "Avenida da Liberdade", "Praça do Comércio", "Rua São João", "Travessa do Carmo"],
+    "it": ["Via Roma", "Corso Vittorio Emanuele", "Piazza Navona", "Via dell'Orso", "Viale Trieste"],
+    "hu": ["Andrássy út", "Váci utca", "Kossuth Lajos tér", "Rákóczi út", "Üllői út"],
+    "ro": ["Calea Victoriei", "Strada Lipscani", "Bulevardul Unirii", "Șoseaua Kiseleff", "Strada Mărășești"],
+    "tr": ["İstiklal Caddesi", "Atatürk Bulvarı", "Bağdat Caddesi", "Çırağan Caddesi"],
+}
+
+TITLES = ["Herr", "Frau", "Dr.", "Prof.", "M.", "Mme", "Mlle", "Sr.", "Sra.", "Pan", "Pani", "Mr", "Mrs",
+          "Ms", "Dott.", "Ing.", "Mag.", "Hr.", "Fr.", "Dipl.-Ing.", "Dña.", "Sig.ra"]
+
+WORDS_EU = ("Straße Größe Gebühr Rechnung Betrag Überweisung Kündigung Steuernummer Anschrift Geburtsdatum "
+            "Empfänger Zahlungsfrist Mehrwertsteuer facture échéance montant reçu référence société adresse "
+            "téléphone numéro fecha importe teléfono dirección número señor cuenta pagamento código contribuinte "
+            "endereço situação faktura płatność należność numer ulica osoba adres faktúra dátum částka úhrada "
+            "číslo účtu příjemce számla összeg fizetés határidő dátum factură sumă plată adresă număr "
+            "lasku eräpäivä summa päiväys räkning förfallodag belopp mottagare kontonummer betaling beløb "
+            "forfaldsdato modtager reikningur upphæð gjalddagi kennitala fattura importo scadenza codice "
+            "fiscale indirizzo fatura tutarı ödeme vergi numarası adresi").split()
+
+
+def _read_lines(path):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read().splitlines()
+    except OSError:
+        return []
+
+
+def _clean(s):
+    s = unicodedata.normalize("NFC", s)
+    s = s.replace("\u00a0", " ").replace("\t", " ")
+    s = "".join(c for c in s if charset.covered(c))
+    return " ".join(s.split())
+
+
+class Sources:
+    """Loads the text pools once; sample() draws one line of text."""
+
+    def __init__(self, data, rng):
+        self.rng = rng
+        self.given, self.surname = [], []
+        self.names_by_lang = []
+        for line in _read_lines(os.path.join(HERE, "names_eu.txt")):
+            if not line or line.startswith("#"):
+                continue
+            _, g, s = line.split("\t")
+            self.names_by_lang.append((g.split("|"), s.split("|")))
+            self.given += g.split("|")
+            self.surname += s.split("|")
+        fng = os.path.join(data, "pii/presidio_research_generator_data/FakeNameGenerator.com_3000.csv")
+        self.people = []
+        try:
+            with open(fng, encoding="utf-8-sig") as f:
+                for r in csv.DictReader(f):
+                    self.people.append(r)
+                    self.given.append(_clean(r["GivenName"]))
+                    self.surname.append(_clean(r["Surname"]))
+                    self.surname.append(_clean(r["MothersMaiden"]))
+        except OSError:
+            pass
+        self.given = [x for x in self.given if x]
+        self.surname = [x for x in self.surname if x]
+        self.cities = []
+        try:
+            with open(os.path.join(data, "gazetteers/world_cities/world-cities.csv"), encoding="utf-8") as f:
+                for r in csv.DictReader(f):
+                    if r["country"] in EU_COUNTRIES:
+                        self.cities.append(_clean(r["name"]))
+                        self.cities.append(_clean(r["subcountry"]))
+        except OSError:
+            pass
+        self.cities = [c for c in self.cities if c] or ["München", "Kraków", "Göteborg", "Reykjavík"]
+        self.sentences = self._sentences(data)
+        self.legal = ["GmbH", "AG", "S.A.", "S.à r.l.", "Sp. z o.o.", "s.r.o.", "a.s.", "Kft.", "Zrt.",
+                      "S.R.L.", "AB", "ApS", "A/S", "Oy", "B.V.", "N.V.", "Ltd", "plc", "S.p.A.", "Lda.",
+                      "ehf.", "d.o.o.", "SARL", "e.K.", "KG", "OHG", "UG (haftungsbeschränkt)"]
+        for p in glob.glob(os.path.join(data, "gazetteers/gleif_elf_legal_forms/*.csv")):
+            with open(p, encoding="utf-8", errors="replace") as f:
+                for r in csv.reader(f):
+                    for cell in r:
+                        cell = _clean(cell)
+                        if 1 < len(cell) < 40 and any(ch.isalpha() for ch in cell):
+                            self.legal.append(cell)
+        self.legal = self.legal[:20000]
+
+    def _sentences(self, data):
+        out = []
+        for p in glob.glob(os.path.join(data, "ner/uner_english_*/*.iob2")):
+            for line in _read_lines(p):
+                if line.startswith("# text = "):
+                    out.append(_clean(line[9:]))
+        for p in sorted(glob.glob(os.path.join(data, "ner/litbank/*.tsv")))[:40]:
+            words = []
+            for line in _read_lines(p):
+                parts = line.split("\t")
+                if parts and parts[0]:
+                    words.append(parts[0])
+                elif words:
+                    out.append(_detok(words))
+                    words = []
+        for p in glob.glob(os.path.join(data, "pii/presidio_research/templates.txt")):
+            for line in _read_lines(p):
+                out.append(_clean(line))
+        return [s for s in out if 3 <= len(s)] or ["The quick brown fox jumps over the lazy dog."]
+
+    # ---------------------------------------------------------- pieces
+
+    def name(self):
+        r = self.rng
+        if r.random() < 0.5 and self.names_by_lang:
+            g, s = r.choice(self.names_by_lang)
+            first, last = r.choice(g), r.choice(s)
+        else:
+            first, last = r.choice(self.given), r.choice(self.surname)
+        k = r.random()
+        if k < 0.45:
+            n = f"{first} {last}"
+        elif k < 0.6:
+            n = f"{last}, {first}"
+        elif k < 0.7:
+            n = f"{first[0]}. {last}"
+        elif k < 0.8:
+            n = f"{r.choice(TITLES)} {first} {last}"
+        elif k < 0.88:
+            n = f"{first} {r.choice(self.surname)}-{last}"
+        elif k < 0.94:
+            n = f"{last.upper()} {first}"
+        else:
+            n = last
+        return n
+
+    def city(self):
+        return self.rng.choice(self.cities)
+
+    def number(self):
+        r = self.rng
+        k = r.random()
+        v = r.choice([r.uniform(0, 100), r.uniform(0, 10000), r.uniform(0, 1e6)])
+        if k < 0.3:
+            s = f"{v:,.2f}"
+        elif k < 0.6:
+            s = f"{v:,.2f}".replace(",", " ").replace(".", ",").replace(" ", r.choice([".", " ", "'"]))
+        elif k < 0.8:
+            s = str(int(v))
+        else:
+            s = f"{v:.{r.randint(0, 3)}f}"
+        cur = r.choice(["", "", "€", "EUR", "£", "CHF", "$", "kr", "zł", "Kč", "Ft", "lei", "%", "¥", "₺"])
+        if cur:
+            s = f"{cur} {s}" if r.random() < 0.4 and cur in "€£$¥" else f"{s} {cur}"
+        return s
+
+    def iban(self):
+        r = self.rng
+        cc = r.choice(list(IBAN_LEN))
+        body = f"{r.randint(10, 99)}" + "".join(r.choice("0123456789" * 4 + "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+                                              for _ in range(IBAN_LEN[cc] - 4))
+        s = cc + body
+        if r.random() < 0.7:
+            s = " ".join(s[i:i + 4] for i in range(0, len(s), 4))
+        return r.choice(["", "IBAN ", "IBAN: ", "Konto: "]) + s
+
+    def email(self):
+        r = self.rng
+        g = _ascii(r.choice(self.given)).lower()
+        s = _ascii(r.choice(self.surname)).lower().replace(" ", "")
+        dom = r.choice(["gmail.com", "web.de", "gmx.at", "orange.fr", "libero.it", "wp.pl", "seznam.cz",
+                        "example.com", "firma.de", "post.is", "telia.se", "freemail.hu", "yahoo.es"])
+        u = r.choice([f"{g}.{s}", f"{g[:1]}{s}", f"{s}{r.randint(1, 99)}", f"{g}_{s}"])
+        return f"{u}@{dom}"
+
+    def date(self):
+        r = self.rng
+        d, m, y = r.randint(1, 28), r.randint(1, 12), r.randint(1930, 2030)
+        months = ["Januar", "März", "février", "août", "décembre", "enero", "junio", "października",
+                  "února", "März", "Mai", "július", "martie", "syyskuuta", "März", "January", "Sept."]
+        return r.choice([f"{d:02d}.{m:02d}.{y}", f"{d}/{m}/{y}", f"{y}-{m:02d}-{d:02d}",
+                         f"{d}. {r.choice(months)} {y}", f"{d} {r.choice(months)} {y}", f"{d:02d}-{m:02d}-{y}"])
+
+    def phone(self):
+        r = self.rng
+        return r.choice(["+49 ", "+33 ", "+44 ", "+48 ", "+420 ", "+36 ", "+354 ", "+34 ", "(0", "0"]) + \
+            " ".join(str(r.randint(10, 9999)) for _ in range(r.randint(2, 4)))
+
+    def address(self):
+        r = self.rng
+        st = r.choice(r.choice(list(STREET.values())))
+        no = f"{r.randint(1, 250)}{r.choice(['', '', 'a', 'b', '/3'])}"
+        pc = r.choice([f"{r.randint(10000, 99999)}", f"{r.randint(100, 999)} {r.randint(10, 99)}",
+                       f"{r.randint(10, 99)}-{r.randint(100, 999)}", f"{r.randint(1000, 9999)}"])
+        k = r.random()
+        if k < 0.4:
+            return f"{st} {no}, {pc} {self.city()}"
+        if k < 0.7:
+            return f"{no} {st}"
+        return f"{pc} {self.city()}"
+
+    def invoice_row(self):
+        r = self.rng
+        item = " ".join(r.choice(WORDS_EU + ["Service", "Consulting", "Beratung", "Wartung", "Lizenz",
+                                             "Hardware", "Versand", "Porto"]) for _ in range(r.randint(1, 3)))
+        q = r.randint(1, 50)
+        return r.choice([f"{q} {item} {self.number()}", f"{item} {q} x {self.number()} = {self.number()}",
+                         f"{r.randint(1, 30)}. {item} {self.number()}", f"Pos. {q} {item}"])
+
+    def company(self):
+        r = self.rng
+        return f"{r.choice(self.surname)} {r.choice(['&', 'und', 'et', 'y', 'i', 'a'])} {r.choice(self.surname)} " \
+               f"{r.choice(self.legal)}" if r.random() < 0.5 else f"{r.choice(self.surname)} {r.choice(self.legal)}"
+
+    def sentence(self):
+        s = self.rng.choice(self.sentences)
+        words = s.split()
+        if len(words) > 12:
+            i = self.rng.randint(0, len(words) - 8)
+            words = words[i:i + self.rng.randint(3, 12)]
+        return " ".join(words)
+
+    def eu_words(self):
+        r = self.rng
+        return " ".join(r.choice(WORDS_EU + self.cities[:3000] + self.surname) for _ in range(r.randint(1, 5)))
+
+    def random_chars(self):
+        """A string drawn uniformly from the character set, so rare
+        letters (ŉ ĸ ŧ ŋ ...) and symbols are seen too."""
+        r = self.rng
+        out = []
+        for _ in range(r.randint(3, 14)):
+            if out and r.random() < 0.15:
+                out.append(" ")
+            out.append(r.choice(charset.CHARS))
+        return "".join(out).strip() or "x"
+
+    def accented(self):
+        """A word with letters swapped for accented forms of themselves."""
+        r = self.rng
+        w = r.choice(self.surname + self.given + WORDS_EU)
+        return "".join(r.choice(ACCENTS.get(c, [c])) if r.random() < 0.35 else c for c in w)
+
+    def labelled(self):
+        r = self.rng
+        lab = r.choice(["Name", "Nom", "Nombre", "Nachname", "Imię i nazwisko", "Jméno", "Név", "Nafn",
+                        "Navn", "Namn", "Nimi", "Cognome", "Kunde", "Client", "Empfänger", "Destinataire"])
+        return f"{lab}: {self.name()}"
+
+    def sample(self):
+        r = self.rng
+        gens = [(self.name, 22), (self.labelled, 5), (self.sentence, 14), (self.address, 9), (self.city, 4),
+                (self.invoice_row, 7), (self.number, 5), (self.iban, 3), (self.email, 3), (self.date, 4),
+                (self.phone, 2), (self.company, 4), (self.eu_words, 6), (self.random_chars, 6),
+                (self.accented, 6)]
+        tot = sum(w for _, w in gens)
+        x = r.random() * tot
+        for g, w in gens:
+            x -= w
+            if x < 0:
+                break
+        s = g()
+        # Sometimes join two pieces, as a table row or a form line would.
+        if r.random() < 0.25:
+            s = s + r.choice([" ", "  ", " | ", ", ", " – "]) + r.choice(gens)[0]()
+        if r.random() < 0.05:
+            s = s.upper()
+        s = _clean(s)
+        return s[:60].strip() or "x"
+
+
+def _ascii(s):
+    s = s.replace("ß", "ss").replace("ø", "o").replace("Ø", "O").replace("ł", "l").replace("Ł", "L") \
+        .replace("æ", "ae").replace("þ", "th").replace("ð", "d")
+    return "".join(c for c in unicodedata.normalize("NFD", s) if ord(c) < 128 and c.isalnum())
+
+
+def _detok(words):
+    s = " ".join(words)
+    for p in [" ,", " .", " ;", " :", " !", " ?", " 's", " n't", " )", "( "]:
+        s = s.replace(p, p.strip() if p != "( " else "(")
+    return _clean(s)
+
+
+def _accents():
+    m = {}
+    for c in charset.CHARS:
+        base = unicodedata.normalize("NFD", c)[0]
+        if base != c and base.isalpha():
+            m.setdefault(base, [base]).append(c)
+    return m
+
+
+ACCENTS = _accents()
+
+if __name__ == "__main__":
+    src = Sources(os.environ.get("DATA", os.path.join(HERE, "../../../../shared/data")), random.Random(1))
+    print(len(src.given), len(src.surname), len(src.cities), len(src.sentences), len(src.legal))
+    for _ in range(40):
+        print(src.sample())

@@ -1,0 +1,324 @@
+"""Trains redactd's Latin text-line recogniser and exports it to ONNX.
+
+Usage: python3 train.py --out ../latin [--steps N] [--minutes M] [--data DIR]
+
+Writes into --out: rec.onnx (input x [B,3,48,W], output [B,W/8,classes]
+softmax, class 0 the CTC blank), charset.txt (one character a line, the
+space appended last by the reader) and manifest.json (shape, cost, scores
+on a held-out synthetic set, training time). Checkpoints go to --ckpt
+every few minutes; a run started again with the same arguments resumes
+from the last one. Seeds are fixed: the same arguments and steps give the
+same lines in the same order.
+"""
+
+import argparse
+import json
+import math
+import os
+import random
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+import charset
+import render
+import texts
+from model import CRNN, macs_per_column
+
+STRIDE = 8
+MIN_W = 320  # models/ocr recMinW: narrower crops are padded to this
+
+
+def log(*a):
+    print(time.strftime("%H:%M:%S"), *a, flush=True)
+
+
+class Lines:
+    """Endless stream of (image [48,w] uint8, text) pairs."""
+
+    def __init__(self, data, seed, fonts, clean=False):
+        self.rng = random.Random(seed)
+        self.src = texts.Sources(data, random.Random(seed + 1))
+        self.fonts = fonts
+        self.clean = clean
+
+    def next(self):
+        while True:
+            t = self.src.sample()
+            a = render.render(t, self.fonts, self.rng, clean=self.clean)
+            if a is None:
+                continue
+            steps = (a.shape[1] + STRIDE - 1) // STRIDE
+            if steps < ctc_len(t) + 1:
+                continue  # too narrow to spell out under CTC
+            return a, t
+
+    def state(self):
+        return {"rng": self.rng.getstate(), "src": self.src.rng.getstate()}
+
+    def restore(self, s):
+        self.rng.setstate(s["rng"])
+        self.src.rng.setstate(s["src"])
+
+
+def ctc_len(t):
+    """Steps CTC needs for t: one per character, one more per repeat."""
+    return len(t) + sum(1 for a, b in zip(t, t[1:]) if a == b)
+
+
+def normalise(a):
+    return (a.astype(np.float32) / 255.0 - 0.5) / 0.5
+
+
+def make_batch(items, rng, pack=True):
+    """Pads crops to one width with the normalised mid-gray (0) that
+    models/ocr pads with; sometimes to its minimum width of 320, and
+    sometimes packs two crops side by side 16 columns apart, as
+    models/ocr does with narrow crops."""
+    rows = []
+    for a, t in items:
+        rows.append(([(a, 0)], t, a.shape[1]))
+    # Pack pairs of narrow crops.
+    packed = []
+    i = 0
+    while i < len(rows):
+        if pack and i + 1 < len(rows) and rng.random() < 0.15 and rows[i][2] + rows[i + 1][2] + 16 <= 640:
+            a, t, w = rows[i]
+            b, u, v = rows[i + 1]
+            x = (w + STRIDE - 1) // STRIDE * STRIDE + 16
+            packed.append((a + [(b[0][0], x)], t + " " + u, x + v))
+            i += 2
+        else:
+            packed.append(rows[i])
+            i += 1
+    wmax = max(w for _, _, w in packed)
+    if rng.random() < 0.3:
+        wmax = max(wmax, MIN_W)
+    wmax = (wmax + STRIDE - 1) // STRIDE * STRIDE
+    x = np.zeros((len(packed), 1, render.H, wmax), np.float32)
+    targets, tlen, ilen = [], [], []
+    for k, (parts, t, w) in enumerate(packed):
+        for a, off in parts:
+            x[k, 0, :, off:off + a.shape[1]] = normalise(a)
+        enc = charset.encode(t)
+        targets += enc
+        tlen.append(len(enc))
+        ilen.append((w + STRIDE - 1) // STRIDE)
+    x = torch.from_numpy(x).expand(-1, 3, -1, -1)
+    return x, torch.tensor(targets, dtype=torch.long), torch.tensor(tlen), torch.tensor(ilen)
+
+
+def batches(lines, bs, rng):
+    """Draws 4 batches' worth of lines, sorts them by width so a batch
+    pads little, and yields them in random order."""
+    while True:
+        items = [lines.next() for _ in range(4 * bs)]
+        items.sort(key=lambda it: it[0].shape[1])
+        group = [items[i:i + bs] for i in range(0, len(items), bs)]
+        rng.shuffle(group)
+        for g in group:
+            yield g
+
+
+def decode(probs, n):
+    """Greedy CTC decoding of the first n steps."""
+    best = probs[:n].argmax(-1).tolist()
+    out, prev = [], 0
+    for c in best:
+        if c != prev and c != 0:
+            out.append(" " if c == charset.SPACE else charset.CHARS[c - 1])
+        prev = c
+    return "".join(out)
+
+
+def edit(a, b):
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
+
+
+def evaluate(model, evalset):
+    """CER, word accuracy (reference words read exactly, in order) and
+    line accuracy over evalset [(image, text, kind)], also for the name
+    lines alone."""
+    model.eval()
+    errs = chars = wok = words = lok = 0
+    nok = nn = 0
+    with torch.no_grad():
+        for i in range(0, len(evalset), 32):
+            part = evalset[i:i + 32]
+            # One crop a row: each output row is its line's reading.
+            x, _, _, ilen = make_batch([(a, t) for a, t, _ in part], random.Random(0), pack=False)
+            p = model(x)
+            for k, (a, t, kind) in enumerate(part):
+                h = decode(p[k], int(ilen[k]))
+                errs += edit(h, t)
+                chars += len(t)
+                rw, hw = t.split(), h.split()
+                words += len(rw)
+                wok += len(rw) - edit(rw, hw) if len(rw) >= edit(rw, hw) else 0
+                lok += h == t
+                if kind == "name":
+                    nn += 1
+                    nok += h == t
+    model.train()
+    return {"cer": errs / max(chars, 1), "word_acc": wok / max(words, 1), "line_acc": lok / max(len(evalset), 1),
+            "name_line_acc": nok / max(nn, 1), "lines": len(evalset), "name_lines": nn}
+
+
+def make_evalset(data, fonts, n, seed):
+    """Held-out lines: a seed the training stream never uses; a third are
+    names alone (the diacritic names the issue is about)."""
+    lines = Lines(data, seed, fonts)
+    out = []
+    while len(out) < n:
+        if len(out) % 3 == 0:
+            t = lines.src.name()
+            a = render.render(t, fonts, lines.rng)
+            if a is None or (a.shape[1] + 7) // 8 < ctc_len(t) + 1:
+                continue
+            out.append((a, t, "name"))
+        else:
+            a, t = lines.next()
+            out.append((a, t, "line"))
+    return out
+
+
+def export(model, out, meta):
+    os.makedirs(out, exist_ok=True)
+    model.eval()
+    x = torch.zeros(1, 3, render.H, MIN_W)
+    onnx_path = os.path.join(out, "rec.onnx")
+    torch.onnx.export(model, x, onnx_path, input_names=["x"], output_names=["softmax"], opset_version=17,
+                      dynamic_axes={"x": {0: "batch", 3: "width"}, "softmax": {0: "batch", 1: "steps"}},
+                      do_constant_folding=True)
+    import onnx
+    m = onnx.load(onnx_path)
+    onnx.checker.check_model(m)
+    with open(os.path.join(out, "charset.txt"), "w", encoding="utf-8") as f:
+        for c in charset.CHARS:
+            f.write(c + "\n")
+    with open(os.path.join(out, "manifest.json"), "w", encoding="utf-8") as f:
+        json.dump(meta, f, indent=2, ensure_ascii=False)
+        f.write("\n")
+    model.train()
+    log("exported", onnx_path, os.path.getsize(onnx_path), "bytes")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--data", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../../shared/data"))
+    ap.add_argument("--ckpt", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "ckpt"))
+    ap.add_argument("--steps", type=int, default=9000)
+    ap.add_argument("--minutes", type=float, default=0, help="stop (and export) after this much training time")
+    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--seed", type=int, default=18)
+    ap.add_argument("--eval-lines", type=int, default=600)
+    ap.add_argument("--ckpt-minutes", type=float, default=4)
+    ap.add_argument("--export-only", action="store_true")
+    args = ap.parse_args()
+
+    torch.set_num_threads(1)
+    torch.manual_seed(args.seed)
+    np.random.seed(args.seed)
+    fonts = render.Fonts()
+    model = CRNN(charset.NUM_CLASSES)
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    lines = Lines(args.data, args.seed, fonts)
+    brng = random.Random(args.seed + 2)
+    step, trained_s = 0, 0.0
+    os.makedirs(args.ckpt, exist_ok=True)
+    ck = os.path.join(args.ckpt, "ckpt.pt")
+    if os.path.exists(ck):
+        s = torch.load(ck, weights_only=False)
+        model.load_state_dict(s["model"])
+        opt.load_state_dict(s["opt"])
+        lines.restore(s["lines"])
+        brng.setstate(s["brng"])
+        torch.set_rng_state(s["torch"])
+        step, trained_s = s["step"], s["trained_s"]
+        log("resumed at step", step, "after", round(trained_s / 60, 1), "min")
+
+    def save():
+        tmp = ck + ".tmp"
+        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "lines": lines.state(),
+                    "brng": brng.getstate(), "torch": torch.get_rng_state(), "step": step,
+                    "trained_s": trained_s, "args": vars(args)}, tmp)
+        os.replace(tmp, ck)
+
+    log("classes", charset.NUM_CLASSES, "fonts", len(fonts.files), "macs/column", int(macs_per_column(model)))
+    evalset = make_evalset(args.data, fonts, args.eval_lines, args.seed + 1000)
+    stream = batches(lines, args.batch, brng)
+    t0 = time.time()
+    last_ck = time.time()
+    run_loss = None
+    stopped = "steps"
+    t100 = time.time()
+    while step < args.steps and not args.export_only:
+        if args.minutes and trained_s + (time.time() - t0) >= args.minutes * 60:
+            stopped = "minutes"
+            break
+        # Warm-up then cosine decay over --steps.
+        lr = args.lr * min(1.0, (step + 1) / 300) * 0.5 * (1 + math.cos(math.pi * step / args.steps))
+        for g in opt.param_groups:
+            g["lr"] = max(lr, args.lr * 0.01)
+        x, tg, tl, il = make_batch(next(stream), brng)
+        lp = F.log_softmax(model.logits(x), dim=-1).transpose(0, 1)
+        loss = F.ctc_loss(lp, tg, il, tl, blank=0, zero_infinity=True)
+        opt.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 5.0)
+        opt.step()
+        step += 1
+        run_loss = loss.item() if run_loss is None else 0.98 * run_loss + 0.02 * loss.item()
+        if step % 100 == 0:
+            log(f"step {step} loss {run_loss:.3f} lr {lr:.5f} {(time.time() - t100) / 100:.3f}s/step")
+            t100 = time.time()
+        if time.time() - last_ck >= args.ckpt_minutes * 60:
+            trained_s += time.time() - t0
+            t0 = time.time()
+            save()
+            last_ck = time.time()
+            ev = evaluate(model, evalset[:150])
+            log("checkpoint", step, json.dumps({k: round(v, 4) for k, v in ev.items()}))
+            t0 = time.time()  # evaluation is not training time
+    trained_s += time.time() - t0
+    if not args.export_only:
+        save()
+    ev = evaluate(model, evalset)
+    log("held-out", json.dumps(ev))
+    meta = {
+        "name": "redactd-latin",
+        "architecture": "CRNN: 7 3x3 conv (16-160 ch, BN, ReLU) + (3,1) conv 192 + BiLSTM 2x128 + linear",
+        "input": {"name": "x", "shape": ["batch", 3, render.H, "width"], "normalise": "(v/255-0.5)/0.5",
+                  "channels": "any order (the model averages them)"},
+        "output": {"name": "softmax", "shape": ["batch", "width/8", charset.NUM_CLASSES],
+                   "classes": "0 blank, charset.txt in order, space last"},
+        "parameters": sum(p.numel() for p in model.parameters()),
+        "macs_per_input_column_h48": int(macs_per_column(model)),
+        "ppocrv4_macs_per_input_column_h48": 2040000,
+        "characters": len(charset.CHARS),
+        "fonts": [os.path.basename(p) for p in fonts.files],
+        "training": {"steps": step, "batch": args.batch, "seed": args.seed, "lr": args.lr,
+                     "cpu_minutes": round(trained_s / 60, 1), "threads": 1, "stopped_by": stopped,
+                     "lines_seen": step * args.batch},
+        "heldout_synthetic": ev,
+        "data": "synthetic lines (render.py) from names_eu.txt, FakeNameGenerator names, world-cities "
+                "(European countries), GLEIF legal forms, UD English and LitBank sentences, presidio "
+                "templates, invented addresses, invoice rows, numbers, IBANs, e-mails, dates; nothing "
+                "from data/documents (the bench's OCR comparison pages)",
+    }
+    export(model, args.out, meta)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
