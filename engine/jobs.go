@@ -396,6 +396,29 @@ func (e *Engine) ownedJob(acct *Account, jobID string) (*joblog.Job, error) {
 	return j, nil
 }
 
+// ownedDoc reads a document of acct's; another account's document, like
+// an unknown or malformed id, is ErrNotFound. op names the caller in a
+// job-log failure's log line.
+func (e *Engine) ownedDoc(acct *Account, docID, op string) (*joblog.Doc, error) {
+	if acct == nil {
+		return nil, ErrUnauthorized
+	}
+	if !validID(docID) {
+		return nil, ErrNotFound
+	}
+	d, err := e.jl.Doc(docID)
+	if joblog.IsNotFound(err) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, e.logErr(op, err)
+	}
+	if d.AccountID != acct.ID {
+		return nil, ErrNotFound
+	}
+	return d, nil
+}
+
 // GetJob returns the job with its documents, read from one snapshot.
 func (e *Engine) GetJob(ctx context.Context, acct *Account, jobID string) (*Job, error) {
 	if acct == nil {
@@ -476,21 +499,9 @@ func (e *Engine) purge(ctx context.Context, jobID, accountID string) error {
 
 // Output opens a redacted document's PDF.
 func (e *Engine) Output(ctx context.Context, acct *Account, docID string) (io.ReadCloser, int64, error) {
-	if acct == nil {
-		return nil, 0, ErrUnauthorized
-	}
-	if !validID(docID) {
-		return nil, 0, ErrNotFound
-	}
-	d, err := e.jl.Doc(docID)
-	if joblog.IsNotFound(err) {
-		return nil, 0, ErrNotFound
-	}
+	d, err := e.ownedDoc(acct, docID, "output")
 	if err != nil {
-		return nil, 0, e.logErr("output", err)
-	}
-	if d.AccountID != acct.ID {
-		return nil, 0, ErrNotFound
+		return nil, 0, err
 	}
 	if d.Status != string(StatusRedacted) || !d.HasOutput {
 		return nil, 0, errorf(ErrNotFound, "", "output not ready")

@@ -9,7 +9,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/redactd/redactd/engine/joblog"
 )
 
 // Report summarises what redaction did to one document (extension: GET
@@ -72,21 +71,9 @@ func buildReport(docID string, res *ProcessResult) *Report {
 // unfinished or failed one, or one whose output was purged is ErrNotFound.
 // Documents redacted before reports existed have none (ErrNotFound).
 func (e *Engine) Report(ctx context.Context, acct *Account, docID string) (*Report, error) {
-	if acct == nil {
-		return nil, ErrUnauthorized
-	}
-	if !validID(docID) {
-		return nil, ErrNotFound
-	}
-	d, err := e.jl.Doc(docID)
-	if joblog.IsNotFound(err) {
-		return nil, ErrNotFound
-	}
+	d, err := e.ownedDoc(acct, docID, "report")
 	if err != nil {
-		return nil, e.logErr("report", err)
-	}
-	if d.AccountID != acct.ID {
-		return nil, ErrNotFound
+		return nil, err
 	}
 	if d.Status != string(StatusRedacted) || !d.HasOutput || !d.HasReport {
 		return nil, errorf(ErrNotFound, "", "report not ready")

@@ -107,21 +107,9 @@ func (e *Engine) StudioJob(ctx context.Context, acct *Account, jobID string) (*J
 // job, redacted (terminal with an output) and with its original kept.
 // Everything else is ErrNotFound, as for unknown ids.
 func (e *Engine) reviewDoc(acct *Account, docID string) (*joblog.Doc, error) {
-	if acct == nil {
-		return nil, ErrUnauthorized
-	}
-	if !validID(docID) {
-		return nil, ErrNotFound
-	}
-	d, err := e.jl.Doc(docID)
-	if joblog.IsNotFound(err) {
-		return nil, ErrNotFound
-	}
+	d, err := e.ownedDoc(acct, docID, "review")
 	if err != nil {
-		return nil, e.logErr("review", err)
-	}
-	if d.AccountID != acct.ID {
-		return nil, ErrNotFound
+		return nil, err
 	}
 	return d, checkReviewable(e, d)
 }
