@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"time"
-
 )
 
 // Report summarises what redaction did to one document (extension: GET
