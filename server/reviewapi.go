@@ -42,16 +42,26 @@ func (s *Server) reviewer() (engine.Reviewer, error) {
 	return rv, nil
 }
 
+// reviewTarget is what every /v1 review route starts with: the service's
+// review side and the id in the path.
+func (s *Server) reviewTarget(r *reqCtx) (engine.Reviewer, string, error) {
+	rv, err := s.reviewer()
+	if err != nil {
+		return nil, "", err
+	}
+	id, err := pathID(r, 0)
+	if err != nil {
+		return nil, "", err
+	}
+	return rv, id, nil
+}
+
 // apiActor names the caller of a /v1 review route in the audit log: the
 // account, never the key.
 func apiActor(r *reqCtx) string { return "api:" + r.acct.ID }
 
 func (s *Server) getMasks(r *reqCtx) error {
-	rv, err := s.reviewer()
-	if err != nil {
-		return err
-	}
-	id, err := pathID(r, 0)
+	rv, id, err := s.reviewTarget(r)
 	if err != nil {
 		return err
 	}
@@ -108,11 +118,7 @@ func ParseMasks(raw []byte) ([]review.Mask, error) {
 }
 
 func (s *Server) putMasks(r *reqCtx) error {
-	rv, err := s.reviewer()
-	if err != nil {
-		return err
-	}
-	id, err := pathID(r, 0)
+	rv, id, err := s.reviewTarget(r)
 	if err != nil {
 		return err
 	}
@@ -169,11 +175,7 @@ type applyBody struct {
 }
 
 func (s *Server) apply(r *reqCtx) error {
-	rv, err := s.reviewer()
-	if err != nil {
-		return err
-	}
-	id, err := pathID(r, 0)
+	rv, id, err := s.reviewTarget(r)
 	if err != nil {
 		return err
 	}
@@ -202,11 +204,7 @@ type auditBody struct {
 }
 
 func (s *Server) audit(r *reqCtx) error {
-	rv, err := s.reviewer()
-	if err != nil {
-		return err
-	}
-	id, err := pathID(r, 0)
+	rv, id, err := s.reviewTarget(r)
 	if err != nil {
 		return err
 	}
