@@ -37,8 +37,12 @@ lint: vet
 test-setup:
 	./.ci/browser-setup.sh
 
+# The job service's tests run a second time on the cluster's record store
+# (engine/storelog over the pebble engine of engine/store), so both stores
+# are held to the same tests.
 test: setup test-setup lint
 	$(GO) test -count=1 -timeout 45m ./...
+	REDACTD_TEST_RECORDS=storelog $(GO) test -count=1 ./engine/
 	$(MAKE) fuzz-short
 
 # test-short is the quick loop: vet, gofmt and go test -short, with no
@@ -47,6 +51,7 @@ test: setup test-setup lint
 # (internal/testkit.SkipShortWithoutModels); after `make setup` they run.
 test-short: vet
 	$(GO) test -short -count=1 ./...
+	REDACTD_TEST_RECORDS=storelog $(GO) test -short -count=1 ./engine/
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

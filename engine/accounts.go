@@ -11,8 +11,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/redactd/redactd/engine/joblog"
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/engine/record"
 )
 
 // API keys are "rdk_" followed by 32 random bytes in unpadded base64url;
@@ -31,7 +31,7 @@ func (e *Engine) Authenticate(ctx context.Context, apiKey string) (*Account, err
 	}
 	sum := sha256.Sum256([]byte(apiKey))
 	k, err := e.jl.KeyByHash(sum[:])
-	if joblog.IsNotFound(err) {
+	if record.IsNotFound(err) {
 		return nil, ErrUnauthorized
 	}
 	if err != nil {
@@ -41,7 +41,7 @@ func (e *Engine) Authenticate(ctx context.Context, apiKey string) (*Account, err
 		return nil, ErrUnauthorized
 	}
 	a, err := e.jl.Account(k.AccountID)
-	if joblog.IsNotFound(err) {
+	if record.IsNotFound(err) {
 		return nil, ErrUnauthorized
 	}
 	if err != nil {
@@ -87,13 +87,13 @@ func (e *Engine) CreateKey(ctx context.Context, email, plan string, pages int64)
 	b := e.jl.NewBatch()
 	a, err := e.jl.AccountByEmail(email)
 	switch {
-	case joblog.IsNotFound(err):
+	case record.IsNotFound(err):
 		if plan == "" {
 			plan = PlanStandard
 		}
-		a = &joblog.Account{
+		a = &record.Account{
 			ID: newID(), Email: email, Plan: plan, PagesQuota: e.quota.grant(plan), CreatedAt: now,
-			Defaults: joblog.RedactOptions{Categories: categoryNames(page.Categories), Included: []string{}, Excluded: []string{}},
+			Defaults: record.RedactOptions{Categories: categoryNames(page.Categories), Included: []string{}, Excluded: []string{}},
 		}
 		if pages > 0 {
 			a.PagesQuota = pages
@@ -110,7 +110,7 @@ func (e *Engine) CreateKey(ctx context.Context, email, plan string, pages int64)
 	idb := make([]byte, 6)
 	rand.Read(idb)
 	sum := sha256.Sum256([]byte(key))
-	k := &joblog.Key{ID: hex.EncodeToString(idb), AccountID: a.ID, Hash: sum[:], CreatedAt: now}
+	k := &record.Key{ID: hex.EncodeToString(idb), AccountID: a.ID, Hash: sum[:], CreatedAt: now}
 	b.PutKey(k)
 	if err := b.Commit(true); err != nil {
 		return "", KeyInfo{}, e.logErr("create key", err)
@@ -147,7 +147,7 @@ func (e *Engine) RevokeKey(ctx context.Context, keyID string) error {
 	e.adminMu.Lock()
 	defer e.adminMu.Unlock()
 	k, err := e.jl.Key(keyID)
-	if joblog.IsNotFound(err) {
+	if record.IsNotFound(err) {
 		return ErrNotFound
 	}
 	if err != nil {
@@ -179,7 +179,7 @@ func (e *Engine) SetDefaults(ctx context.Context, email string, opts Options) er
 		return err
 	}
 	a, err := e.jl.AccountByEmail(email)
-	if joblog.IsNotFound(err) {
+	if record.IsNotFound(err) {
 		return ErrNotFound
 	}
 	if err != nil {

@@ -15,7 +15,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/redactd/redactd/engine/joblog"
+	"github.com/redactd/redactd/engine/record"
 )
 
 // errDocGone aborts processing of a document whose job was deleted.
@@ -24,7 +24,7 @@ var errDocGone = errors.New("engine: document deleted")
 // process runs one document from the queue to a terminal state. A non-nil
 // error means the outcome could not be recorded; the document stays
 // queued.
-func (e *Engine) process(ctx context.Context, q joblog.QueueEntry) error {
+func (e *Engine) process(ctx context.Context, q record.QueueEntry) error {
 	d, j, err := e.startAttempt(q)
 	if err != nil || d == nil {
 		return err
@@ -34,7 +34,7 @@ func (e *Engine) process(ctx context.Context, q joblog.QueueEntry) error {
 	defer func() {
 		// Runs last, after the temporary files are removed: a worker that
 		// outlived a delete's wait leaves no empty directory behind.
-		if _, err := e.jl.Job(j.ID); joblog.IsNotFound(err) {
+		if _, err := e.jl.Job(j.ID); record.IsNotFound(err) {
 			removeIfEmpty(dir)
 		}
 	}()
@@ -124,7 +124,7 @@ func (e *Engine) process(ctx context.Context, q joblog.QueueEntry) error {
 
 // startAttempt checks that the queue entry is current and counts the
 // attempt durably. It returns nil documents when there is nothing to do.
-func (e *Engine) startAttempt(q joblog.QueueEntry) (doc *joblog.Doc, job *joblog.Job, err error) {
+func (e *Engine) startAttempt(q record.QueueEntry) (doc *record.Doc, job *record.Job, err error) {
 	stale := false
 	err = e.changeDoc(q.DocID, func(t *tx) error {
 		d := t.doc
@@ -137,7 +137,10 @@ func (e *Engine) startAttempt(q joblog.QueueEntry) (doc *joblog.Doc, job *joblog
 			return e.end(t, outcome{errMsg: "processing failed repeatedly"}, time.Time{})
 		}
 		d.Attempts++
-		t.onCommit(func() { doc, job = d, t.job })
+		t.onCommit(func() {
+			doc, job = d, t.job
+			e.log.Info("document started", "job", d.JobID, "doc", d.ID, "attempt", d.Attempts)
+		})
 		return nil
 	})
 	if errors.Is(err, errNoDoc) || (err == nil && stale) {
@@ -160,7 +163,7 @@ func (e *Engine) abandon(docID string) {
 // dropStale removes a queue entry whose document is gone or done. Such an
 // entry was usually removed (and counted) by a concurrent purge already;
 // the janitor recounts the queue, so the counter is not touched here.
-func (e *Engine) dropStale(q joblog.QueueEntry) error {
+func (e *Engine) dropStale(q record.QueueEntry) error {
 	b := e.jl.NewBatch()
 	b.DeleteQueued(q)
 	return b.Commit(false)
@@ -219,11 +222,25 @@ func (e *Engine) advance(docID string, p Progress) error {
 		}
 		return e.progress(t, p)
 	})
-	if errors.Is(err, errNoDoc) {
+	var de *DocError
+	switch {
+	case err == nil, errors.Is(err, errDocGone), errors.As(err, &de), errors.Is(err, context.Canceled):
+		return err
+	case errors.Is(err, errNoDoc):
 		return errDocGone
 	}
-	return err
+	// The record store failed (a disk, or a cluster in a leader
+	// election): not the document's fault. process gives the attempt
+	// back and the document is tried again.
+	return &recordError{err}
 }
+
+// recordError is a failure of the record store while a document was
+// processed; storageFailure counts it as one.
+type recordError struct{ err error }
+
+func (e *recordError) Error() string { return "engine: record store: " + e.err.Error() }
+func (e *recordError) Unwrap() error { return e.err }
 
 // progress records p on the transition's document: the charge once the
 // page count is known, the state, pages_done.
@@ -342,10 +359,12 @@ func (e *Engine) end(t *tx, o outcome, start time.Time) error {
 }
 
 // storageFailure reports whether err is the storage refusing writes
-// (full, over quota, read-only): a condition of the machine that goes
-// away, not a property of the document.
+// (full, over quota, read-only) or the record store failing: a condition
+// of the machine or the cluster that goes away, not a property of the
+// document.
 func storageFailure(err error) bool {
-	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) || errors.Is(err, syscall.EROFS)
+	var re *recordError
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) || errors.Is(err, syscall.EROFS) || errors.As(err, &re)
 }
 
 // nonNilMasks makes a studio document without masks store [], not null.

@@ -6,7 +6,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/redactd/redactd/engine/joblog"
+	"github.com/redactd/redactd/engine/failpoint"
+	"github.com/redactd/redactd/engine/record"
 )
 
 // The ready queue is durable: a document's queue entry is written in the
@@ -86,10 +87,14 @@ func (e *Engine) updateQueueGauge() {
 	e.metrics.queueDepth.Set(float64(e.queued.Load() - int64(e.sched.inflightCount())))
 }
 
-// dispatch takes a worker slot, then the oldest queued document not in
-// flight, and starts a worker for it.
+// dispatch starts workers for queued documents, from the local queue or
+// from the shared queue's leases.
 func (e *Engine) dispatch() {
 	defer e.bg.Done()
+	if e.leasedQ != nil {
+		e.dispatchLeases()
+		return
+	}
 	tick := time.NewTicker(dispatchPoll)
 	defer tick.Stop()
 	for {
@@ -98,10 +103,10 @@ func (e *Engine) dispatch() {
 		case <-e.stop:
 			return
 		}
-		var q joblog.QueueEntry
+		var q record.QueueEntry
 		for {
-			next, ok, err := e.jl.NextQueued(e.sched.isInflight)
-			if err != nil && !errors.Is(err, joblog.ErrClosed) {
+			next, ok, err := e.localQ.NextQueued(e.sched.isInflight)
+			if err != nil && !errors.Is(err, record.ErrClosed) {
 				e.log.Error("engine: reading the queue failed", "err", err)
 			}
 			if ok {
@@ -116,21 +121,89 @@ func (e *Engine) dispatch() {
 				return
 			}
 		}
-		ctx, cancel := context.WithCancel(e.base)
-		r := &running{docID: q.DocID, jobID: q.JobID, cancel: cancel, done: make(chan struct{})}
-		e.sched.mu.Lock()
-		e.sched.inflight[q.DocID] = r
-		e.sched.mu.Unlock()
-		e.updateQueueGauge()
-		e.sched.wg.Add(1)
-		go e.work(ctx, q, r)
+		e.start(workItem{q: q})
 	}
 }
 
-func (e *Engine) work(ctx context.Context, q joblog.QueueEntry, r *running) {
+// dispatchLeases takes a worker slot, then a lease from the shared
+// queue (blocking until another node or this one enqueues), and starts a
+// worker for it.
+func (e *Engine) dispatchLeases() {
+	ctx, cancel := context.WithCancel(e.base)
+	defer cancel()
+	go func() {
+		select {
+		case <-e.stop:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	for {
+		select {
+		case e.sched.slots <- struct{}{}:
+		case <-ctx.Done():
+			return
+		}
+		l, err := e.leasedQ.Lease(ctx)
+		if err != nil {
+			<-e.sched.slots
+			if ctx.Err() != nil {
+				return
+			}
+			e.log.Error("engine: leasing from the queue failed", "err", err)
+			select {
+			case <-time.After(retryDelay):
+			case <-ctx.Done():
+				return
+			}
+			continue
+		}
+		if l.Exhausted() {
+			e.exhausted(l)
+			<-e.sched.slots
+			continue
+		}
+		if e.sched.isInflight(l.Entry().DocID) {
+			// A second delivery of a document this node is working on
+			// (the queue delivers at least once): the running attempt
+			// settles it.
+			e.settleLease(l, true)
+			<-e.sched.slots
+			continue
+		}
+		e.start(workItem{q: l.Entry(), lease: l})
+	}
+}
+
+// workItem is one queued document handed to a worker: a local queue
+// entry, or a shared queue's lease on it.
+type workItem struct {
+	q     record.QueueEntry
+	lease record.Lease // nil on a local queue
+}
+
+// start runs a worker for w in the slot the dispatcher took.
+func (e *Engine) start(w workItem) {
+	ctx, cancel := context.WithCancel(e.base)
+	r := &running{docID: w.q.DocID, jobID: w.q.JobID, cancel: cancel, done: make(chan struct{})}
+	e.sched.mu.Lock()
+	e.sched.inflight[w.q.DocID] = r
+	e.sched.mu.Unlock()
+	e.updateQueueGauge()
+	e.sched.wg.Add(1)
+	go e.work(ctx, w, r)
+}
+
+func (e *Engine) work(ctx context.Context, w workItem, r *running) {
 	defer e.sched.wg.Done()
 	retry := false
+	stopExtend := e.keepLease(ctx, w.lease)
 	defer func() {
+		stopExtend()
+		if w.lease != nil {
+			e.settleLease(w.lease, retry)
+			retry = false // the queue waits before delivering it again
+		}
 		if retry {
 			// Keep the document "in flight" for a while so the dispatcher
 			// does not spin on a failure that needs time to go away.
@@ -141,7 +214,7 @@ func (e *Engine) work(ctx context.Context, q joblog.QueueEntry, r *running) {
 		}
 		r.cancel()
 		e.sched.mu.Lock()
-		delete(e.sched.inflight, q.DocID)
+		delete(e.sched.inflight, w.q.DocID)
 		e.sched.mu.Unlock()
 		close(r.done)
 		<-e.sched.slots
@@ -150,10 +223,82 @@ func (e *Engine) work(ctx context.Context, q joblog.QueueEntry, r *running) {
 			e.wake()
 		}
 	}()
-	if err := e.process(ctx, q); err != nil {
-		if e.base.Err() == nil && !errors.Is(err, joblog.ErrClosed) {
-			e.log.Error("engine: document will be retried", "doc", q.DocID, "err", err)
+	if err := e.process(ctx, w.q); err != nil {
+		if e.base.Err() == nil && !errors.Is(err, record.ErrClosed) {
+			e.log.Error("engine: document will be retried", "doc", w.q.DocID, "err", err)
 			retry = true
 		}
 	}
+}
+
+// settleTimeout bounds the queue calls that settle a lease; they run
+// after the engine's context may be canceled (shutdown).
+const settleTimeout = 10 * time.Second
+
+// keepLease extends l while the worker runs; the returned function stops
+// it. A nil lease (local queue) needs nothing.
+func (e *Engine) keepLease(ctx context.Context, l record.Lease) (stop func()) {
+	if l == nil {
+		return func() {}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(e.leasedQ.ExtendEvery())
+		defer tick.Stop()
+		for {
+			select {
+			case <-tick.C:
+				if err := l.Extend(ctx); err != nil && ctx.Err() == nil {
+					e.log.Warn("engine: extending a lease failed", "doc", l.Entry().DocID, "err", err)
+				}
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
+}
+
+// settleLease settles a worker's lease once its outcome is committed:
+// Ack when the document is done with (terminal, deleted or stale), Nack
+// when it must be tried again (a failure to record the outcome, or a
+// shutdown that gave the attempt back, so another node takes it now).
+func (e *Engine) settleLease(l record.Lease, retry bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), settleTimeout)
+	defer cancel()
+	var err error
+	switch {
+	case retry:
+		err = l.Nack(ctx, retryDelay)
+	case e.base.Err() != nil:
+		err = l.Nack(ctx, 0)
+	default:
+		failpoint.Hit("before-ack")
+		err = l.Ack(ctx)
+	}
+	if err != nil {
+		e.log.Warn("engine: settling a lease failed", "doc", l.Entry().DocID, "err", err)
+	}
+}
+
+// exhausted ends a document whose queue entry was delivered more often
+// than the queue allows (each delivery died with its node), then removes
+// the entry.
+func (e *Engine) exhausted(l record.Lease) {
+	q := l.Entry()
+	e.log.Error("engine: document failed repeatedly", "doc", q.DocID, "deliveries", l.Attempt())
+	err := e.changeDoc(q.DocID, func(t *tx) error {
+		if Status(t.doc.Status).Terminal() {
+			return errNoChange
+		}
+		return e.end(t, outcome{errMsg: "processing failed repeatedly"}, time.Time{})
+	})
+	if err != nil && !errors.Is(err, errNoDoc) {
+		e.log.Error("engine: failing an exhausted document failed", "doc", q.DocID, "err", err)
+		e.settleLease(l, true)
+		return
+	}
+	e.settleLease(l, false)
 }

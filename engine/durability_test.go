@@ -149,6 +149,7 @@ func TestRetention(t *testing.T) {
 }
 
 func TestRecovery(t *testing.T) {
+	jobLogOnly(t)
 	v := newEnv(t, func(c *Settings) { c.MaxConcurrentJobs = 2 })
 	a, _ := v.account("rec@example.com", "standard", 0)
 	// First life: every document blocks once it has reported its page
@@ -220,6 +221,7 @@ func TestRecovery(t *testing.T) {
 }
 
 func TestAttemptsLimit(t *testing.T) {
+	jobLogOnly(t)
 	v := newEnv(t)
 	a, _ := v.account("att@example.com", "standard", 0)
 	v.reopen(blockingProc())

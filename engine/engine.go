@@ -18,17 +18,23 @@ import (
 	"github.com/redactd/redactd/engine/joblog"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/engine/pdfout"
+	"github.com/redactd/redactd/engine/record"
 	"github.com/redactd/redactd/engine/webhook"
 )
 
 // Engine is the durable job service; the package documentation (doc.go)
 // says how it behaves where the interface leaves it open.
 type Engine struct {
-	cfg   Settings
-	proc  Processor
-	log   *slog.Logger
-	jl    *joblog.Log
-	files storage
+	cfg  Settings
+	proc Processor
+	log  *slog.Logger
+	jl   record.Store
+	// node names this process to a shared store (roles it holds).
+	node string
+	// The ready queue: exactly one of these is set (records.go).
+	localQ  record.LocalQueue
+	leasedQ record.LeasedQueue
+	files   storage
 
 	now func() time.Time
 	// progressEvery is the least time between two stores of pages_done.
@@ -115,7 +121,7 @@ func open(cfg Settings, proc Processor, log *slog.Logger, h hooks) (*Engine, err
 		cfg:   cfg,
 		proc:  proc,
 		log:   log,
-		files: storage{dir: filepath.Join(cfg.Data, "files"), sync: h.syncFile},
+		files: storage{dir: cmp.Or(cfg.FilesDir, filepath.Join(cfg.Data, "files")), sync: h.syncFile},
 		now:   h.now,
 
 		progressEvery: cmp.Or(h.progressEvery, progressInterval),
@@ -144,11 +150,15 @@ func open(cfg Settings, proc Processor, log *slog.Logger, h hooks) (*Engine, err
 	if err := tighten(cfg.Data); err != nil {
 		return nil, fmt.Errorf("engine: data directory permissions: %w", err)
 	}
-	jl, err := joblog.Open(filepath.Join(cfg.Data, "joblog"), joblog.Options{Logger: log})
+	jl, err := openRecords(cfg, joblog.Options{Logger: log})
 	if err != nil {
-		return nil, fmt.Errorf("engine: %w", err)
+		return nil, err
 	}
 	e.jl = jl
+	e.localQ, _ = jl.(record.LocalQueue)
+	host, _ := os.Hostname()
+	e.node = host + "-" + newID()[:8]
+	e.leasedQ, _ = jl.(record.LeasedQueue)
 	if e.secret, err = e.loadUploadSecret(exposed); err != nil {
 		jl.Close()
 		return nil, fmt.Errorf("engine: upload secret: %w", err)
@@ -233,7 +243,7 @@ func (e *Engine) lockAcct(accountID string) func() {
 
 // logErr maps a job-log failure on a request path to a caller-facing error.
 func (e *Engine) logErr(op string, err error) error {
-	if errors.Is(err, joblog.ErrClosed) {
+	if errors.Is(err, record.ErrClosed) {
 		return errorf(ErrUnavailable, "", "shutting down")
 	}
 	e.log.Error("engine: job log", "op", op, "err", err)
@@ -265,7 +275,7 @@ func newID() string { return uuid.NewString() }
 
 // Conversions between API and stored types.
 
-func toOptions(o joblog.RedactOptions) Options {
+func toOptions(o record.RedactOptions) Options {
 	cats := make([]page.Category, len(o.Categories))
 	for i, c := range o.Categories {
 		cats[i] = page.Category(c)
@@ -280,7 +290,7 @@ func nonNil(s []string) []string {
 	return s
 }
 
-func toAccount(a *joblog.Account) *Account {
+func toAccount(a *record.Account) *Account {
 	return &Account{
 		ID: a.ID, Email: a.Email, Plan: a.Plan,
 		PagesQuota: a.PagesQuota, PagesUsed: a.PagesUsed,
@@ -288,7 +298,7 @@ func toAccount(a *joblog.Account) *Account {
 	}
 }
 
-func jobView(j *joblog.Job, docs []*joblog.Doc) *Job {
+func jobView(j *record.Job, docs []*record.Doc) *Job {
 	v := &Job{
 		ID: j.ID, AccountID: j.AccountID, Status: Status(j.Status),
 		Retention: Retention(j.Retention), CreatedAt: j.CreatedAt,

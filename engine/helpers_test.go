@@ -17,6 +17,9 @@ import (
 	"time"
 
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/engine/record"
+	"github.com/redactd/redactd/engine/store/pebblestore"
+	"github.com/redactd/redactd/engine/storelog"
 	"github.com/redactd/redactd/internal/testkit/testlog"
 )
 
@@ -271,7 +274,34 @@ func testConfig(t *testing.T) Settings {
 	cfg.UploadURLTTL = 15 * time.Minute
 	cfg.OutputTTL = 24 * time.Hour
 	cfg.StudioTTL = 720 * time.Hour
+	if onSharedStore() {
+		dir := filepath.Join(cfg.Data, "store")
+		cfg.Records = func() (record.Store, error) {
+			ps, err := pebblestore.Open(dir, pebblestore.Options{LeaseTime: 3 * time.Second})
+			if err != nil {
+				return nil, err
+			}
+			return storelog.Open(context.Background(), ps.Bundle(nil), storelog.Options{LeaseTime: 3 * time.Second, Close: ps.Close})
+		}
+	}
 	return cfg
+}
+
+// sharedStoreEnv names the environment variable that runs this package's
+// tests on the cluster's record store (engine/storelog over the pebble
+// engine of engine/store) instead of the job log: `make test` runs them
+// both ways, so the job service is held to one set of tests on both.
+const sharedStoreEnv = "REDACTD_TEST_RECORDS"
+
+func onSharedStore() bool { return os.Getenv(sharedStoreEnv) == "storelog" }
+
+// jobLogOnly skips a test of the job log's own files (layout, upgrades,
+// permissions) when the tests run on the shared store.
+func jobLogOnly(t *testing.T) {
+	t.Helper()
+	if onSharedStore() {
+		t.Skip("tests the one-node job log's files")
+	}
 }
 
 func newEnv(t *testing.T, mods ...func(*Settings)) *env {

@@ -7,7 +7,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/redactd/redactd/engine/joblog"
+	"github.com/redactd/redactd/engine/record"
 	"github.com/redactd/redactd/engine/webhook"
 )
 
@@ -44,12 +44,12 @@ func (e *Engine) checkCallback(ctx context.Context, raw string) error {
 }
 
 // queueHook adds the delivery of a job that just finished to b.
-func (e *Engine) queueHook(b *joblog.Batch, j *joblog.Job) {
+func (e *Engine) queueHook(b record.Batch, j *record.Job) {
 	if j.CallbackURL == "" {
 		return
 	}
 	now := e.now()
-	b.PutHook(&joblog.Hook{JobID: j.ID, AccountID: j.AccountID, URL: j.CallbackURL, FirstAt: now, NextAt: now})
+	b.PutHook(&record.Hook{JobID: j.ID, AccountID: j.AccountID, URL: j.CallbackURL, FirstAt: now, NextAt: now})
 }
 
 // DueHooks lists the deliveries due at now and the number pending.
@@ -72,14 +72,14 @@ func (e *Engine) DueHooks(now time.Time) ([]webhook.Delivery, int, error) {
 // first use). webhook.ErrGone when the job or delivery no longer exists.
 func (e *Engine) HookJob(jobID string) (*Job, []byte, error) {
 	h, err := e.jl.Hook(jobID)
-	if joblog.IsNotFound(err) {
+	if record.IsNotFound(err) {
 		return nil, nil, webhook.ErrGone
 	}
 	if err != nil {
 		return nil, nil, err
 	}
 	j, docs, err := e.jl.JobAndDocs(jobID)
-	if joblog.IsNotFound(err) {
+	if record.IsNotFound(err) {
 		return nil, nil, webhook.ErrGone
 	}
 	if err != nil {
@@ -103,7 +103,7 @@ func (e *Engine) HookDone(jobID string) error {
 // removed meanwhile (its job purged) stays removed.
 func (e *Engine) HookRetry(jobID string, attempts int, next time.Time) error {
 	h, err := e.jl.Hook(jobID)
-	if joblog.IsNotFound(err) {
+	if record.IsNotFound(err) {
 		return nil
 	}
 	if err != nil {
@@ -111,7 +111,7 @@ func (e *Engine) HookRetry(jobID string, attempts int, next time.Time) error {
 	}
 	return e.change(h.AccountID, func(t *tx) error {
 		h, err := e.jl.Hook(jobID)
-		if joblog.IsNotFound(err) {
+		if record.IsNotFound(err) {
 			return errNoChange
 		} else if err != nil {
 			return err
@@ -131,7 +131,7 @@ func (e *Engine) WebhookSecret(ctx context.Context, email string, rotate bool) (
 		return "", err
 	}
 	a, err := e.jl.AccountByEmail(email)
-	if joblog.IsNotFound(err) {
+	if record.IsNotFound(err) {
 		return "", errorf(ErrNotFound, "", "no account with that e-mail")
 	}
 	if err != nil {

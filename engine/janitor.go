@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/redactd/redactd/engine/joblog"
+	"github.com/redactd/redactd/engine/record"
 )
 
 // orphanGrace is how old a job directory without a job record must be
@@ -25,12 +25,21 @@ const janitorBatch = 1000
 // released documents that lost their queue entry, drops queue entries of
 // finished or deleted documents, removes originals of finished ephemeral
 // documents, and counts the queue.
+//
+// On a shared store (a cluster node) it does none of this: the other
+// nodes are running, so a job directory without a record may be a
+// creation in progress and a temporary file another node's output, and
+// the shared queue redelivers what a dead node held. The janitor's
+// periodic pass, on one node at a time, removes orphans past their grace.
 func (e *Engine) recover() error {
+	if e.localQ == nil {
+		return nil
+	}
 	if err := e.sweepOrphans(0, true); err != nil {
 		return err
 	}
-	var requeue, finished, applied []*joblog.Doc
-	err := e.jl.ScanDocs(func(d *joblog.Doc) bool {
+	var requeue, finished, applied []*record.Doc
+	err := e.jl.ScanDocs(func(d *record.Doc) bool {
 		switch term := Status(d.Status).Terminal(); {
 		case interruptedApply(d):
 			applied = append(applied, d)
@@ -65,13 +74,13 @@ func (e *Engine) recover() error {
 			}
 		}
 	}
-	q, err := e.jl.Queue()
+	q, err := e.localQ.Queue()
 	if err != nil {
 		return err
 	}
 	for _, ent := range q {
 		d, err := e.jl.Doc(ent.DocID)
-		if joblog.IsNotFound(err) || (err == nil && d.QueuedAt != ent.At) {
+		if record.IsNotFound(err) || (err == nil && d.QueuedAt != ent.At) {
 			b.DeleteQueued(ent)
 		} else if err != nil {
 			return err
@@ -117,7 +126,7 @@ func (e *Engine) sweepOrphans(grace time.Duration, startup bool) error {
 				}
 				continue
 			}
-			if !joblog.IsNotFound(err) {
+			if !record.IsNotFound(err) {
 				return err
 			}
 		case strings.HasPrefix(ent.Name(), tmpPrefix):
@@ -139,15 +148,31 @@ func (e *Engine) sweepOrphans(grace time.Duration, startup bool) error {
 }
 
 // janitor purges expired jobs every cfg.JanitorInterval.
+//
+// On a shared store one node at a time runs it: each pass first takes or
+// renews the janitor role (record.Roles), held for three intervals, so a
+// dead node's role passes to another one.
 func (e *Engine) janitor() {
 	defer e.bg.Done()
-	e.janitorOnce(e.base)
+	pass := func() {
+		if roles, ok := e.jl.(record.Roles); ok {
+			held, err := roles.HoldRole("janitor", e.node, 3*e.cfg.JanitorInterval)
+			if err != nil || !held {
+				if err != nil && !errors.Is(err, record.ErrClosed) {
+					e.log.Warn("engine: janitor role", "err", err)
+				}
+				return
+			}
+		}
+		e.janitorOnce(e.base)
+	}
+	pass()
 	t := time.NewTicker(e.cfg.JanitorInterval)
 	defer t.Stop()
 	for {
 		select {
 		case <-t.C:
-			e.janitorOnce(e.base)
+			pass()
 		case <-e.stop:
 			return
 		}
@@ -162,7 +187,7 @@ func (e *Engine) janitorOnce(ctx context.Context) {
 	defer e.janMu.Unlock()
 	due, err := e.jl.Expired(e.now(), janitorBatch)
 	if err != nil {
-		if !errors.Is(err, joblog.ErrClosed) {
+		if !errors.Is(err, record.ErrClosed) {
 			e.log.Error("engine: janitor", "err", err)
 		}
 		return
@@ -186,6 +211,11 @@ func (e *Engine) janitorOnce(ctx context.Context) {
 	if err := e.sweepOrphans(orphanGrace, false); err != nil && ctx.Err() == nil {
 		e.log.Error("engine: janitor: sweeping orphans", "err", err)
 	}
+	if e.leasedQ != nil {
+		if err := e.recoverShared(); err != nil && ctx.Err() == nil {
+			e.log.Error("engine: janitor: recovering", "err", err)
+		}
+	}
 	// Recount the queue so the depth gauge cannot drift.
 	if n, err := e.jl.Count("queue"); err == nil {
 		e.queued.Store(int64(n))
@@ -195,9 +225,9 @@ func (e *Engine) janitorOnce(ctx context.Context) {
 
 // expire handles one due retention entry and reports whether it purged
 // the job.
-func (e *Engine) expire(ctx context.Context, ent joblog.RetentionEntry) (bool, error) {
+func (e *Engine) expire(ctx context.Context, ent record.RetentionEntry) (bool, error) {
 	j, err := e.jl.Job(ent.JobID)
-	if joblog.IsNotFound(err) {
+	if record.IsNotFound(err) {
 		return false, e.dropExpiry(ent)
 	}
 	if err != nil {
@@ -216,7 +246,7 @@ func (e *Engine) expire(ctx context.Context, ent joblog.RetentionEntry) (bool, e
 	return false, e.expireUploads(j.ID, j.AccountID, ent)
 }
 
-func (e *Engine) dropExpiry(ent joblog.RetentionEntry) error {
+func (e *Engine) dropExpiry(ent record.RetentionEntry) error {
 	b := e.jl.NewBatch()
 	b.DeleteExpiry(ent)
 	return b.Commit(false)
@@ -225,7 +255,7 @@ func (e *Engine) dropExpiry(ent joblog.RetentionEntry) error {
 // expireUploads ends the reservation of a direct-upload job whose URLs
 // expired: reserved documents go to error ("upload not received" without
 // a file, "upload not committed" with one).
-func (e *Engine) expireUploads(jobID, accountID string, ent joblog.RetentionEntry) error {
+func (e *Engine) expireUploads(jobID, accountID string, ent record.RetentionEntry) error {
 	err := e.changeJob(accountID, jobID, func(t *tx) error {
 		j := t.job
 		if !j.ExpiresAt.Equal(ent.At) {
@@ -260,4 +290,62 @@ func (e *Engine) expireUploads(jobID, accountID string, ent joblog.RetentionEntr
 		return nil
 	}
 	return err
+}
+
+// staleAfter is how long a document may sit in a state that only a dead
+// node leaves behind before the janitor of a shared store repairs it: an
+// interrupted review apply, or a queued document whose queue entry was
+// never published (the node died between its commit and the enqueue).
+const staleAfter = 30 * time.Minute
+
+// recoverShared is a shared store's recovery, run by the janitor on one
+// node: what recover does at Open on one node, for states old enough
+// that no live node can still be working on them.
+//
+// A queued document that no node has started for staleAfter may have
+// lost its queue entry, or may just be waiting in a long queue; the two
+// look the same, so it is published again under the same queue stamp
+// (its place in line is kept) and its clock restarted, at most once per
+// staleAfter. A copy delivered after the document finished is dropped;
+// two copies processed at once cost work, never a second output or
+// charge (the second finish finds the document terminal).
+func (e *Engine) recoverShared() error {
+	cutoff := e.now().Add(-staleAfter)
+	var applied, lost []*record.Doc
+	err := e.jl.ScanDocs(func(d *record.Doc) bool {
+		switch {
+		case d.UpdatedAt.After(cutoff):
+		case interruptedApply(d):
+			applied = append(applied, d)
+		case !Status(d.Status).Terminal() && d.Released && d.Attempts == 0:
+			lost = append(lost, d)
+		}
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	if err := e.restoreApplies(applied); err != nil {
+		return err
+	}
+	for _, d := range lost {
+		err := e.changeDoc(d.ID, func(t *tx) error {
+			if t.doc.Attempts != 0 || Status(t.doc.Status).Terminal() || t.doc.UpdatedAt.After(cutoff) {
+				return errNoChange
+			}
+			if t.doc.QueuedAt == 0 {
+				t.enqueue(t.doc)
+			} else {
+				t.b.Enqueue(t.doc.QueuedAt, t.doc.ID, t.doc.JobID)
+			}
+			t.doc.UpdatedAt = e.now()
+			t.touch(t.doc)
+			return nil
+		})
+		if err != nil && !errors.Is(err, errNoDoc) {
+			return err
+		}
+		e.log.Warn("engine: requeued a document whose queue entry was lost", "doc", d.ID)
+	}
+	return nil
 }

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/redactd/redactd/engine/contract"
-	"github.com/redactd/redactd/engine/joblog"
+	"github.com/redactd/redactd/engine/record"
 )
 
 // Idempotency namespaces.
@@ -74,9 +74,9 @@ var errIdemMismatch = errorf(ErrInvalid, "", "X-Idempotency-Key was already used
 
 // replay returns the job an idempotency key already created, nil when the
 // key is unused, or errIdemMismatch.
-func (e *Engine) replay(accountID, ns, key, fp string) (*joblog.Job, error) {
+func (e *Engine) replay(accountID, ns, key, fp string) (*record.Job, error) {
 	r, err := e.jl.Idem(accountID, ns, key)
-	if joblog.IsNotFound(err) {
+	if record.IsNotFound(err) {
 		return nil, nil
 	}
 	if err != nil {
@@ -86,7 +86,7 @@ func (e *Engine) replay(accountID, ns, key, fp string) (*joblog.Job, error) {
 		return nil, errIdemMismatch
 	}
 	j, err := e.jl.Job(r.JobID)
-	if joblog.IsNotFound(err) {
+	if record.IsNotFound(err) {
 		return nil, nil // purged together with its record; cannot happen
 	}
 	if err != nil {
@@ -96,8 +96,8 @@ func (e *Engine) replay(accountID, ns, key, fp string) (*joblog.Job, error) {
 }
 
 // resolve applies the account's defaults to omitted options.
-func resolve(o Options, a *joblog.Account) joblog.RedactOptions {
-	r := joblog.RedactOptions{
+func resolve(o Options, a *record.Account) record.RedactOptions {
+	r := record.RedactOptions{
 		Categories: slices.Clone(a.Defaults.Categories),
 		Included:   slices.Clone(a.Defaults.Included),
 		Excluded:   slices.Clone(a.Defaults.Excluded),
@@ -116,12 +116,12 @@ func resolve(o Options, a *joblog.Account) joblog.RedactOptions {
 }
 
 // account reads the caller's account for a state change.
-func (e *Engine) account(acct *Account) (*joblog.Account, error) {
+func (e *Engine) account(acct *Account) (*record.Account, error) {
 	if acct == nil {
 		return nil, ErrUnauthorized
 	}
 	a, err := e.jl.Account(acct.ID)
-	if joblog.IsNotFound(err) {
+	if record.IsNotFound(err) {
 		return nil, ErrUnauthorized
 	}
 	if err != nil {
@@ -156,7 +156,7 @@ type admission struct {
 	fp        string
 	// replay is the job an earlier request with the same idempotency key
 	// created; when set, the caller answers with it and creates nothing.
-	replay *joblog.Job
+	replay *record.Job
 	unlock func()
 }
 
@@ -219,7 +219,7 @@ func (e *Engine) CreateJob(ctx context.Context, acct *Account, req CreateJobRequ
 	if len(req.Files) > e.cfg.MaxFilesPerJob {
 		return nil, errorf(ErrInvalid, "files", "more than %d files", e.cfg.MaxFilesPerJob)
 	}
-	docs := make([]*joblog.Doc, len(req.Files))
+	docs := make([]*record.Doc, len(req.Files))
 	for i, f := range req.Files {
 		field := fmt.Sprintf("files[%d]", i)
 		name := contract.CleanFileName(f.Name)
@@ -234,7 +234,7 @@ func (e *Engine) CreateJob(ctx context.Context, acct *Account, req CreateJobRequ
 		if !ok {
 			return nil, errorf(ErrInvalid, field, "unsupported file type (want PDF, PNG, JPEG, TIFF, GIF, BMP or WebP)")
 		}
-		docs[i] = &joblog.Doc{Index: i, FileName: name, Kind: kind, SizeBytes: size, SHA256: sum}
+		docs[i] = &record.Doc{Index: i, FileName: name, Kind: kind, SizeBytes: size, SHA256: sum}
 		fpReq.Files = append(fpReq.Files, fileFP{Name: f.Name, Size: size, SHA256: sum})
 	}
 	ad, err := e.admit(acct, nsCreate, req.Retention, req.Options, req.IdempotencyKey, fpReq)
@@ -270,7 +270,7 @@ func (e *Engine) CreateJob(ctx context.Context, acct *Account, req CreateJobRequ
 	return e.view(j)
 }
 
-func (e *Engine) writeOriginals(dir string, docs []*joblog.Doc, files []File) error {
+func (e *Engine) writeOriginals(dir string, docs []*record.Doc, files []File) error {
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		return err
 	}
@@ -291,8 +291,8 @@ func (e *Engine) writeOriginals(dir string, docs []*joblog.Doc, files []File) er
 // under the account lock, after rechecking idempotency and quota. direct
 // jobs are reservations (documents not released); others are queued at
 // once. If the idempotency key was taken meanwhile it returns that job.
-func (e *Engine) recordJob(ctx context.Context, accountID, jobID, ns, idemKey, fp string, ret Retention, opts Options, docs []*joblog.Doc, direct bool, callback string) (*joblog.Job, error) {
-	var job *joblog.Job
+func (e *Engine) recordJob(ctx context.Context, accountID, jobID, ns, idemKey, fp string, ret Retention, opts Options, docs []*record.Doc, direct bool, callback string) (*record.Job, error) {
+	var job *record.Job
 	err := e.change(accountID, func(t *tx) error {
 		if idemKey != "" {
 			if j, err := e.replay(accountID, ns, idemKey, fp); err != nil || j != nil {
@@ -304,7 +304,7 @@ func (e *Engine) recordJob(ctx context.Context, accountID, jobID, ns, idemKey, f
 			}
 		}
 		a, err := t.account()
-		if joblog.IsNotFound(err) {
+		if record.IsNotFound(err) {
 			return ErrUnauthorized
 		}
 		if err != nil {
@@ -328,15 +328,15 @@ func (e *Engine) recordJob(ctx context.Context, accountID, jobID, ns, idemKey, f
 // newJob is recordJob's transition: the job and its documents, their
 // first events, the idempotency record, and the queue entries or (for a
 // direct-upload job) the upload deadline.
-func (e *Engine) newJob(t *tx, jobID, ns, idemKey, fp string, ret Retention, opts Options, docs []*joblog.Doc, direct bool, callback string) *joblog.Job {
+func (e *Engine) newJob(t *tx, jobID, ns, idemKey, fp string, ret Retention, opts Options, docs []*record.Doc, direct bool, callback string) *record.Job {
 	now := e.now()
-	j := &joblog.Job{
+	j := &record.Job{
 		ID: jobID, AccountID: t.accountID, Retention: string(ret), CreatedAt: now,
 		Options: resolve(opts, t.acct), Direct: direct, CallbackURL: callback,
 	}
 	if idemKey != "" {
 		j.IdemNS, j.IdemKey = ns, idemKey
-		t.b.PutIdem(t.accountID, ns, idemKey, &joblog.Idem{JobID: jobID, Fingerprint: fp, CreatedAt: now})
+		t.b.PutIdem(t.accountID, ns, idemKey, &record.Idem{JobID: jobID, Fingerprint: fp, CreatedAt: now})
 	}
 	if direct {
 		j.UploadExpires = now.Add(e.cfg.UploadURLTTL)
@@ -366,7 +366,7 @@ func (e *Engine) newJob(t *tx, jobID, ns, idemKey, fp string, ret Retention, opt
 }
 
 // view builds the API view of a job, read again from one snapshot.
-func (e *Engine) view(j *joblog.Job) (*Job, error) {
+func (e *Engine) view(j *record.Job) (*Job, error) {
 	j, docs, err := e.jl.JobAndDocs(j.ID)
 	if err != nil {
 		return nil, e.logErr("get job", err)
@@ -376,7 +376,7 @@ func (e *Engine) view(j *joblog.Job) (*Job, error) {
 
 // ownedJob reads a job of the caller's account; anything else is
 // ErrNotFound, so ids of other accounts cannot be probed.
-func (e *Engine) ownedJob(acct *Account, jobID string) (*joblog.Job, error) {
+func (e *Engine) ownedJob(acct *Account, jobID string) (*record.Job, error) {
 	if acct == nil {
 		return nil, ErrUnauthorized
 	}
@@ -384,7 +384,7 @@ func (e *Engine) ownedJob(acct *Account, jobID string) (*joblog.Job, error) {
 		return nil, ErrNotFound
 	}
 	j, err := e.jl.Job(jobID)
-	if joblog.IsNotFound(err) {
+	if record.IsNotFound(err) {
 		return nil, ErrNotFound
 	}
 	if err != nil {
@@ -399,7 +399,7 @@ func (e *Engine) ownedJob(acct *Account, jobID string) (*joblog.Job, error) {
 // ownedDoc reads a document of acct's; another account's document, like
 // an unknown or malformed id, is ErrNotFound. op names the caller in a
 // job-log failure's log line.
-func (e *Engine) ownedDoc(acct *Account, docID, op string) (*joblog.Doc, error) {
+func (e *Engine) ownedDoc(acct *Account, docID, op string) (*record.Doc, error) {
 	if acct == nil {
 		return nil, ErrUnauthorized
 	}
@@ -407,7 +407,7 @@ func (e *Engine) ownedDoc(acct *Account, docID, op string) (*joblog.Doc, error) 
 		return nil, ErrNotFound
 	}
 	d, err := e.jl.Doc(docID)
-	if joblog.IsNotFound(err) {
+	if record.IsNotFound(err) {
 		return nil, ErrNotFound
 	}
 	if err != nil {
@@ -430,7 +430,7 @@ func (e *Engine) GetJob(ctx context.Context, acct *Account, jobID string) (*Job,
 		return nil, err
 	}
 	j, docs, err := e.jl.JobAndDocs(jobID)
-	if joblog.IsNotFound(err) {
+	if record.IsNotFound(err) {
 		return nil, ErrNotFound
 	}
 	if err != nil {

@@ -3,7 +3,7 @@ package engine
 import (
 	"time"
 
-	"github.com/redactd/redactd/engine/joblog"
+	"github.com/redactd/redactd/engine/record"
 )
 
 // lifecycle holds the status rules of documents and jobs (the package
@@ -17,7 +17,7 @@ type lifecycle struct {
 	outputTTL, studioTTL time.Duration
 	// finished queues the job's webhook delivery in the batch that
 	// makes its last document terminal.
-	finished func(b *joblog.Batch, j *joblog.Job)
+	finished func(b record.Batch, j *record.Job)
 }
 
 func rank(s Status) int {
@@ -33,7 +33,7 @@ func rank(s Status) int {
 }
 
 // deriveStatus is the job status rule documented on Engine.
-func deriveStatus(docs []*joblog.Doc) Status {
+func deriveStatus(docs []*record.Doc) Status {
 	least := -1
 	anyRedacted := false
 	for _, d := range docs {
@@ -64,7 +64,7 @@ func deriveStatus(docs []*joblog.Doc) Status {
 	return StatusRedacting
 }
 
-func allTerminal(docs []*joblog.Doc) bool {
+func allTerminal(docs []*record.Doc) bool {
 	for _, d := range docs {
 		if !Status(d.Status).Terminal() {
 			return false
@@ -74,13 +74,13 @@ func allTerminal(docs []*joblog.Doc) bool {
 }
 
 // event appends a transition to the job's log inside b.
-func (l lifecycle) event(b *joblog.Batch, j *joblog.Job, docID string, from, to Status, note string) {
+func (l lifecycle) event(b record.Batch, j *record.Job, docID string, from, to Status, note string) {
 	j.Seq++
-	b.AddEvent(j.ID, &joblog.Event{Seq: j.Seq, At: l.now(), Doc: docID, From: string(from), To: string(to), Note: note})
+	b.AddEvent(j.ID, &record.Event{Seq: j.Seq, At: l.now(), Doc: docID, From: string(from), To: string(to), Note: note})
 }
 
 // setStatus moves a document to a new status, with an event.
-func (l lifecycle) setStatus(b *joblog.Batch, j *joblog.Job, d *joblog.Doc, to Status, note string) {
+func (l lifecycle) setStatus(b record.Batch, j *record.Job, d *record.Doc, to Status, note string) {
 	if Status(d.Status) == to {
 		return
 	}
@@ -92,7 +92,7 @@ func (l lifecycle) setStatus(b *joblog.Batch, j *joblog.Job, d *joblog.Doc, to S
 // settle recomputes the job's status from docs (which hold the batch's
 // document changes), records a job event when it changes, starts the
 // retention clock once every document is terminal, and writes the job.
-func (l lifecycle) settle(b *joblog.Batch, j *joblog.Job, docs []*joblog.Doc) {
+func (l lifecycle) settle(b record.Batch, j *record.Job, docs []*record.Doc) {
 	if st := deriveStatus(docs); string(st) != j.Status {
 		l.event(b, j, "", Status(j.Status), st, "")
 		j.Status = string(st)

@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/redactd/redactd/engine/joblog"
+	"github.com/redactd/redactd/engine/record"
 )
 
 // Listing limits of GET /v1/jobs.
@@ -52,7 +52,7 @@ func (e *Engine) ListJobs(ctx context.Context, acct *Account, req ListJobsReques
 	var before []byte
 	if req.Cursor != "" {
 		b, err := cursorEncoding.DecodeString(req.Cursor)
-		if err != nil || len(b) != joblog.ListCursorLen || uuid.Validate(string(b[8:])) != nil {
+		if err != nil || len(b) != record.ListCursorLen || uuid.Validate(string(b[8:])) != nil {
 			return nil, errorf(ErrInvalid, "cursor", "not a cursor returned by this endpoint")
 		}
 		before = b

@@ -15,6 +15,7 @@ type Metrics struct {
 	jobsCreated prometheus.Counter     // newJob
 	quotaPages  prometheus.Counter     // tx.charge
 	docDuration prometheus.Histogram   // lifecycle.terminal
+	conflicts   prometheus.Counter     // change
 }
 
 // NewMetrics creates the job service's metrics on reg (nil: unregistered).
@@ -39,9 +40,12 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 			Name: "redactd_document_duration_seconds", Help: "Time from dequeue to terminal state per document.",
 			Buckets: prometheus.ExponentialBuckets(0.01, 2, 16),
 		}),
+		conflicts: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "redactd_state_conflicts_total", Help: "State changes retried because another node changed the same job first (cluster engine).",
+		}),
 	}
 	if reg != nil {
-		for _, c := range []prometheus.Collector{m.queueDepth, m.inFlight, m.documents, m.jobsCreated, m.quotaPages, m.docDuration} {
+		for _, c := range []prometheus.Collector{m.queueDepth, m.inFlight, m.documents, m.jobsCreated, m.quotaPages, m.docDuration, m.conflicts} {
 			if err := reg.Register(c); err != nil {
 				return nil, err
 			}

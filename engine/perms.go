@@ -115,7 +115,19 @@ func tighten(data string) error {
 // loadUploadSecret returns the upload-signing secret from its file, moving
 // it there from the job log of an earlier release (a new one replaces it
 // when that job log was exposed, since others may know it), or making one.
+//
+// A cluster node shares one secret with every node through its store, so
+// that any node accepts the upload URLs any other issued.
 func (e *Engine) loadUploadSecret(exposed bool) ([]byte, error) {
+	if shared, ok := e.jl.(interface {
+		UploadSecret(candidate []byte) ([]byte, error)
+	}); ok {
+		candidate := make([]byte, 32)
+		if _, err := rand.Read(candidate); err != nil {
+			return nil, err
+		}
+		return shared.UploadSecret(candidate)
+	}
 	path := filepath.Join(e.cfg.Data, uploadSecretFile)
 	b, err := os.ReadFile(path)
 	switch {

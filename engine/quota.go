@@ -3,7 +3,7 @@ package engine
 import (
 	"fmt"
 
-	"github.com/redactd/redactd/engine/joblog"
+	"github.com/redactd/redactd/engine/record"
 )
 
 // quota holds the page-quota rules (the package documentation, doc.go,
@@ -26,11 +26,11 @@ func (q quota) grant(plan string) int64 {
 }
 
 // left reports whether a can start a job: some quota is left.
-func (q quota) left(a *joblog.Account) bool { return a.PagesUsed < a.PagesQuota }
+func (q quota) left(a *record.Account) bool { return a.PagesUsed < a.PagesQuota }
 
 // denial returns why a document of pages pages cannot be charged to a,
 // or "" when it can.
-func (q quota) denial(a *joblog.Account, pages int) string {
+func (q quota) denial(a *record.Account, pages int) string {
 	switch {
 	case pages > q.maxPagesDoc:
 		return fmt.Sprintf("document has %d pages; the limit is %d", pages, q.maxPagesDoc)
@@ -45,7 +45,7 @@ func (q quota) denial(a *joblog.Account, pages int) string {
 // charge charges d's pages to the account once, in the transition's
 // batch, or returns why it may not (a message for the document's
 // error). A document already charged is left as it is.
-func (t *tx) charge(d *joblog.Doc, pages int) (denied string, err error) {
+func (t *tx) charge(d *record.Doc, pages int) (denied string, err error) {
 	if d.Charged {
 		return "", nil
 	}
@@ -53,12 +53,23 @@ func (t *tx) charge(d *joblog.Doc, pages int) (denied string, err error) {
 	if err != nil {
 		return "", err
 	}
-	if msg := t.e.quota.denial(a, pages); msg != "" {
+	use := *a
+	if cr, ok := t.e.jl.(record.ChargeReader); ok {
+		// An attempt that died after charging counted these pages
+		// already; they are this document's own.
+		charged, ok, err := cr.Charged(a.ID, d.ID)
+		if err != nil {
+			return "", err
+		}
+		if ok {
+			use.PagesUsed -= charged
+		}
+	}
+	if msg := t.e.quota.denial(&use, pages); msg != "" {
 		return msg, nil
 	}
-	a.PagesUsed += int64(pages)
+	t.b.Charge(a, d.ID, int64(pages))
 	d.Charged, d.ChargedPages, d.PageCount = true, int64(pages), pages
-	t.accountChanged()
 	t.touch(d)
 	t.event(d, Status(d.Status), Status(d.Status), fmt.Sprintf("charged %d pages", pages))
 	t.onCommit(func() { t.e.metrics.quotaPages.Add(float64(pages)) })
@@ -66,7 +77,7 @@ func (t *tx) charge(d *joblog.Doc, pages int) (denied string, err error) {
 }
 
 // refund gives back d's charged pages once, in the transition's batch.
-func (t *tx) refund(d *joblog.Doc) error {
+func (t *tx) refund(d *record.Doc) error {
 	if !d.Charged || d.Refunded {
 		return nil
 	}
@@ -74,9 +85,8 @@ func (t *tx) refund(d *joblog.Doc) error {
 	if err != nil {
 		return err
 	}
-	a.PagesUsed -= d.ChargedPages
+	t.b.Refund(a, d.ID, d.ChargedPages)
 	d.Refunded = true
-	t.accountChanged()
 	t.touch(d)
 	t.event(d, Status(d.Status), Status(d.Status), fmt.Sprintf("refunded %d pages", d.ChargedPages))
 	return nil
@@ -86,22 +96,17 @@ func (t *tx) refund(d *joblog.Doc) error {
 // charged but are deleted before they finished, so that only redacted
 // documents consume quota. The records go with the job, so no event.
 func (t *tx) refundUnfinished() error {
-	var pages int64
 	for _, d := range t.docs {
 		// A document with an output was delivered: one in the middle of
 		// a review apply is not unfinished.
-		if d.Charged && !d.Refunded && !Status(d.Status).Terminal() && !d.HasOutput {
-			pages += d.ChargedPages
+		if !d.Charged || d.Refunded || Status(d.Status).Terminal() || d.HasOutput {
+			continue
 		}
+		a, err := t.account()
+		if err != nil {
+			return err
+		}
+		t.b.Refund(a, d.ID, d.ChargedPages)
 	}
-	if pages == 0 {
-		return nil
-	}
-	a, err := t.account()
-	if err != nil {
-		return err
-	}
-	a.PagesUsed -= pages
-	t.accountChanged()
 	return nil
 }

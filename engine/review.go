@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/redactd/redactd/engine/joblog"
+	"github.com/redactd/redactd/engine/record"
 	"github.com/redactd/redactd/engine/review"
 )
 
@@ -106,7 +106,7 @@ func (e *Engine) StudioJob(ctx context.Context, acct *Account, jobID string) (*J
 // reviewDoc finds a document the caller may review: theirs, of a studio
 // job, redacted (terminal with an output) and with its original kept.
 // Everything else is ErrNotFound, as for unknown ids.
-func (e *Engine) reviewDoc(acct *Account, docID string) (*joblog.Doc, error) {
+func (e *Engine) reviewDoc(acct *Account, docID string) (*record.Doc, error) {
 	d, err := e.ownedDoc(acct, docID, "review")
 	if err != nil {
 		return nil, err
@@ -114,9 +114,9 @@ func (e *Engine) reviewDoc(acct *Account, docID string) (*joblog.Doc, error) {
 	return d, checkReviewable(e, d)
 }
 
-func checkReviewable(e *Engine, d *joblog.Doc) error {
+func checkReviewable(e *Engine, d *record.Doc) error {
 	j, err := e.jl.Job(d.JobID)
-	if joblog.IsNotFound(err) {
+	if record.IsNotFound(err) {
 		return ErrNotFound
 	}
 	if err != nil {
@@ -130,7 +130,7 @@ func checkReviewable(e *Engine, d *joblog.Doc) error {
 
 // loadReview reads the review state, creating it from the pipeline's
 // masks on first use. The caller holds the account lock.
-func (e *Engine) loadReview(ctx context.Context, d *joblog.Doc) (*review.State, error) {
+func (e *Engine) loadReview(ctx context.Context, d *record.Doc) (*review.State, error) {
 	b, err := os.ReadFile(e.reviewPath(d.JobID, d.ID))
 	if err == nil {
 		var st review.State
@@ -159,7 +159,7 @@ func (e *Engine) loadReview(ctx context.Context, d *joblog.Doc) (*review.State, 
 
 // reviewPages are the page sizes from the words file, or, for a document
 // redacted before words were kept, measured on the original.
-func (e *Engine) reviewPages(ctx context.Context, d *joblog.Doc) ([]review.Page, error) {
+func (e *Engine) reviewPages(ctx context.Context, d *record.Doc) ([]review.Page, error) {
 	if b, err := os.ReadFile(e.wordsPath(d.JobID, d.ID)); err == nil {
 		var wf wordsFile
 		if err := json.Unmarshal(b, &wf); err == nil && len(wf.Pages) > 0 {
@@ -169,7 +169,7 @@ func (e *Engine) reviewPages(ctx context.Context, d *joblog.Doc) ([]review.Page,
 	return review.PageSizes(ctx, e.files.origPath(d.JobID, d.ID))
 }
 
-func (e *Engine) saveReview(d *joblog.Doc, st *review.State) error {
+func (e *Engine) saveReview(d *record.Doc, st *review.State) error {
 	data, err := json.Marshal(st)
 	if err != nil {
 		return err
@@ -183,7 +183,7 @@ func (e *Engine) saveReview(d *joblog.Doc, st *review.State) error {
 
 // appendAudit adds entries to the document's audit log, chained to its
 // last entry, and syncs the file. The caller holds the account lock.
-func (e *Engine) appendAudit(d *joblog.Doc, actor string, changes []review.Change) error {
+func (e *Engine) appendAudit(d *record.Doc, actor string, changes []review.Change) error {
 	if len(changes) == 0 {
 		return nil
 	}
@@ -354,7 +354,7 @@ func (e *Engine) ReviewFiles(ctx context.Context, acct *Account, docID string) (
 // and Drain waits for it too).
 func (e *Engine) ApplyReview(ctx context.Context, acct *Account, docID, actor string) (*review.Applied, error) {
 	var st *review.State
-	var job *joblog.Job
+	var job *record.Job
 	var run *running
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -414,7 +414,7 @@ func (e *Engine) ApplyReview(ctx context.Context, acct *Account, docID, actor st
 // is read by OCR), and returns what it still finds as PII. It is skipped
 // when review-rescan or OCR is off; a failure is logged and reported as
 // not rescanned, never as a failed apply.
-func (e *Engine) rescan(ctx context.Context, j *joblog.Job, docID, path string, st *review.State) ([]review.Leak, bool) {
+func (e *Engine) rescan(ctx context.Context, j *record.Job, docID, path string, st *review.State) ([]review.Leak, bool) {
 	if !e.cfg.ReviewRescan || e.cfg.OCR == "off" {
 		return []review.Leak{}, false
 	}
@@ -434,7 +434,7 @@ func (e *Engine) rescan(ctx context.Context, j *joblog.Job, docID, path string, 
 
 // reburn runs the processor on the original with the state's burned
 // masks and the output gate on what it wrote.
-func (e *Engine) reburn(ctx context.Context, j *joblog.Job, docID string, st *review.State) (string, *ProcessResult, error) {
+func (e *Engine) reburn(ctx context.Context, j *record.Job, docID string, st *review.State) (string, *ProcessResult, error) {
 	out, err := createTemp(e.files.jobDir(j.ID))
 	if err != nil {
 		return "", nil, err
@@ -524,14 +524,14 @@ func (e *Engine) publishReburn(jobID, docID, out string, res *ProcessResult) err
 // crash interrupted: it shows redacting but already has an output, which
 // first processing never leaves behind (the output is published in the
 // batch that makes a document terminal).
-func interruptedApply(d *joblog.Doc) bool {
+func interruptedApply(d *record.Doc) bool {
 	return !Status(d.Status).Terminal() && d.HasOutput
 }
 
 // restoreApplies returns interrupted applies to redacted: their output
 // was to be replaced only after the gate, so what is in place is the last
 // good one. recover calls it before anything runs.
-func (e *Engine) restoreApplies(docs []*joblog.Doc) error {
+func (e *Engine) restoreApplies(docs []*record.Doc) error {
 	for _, d := range docs {
 		err := e.changeDoc(d.ID, func(t *tx) error {
 			t.move(t.doc, StatusRedacted, "review apply interrupted; output kept")

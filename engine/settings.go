@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/redactd/redactd/engine/record"
 )
 
 // Settings configure the job service; Options (contract.Options) are a
@@ -14,6 +16,9 @@ type Settings struct {
 	// Data is the data directory: the job log (DATA/joblog), the files
 	// (DATA/files) and the upload secret.
 	Data string
+	// FilesDir holds originals, outputs and review files (default
+	// DATA/files); a cluster's nodes share one.
+	FilesDir string
 	// MaxConcurrentJobs bounds the documents processed at once (default 1).
 	MaxConcurrentJobs int
 	// JanitorInterval is how often expired jobs and uploads are swept
@@ -49,4 +54,9 @@ type Settings struct {
 
 	// Registerer takes the engine's metrics; nil keeps them unregistered.
 	Registerer prometheus.Registerer `config:"-"`
+	// Records opens the record store of a cluster node (engine/storelog
+	// on the shared engine); nil opens the job log at DATA/joblog. Each
+	// Open calls it once and the engine owns what it returns: Close
+	// closes it.
+	Records func() (record.Store, error) `config:"-"`
 }

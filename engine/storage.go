@@ -232,20 +232,36 @@ func (s storage) writeJSONTemp(jobID string, v any) (string, error) {
 
 // publish renames a finished document's sealed temporary files (the
 // output, and the masks and report when given) into place and syncs the
-// job's directory.
+// job's directory. It may be repeated: a transition retried after a
+// lost race (a shared store) publishes again, and a temporary file
+// already moved into place counts as published.
 func (s storage) publish(jobID, docID, out, masks, report string) error {
-	if err := os.Rename(out, s.outPath(jobID, docID)); err != nil {
+	if err := placeOnce(out, s.outPath(jobID, docID)); err != nil {
 		return err
 	}
 	if masks != "" {
-		if err := os.Rename(masks, s.masksPath(jobID, docID)); err != nil {
+		if err := placeOnce(masks, s.masksPath(jobID, docID)); err != nil {
 			return err
 		}
 	}
 	if report != "" {
-		if err := os.Rename(report, s.reportPath(jobID, docID)); err != nil {
+		if err := placeOnce(report, s.reportPath(jobID, docID)); err != nil {
 			return err
 		}
 	}
 	return syncDir(s.jobDir(jobID))
+}
+
+// placeOnce renames tmp to name, unless tmp is gone and name exists (an
+// earlier try of the same publish moved it).
+func placeOnce(tmp, name string) error {
+	err := os.Rename(tmp, name)
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, serr := os.Stat(tmp); errors.Is(serr, fs.ErrNotExist) {
+			if _, nerr := os.Stat(name); nerr == nil {
+				return nil
+			}
+		}
+	}
+	return err
 }

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/redactd/redactd/engine/joblog"
+	"github.com/redactd/redactd/engine/record"
 )
 
 // The transition function.
@@ -48,22 +48,22 @@ var errNoDoc = errors.New("engine: no such document")
 // Its methods are the steps a transition may take; change commits.
 type tx struct {
 	e *Engine
-	b *joblog.Batch
+	b record.Batch
 
 	accountID string
-	acct      *joblog.Account // read on first use (account)
+	acct      *record.Account // read on first use (account)
 	acctDirty bool
 
-	job  *joblog.Job   // nil for an account-only change
-	docs []*joblog.Doc // every document of job, as read under the lock
-	doc  *joblog.Doc   // the document a document transition is about
+	job  *record.Job   // nil for an account-only change
+	docs []*record.Doc // every document of job, as read under the lock
+	doc  *record.Doc   // the document a document transition is about
 
 	// started is when the processing attempt that ends in this
 	// transition began; a document made terminal without one (expired,
 	// refused) has no duration.
 	started time.Time
 
-	touched  map[*joblog.Doc]bool
+	touched  map[*record.Doc]bool
 	purged   bool // the job's records are deleted: nothing is settled
 	unsynced bool
 	after    []func()
@@ -74,7 +74,7 @@ type tx struct {
 // calling fn.
 func (e *Engine) changeDoc(docID string, fn func(*tx) error) error {
 	d, err := e.jl.Doc(docID)
-	if joblog.IsNotFound(err) {
+	if record.IsNotFound(err) {
 		return errNoDoc
 	}
 	if err != nil {
@@ -82,7 +82,7 @@ func (e *Engine) changeDoc(docID string, fn func(*tx) error) error {
 	}
 	return e.change(d.AccountID, func(t *tx) error {
 		d, err := e.jl.Doc(docID)
-		if joblog.IsNotFound(err) {
+		if record.IsNotFound(err) {
 			return errNoDoc
 		}
 		if err != nil {
@@ -107,7 +107,7 @@ func (e *Engine) changeDoc(docID string, fn func(*tx) error) error {
 // ErrNotFound without calling fn.
 func (e *Engine) changeJob(accountID, jobID string, fn func(*tx) error) error {
 	return e.change(accountID, func(t *tx) error {
-		if err := t.loadJob(jobID); joblog.IsNotFound(err) {
+		if err := t.loadJob(jobID); record.IsNotFound(err) {
 			return ErrNotFound
 		} else if err != nil {
 			return err
@@ -119,13 +119,33 @@ func (e *Engine) changeJob(accountID, jobID string, fn func(*tx) error) error {
 	})
 }
 
+// maxConflicts bounds how often change retries a transition whose
+// commit lost a race to another node (record.ConflictError).
+const maxConflicts = 20
+
 // change is the transition function: it takes the account's lock, runs
 // fn (which reads what it needs under the lock, through tx), builds the
 // batch from what fn changed, commits it and then runs fn's effects.
+//
+// On a shared store another node may change the same records between
+// the reads and the commit; the store then refuses the commit as a
+// conflict, and change runs fn again on fresh reads. fn must therefore
+// leave its effects to onCommit (or make them safe to repeat).
 func (e *Engine) change(accountID string, fn func(*tx) error) error {
 	unlock := e.lockAcct(accountID)
 	defer unlock()
-	t := &tx{e: e, b: e.jl.NewBatch(), accountID: accountID, touched: map[*joblog.Doc]bool{}}
+	for try := 1; ; try++ {
+		err := e.changeOnce(accountID, fn)
+		if !record.IsConflict(err) || try == maxConflicts {
+			return err
+		}
+		e.metrics.conflicts.Inc()
+		time.Sleep(time.Duration(try) * time.Millisecond)
+	}
+}
+
+func (e *Engine) changeOnce(accountID string, fn func(*tx) error) error {
+	t := &tx{e: e, b: e.jl.NewBatch(), accountID: accountID, touched: map[*record.Doc]bool{}}
 	if err := fn(t); err != nil {
 		t.b.Discard()
 		if errors.Is(err, errNoChange) {
@@ -159,7 +179,7 @@ func (t *tx) loadJob(jobID string) error {
 
 // adopt makes a job created by the transition (and its documents) the
 // job the transition commits.
-func (t *tx) adopt(j *joblog.Job, docs []*joblog.Doc) {
+func (t *tx) adopt(j *record.Job, docs []*record.Doc) {
 	t.job, t.docs = j, docs
 	for _, d := range docs {
 		t.touch(d)
@@ -190,7 +210,7 @@ func (t *tx) write() {
 }
 
 // account reads the transition's account once, under the lock.
-func (t *tx) account() (*joblog.Account, error) {
+func (t *tx) account() (*record.Account, error) {
 	if t.acct == nil {
 		a, err := t.e.jl.Account(t.accountID)
 		if err != nil {
@@ -205,12 +225,12 @@ func (t *tx) account() (*joblog.Account, error) {
 func (t *tx) accountChanged() { t.acctDirty = true }
 
 // touch marks d to be written (the transition's document is always).
-func (t *tx) touch(d *joblog.Doc) { t.touched[d] = true }
+func (t *tx) touch(d *record.Doc) { t.touched[d] = true }
 
 // setStatus moves d to a new status, with an event. A document made
 // terminal is counted once the commit succeeds: this is the one place
 // documents_total and document_duration_seconds are observed.
-func (t *tx) setStatus(d *joblog.Doc, to Status, note string) {
+func (t *tx) setStatus(d *record.Doc, to Status, note string) {
 	if Status(d.Status) != to && to.Terminal() {
 		started := t.started
 		t.onCommit(func() { t.e.metrics.terminal(to, started) })
@@ -223,19 +243,19 @@ func (t *tx) setStatus(d *joblog.Doc, to Status, note string) {
 // redacted), with its event and the job's derived status, without
 // counting a terminal state: the document was counted when it was first
 // redacted.
-func (t *tx) move(d *joblog.Doc, to Status, note string) {
+func (t *tx) move(d *record.Doc, to Status, note string) {
 	t.e.life.setStatus(t.b, t.job, d, to, note)
 	t.touch(d)
 }
 
 // event records a document's event (from == to for notes such as a
 // charge or an upload) in the job's log.
-func (t *tx) event(d *joblog.Doc, from, to Status, note string) {
+func (t *tx) event(d *record.Doc, from, to Status, note string) {
 	t.e.life.event(t.b, t.job, d.ID, from, to, note)
 }
 
 // enqueue puts d on the ready queue.
-func (t *tx) enqueue(d *joblog.Doc) {
+func (t *tx) enqueue(d *record.Doc) {
 	d.QueuedAt = t.e.queueStamp()
 	t.b.Enqueue(d.QueuedAt, d.ID, d.JobID)
 	t.touch(d)
@@ -243,7 +263,7 @@ func (t *tx) enqueue(d *joblog.Doc) {
 }
 
 // dequeue takes d off the ready queue, if it is on it.
-func (t *tx) dequeue(d *joblog.Doc) {
+func (t *tx) dequeue(d *record.Doc) {
 	if d.QueuedAt == 0 {
 		return
 	}

@@ -18,7 +18,7 @@ import (
 
 	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/imagein"
-	"github.com/redactd/redactd/engine/joblog"
+	"github.com/redactd/redactd/engine/record"
 )
 
 // Upload tokens are base64url(expiry unix seconds, 8 bytes BE || MAC),
@@ -102,7 +102,7 @@ func (e *Engine) InitJob(ctx context.Context, acct *Account, req InitJobRequest)
 	if err := e.checkCallback(ctx, req.CallbackURL); err != nil {
 		return nil, err
 	}
-	docs := make([]*joblog.Doc, len(req.Files))
+	docs := make([]*record.Doc, len(req.Files))
 	for i, f := range req.Files {
 		field := fmt.Sprintf("files[%d]", i)
 		name := contract.CleanFileName(f.FileName)
@@ -114,7 +114,7 @@ func (e *Engine) InitJob(ctx context.Context, acct *Account, req InitJobRequest)
 		case f.SizeBytes > e.cfg.MaxUploadBytes:
 			return nil, errorf(ErrTooLarge, field, "%d bytes exceeds the limit of %d bytes", f.SizeBytes, e.cfg.MaxUploadBytes)
 		}
-		docs[i] = &joblog.Doc{Index: i, FileName: name, Kind: imagein.KindPDF.String(), SizeBytes: f.SizeBytes}
+		docs[i] = &record.Doc{Index: i, FileName: name, Kind: imagein.KindPDF.String(), SizeBytes: f.SizeBytes}
 		fpReq.Files = append(fpReq.Files, initFP{Name: f.FileName, ContentType: f.ContentType, Size: f.SizeBytes})
 	}
 	ad, err := e.admit(acct, nsInit, req.Retention, req.Options, req.IdempotencyKey, fpReq)
@@ -149,7 +149,7 @@ func (e *Engine) InitJob(ctx context.Context, acct *Account, req InitJobRequest)
 
 // reservation rebuilds the answer to InitJob; tokens are deterministic, so
 // a replayed init gets the same URLs.
-func (e *Engine) reservation(j *joblog.Job) (*Reservation, error) {
+func (e *Engine) reservation(j *record.Job) (*Reservation, error) {
 	docs, err := e.jl.JobDocs(j)
 	if err != nil {
 		return nil, e.logErr("init job", err)
@@ -173,7 +173,7 @@ func (e *Engine) PutUpload(ctx context.Context, docID, token, contentType string
 		return err
 	}
 	d, err := e.jl.Doc(docID)
-	if joblog.IsNotFound(err) {
+	if record.IsNotFound(err) {
 		return ErrNotFound
 	}
 	if err != nil {
@@ -309,7 +309,7 @@ func (e *Engine) Commit(ctx context.Context, acct *Account, jobID string) (*Job,
 func (e *Engine) release(t *tx) (released, failed int, changed bool) {
 	j, docs := t.job, t.docs
 	landed := false
-	var pending []*joblog.Doc
+	var pending []*record.Doc
 	for _, d := range docs {
 		if d.HasOriginal || d.Released {
 			landed = true
@@ -347,7 +347,7 @@ func (e *Engine) release(t *tx) (released, failed int, changed bool) {
 	return released, failed, true
 }
 
-func hasPending(docs []*joblog.Doc) bool {
+func hasPending(docs []*record.Doc) bool {
 	for _, d := range docs {
 		if !d.Released && d.Status == string(StatusUploaded) {
 			return true

@@ -136,3 +136,17 @@ func (b *Batch) PurgeJob(j *Job, docs []*Doc) {
 	}
 	b.DeleteHook(j.ID)
 }
+
+// Charge adds pages to a's use in the batch. The document's own record
+// says it is charged (Doc.Charged), in the same batch, so a page count is
+// charged exactly once.
+func (b *Batch) Charge(a *Account, docID string, pages int64) {
+	a.PagesUsed += pages
+	b.PutAccount(a)
+}
+
+// Refund gives pages back to a in the batch (Doc.Refunded records it).
+func (b *Batch) Refund(a *Account, docID string, pages int64) {
+	a.PagesUsed -= pages
+	b.PutAccount(a)
+}

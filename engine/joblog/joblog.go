@@ -47,6 +47,8 @@ import (
 
 	"github.com/cockroachdb/pebble"
 	"github.com/cockroachdb/pebble/vfs"
+
+	"github.com/redactd/redactd/engine/record"
 )
 
 // SchemaVersion is the key-space layout this binary reads and writes.
@@ -60,9 +62,9 @@ const recordVersion = 1
 
 var (
 	// ErrNotFound reports a missing record.
-	ErrNotFound = errors.New("joblog: not found")
+	ErrNotFound = record.ErrNotFound
 	// ErrClosed reports use of a closed Log.
-	ErrClosed = errors.New("joblog: closed")
+	ErrClosed = record.ErrClosed
 )
 
 const (

@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/cockroachdb/pebble"
+
+	"github.com/redactd/redactd/engine/record"
 )
 
 // pAcctTime is the index of an account's jobs by creation time:
@@ -19,7 +21,7 @@ const pAcctTime = "acctjobt/"
 
 // ListCursorLen is the length of a listing position: the creation time
 // (8 bytes) and the job id (a 36-character UUID).
-const ListCursorLen = 8 + 36
+const ListCursorLen = record.ListCursorLen
 
 // maxListScan bounds the index entries one listing call reads, so a
 // status filter that matches nothing in a large account still answers
@@ -28,13 +30,6 @@ const maxListScan = 5000
 
 func acctTimeKey(accountID string, ns int64, jobID string) []byte {
 	return timeKey(pAcctTime+accountID+"/", ns, jobID)
-}
-
-// ListedJob is one job of a listing page with its documents, read from
-// one snapshot.
-type ListedJob struct {
-	Job  *Job
-	Docs []*Doc
 }
 
 // ListJobs returns up to limit jobs of accountID, newest first, starting

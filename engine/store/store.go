@@ -203,6 +203,11 @@ type Ledger interface {
 	Refund(ctx context.Context, account, doc string) (refunded bool, err error)
 	// Used returns the account's charged pages, net of refunds.
 	Used(ctx context.Context, account string) (int64, error)
+	// Charged returns the pages Used counts for doc: ok is false when doc
+	// has no charge, or its charge was refunded. A job service that died
+	// between a charge and recording it reads here that the charge is
+	// its document's own, already in Used, when it tries again.
+	Charged(ctx context.Context, account, doc string) (pages int64, ok bool, err error)
 }
 
 // BlobInfo describes a stored blob.

@@ -317,6 +317,35 @@ func (l *Ledger) unmark(ctx context.Context, acct, mark string) error {
 }
 
 // Used implements store.Ledger.
+// Charged implements store.Ledger: whether doc's pages are in the
+// account's Used, reading a charge caught between two steps as the
+// account record says (its mark tells whether step 2 ran).
+func (l *Ledger) Charged(ctx context.Context, acct, doc string) (int64, bool, error) {
+	if err := checkIDs(acct, doc); err != nil {
+		return 0, false, err
+	}
+	var c charge
+	rev, err := readJSON(ctx, l.kv, chargeKey(acct, doc), &c)
+	if err != nil || rev == 0 {
+		return 0, false, err
+	}
+	var a account
+	if _, err := readJSON(ctx, l.kv, accountKey(acct), &a); err != nil {
+		return 0, false, err
+	}
+	_, plus := a.Inflight["+"+doc]
+	_, minus := a.Inflight["-"+doc]
+	switch c.State {
+	case stateApplied:
+		return c.Pages, true, nil
+	case statePending:
+		return c.Pages, plus, nil
+	case stateRefunding:
+		return c.Pages, !minus, nil
+	}
+	return c.Pages, false, nil
+}
+
 func (l *Ledger) Used(ctx context.Context, acct string) (int64, error) {
 	if err := checkIDs(acct); err != nil {
 		return 0, err

@@ -27,6 +27,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"regexp"
 	"time"
 
@@ -141,8 +142,18 @@ func (s *Store) Contract() store.Store {
 	return store.Store{Docs: s.Docs, Idempotency: s.Idem, Queue: s.Queue, Ledger: s.Ledger, Blobs: s.Blobs, Singletons: s.Singletons}
 }
 
+// openTry bounds one attempt of Open. Nodes started together create the
+// same buckets at once; on a replicated cluster a request that races
+// another node's update of the same stream can go unanswered, so each
+// attempt is bounded and Open tries again (it is idempotent) until ctx
+// ends.
+const openTry = 20 * time.Second
+
+// updateWait bounds one stream update in leaderReads.
+const updateWait = 3 * time.Second
+
 // Open creates (or binds to) every bucket and stream on nc. It is
-// idempotent, so every node runs it at start.
+// idempotent, so every node runs it at start, at once if need be.
 func Open(ctx context.Context, nc *nats.Conn, o Options) (*Store, error) {
 	if err := o.defaults(); err != nil {
 		return nil, err
@@ -151,6 +162,23 @@ func Open(ctx context.Context, nc *nats.Conn, o Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	for try := 1; ; try++ {
+		tctx, cancel := context.WithTimeout(ctx, openTry)
+		s, err := open(tctx, js, o)
+		cancel()
+		if err == nil || ctx.Err() != nil {
+			return s, err
+		}
+		select {
+		case <-time.After(time.Duration(try)*200*time.Millisecond + time.Duration(rand.Int64N(int64(time.Second)))):
+		case <-ctx.Done():
+			return nil, err
+		}
+	}
+}
+
+func open(ctx context.Context, js jetstream.JetStream, o Options) (*Store, error) {
+	var err error
 	var s Store
 	if s.Docs, err = OpenDocs(ctx, js, o); err != nil {
 		return nil, err
@@ -228,19 +256,30 @@ func (b *bucket) purge(ctx context.Context, key string, opts ...jetstream.KVDele
 // leader, which has applied every acknowledged write. Reads then load the
 // leaders; each bucket elects its own, so the load is spread.
 func leaderReads(ctx context.Context, js jetstream.JetStream, stream string) error {
-	s, err := js.Stream(ctx, stream)
-	if err != nil {
-		return fmt.Errorf("natsstore: stream %s: %w", stream, err)
+	for {
+		s, err := js.Stream(ctx, stream)
+		if err != nil {
+			return fmt.Errorf("natsstore: stream %s: %w", stream, err)
+		}
+		cfg := s.CachedInfo().Config
+		if !cfg.AllowDirect {
+			return nil
+		}
+		cfg.AllowDirect = false
+		// Another node starting now may update the same stream; the
+		// loser's request can go unanswered, so it is bounded and the
+		// state read again (the other node's update does as well).
+		uctx, cancel := context.WithTimeout(ctx, updateWait)
+		_, err = js.UpdateStream(uctx, cfg)
+		cancel()
+		if err == nil {
+			return nil
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("natsstore: stream %s: turning off direct gets: %w", stream, err)
+		}
+		time.Sleep(time.Duration(rand.Int64N(int64(500 * time.Millisecond))))
 	}
-	cfg := s.CachedInfo().Config
-	if !cfg.AllowDirect {
-		return nil
-	}
-	cfg.AllowDirect = false
-	if _, err := js.UpdateStream(ctx, cfg); err != nil {
-		return fmt.Errorf("natsstore: stream %s: turning off direct gets: %w", stream, err)
-	}
-	return nil
 }
 
 // isConflict reports a lost compare-and-set. A single server answers a

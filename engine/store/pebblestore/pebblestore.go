@@ -378,6 +378,26 @@ func (l ledger) Refund(ctx context.Context, account, doc string) (bool, error) {
 	return true, l.put(account, doc, c, used-c.Pages)
 }
 
+func (l ledger) Charged(ctx context.Context, account, doc string) (int64, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, false, err
+	}
+	l.s.mu.Lock()
+	defer l.s.mu.Unlock()
+	v, err := l.s.get(chargeKey(account, doc))
+	if errors.Is(err, pebble.ErrNotFound) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, err
+	}
+	var c charge
+	if err := json.Unmarshal(v, &c); err != nil {
+		return 0, false, fmt.Errorf("pebblestore: charge of %q: %w", doc, err)
+	}
+	return c.Pages, !c.Refunded, nil
+}
+
 func (l ledger) Used(ctx context.Context, account string) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err

@@ -31,6 +31,12 @@ func Ledger(t *testing.T, newLedger func(t *testing.T) store.Ledger) {
 		}
 		wantUsed(t, l, "acct-a", 8)
 		wantUsed(t, l, "acct-b", 4)
+		if pages, ok, err := l.Charged(ctx, "acct-a", "doc-1"); err != nil || !ok || pages != 5 {
+			t.Fatalf("Charged doc-1 = %d, %v, %v; want 5, true", pages, ok, err)
+		}
+		if _, ok, err := l.Charged(ctx, "acct-a", "doc-3"); err != nil || ok {
+			t.Fatalf("Charged of another account's document = %v, %v; want false", ok, err)
+		}
 	})
 	t.Run("RefundOnce", func(t *testing.T) {
 		l, ctx := newLedger(t), ctxT(t)
@@ -50,6 +56,9 @@ func Ledger(t *testing.T, newLedger func(t *testing.T) store.Ledger) {
 			t.Fatalf("second Refund = %v, %v; want false", ok, err)
 		}
 		wantUsed(t, l, "acct-a", 2)
+		if _, ok, err := l.Charged(ctx, "acct-a", "doc-1"); err != nil || ok {
+			t.Fatalf("Charged after Refund = %v, %v; want false", ok, err)
+		}
 		// A refunded document is not charged again.
 		if first, err := l.Charge(ctx, "acct-a", "doc-1", 5, 0); err != nil || first {
 			t.Fatalf("Charge after Refund = %v, %v; want false", first, err)

@@ -1,0 +1,160 @@
+package record
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Store is what the job service reads and writes its records through.
+// Two stores satisfy it:
+//
+//   - engine/joblog: one node, one pebble key space; a Batch commits
+//     atomically and the service's per-account lock serialises changes;
+//   - engine/storelog: any engine/store engine (pebble in-process, or
+//     NATS JetStream shared by several nodes); a Batch commits as
+//     compare-and-set steps in a crash-safe order and reports a lost
+//     race as a conflict (IsConflict), which the service retries.
+//
+// Reads return records carrying the revision they were read at (Rev),
+// so a batch that writes them back can tell a stale copy from a fresh
+// one. Missing records are ErrNotFound; a closed store is ErrClosed.
+type Store interface {
+	Account(id string) (*Account, error)
+	AccountByEmail(email string) (*Account, error)
+	Key(id string) (*Key, error)
+	KeyByHash(hash []byte) (*Key, error)
+	Keys() ([]*Key, error)
+
+	Job(id string) (*Job, error)
+	Doc(id string) (*Doc, error)
+	JobDocs(j *Job) ([]*Doc, error)
+	// JobAndDocs reads a job and its documents as of one moment.
+	JobAndDocs(id string) (*Job, []*Doc, error)
+	AccountJobs(accountID string) ([]string, error)
+	Events(jobID string) ([]*Event, error)
+	Idem(accountID, ns, key string) (*Idem, error)
+	// ListJobs returns a page of an account's jobs, newest first, from
+	// the opaque position before (nil: the newest); next is nil at the
+	// end. status, when not empty, keeps only jobs in that status.
+	ListJobs(accountID string, before []byte, limit int, status string) (jobs []ListedJob, next []byte, err error)
+	// ScanDocs calls fn for every document until it returns false.
+	ScanDocs(fn func(*Doc) bool) error
+	// Expired returns up to limit jobs whose retention ends before now.
+	Expired(now time.Time, limit int) ([]RetentionEntry, error)
+	Hook(jobID string) (*Hook, error)
+	Hooks() ([]*Hook, error)
+	// Count counts the records of a kind ("queue", "job", "doc", …).
+	Count(kind string) (int, error)
+	AllKeys() ([]string, error)
+
+	// SchemaVersionOf reads the stored layout version; an error means
+	// the store cannot serve (Ready fails).
+	SchemaVersionOf() (int, error)
+	// LegacyUploadSecret returns an upload secret kept by an older
+	// layout; DropLegacyUploadSecret forgets it once moved.
+	LegacyUploadSecret() (secret []byte, ok bool, err error)
+	DropLegacyUploadSecret() error
+
+	NewBatch() Batch
+	Close() error
+}
+
+// Batch is one state change: every Put, Delete and queue step of it
+// lands, or none does (joblog), or they land in an order that leaves
+// every crash recoverable and a lost race reported (storelog).
+type Batch interface {
+	// Commit writes the batch; sync false allows a crash to lose it (a
+	// progress figure, never an acknowledged state).
+	Commit(sync bool) error
+	Discard()
+	Empty() bool
+
+	PutAccount(a *Account)
+	// Charge adds pages for docID to a's use (a.PagesUsed grows at
+	// once); Refund gives a charge back. A store with a ledger records
+	// each once per document whatever the retries.
+	Charge(a *Account, docID string, pages int64)
+	Refund(a *Account, docID string, pages int64)
+	PutKey(k *Key)
+	PutJob(j *Job)
+	PutDoc(d *Doc)
+	PutIdem(accountID, ns, key string, r *Idem)
+	AddEvent(jobID string, ev *Event)
+	PutHook(h *Hook)
+	DeleteHook(jobID string)
+	SetExpiry(jobID string, old, next time.Time)
+	DeleteExpiry(e RetentionEntry)
+	// PurgeJob deletes a job with its documents, events and indexes.
+	PurgeJob(j *Job, docs []*Doc)
+
+	// Enqueue puts a document on the ready queue (at orders it);
+	// Dequeue and DeleteQueued take an entry off.
+	Enqueue(at int64, docID, jobID string)
+	Dequeue(at int64, docID string)
+	DeleteQueued(e QueueEntry)
+}
+
+// LocalQueue is the ready queue of a one-node store: the service's
+// dispatcher scans it for the oldest entry that is not in flight.
+type LocalQueue interface {
+	NextQueued(skip func(docID string) bool) (e QueueEntry, ok bool, err error)
+	Queue() ([]QueueEntry, error)
+}
+
+// LeasedQueue is the ready queue of a shared store: entries are handed
+// out under leases that expire, so a dead node's document goes to
+// another node.
+type LeasedQueue interface {
+	// Lease blocks until an entry is available or ctx ends.
+	Lease(ctx context.Context) (Lease, error)
+	// ExtendEvery is how often a holder must extend a lease it keeps.
+	ExtendEvery() time.Duration
+}
+
+// Lease is one delivery of one queue entry.
+type Lease interface {
+	Entry() QueueEntry
+	// Attempt counts deliveries from 1; Exhausted means past the
+	// queue's limit: the holder must fail the document and Ack.
+	Attempt() int
+	Exhausted() bool
+	// Extend keeps the lease while the holder works.
+	Extend(ctx context.Context) error
+	// Ack settles the entry once its outcome is committed.
+	Ack(ctx context.Context) error
+	// Nack hands the entry out again after delay.
+	Nack(ctx context.Context, delay time.Duration) error
+}
+
+// ConflictError is a batch that lost a compare-and-set race: a record
+// it read changed before it committed. Nothing of the batch that the
+// caller relies on landed; reading again and retrying is safe.
+type ConflictError struct{ Key string }
+
+func (e *ConflictError) Error() string { return "record: " + e.Key + " changed meanwhile" }
+
+// IsConflict reports whether err is (or wraps) a *ConflictError.
+func IsConflict(err error) bool {
+	var c *ConflictError
+	return errors.As(err, &c)
+}
+
+// ListCursorLen is the length of a listing position: the creation time
+// (8 bytes, big-endian unix ns) and the job id (a 36-character UUID).
+const ListCursorLen = 8 + 36
+
+// Roles is offered by a shared store: a role such as the janitor is held
+// by one node at a time, as a claim that expires unless renewed.
+type Roles interface {
+	HoldRole(role, holder string, ttl time.Duration) (bool, error)
+}
+
+// ChargeReader is offered by a store whose quota is a ledger apart from
+// the document records: a charge can then be made and its document's
+// record not yet say so (the node died between the two). Charged reports
+// such a charge, so the retry does not count the document's own pages
+// against it.
+type ChargeReader interface {
+	Charged(accountID, docID string) (pages int64, ok bool, err error)
+}

@@ -1,0 +1,512 @@
+package storelog
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/redactd/redactd/engine/failpoint"
+	"github.com/redactd/redactd/engine/record"
+	"github.com/redactd/redactd/engine/store"
+)
+
+func idemKey(accountID, ns, key string) string {
+	return accountID + "\x00" + ns + "\x00" + key
+}
+
+// Idem reads the job an idempotency key created.
+func (l *Log) Idem(accountID, ns, key string) (*record.Idem, error) {
+	if err := l.open(); err != nil {
+		return nil, err
+	}
+	c, cancel := ctx()
+	defer cancel()
+	v, err := l.s.Idempotency.Get(c, idemKey(accountID, ns, key))
+	if err != nil {
+		return nil, notFound(err)
+	}
+	var r record.Idem
+	if err := json.Unmarshal(v, &r); err != nil {
+		return nil, fmt.Errorf("storelog: idempotency record: %w", err)
+	}
+	return &r, nil
+}
+
+// Batch collects one state change; Commit writes it in the order the
+// package documentation gives.
+type Batch struct {
+	l        *Log
+	charges  []ledgerOp
+	refunds  []ledgerOp
+	accounts []*record.Account
+	keys     []*record.Key
+	jobs     map[string]*jobOps
+	order    []string // job ids, in first-touched order
+	idems    []idemOp
+	enqueues []record.QueueEntry
+}
+
+type ledgerOp struct {
+	account, doc string
+	pages, limit int64
+}
+
+type idemOp struct {
+	key   string
+	jobID string
+	value []byte
+}
+
+// jobOps is what a batch does to one job's record.
+type jobOps struct {
+	job     *record.Job
+	docs    []*record.Doc
+	events  []*record.Event
+	hook    *record.Hook
+	delHook bool
+	purge   bool
+}
+
+// NewBatch starts a batch.
+func (l *Log) NewBatch() record.Batch { return &Batch{l: l, jobs: map[string]*jobOps{}} }
+
+func (b *Batch) ops(jobID string) *jobOps {
+	o := b.jobs[jobID]
+	if o == nil {
+		o = &jobOps{}
+		b.jobs[jobID] = o
+		b.order = append(b.order, jobID)
+	}
+	return o
+}
+
+// Discard drops the batch.
+func (b *Batch) Discard() {}
+
+// Empty reports whether the batch holds nothing to write.
+func (b *Batch) Empty() bool {
+	return len(b.charges)+len(b.refunds)+len(b.accounts)+len(b.keys)+len(b.jobs)+len(b.idems)+len(b.enqueues) == 0
+}
+
+// PutAccount writes an account's own fields; its use is the ledger's.
+func (b *Batch) PutAccount(a *record.Account) {
+	for i, x := range b.accounts {
+		if x.ID == a.ID {
+			b.accounts[i] = a
+			return
+		}
+	}
+	b.accounts = append(b.accounts, a)
+}
+
+// Charge charges pages for doc to a through the ledger, bounded by a's
+// quota.
+func (b *Batch) Charge(a *record.Account, docID string, pages int64) {
+	a.PagesUsed += pages
+	b.charges = append(b.charges, ledgerOp{account: a.ID, doc: docID, pages: pages, limit: a.PagesQuota})
+}
+
+// Refund gives doc's charge back through the ledger.
+func (b *Batch) Refund(a *record.Account, docID string, pages int64) {
+	a.PagesUsed -= pages
+	b.refunds = append(b.refunds, ledgerOp{account: a.ID, doc: docID})
+}
+
+// PutKey writes an API key record and its hash index.
+func (b *Batch) PutKey(k *record.Key) { b.keys = append(b.keys, k) }
+
+// PutJob writes a job.
+func (b *Batch) PutJob(j *record.Job) { b.ops(j.ID).job = j }
+
+// PutDoc writes a document into its job's record.
+func (b *Batch) PutDoc(d *record.Doc) {
+	o := b.ops(d.JobID)
+	for i, x := range o.docs {
+		if x.ID == d.ID {
+			o.docs[i] = d
+			return
+		}
+	}
+	o.docs = append(o.docs, d)
+}
+
+// PutIdem claims an idempotency key for the job it names.
+func (b *Batch) PutIdem(accountID, ns, key string, r *record.Idem) {
+	v, _ := json.Marshal(r)
+	b.idems = append(b.idems, idemOp{key: idemKey(accountID, ns, key), jobID: r.JobID, value: v})
+}
+
+// AddEvent appends to a job's transition log.
+func (b *Batch) AddEvent(jobID string, ev *record.Event) {
+	o := b.ops(jobID)
+	o.events = append(o.events, ev)
+}
+
+// PutHook records a job's pending webhook delivery.
+func (b *Batch) PutHook(h *record.Hook) {
+	o := b.ops(h.JobID)
+	o.hook, o.delHook = h, false
+}
+
+// DeleteHook removes a job's pending webhook delivery.
+func (b *Batch) DeleteHook(jobID string) {
+	o := b.ops(jobID)
+	o.hook, o.delHook = nil, true
+}
+
+// SetExpiry: a job's retention time is its own field (Job.ExpiresAt),
+// written with the job; sweeps read it there.
+func (b *Batch) SetExpiry(jobID string, old, next time.Time) {}
+
+// DeleteExpiry: see SetExpiry.
+func (b *Batch) DeleteExpiry(e record.RetentionEntry) {}
+
+// PurgeJob deletes a job's record, its indexes and its idempotency key.
+func (b *Batch) PurgeJob(j *record.Job, docs []*record.Doc) {
+	o := b.ops(j.ID)
+	o.job, o.purge = j, true
+}
+
+// Enqueue puts a document on the shared queue once the batch's records
+// are committed.
+func (b *Batch) Enqueue(at int64, docID, jobID string) {
+	b.enqueues = append(b.enqueues, record.QueueEntry{At: at, DocID: docID, JobID: jobID})
+}
+
+// Dequeue: the worker holding the document's lease acknowledges it
+// after the commit (engine/dispatch.go); nothing to write.
+func (b *Batch) Dequeue(at int64, docID string) {}
+
+// DeleteQueued: see Dequeue.
+func (b *Batch) DeleteQueued(e record.QueueEntry) {}
+
+// conflict is a lost race on key.
+func conflict(key string) error { return &record.ConflictError{Key: key} }
+
+// Commit writes the batch: charges, accounts and keys, jobs, claims,
+// refunds, enqueues. sync is ignored: every engine write is durable.
+func (b *Batch) Commit(sync bool) error {
+	if err := b.l.open(); err != nil {
+		return err
+	}
+	c, cancel := ctx()
+	defer cancel()
+	charged, err := b.charge(c)
+	if err != nil {
+		return err
+	}
+	if len(b.charges) > 0 {
+		failpoint.Hit("after-charge")
+	}
+	undo := func() { b.uncharge(charged) }
+	if err := b.writeAccounts(c); err != nil {
+		undo()
+		return err
+	}
+	if err := b.writeKeys(c); err != nil {
+		undo()
+		return err
+	}
+	var created []*jobOps
+	for _, id := range b.order {
+		o := b.jobs[id]
+		isNew, err := b.writeJob(c, id, o)
+		if err != nil {
+			undo()
+			b.unmake(created)
+			return err
+		}
+		if isNew {
+			created = append(created, o)
+		}
+	}
+	if err := b.claim(c); err != nil {
+		undo()
+		b.unmake(created)
+		return err
+	}
+	for _, r := range b.refunds {
+		if _, err := b.l.s.Ledger.Refund(c, r.account, r.doc); err != nil {
+			return fmt.Errorf("storelog: refund: %w", err)
+		}
+	}
+	for _, q := range b.enqueues {
+		if err := b.enqueue(q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// enqueueFor bounds the retries of one enqueue. The document's record
+// already says it is queued, so a publish that fails for good leaves it
+// waiting for the janitor's repair (engine: recoverShared); retrying
+// through a leader election avoids that. A publish whose answer was lost
+// and is repeated puts a second copy in the queue, which the job service
+// drops or processes harmlessly (see the package documentation).
+const enqueueFor = time.Minute
+
+func (b *Batch) enqueue(q record.QueueEntry) error {
+	p, _ := json.Marshal(queued{At: q.At, Job: q.JobID})
+	deadline := time.Now().Add(enqueueFor)
+	for try := 1; ; try++ {
+		c, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		err := b.l.s.Queue.Enqueue(c, Pool, q.DocID, p)
+		cancel()
+		if err == nil {
+			return nil
+		}
+		if time.Now().After(deadline) || b.l.closed.Load() {
+			return fmt.Errorf("storelog: enqueue: %w", err)
+		}
+		time.Sleep(min(time.Duration(try)*100*time.Millisecond, time.Second))
+	}
+}
+
+// charge makes the batch's ledger charges and returns those it made
+// first (not found already charged), to undo if the batch loses a race.
+func (b *Batch) charge(c context.Context) ([]ledgerOp, error) {
+	var made []ledgerOp
+	for _, ch := range b.charges {
+		first, err := b.l.s.Ledger.Charge(c, ch.account, ch.doc, ch.pages, ch.limit)
+		if errors.Is(err, store.ErrQuota) {
+			// Another node charged the account meanwhile: reading again
+			// shows the use that makes this a denial.
+			b.uncharge(made)
+			return nil, conflict("ledger " + ch.account)
+		}
+		if err != nil {
+			b.uncharge(made)
+			return nil, fmt.Errorf("storelog: charge: %w", err)
+		}
+		if first {
+			made = append(made, ch)
+		}
+	}
+	return made, nil
+}
+
+func (b *Batch) uncharge(made []ledgerOp) {
+	c, cancel := ctx()
+	defer cancel()
+	for _, ch := range made {
+		b.l.s.Ledger.Refund(c, ch.account, ch.doc)
+	}
+}
+
+// put creates (rev 0) or updates (at rev) the record at key.
+func (b *Batch) put(c context.Context, key string, v any, rev uint64) (uint64, error) {
+	val, err := json.Marshal(v)
+	if err != nil {
+		return 0, err
+	}
+	var n uint64
+	if rev == 0 {
+		n, err = b.l.s.Docs.Create(c, key, val)
+	} else {
+		n, err = b.l.s.Docs.Update(c, key, val, rev)
+	}
+	if errors.Is(err, store.ErrConflict) || (rev != 0 && errors.Is(err, store.ErrNotFound)) {
+		return 0, conflict(key)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("storelog: %s: %w", key, err)
+	}
+	return n, nil
+}
+
+// index creates key → value, accepting a record that holds value
+// already (a retried batch).
+func (b *Batch) index(c context.Context, key, value string) error {
+	_, err := b.l.s.Docs.Create(c, key, []byte(value))
+	if errors.Is(err, store.ErrConflict) {
+		r, gerr := b.l.s.Docs.Get(c, key)
+		if gerr == nil && string(r.Value) == value {
+			return nil
+		}
+		return conflict(key)
+	}
+	if err != nil {
+		return fmt.Errorf("storelog: %s: %w", key, err)
+	}
+	return nil
+}
+
+// unindex deletes an index record, whatever its revision.
+func (b *Batch) unindex(c context.Context, key string) {
+	if r, err := b.l.s.Docs.Get(c, key); err == nil {
+		b.l.s.Docs.Delete(c, key, r.Revision)
+	}
+}
+
+func (b *Batch) writeAccounts(c context.Context) error {
+	for _, a := range b.accounts {
+		if a.Rev == 0 {
+			if err := b.index(c, emailKey(a.Email), a.ID); err != nil {
+				return err
+			}
+		}
+		stored := *a
+		stored.PagesUsed = 0
+		rev, err := b.put(c, "acct."+a.ID, &stored, a.Rev)
+		if err != nil {
+			return err
+		}
+		a.Rev = rev
+	}
+	return nil
+}
+
+func (b *Batch) writeKeys(c context.Context) error {
+	for _, k := range b.keys {
+		if k.Rev == 0 {
+			if err := b.index(c, "khash."+hex.EncodeToString(k.Hash), k.ID); err != nil {
+				return err
+			}
+		}
+		rev, err := b.put(c, "key."+k.ID, k, k.Rev)
+		if err != nil {
+			return err
+		}
+		k.Rev = rev
+	}
+	return nil
+}
+
+// writeJob applies one job's changes: a purge, a new job (indexes first),
+// or an update at the revision its records were read at.
+func (b *Batch) writeJob(c context.Context, jobID string, o *jobOps) (isNew bool, err error) {
+	key := jobKey(jobID)
+	if o.purge {
+		return false, b.purge(c, o.job)
+	}
+	if o.job != nil && o.job.Rev == 0 {
+		bu := &bundle{Job: o.job, Docs: o.docs, Events: o.events, Hook: o.hook}
+		for _, d := range o.docs {
+			if err := b.index(c, "doc."+d.ID, jobID); err != nil {
+				return false, err
+			}
+		}
+		ns := strconv.FormatInt(o.job.CreatedAt.UnixNano(), 10)
+		if err := b.index(c, "ajob."+o.job.AccountID+"."+jobID, ns); err != nil {
+			return false, err
+		}
+		rev, err := b.put(c, key, bu, 0)
+		if err != nil {
+			return false, err
+		}
+		setRev(bu, rev)
+		return true, nil
+	}
+	cur, err := b.l.readBundle(jobID)
+	if record.IsNotFound(err) {
+		return false, conflict(key)
+	}
+	if err != nil {
+		return false, err
+	}
+	rev := cur.Job.Rev
+	if o.job != nil && o.job.Rev != rev {
+		return false, conflict(key)
+	}
+	if o.job != nil {
+		cur.Job = o.job
+	}
+	for _, d := range o.docs {
+		if d.Rev != rev {
+			return false, conflict(key)
+		}
+		replaced := false
+		for i, x := range cur.Docs {
+			if x.ID == d.ID {
+				cur.Docs[i], replaced = d, true
+			}
+		}
+		if !replaced {
+			cur.Docs = append(cur.Docs, d)
+		}
+	}
+	cur.Events = append(cur.Events, o.events...)
+	switch {
+	case o.hook != nil:
+		cur.Hook = o.hook
+	case o.delHook:
+		cur.Hook = nil
+	}
+	n, err := b.put(c, key, cur, rev)
+	if err != nil {
+		return false, err
+	}
+	setRev(cur, n)
+	return false, nil
+}
+
+func setRev(bu *bundle, rev uint64) {
+	bu.Job.Rev = rev
+	for _, d := range bu.Docs {
+		d.Rev = rev
+	}
+}
+
+// purge deletes a job's record at the revision read, then its indexes
+// and idempotency key (left-over indexes point nowhere and are skipped).
+func (b *Batch) purge(c context.Context, j *record.Job) error {
+	key := jobKey(j.ID)
+	err := b.l.s.Docs.Delete(c, key, j.Rev)
+	if errors.Is(err, store.ErrConflict) {
+		return conflict(key)
+	}
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("storelog: %s: %w", key, err)
+	}
+	for _, id := range j.DocIDs {
+		b.unindex(c, "doc."+id)
+	}
+	b.unindex(c, "ajob."+j.AccountID+"."+j.ID)
+	if j.IdemKey != "" {
+		if err := b.l.s.Idempotency.Release(c, idemKey(j.AccountID, j.IdemNS, j.IdemKey)); err != nil {
+			return fmt.Errorf("storelog: idempotency: %w", err)
+		}
+	}
+	return nil
+}
+
+// claim claims the batch's idempotency keys. A key another node claimed
+// first is a conflict: the retry finds that node's job.
+func (b *Batch) claim(c context.Context) error {
+	for _, op := range b.idems {
+		got, won, err := b.l.s.Idempotency.Claim(c, op.key, op.value)
+		if err != nil {
+			return fmt.Errorf("storelog: idempotency: %w", err)
+		}
+		if !won {
+			var r record.Idem
+			if json.Unmarshal(got, &r) == nil && r.JobID == op.jobID {
+				continue // this batch's own claim, retried
+			}
+			return conflict("idempotency key")
+		}
+	}
+	return nil
+}
+
+// unmake deletes the jobs a failed batch created, with their indexes.
+func (b *Batch) unmake(created []*jobOps) {
+	c, cancel := ctx()
+	defer cancel()
+	for _, o := range created {
+		b.purgeQuiet(c, o.job)
+	}
+}
+
+func (b *Batch) purgeQuiet(c context.Context, j *record.Job) {
+	b.l.s.Docs.Delete(c, jobKey(j.ID), j.Rev)
+	for _, id := range j.DocIDs {
+		b.unindex(c, "doc."+id)
+	}
+	b.unindex(c, "ajob."+j.AccountID+"."+j.ID)
+}

@@ -1,0 +1,395 @@
+package storelog
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redactd/redactd/engine/record"
+)
+
+// bundle is a job's record: everything a state change of the job touches.
+type bundle struct {
+	Job    *record.Job     `json:"job"`
+	Docs   []*record.Doc   `json:"docs"`
+	Events []*record.Event `json:"events,omitempty"`
+	Hook   *record.Hook    `json:"hook,omitempty"`
+}
+
+func jobKey(id string) string { return "job." + id }
+
+// readBundle reads a job's record; every record in it carries the
+// bundle's revision.
+func (l *Log) readBundle(jobID string) (*bundle, error) {
+	if !validToken(jobID) {
+		return nil, fmt.Errorf("%w: job %q", record.ErrNotFound, jobID)
+	}
+	var b bundle
+	rev, err := l.get(jobKey(jobID), &b)
+	if err != nil {
+		return nil, err
+	}
+	if b.Job == nil {
+		return nil, fmt.Errorf("storelog: job %s: empty record", jobID)
+	}
+	b.Job.Rev = rev
+	for _, d := range b.Docs {
+		d.Rev = rev
+	}
+	return &b, nil
+}
+
+// validToken reports whether s can be part of a Docs key.
+func validToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// Account reads an account; PagesUsed is the ledger's figure.
+func (l *Log) Account(id string) (*record.Account, error) {
+	if !validToken(id) {
+		return nil, fmt.Errorf("%w: account %q", record.ErrNotFound, id)
+	}
+	var a record.Account
+	rev, err := l.get("acct."+id, &a)
+	if err != nil {
+		return nil, err
+	}
+	a.Rev = rev
+	if err := l.open(); err != nil {
+		return nil, err
+	}
+	c, cancel := ctx()
+	defer cancel()
+	if a.PagesUsed, err = l.s.Ledger.Used(c, id); err != nil {
+		return nil, err
+	}
+	return &a, nil
+}
+
+// AccountByEmail reads the account registered under email.
+func (l *Log) AccountByEmail(email string) (*record.Account, error) {
+	id, err := l.getString(emailKey(email))
+	if err != nil {
+		return nil, err
+	}
+	return l.Account(id)
+}
+
+// Key reads an API key record.
+func (l *Log) Key(id string) (*record.Key, error) {
+	if !validToken(id) {
+		return nil, fmt.Errorf("%w: key %q", record.ErrNotFound, id)
+	}
+	var k record.Key
+	rev, err := l.get("key."+id, &k)
+	if err != nil {
+		return nil, err
+	}
+	k.Rev = rev
+	return &k, nil
+}
+
+// KeyByHash reads the key whose SHA-256 is hash.
+func (l *Log) KeyByHash(hash []byte) (*record.Key, error) {
+	id, err := l.getString("khash." + hex.EncodeToString(hash))
+	if err != nil {
+		return nil, err
+	}
+	return l.Key(id)
+}
+
+// Keys reads every API key record.
+func (l *Log) Keys() ([]*record.Key, error) {
+	ks, err := l.keys("key.")
+	if err != nil {
+		return nil, err
+	}
+	var out []*record.Key
+	for _, k := range ks {
+		rec, err := l.Key(strings.TrimPrefix(k, "key."))
+		if record.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rec)
+	}
+	slices.SortFunc(out, func(a, b *record.Key) int { return a.CreatedAt.Compare(b.CreatedAt) })
+	return out, nil
+}
+
+// Job reads a job.
+func (l *Log) Job(id string) (*record.Job, error) {
+	b, err := l.readBundle(id)
+	if err != nil {
+		return nil, err
+	}
+	return b.Job, nil
+}
+
+// Doc reads a document, through its index to its job.
+func (l *Log) Doc(id string) (*record.Doc, error) {
+	if !validToken(id) {
+		return nil, fmt.Errorf("%w: document %q", record.ErrNotFound, id)
+	}
+	jobID, err := l.getString("doc." + id)
+	if err != nil {
+		return nil, err
+	}
+	b, err := l.readBundle(jobID)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range b.Docs {
+		if d.ID == id {
+			return d, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: document %s", record.ErrNotFound, id)
+}
+
+// JobDocs reads the job's documents in the job's order.
+func (l *Log) JobDocs(j *record.Job) ([]*record.Doc, error) {
+	_, docs, err := l.JobAndDocs(j.ID)
+	return docs, err
+}
+
+// JobAndDocs reads a job and its documents: one record, one moment.
+func (l *Log) JobAndDocs(id string) (*record.Job, []*record.Doc, error) {
+	b, err := l.readBundle(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	return b.Job, ordered(b), nil
+}
+
+// ordered returns the bundle's documents in the job's DocIDs order.
+func ordered(b *bundle) []*record.Doc {
+	byID := make(map[string]*record.Doc, len(b.Docs))
+	for _, d := range b.Docs {
+		byID[d.ID] = d
+	}
+	docs := make([]*record.Doc, 0, len(b.Job.DocIDs))
+	for _, id := range b.Job.DocIDs {
+		if d := byID[id]; d != nil {
+			docs = append(docs, d)
+		}
+	}
+	return docs
+}
+
+// AccountJobs lists the ids of an account's jobs.
+func (l *Log) AccountJobs(accountID string) ([]string, error) {
+	if !validToken(accountID) {
+		return nil, nil
+	}
+	ks, err := l.keys("ajob." + accountID + ".")
+	if err != nil {
+		return nil, err
+	}
+	for i, k := range ks {
+		ks[i] = k[strings.LastIndexByte(k, '.')+1:]
+	}
+	slices.Sort(ks)
+	return ks, nil
+}
+
+// Events reads a job's transition log.
+func (l *Log) Events(jobID string) ([]*record.Event, error) {
+	b, err := l.readBundle(jobID)
+	if record.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return b.Events, nil
+}
+
+// Hook reads a job's pending webhook delivery.
+func (l *Log) Hook(jobID string) (*record.Hook, error) {
+	b, err := l.readBundle(jobID)
+	if err != nil {
+		return nil, err
+	}
+	if b.Hook == nil {
+		return nil, fmt.Errorf("%w: hook %s", record.ErrNotFound, jobID)
+	}
+	return b.Hook, nil
+}
+
+// eachBundle calls fn for every job record until it returns false.
+// It is for sweeps (janitor, recovery), not request paths.
+func (l *Log) eachBundle(fn func(*bundle) bool) error {
+	ks, err := l.keys("job.")
+	if err != nil {
+		return err
+	}
+	for _, k := range ks {
+		b, err := l.readBundle(strings.TrimPrefix(k, "job."))
+		if record.IsNotFound(err) {
+			continue // purged meanwhile
+		}
+		if err != nil {
+			return err
+		}
+		if !fn(b) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// Hooks reads every pending webhook delivery.
+func (l *Log) Hooks() ([]*record.Hook, error) {
+	var out []*record.Hook
+	err := l.eachBundle(func(b *bundle) bool {
+		if b.Hook != nil {
+			out = append(out, b.Hook)
+		}
+		return true
+	})
+	return out, err
+}
+
+// ScanDocs calls fn for every document.
+func (l *Log) ScanDocs(fn func(*record.Doc) bool) error {
+	stop := false
+	return l.eachBundle(func(b *bundle) bool {
+		for _, d := range ordered(b) {
+			if !fn(d) {
+				stop = true
+				return false
+			}
+		}
+		return !stop
+	})
+}
+
+// Expired returns up to limit jobs whose retention ended by now,
+// the oldest first.
+func (l *Log) Expired(now time.Time, limit int) ([]record.RetentionEntry, error) {
+	var out []record.RetentionEntry
+	err := l.eachBundle(func(b *bundle) bool {
+		if t := b.Job.ExpiresAt; !t.IsZero() && !t.After(now) {
+			out = append(out, record.RetentionEntry{At: t, JobID: b.Job.ID})
+		}
+		return true
+	})
+	slices.SortFunc(out, func(a, b record.RetentionEntry) int { return a.At.Compare(b.At) })
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out, err
+}
+
+// Count counts records of a kind: "queue" (documents waiting or in
+// flight, cluster-wide), "expire" (jobs with a retention time), or a key
+// prefix such as "job" or "doc".
+func (l *Log) Count(kind string) (int, error) {
+	switch kind {
+	case "queue":
+		n := 0
+		err := l.ScanDocs(func(d *record.Doc) bool {
+			if d.QueuedAt != 0 {
+				n++
+			}
+			return true
+		})
+		return n, err
+	case "expire":
+		n := 0
+		err := l.eachBundle(func(b *bundle) bool {
+			if !b.Job.ExpiresAt.IsZero() {
+				n++
+			}
+			return true
+		})
+		return n, err
+	}
+	ks, err := l.keys(kind + ".")
+	return len(ks), err
+}
+
+// AllKeys lists every record key.
+func (l *Log) AllKeys() ([]string, error) { return l.keys("") }
+
+// ListJobs returns a page of an account's jobs, newest first. A position
+// is record.ListCursorLen bytes: creation time (8 bytes, big-endian unix
+// ns) and job id, as the job log's.
+func (l *Log) ListJobs(accountID string, before []byte, limit int, status string) ([]record.ListedJob, []byte, error) {
+	if before != nil && len(before) != record.ListCursorLen {
+		return nil, nil, errors.New("storelog: bad listing position")
+	}
+	if !validToken(accountID) {
+		return nil, nil, nil
+	}
+	ks, err := l.keys("ajob." + accountID + ".")
+	if err != nil {
+		return nil, nil, err
+	}
+	type pos struct {
+		key []byte
+		id  string
+	}
+	var all []pos
+	for _, k := range ks {
+		v, err := l.getString(k)
+		if record.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		ns, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			continue
+		}
+		id := k[strings.LastIndexByte(k, '.')+1:]
+		all = append(all, pos{key: cursor(ns, id), id: id})
+	}
+	slices.SortFunc(all, func(a, b pos) int { return bytes.Compare(b.key, a.key) })
+	var jobs []record.ListedJob
+	var last []byte
+	for _, p := range all {
+		if before != nil && bytes.Compare(p.key, before) >= 0 {
+			continue
+		}
+		if len(jobs) == limit {
+			return jobs, last, nil
+		}
+		j, docs, err := l.JobAndDocs(p.id)
+		if record.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if status != "" && j.Status != status {
+			continue
+		}
+		jobs = append(jobs, record.ListedJob{Job: j, Docs: docs})
+		last = p.key
+	}
+	return jobs, nil, nil
+}
+
+func cursor(ns int64, id string) []byte {
+	b := binary.BigEndian.AppendUint64(nil, uint64(ns))
+	return append(b, id...)
+}

@@ -1,0 +1,270 @@
+// Package storelog keeps the job service's records (engine/record) on
+// any engine/store engine: the NATS JetStream cluster engine, or pebble
+// in-process. It is what lets several redactd nodes serve one set of jobs:
+// each node's job service runs unchanged on a record.Store, and this
+// package turns its batches into the contract's compare-and-set steps.
+//
+// # Layout
+//
+// A job is one record: the job, its documents, its event log and its
+// pending webhook together, so every state change of a job (what a
+// joblog batch writes atomically) is one compare-and-set here, and a
+// stale or partitioned node can never commit over a newer state.
+//
+//	meta.schema                  layout version
+//	meta.upload-secret           the upload-signing secret all nodes share
+//	acct.<account>               Account (PagesUsed comes from the Ledger)
+//	email.<sha256 of e-mail>     account id
+//	key.<key>                    Key
+//	khash.<sha256 of key>        key id
+//	job.<job>                    bundle: Job, Docs, Events, Hook
+//	doc.<doc>                    job id
+//	ajob.<account>.<job>         creation time (unix ns): the account's jobs
+//
+// Idempotency keys are store.Idempotency claims, quota is store.Ledger
+// (one charge per document whatever the retries), and the ready queue is
+// store.Queue, whose leases the service's dispatcher takes
+// (record.LeasedQueue).
+//
+// # Commit order
+//
+// A batch commits in this order: ledger charges; account and key
+// records; each job's bundle (created, updated at the revision read, or
+// deleted), with its indexes created before it and removed after it;
+// idempotency claims; refunds; then enqueues. A lost compare-and-set or
+// claim is a *record.ConflictError, after the steps already taken are
+// undone where they would otherwise count (a new job's records, the
+// batch's first charges); the job service reads again and retries. A
+// crash between steps leaves at worst an index entry without its record
+// (skipped by reads), or a queued document without its queue entry,
+// which the janitor re-enqueues.
+package storelog
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/redactd/redactd/engine/record"
+	"github.com/redactd/redactd/engine/store"
+)
+
+// Pool is the queue pool this package's nodes take work from.
+const Pool = "cpu"
+
+// opTimeout bounds one read or one commit against the engine.
+const opTimeout = 30 * time.Second
+
+// schemaVersion is the layout written to meta.schema.
+const schemaVersion = 1
+
+// Options configure Open.
+type Options struct {
+	// LeaseTime is the queue's lease time (the engine's AckWait); workers
+	// extend their leases three times within it.
+	LeaseTime time.Duration
+	// Close, if set, is called by Log.Close (closing the engine's
+	// connection).
+	Close func() error
+}
+
+// Log is a record.Store and record.LeasedQueue on a store.Store.
+type Log struct {
+	s    store.Store
+	opts Options
+
+	// closed makes every operation after Close fail with ErrClosed
+	// rather than reach a closed engine.
+	closed atomic.Bool
+}
+
+var (
+	_ record.Store       = (*Log)(nil)
+	_ record.LeasedQueue = (*Log)(nil)
+)
+
+// Open returns the records kept in s, writing the layout version on
+// first use.
+func Open(ctx context.Context, s store.Store, o Options) (*Log, error) {
+	if o.LeaseTime <= 0 {
+		o.LeaseTime = 30 * time.Second
+	}
+	l := &Log{s: s, opts: o}
+	if _, err := s.Docs.Create(ctx, "meta.schema", []byte(fmt.Sprint(schemaVersion))); err != nil && !errors.Is(err, store.ErrConflict) {
+		return nil, fmt.Errorf("storelog: %w", err)
+	}
+	if _, err := l.SchemaVersionOf(); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// Close closes the engine connection, if Options.Close says how.
+func (l *Log) Close() error {
+	if l.closed.Swap(true) {
+		return record.ErrClosed
+	}
+	if l.opts.Close != nil {
+		return l.opts.Close()
+	}
+	return nil
+}
+
+// ctx bounds one operation on the engine.
+func ctx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), opTimeout)
+}
+
+// open fails with ErrClosed once the log is closed.
+func (l *Log) open() error {
+	if l.closed.Load() {
+		return record.ErrClosed
+	}
+	return nil
+}
+
+// notFound maps the engine's missing key to the records' one.
+func notFound(err error) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("%w: %v", record.ErrNotFound, err)
+	}
+	return err
+}
+
+func (l *Log) get(key string, v any) (uint64, error) {
+	if err := l.open(); err != nil {
+		return 0, err
+	}
+	c, cancel := ctx()
+	defer cancel()
+	r, err := l.s.Docs.Get(c, key)
+	if err != nil {
+		return 0, notFound(err)
+	}
+	if err := json.Unmarshal(r.Value, v); err != nil {
+		return 0, fmt.Errorf("storelog: %s: %w", key, err)
+	}
+	return r.Revision, nil
+}
+
+func (l *Log) getString(key string) (string, error) {
+	if err := l.open(); err != nil {
+		return "", err
+	}
+	c, cancel := ctx()
+	defer cancel()
+	r, err := l.s.Docs.Get(c, key)
+	if err != nil {
+		return "", notFound(err)
+	}
+	return string(r.Value), nil
+}
+
+func (l *Log) keys(prefix string) ([]string, error) {
+	if err := l.open(); err != nil {
+		return nil, err
+	}
+	c, cancel := ctx()
+	defer cancel()
+	return l.s.Docs.Keys(c, prefix)
+}
+
+func hashKey(prefix string, b []byte) string {
+	s := sha256.Sum256(b)
+	return prefix + hex.EncodeToString(s[:])
+}
+
+func emailKey(email string) string { return hashKey("email.", []byte(email)) }
+
+// SchemaVersionOf reads the layout version: a round trip to the engine,
+// so Ready fails while the engine is unreachable.
+func (l *Log) SchemaVersionOf() (int, error) {
+	v, err := l.getString("meta.schema")
+	if err != nil {
+		return 0, fmt.Errorf("storelog: %w", err)
+	}
+	var n int
+	if _, err := fmt.Sscan(v, &n); err != nil || n != schemaVersion {
+		return 0, fmt.Errorf("storelog: layout %q; this binary reads %d", v, schemaVersion)
+	}
+	return n, nil
+}
+
+// LegacyUploadSecret: no earlier layout kept one.
+func (l *Log) LegacyUploadSecret() ([]byte, bool, error) { return nil, false, nil }
+
+// DropLegacyUploadSecret has nothing to drop.
+func (l *Log) DropLegacyUploadSecret() error { return nil }
+
+// UploadSecret returns the upload-signing secret every node shares,
+// storing candidate if none is stored yet (the first node to start wins).
+func (l *Log) UploadSecret(candidate []byte) ([]byte, error) {
+	c, cancel := ctx()
+	defer cancel()
+	_, err := l.s.Docs.Create(c, "meta.upload-secret", []byte(hex.EncodeToString(candidate)))
+	if err != nil && !errors.Is(err, store.ErrConflict) {
+		return nil, err
+	}
+	r, err := l.s.Docs.Get(c, "meta.upload-secret")
+	if err != nil {
+		return nil, err
+	}
+	return hex.DecodeString(string(r.Value))
+}
+
+// Lease takes the next document from the shared queue.
+func (l *Log) Lease(c context.Context) (record.Lease, error) {
+	sl, err := l.s.Queue.Lease(c, Pool)
+	if err != nil {
+		return nil, err
+	}
+	var p queued
+	if err := json.Unmarshal(sl.Payload(), &p); err != nil {
+		// Not ours to read: settle it so it does not come back forever.
+		sl.Ack(c)
+		return nil, fmt.Errorf("storelog: queue item %s: %w", sl.ID(), err)
+	}
+	return lease{Lease: sl, e: record.QueueEntry{At: p.At, DocID: sl.ID(), JobID: p.Job}}, nil
+}
+
+// ExtendEvery is a third of the lease time.
+func (l *Log) ExtendEvery() time.Duration { return l.opts.LeaseTime / 3 }
+
+// queued is a queue item's payload.
+type queued struct {
+	At  int64  `json:"at"`
+	Job string `json:"job"`
+}
+
+type lease struct {
+	store.Lease
+	e record.QueueEntry
+}
+
+func (l lease) Entry() record.QueueEntry { return l.e }
+
+// HoldRole takes or renews role for holder for ttl (store.Singletons).
+func (l *Log) HoldRole(role, holder string, ttl time.Duration) (bool, error) {
+	if err := l.open(); err != nil {
+		return false, err
+	}
+	c, cancel := ctx()
+	defer cancel()
+	return l.s.Singletons.Hold(c, role, holder, ttl)
+}
+
+// Charged reports the pages the ledger counts for doc: a charge made by
+// an attempt that died before recording it on the document.
+func (l *Log) Charged(accountID, docID string) (int64, bool, error) {
+	if err := l.open(); err != nil {
+		return 0, false, err
+	}
+	c, cancel := ctx()
+	defer cancel()
+	return l.s.Ledger.Charged(c, accountID, docID)
+}
