@@ -132,7 +132,11 @@ func (d *doctorRun) run() {
 	d.checkCPU()
 	d.checkMuPDF()
 	d.checkDataDir()
-	d.checkJobLog()
+	if d.cfg.Engine == "nats" {
+		d.checkCluster()
+	} else {
+		d.checkJobLog()
+	}
 	lib := d.checkORT()
 	d.checkGPU(lib)
 	d.checkNER()

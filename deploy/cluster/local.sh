@@ -1,28 +1,32 @@
 #!/usr/bin/env bash
 # local.sh starts and stops a redactd cluster on loopback, all data under DIR.
 #
-#   deploy/cluster/local.sh up DIR [NODES]   start 3 NATS JetStream servers
+#   deploy/cluster/local.sh up DIR [NODES]   3 NATS servers, NODES redactd nodes
 #   deploy/cluster/local.sh down DIR         stop everything started in DIR
 #
 # up writes DIR/conf/nats-{1,2,3}.conf (R3-ready cluster, sync_interval:
 # always), DIR/nats-{1,2,3}/ (stores), DIR/logs/ and DIR/pids/nats-{1,2,3}.pid,
-# waits until JetStream has a leader and prints
+# and waits until JetStream has a leader. It then starts NODES (default 3)
+# `redactd serve --engine nats` nodes: node i keeps its own data directory
+# DIR/redactd-i (admin socket, spool) and shares DIR/files (originals and
+# outputs) with the others, listens on 127.0.0.1:REDACTD_PORT+i-1 (metrics
+# on +100), and writes DIR/pids/redactd-i.pid. Once every node is ready it
+# creates an account (standard plan) through node 1 and prints
 #   NATS=<client URLs, comma-separated>
-#
-# NOT YET: the redactd nodes. `redactd serve --engine nats` does not exist
-# yet (issue 17 builds it on the engine's Store interface, which is being
-# refactored), so NODES is accepted and ignored with a warning, and no
-# BASES= or KEY= line is printed. down already stops DIR/pids/redactd-*.pid
-# too, so it will not change when the nodes come.
+#   BASES=<node URLs, space-separated>
+#   KEY=<the account's API key>
 #
 # Environment: REDACTD_BIN (default: bin/redactd of this checkout; run
 # `make build`), NATS_PORT (first client port, default 14222; the servers
-# use NATS_PORT..+2, cluster ports NATS_PORT+2000.., monitoring +4000..).
+# use NATS_PORT..+2, cluster ports NATS_PORT+2000.., monitoring +4000..),
+# REDACTD_PORT (first node port, default 18080), NODE_FLAGS (more flags for
+# every node, e.g. "--nats-lease 3s --max-concurrent-jobs 2").
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 bin=${REDACTD_BIN:-$here/../../bin/redactd}
 base=${NATS_PORT:-14222}
+nbase=${REDACTD_PORT:-18080}
 
 die() { echo "local.sh: $*" >&2; exit 1; }
 
@@ -92,10 +96,56 @@ up() {
 		down "$dir"
 		exit 1
 	fi
-	if [[ $nodes != 0 ]]; then
-		echo "local.sh: redactd nodes (--engine nats) are not implemented yet; started the 3 NATS servers only" >&2
-	fi
 	echo "NATS=$joined"
+	[[ $nodes == 0 ]] && return
+	local bases=() port ndir
+	mkdir -p "$dir/files"
+	chmod 700 "$dir/files"
+	for i in $(seq "$nodes"); do
+		port=$((nbase + i - 1))
+		port_open "$port" && { down "$dir"; die "port $port is taken; set REDACTD_PORT"; }
+		ndir=$dir/redactd-$i
+		mkdir -p "$ndir"
+		chmod 700 "$ndir"
+		# shellcheck disable=SC2086 # NODE_FLAGS is a list of flags
+		nohup "$bin" serve --engine nats --nats-url "$joined" --files-dir "$dir/files" \
+			--data "$ndir" --listen "127.0.0.1:$port" --metrics-listen "127.0.0.1:$((port + 100))" \
+			--log-format text ${NODE_FLAGS:-} >"$dir/logs/redactd-$i.log" 2>&1 </dev/null &
+		echo "$!" >"$dir/pids/redactd-$i.pid"
+		bases+=("http://127.0.0.1:$port")
+	done
+	for i in $(seq "$nodes"); do
+		if ! ready "http://127.0.0.1:$((nbase + i - 1))" "$dir/pids/redactd-$i.pid"; then
+			echo "local.sh: redactd-$i did not become ready; logs in $dir/logs" >&2
+			down "$dir"
+			exit 1
+		fi
+	done
+	local key
+	key=$("$bin" keys create --data "$dir/redactd-1" --email "local@cluster.invalid" --plan standard | tail -n 1)
+	[[ -n $key ]] || { down "$dir"; die "creating the account failed"; }
+	echo "BASES=${bases[*]}"
+	echo "KEY=$key"
+}
+
+# ready URL PIDFILE: wait up to 2 minutes for GET URL/readyz to answer 200
+# while the node's process lives.
+ready() {
+	local url=$1 pid
+	pid=$(cat "$2")
+	for _ in $(seq 1200); do
+		alive "$pid" || return 1
+		if { exec 3<>"/dev/tcp/127.0.0.1/${url##*:}"; } 2>/dev/null; then
+			printf 'GET /readyz HTTP/1.0\r\nHost: x\r\n\r\n' >&3
+			if head -n 1 <&3 | grep -q ' 200 '; then
+				exec 3>&-
+				return 0
+			fi
+			exec 3>&-
+		fi
+		sleep 0.1
+	done
+	return 1
 }
 
 # stop PIDFILE: SIGTERM, up to 15 s, then SIGKILL.

@@ -6,12 +6,20 @@
 package wire
 
 import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/pipeline"
+	"github.com/redactd/redactd/engine/record"
+	natsstore "github.com/redactd/redactd/engine/store/nats"
+	"github.com/redactd/redactd/engine/storelog"
 	"github.com/redactd/redactd/server"
 )
 
@@ -23,12 +31,57 @@ func NewRegistry() *prometheus.Registry {
 	return reg
 }
 
-// Engine is the job service's part of cfg.
+// Engine is the job service's part of cfg. With engine nats its records
+// live on the NATS JetStream cluster the settings name (Records).
 func Engine(cfg config.Config, reg prometheus.Registerer) engine.Settings {
 	var s engine.Settings
 	mustSelect(cfg, &s)
 	s.Registerer = reg
+	if cfg.Engine == "nats" {
+		s.Records = natsRecords(cfg, reg)
+	}
 	return s
+}
+
+// natsConnectWait bounds the first connection to the cluster at start.
+const natsConnectWait = time.Minute
+
+// natsRecords opens the job service's records on the NATS cluster: one
+// connection that reconnects for ever (a node outlives a server's
+// restart), the buckets and stream of engine/store/nats, and
+// engine/storelog on them.
+func natsRecords(cfg config.Config, reg prometheus.Registerer) func() (record.Store, error) {
+	return func() (record.Store, error) {
+		nc, err := nats.Connect(cfg.NATSURL,
+			nats.Name("redactd"),
+			nats.MaxReconnects(-1),
+			nats.RetryOnFailedConnect(false),
+			nats.Timeout(10*time.Second))
+		if err != nil {
+			return nil, fmt.Errorf("nats %s: %w", cfg.NATSURL, err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), natsConnectWait)
+		defer cancel()
+		st, err := natsstore.Open(ctx, nc, natsstore.Options{
+			Prefix:    cfg.NATSPrefix,
+			Replicas:  cfg.NATSReplicas,
+			LeaseTime: cfg.NATSLease,
+			Metrics:   natsstore.NewMetrics(reg),
+		})
+		if err != nil {
+			nc.Close()
+			return nil, err
+		}
+		l, err := storelog.Open(ctx, st.Contract(), storelog.Options{
+			LeaseTime: cfg.NATSLease,
+			Close:     func() error { nc.Close(); return nil },
+		})
+		if err != nil {
+			nc.Close()
+			return nil, err
+		}
+		return l, nil
+	}
 }
 
 // Pipeline is the pipeline's and its models' part of cfg.

@@ -1,0 +1,595 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/redactd/redactd/engine/pdfout"
+)
+
+// TestClusterFaults is issue 17's fault test, with real processes on
+// loopback: deploy/cluster/local.sh starts 3 NATS servers (R3 streams,
+// sync_interval: always) and 3 `redactd serve --engine nats` nodes
+// sharing one files directory. About a hundred documents go in through
+// both upload paths, spread over the nodes, with idempotency keys
+// replayed on other nodes. Faults: kill -9 of a node with a document in
+// flight, kill -9 of the work stream's leader, and two nodes armed with
+// deterministic failpoints (after a quota charge; before a queue ack)
+// that kill themselves there. Then every accepted document must be
+// terminal exactly once with a valid output, the quota charged once, no
+// job duplicated, the work stream empty, and at least one delivery
+// repeated. The redelivery times after the node kill are logged.
+func TestClusterFaults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds redactd and runs 3 NATS servers and 5 nodes")
+	}
+	bin := buildRedactd(t)
+	dir, err := os.MkdirTemp("", "rdclu") // short: admin socket paths
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	natsBase, nodeBase := freeBase(t), freeNodeBase(t)
+	script, _ := filepath.Abs("../../deploy/cluster/local.sh")
+	nodeFlags := "--nats-lease 3s --dpi 50 --ocr off --workers 1 --max-concurrent-jobs 2 --rate-limit 0 --janitor-interval 5s"
+	env := append(os.Environ(), "REDACTD_BIN="+bin, "NATS_PORT="+strconv.Itoa(natsBase),
+		"REDACTD_PORT="+strconv.Itoa(nodeBase), "NODE_FLAGS="+nodeFlags)
+	sh := func(args ...string) (string, string, error) {
+		cmd := exec.Command(script, args...)
+		cmd.Env = env
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		return out.String(), errb.String(), err
+	}
+	out, errOut, err := sh("up", dir, "3")
+	t.Cleanup(func() { sh("down", dir) })
+	if err != nil {
+		t.Fatalf("local.sh up: %v\n%s%s\n%s", err, out, errOut, clusterLogs(dir))
+	}
+	vars := map[string]string{}
+	for sc := bufio.NewScanner(strings.NewReader(out)); sc.Scan(); {
+		if k, v, ok := strings.Cut(sc.Text(), "="); ok {
+			vars[k] = v
+		}
+	}
+	bases := strings.Fields(vars["BASES"])
+	if len(bases) != 3 || vars["KEY"] == "" || strings.Count(vars["NATS"], ",") != 2 {
+		t.Fatalf("local.sh up printed %q; want NATS=, BASES= with 3 URLs and KEY=", out)
+	}
+
+	// The workload, and an account whose quota is exactly its pages.
+	const nSmall, smallPages, nDirect, directPages, nBig, bigPages = 70, 2, 24, 3, 6, 30
+	total := nSmall*smallPages + nDirect*directPages + nBig*bigPages
+	keyOut, err := exec.Command(bin, "keys", "create", "--data", filepath.Join(dir, "redactd-1"), "--email", "faults@example.com",
+		"--plan", "standard", "--pages", strconv.Itoa(total)).Output()
+	if err != nil {
+		t.Fatalf("keys create through node 1: %v", err)
+	}
+	c := &clusterClient{t: t, hc: &http.Client{Timeout: time.Minute}, key: finalLine(string(keyOut))}
+	// Fault 3: nodes that kill themselves after a charge and before an
+	// ack (failpoints). They start first, so they take their share of
+	// the work from the beginning.
+	for i, point := range []string{"after-charge", "before-ack"} {
+		data := filepath.Join(dir, "fail-"+point)
+		if err := os.MkdirAll(data, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		args := append([]string{"serve", "--engine", "nats", "--nats-url", vars["NATS"], "--files-dir", filepath.Join(dir, "files"),
+			"--data", data, "--listen", fmt.Sprintf("127.0.0.1:%d", nodeBase+5+i), "--metrics-listen", "", "--log-format", "text"}, strings.Fields(nodeFlags)...)
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), "REDACTD_FAILPOINTS="+point)
+		logf, err := os.Create(filepath.Join(dir, "logs", "fail-"+point+".log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Stdout, cmd.Stderr = logf, logf
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go func() { cmd.Wait(); logf.Close() }()
+		t.Cleanup(func() { cmd.Process.Kill() })
+		waitReady(t, fmt.Sprintf("http://127.0.0.1:%d", nodeBase+5+i), logf.Name())
+	}
+	live := slices.Clone(bases) // nodes not killed
+	pick := func(i int) string { return live[i%len(live)] }
+
+	small := crashPDF(smallPages)
+	sct, sbody := multipartPDF(t, small)
+	big := crashPDF(bigPages)
+	bct, bbody := multipartPDF(t, big)
+	jobs := map[string]string{} // idempotency key → job id
+	var jobsMu sync.Mutex
+	create := func(node, key, ct string, body []byte) {
+		var j crashJob
+		c.retry(node, "POST", "/v1/jobs", body, map[string]string{"Content-Type": ct, "X-Idempotency-Key": key}, &j)
+		jobsMu.Lock()
+		defer jobsMu.Unlock()
+		if prev, ok := jobs[key]; ok && prev != j.JobID {
+			t.Fatalf("key %s replayed on %s made job %s; it made %s before", key, node, j.JobID, prev)
+		}
+		jobs[key] = j.JobID
+	}
+	direct := crashPDF(directPages)
+	directJob := func(i int) {
+		key := fmt.Sprintf("direct-%d", i)
+		initBody := fmt.Sprintf(`{"files":[{"filename":"d%d.pdf","content_type":"application/pdf","size_bytes":%d}]}`, i, len(direct))
+		var res struct {
+			JobID   string `json:"job_id"`
+			Uploads []struct {
+				UploadURL string `json:"upload_url"`
+			} `json:"uploads"`
+		}
+		c.retry(pick(i), "POST", "/v1/jobs/init", []byte(initBody), map[string]string{"Content-Type": "application/json", "X-Idempotency-Key": key}, &res)
+		// The upload goes to another node than the one that signed it,
+		// and the commit to a third.
+		u := res.Uploads[0].UploadURL
+		u = pick(i+1) + u[strings.Index(u, "/uploads/"):]
+		c.retry("", "PUT", u, direct, map[string]string{"Content-Type": "application/pdf", "x-ms-blob-type": "BlockBlob"}, nil)
+		c.retry(pick(i+2), "POST", "/v1/jobs/"+res.JobID+"/commit", nil, nil, nil)
+		jobsMu.Lock()
+		jobs[key] = res.JobID
+		jobsMu.Unlock()
+	}
+
+	for i := range nBig {
+		create(pick(i), fmt.Sprintf("big-%d", i), bct, bbody)
+	}
+	for i := range nSmall / 2 {
+		create(pick(i), fmt.Sprintf("small-%d", i), sct, sbody)
+	}
+
+	// Fault 1: kill -9 a node that has a document in flight.
+	victim, killedAt := killBusyNode(t, dir, bases)
+	t.Logf("killed redactd-%d with documents in flight", victim+1)
+	live = slices.DeleteFunc(live, func(b string) bool { return b == bases[victim] })
+	for i := nSmall / 2; i < nSmall; i++ {
+		create(pick(i), fmt.Sprintf("small-%d", i), sct, sbody)
+	}
+	for i := range nDirect / 2 {
+		directJob(i)
+	}
+	// Replays on other nodes return the jobs already made.
+	for i := 0; i < nSmall; i += 7 {
+		create(pick(i+1), fmt.Sprintf("small-%d", i), sct, sbody)
+	}
+
+	// Fault 2: kill -9 the leader of the work stream.
+	leader := streamLeader(t, vars["NATS"], "redactd-work")
+	killPidFile(t, filepath.Join(dir, "pids", leader+".pid"))
+	t.Logf("killed %s, leader of the work stream", leader)
+
+	for i := nDirect / 2; i < nDirect; i++ {
+		directJob(i)
+	}
+
+	// Every document ends terminal, redacted, with a valid output read
+	// through another node than the one that made it.
+	ids := map[string]bool{}
+	for _, id := range jobs {
+		if ids[id] {
+			t.Fatalf("one job %s for two requests", id)
+		}
+		ids[id] = true
+	}
+	if len(ids) != nBig+nSmall+nDirect {
+		t.Fatalf("%d jobs, want %d", len(ids), nBig+nSmall+nDirect)
+	}
+	pages, docs := 0, map[string]bool{}
+	i := 0
+	for id := range ids {
+		j := c.waitTerminal(pick(i), id, clusterLogs(dir))
+		for _, d := range j.Documents {
+			if d.Status != "redacted" {
+				msg := ""
+				if d.ErrorMessage != nil {
+					msg = *d.ErrorMessage
+				}
+				t.Fatalf("job %s document %s ended %s (%s)\n%s", id, d.ID, d.Status, msg, grepLogs(dir, d.ID))
+			}
+			docs[d.ID] = true
+			pages += d.PageCount
+			var pdf []byte
+			c.retry(pick(i+1), "GET", "/v1/documents/"+d.ID+"/output", nil, nil, &pdf)
+			if err := pdfout.Verify(bytes.NewReader(pdf), int64(len(pdf))); err != nil {
+				t.Fatalf("output of %s: %v", d.ID, err)
+			}
+		}
+		i++
+	}
+	if pages != total {
+		t.Fatalf("%d pages redacted, want %d", pages, total)
+	}
+	// Quota charged once: exactly used up, so one more job is refused.
+	if st := c.do(pick(0), "POST", "/v1/jobs", sbody, map[string]string{"Content-Type": sct}, nil); st != http.StatusPaymentRequired {
+		t.Fatalf("a job after the quota was used: %d, want 402", st)
+	}
+
+	// Terminal exactly once: one "document done" per document, across
+	// every node's log (the killed ones' included).
+	done, started := logEvents(t, dir)
+	for d := range docs {
+		if n := len(done[d]); n != 1 {
+			t.Errorf("document %s finished %d times", d, n)
+		}
+	}
+	for _, point := range []string{"after-charge", "before-ack"} {
+		b, _ := os.ReadFile(filepath.Join(dir, "logs", "fail-"+point+".log"))
+		if !bytes.Contains(b, []byte("failpoint "+point)) {
+			t.Errorf("the %s node never reached its failpoint:\n%s", point, b)
+		}
+	}
+
+	// Redelivery after the kill: the documents the victim had started
+	// and not finished, started again on another node.
+	var waits []time.Duration
+	for d, evs := range started {
+		var onVictim bool
+		for _, ev := range evs {
+			onVictim = onVictim || (ev.node == victim && ev.at.Before(killedAt))
+		}
+		if !onVictim || len(done[d]) == 0 || done[d][0].node == victim {
+			continue
+		}
+		for _, ev := range evs {
+			if ev.node != victim && ev.at.After(killedAt) {
+				waits = append(waits, ev.at.Sub(killedAt))
+				if testing.Verbose() {
+					t.Logf("document %s, killed at %s:\n%s", d, killedAt.UTC().Format(time.RFC3339Nano), grepLogs(dir, d))
+				}
+				break
+			}
+		}
+	}
+	if len(waits) == 0 {
+		t.Fatal("no document of the killed node was started again elsewhere")
+	}
+	slices.Sort(waits)
+	t.Logf("redelivery after kill -9 (lease 3s): %d documents, p50 %v, p99 %v", len(waits),
+		waits[len(waits)/2].Round(time.Millisecond), waits[(len(waits)*99)/100].Round(time.Millisecond))
+
+	// The stream is empty once the last acks land, and some delivery was
+	// repeated (the metric of the surviving nodes).
+	checkStreamEmpty(t, vars["NATS"], "redactd-work")
+	redelivered := 0.0
+	for _, b := range live {
+		redelivered += metricValue(t, b, "redactd_store_redeliveries_total")
+	}
+	if redelivered == 0 {
+		t.Error("no redelivery counted by the surviving nodes")
+	}
+	t.Logf("%d documents, %d pages, %d jobs; redeliveries counted by the surviving nodes: %v", len(docs), pages, len(ids), redelivered)
+}
+
+// clusterClient is an API client that retries what a cluster in the
+// middle of a fault may refuse for a moment (5xx, a dropped connection).
+type clusterClient struct {
+	t   *testing.T
+	hc  *http.Client
+	key string
+}
+
+func (c *clusterClient) do(base, method, path string, body []byte, hdr map[string]string, out any) int {
+	u := path
+	if base != "" {
+		u = base + path
+	}
+	req, err := http.NewRequest(method, u, bytes.NewReader(body))
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if !strings.Contains(u, "/uploads/") {
+		req.Header.Set("X-API-Key", c.key)
+	}
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	res, err := c.hc.Do(req)
+	if err != nil {
+		return 0
+	}
+	defer res.Body.Close()
+	var buf bytes.Buffer
+	buf.ReadFrom(res.Body)
+	if out != nil && res.StatusCode/100 == 2 {
+		if w, ok := out.(*[]byte); ok {
+			*w = buf.Bytes()
+		} else if err := json.Unmarshal(buf.Bytes(), out); err != nil {
+			c.t.Fatalf("%s %s: %v: %s", method, u, err, buf.Bytes())
+		}
+	}
+	if res.StatusCode/100 != 2 {
+		c.t.Logf("%s %s: %d %s", method, u, res.StatusCode, bytes.TrimSpace(buf.Bytes()))
+	}
+	return res.StatusCode
+}
+
+// retry repeats a request for up to two minutes while it gets no answer
+// or a 5xx, and fails the test on any other non-2xx.
+func (c *clusterClient) retry(base, method, path string, body []byte, hdr map[string]string, out any) {
+	c.t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		st := c.do(base, method, path, body, hdr, out)
+		if st/100 == 2 {
+			return
+		}
+		if (st != 0 && st < 500) || time.Now().After(deadline) {
+			c.t.Fatalf("%s %s%s: %d", method, base, path, st)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+func (c *clusterClient) waitTerminal(base, id, logs string) crashJob {
+	c.t.Helper()
+	deadline := time.Now().Add(4 * time.Minute)
+	for {
+		var j crashJob
+		if c.do(base, "GET", "/v1/jobs/"+id, nil, nil, &j) == 200 && len(j.Documents) > 0 {
+			done := true
+			for _, d := range j.Documents {
+				done = done && (d.Status == "redacted" || d.Status == "error")
+			}
+			if done {
+				return j
+			}
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("job %s not terminal: %+v\n%s", id, j, logs)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// waitReady waits up to two minutes for a node's /readyz.
+func waitReady(t *testing.T, base, logPath string) {
+	t.Helper()
+	for end := time.Now().Add(2 * time.Minute); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		if res, err := http.Get(base + "/readyz"); err == nil {
+			res.Body.Close()
+			if res.StatusCode == 200 {
+				return
+			}
+		}
+	}
+	b, _ := os.ReadFile(logPath)
+	t.Fatalf("%s not ready:\n%s", base, b)
+}
+
+func finalLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
+}
+
+// freeNodeBase picks a base whose 8 node ports and their metrics ports
+// (+100) are free.
+func freeNodeBase(t *testing.T) int {
+	for range 50 {
+		base := 40000 + rand.IntN(20000)
+		ok := true
+		for off := range 8 {
+			for _, p := range []int{base + off, base + 100 + off} {
+				l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p))
+				if err != nil {
+					ok = false
+					break
+				}
+				l.Close()
+			}
+		}
+		if ok {
+			return base
+		}
+	}
+	t.Fatal("no free port range")
+	return 0
+}
+
+// killBusyNode waits until one of the nodes has a document in flight
+// (its metrics say so), kills it with SIGKILL and returns its index and
+// the time of the kill.
+func killBusyNode(t *testing.T, dir string, bases []string) (int, time.Time) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		for i, b := range bases {
+			if metricValue(t, b, "redactd_documents_in_flight") > 0 {
+				at := time.Now()
+				killPidFile(t, filepath.Join(dir, "pids", fmt.Sprintf("redactd-%d.pid", i+1)))
+				return i, at
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatal("no node had a document in flight")
+	return 0, time.Time{}
+}
+
+// metricsURL is a node's metrics address: local.sh puts it 100 ports
+// above the API.
+func metricsURL(base string) string {
+	i := strings.LastIndexByte(base, ':')
+	p, _ := strconv.Atoi(base[i+1:])
+	return base[:i+1] + strconv.Itoa(p+100)
+}
+
+// metricValue sums a metric's samples on the /metrics of the node at
+// API base (0 when the node does not answer or has no sample).
+func metricValue(t *testing.T, base, name string) float64 {
+	res, err := http.Get(metricsURL(base) + "/metrics")
+	if err != nil {
+		return 0
+	}
+	defer res.Body.Close()
+	sum := 0.0
+	sc := bufio.NewScanner(res.Body)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		rest, ok := strings.CutPrefix(line, name)
+		if !ok || rest == "" || (rest[0] != ' ' && rest[0] != '{') {
+			continue
+		}
+		f := strings.Fields(line)
+		v, _ := strconv.ParseFloat(f[len(f)-1], 64)
+		sum += v
+	}
+	return sum
+}
+
+func killPidFile(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatalf("kill %s (%d): %v", path, pid, err)
+	}
+}
+
+// streamLeader names the NATS server leading stream.
+func streamLeader(t *testing.T, urls, stream string) string {
+	t.Helper()
+	nc, err := nats.Connect(urls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, err := js.Stream(ctx, stream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := s.Info(ctx)
+	if err != nil || info.Cluster == nil || info.Cluster.Leader == "" {
+		t.Fatalf("stream %s: no leader: %v", stream, err)
+	}
+	return info.Cluster.Leader
+}
+
+// checkStreamEmpty waits up to a minute for stream to hold no message.
+func checkStreamEmpty(t *testing.T, urls, stream string) {
+	t.Helper()
+	nc, err := nats.Connect(urls, nats.MaxReconnects(-1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	deadline := time.Now().Add(time.Minute)
+	var msgs uint64
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		s, err := js.Stream(ctx, stream)
+		if err == nil {
+			var info *jetstream.StreamInfo
+			if info, err = s.Info(ctx); err == nil {
+				msgs = info.State.Msgs
+			}
+		}
+		cancel()
+		if err == nil && msgs == 0 {
+			return
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	t.Errorf("stream %s still holds %d messages", stream, msgs)
+}
+
+type logEvent struct {
+	node int // index of a local.sh node; -1 for the failpoint nodes
+	at   time.Time
+}
+
+var textEvent = regexp.MustCompile(`^time=(\S+) level=INFO msg="document (started|done)" job=\S+ doc=(\S+)`)
+
+// logEvents reads every node's log: when each document was started and
+// finished, and on which node.
+func logEvents(t *testing.T, dir string) (done, started map[string][]logEvent) {
+	t.Helper()
+	done, started = map[string][]logEvent{}, map[string][]logEvent{}
+	files, _ := filepath.Glob(filepath.Join(dir, "logs", "*.log"))
+	for _, f := range files {
+		name := filepath.Base(f)
+		node := -1
+		if n, ok := strings.CutPrefix(strings.TrimSuffix(name, ".log"), "redactd-"); ok {
+			i, _ := strconv.Atoi(n)
+			node = i - 1
+		} else if !strings.HasPrefix(name, "fail-") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for line := range strings.SplitSeq(string(b), "\n") {
+			m := textEvent.FindStringSubmatch(line)
+			if m == nil {
+				continue
+			}
+			at, _ := time.Parse(time.RFC3339Nano, m[1])
+			ev := logEvent{node: node, at: at}
+			if m[2] == "done" {
+				done[m[3]] = append(done[m[3]], ev)
+			} else {
+				started[m[3]] = append(started[m[3]], ev)
+			}
+		}
+	}
+	return done, started
+}
+
+// clusterLogs is the tail of every log, for a failure message.
+func clusterLogs(dir string) string {
+	var b strings.Builder
+	files, _ := filepath.Glob(filepath.Join(dir, "logs", "*.log"))
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+		if len(lines) > 15 {
+			lines = lines[len(lines)-15:]
+		}
+		fmt.Fprintf(&b, "== %s\n%s\n", filepath.Base(f), strings.Join(lines, "\n"))
+	}
+	return b.String()
+}
+
+// grepLogs is every log line that mentions s, for a failure message.
+func grepLogs(dir, s string) string {
+	var b strings.Builder
+	files, _ := filepath.Glob(filepath.Join(dir, "logs", "*.log"))
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		for line := range strings.SplitSeq(string(data), "\n") {
+			if strings.Contains(line, s) {
+				fmt.Fprintf(&b, "%s: %s\n", filepath.Base(f), line)
+			}
+		}
+	}
+	return b.String()
+}
