@@ -7,8 +7,11 @@
 # until all are terminal. It prints one line:
 #   nodes=N docs=D pages=P seconds=S pages_per_s=R errors=E
 #
-#   bench/cluster-throughput.sh NODES FOLDER...
+#   [REPEAT=K] bench/cluster-throughput.sh NODES FOLDER...
 #
+# REPEAT sends every file K times, so that a few heavy documents do not
+# decide the whole run's length. KEEP=1 keeps the cluster's directory
+# (logs) after the run.
 # The NATS servers are not pinned: they share the cores with the nodes,
 # as they would not on a real install. Needs make build and make setup.
 set -euo pipefail
@@ -17,8 +20,8 @@ root=$here/..
 nodes=$1
 shift
 dir=$(mktemp -d /tmp/rdthr.XXXXXX)
-trap '"$root/deploy/cluster/local.sh" down "$dir" >/dev/null 2>&1 || true; rm -rf "$dir"' EXIT
-out=$(NODE_FLAGS="--workers 1 --ort-threads 1 --max-concurrent-jobs 2 --rate-limit 0 --log-level warn" \
+trap '"$root/deploy/cluster/local.sh" down "$dir" >/dev/null 2>&1 || true; [[ -n ${KEEP:-} ]] || rm -rf "$dir"' EXIT
+out=$(NODE_FLAGS="--workers 1 --ort-threads 1 --max-concurrent-jobs 2 --rate-limit 0 --log-level info" \
 	"$root/deploy/cluster/local.sh" up "$dir" "$nodes")
 bases=$(sed -n 's/^BASES=//p' <<<"$out")
 key=$(sed -n 's/^KEY=//p' <<<"$out")
@@ -28,7 +31,9 @@ for f in "$dir"/pids/redactd-*.pid; do
 	i=$((i + 1))
 done
 read -r -a urls <<<"$bases"
-mapfile -t files < <(find "$@" -name '*.pdf' | sort)
+mapfile -t once < <(find "$@" -name '*.pdf' | sort)
+files=()
+for _ in $(seq "${REPEAT:-1}"); do files+=("${once[@]}"); done
 start=$(date +%s.%N)
 jobs=()
 for n in "${!files[@]}"; do

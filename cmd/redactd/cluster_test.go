@@ -174,6 +174,10 @@ func TestClusterFaults(t *testing.T) {
 		create(pick(i+1), fmt.Sprintf("small-%d", i), sct, sbody)
 	}
 
+	// The killed node's documents go to other nodes one lease later;
+	// wait for that before the next fault, so it is timed on its own.
+	waitRestarted(t, dir, victim, killedAt)
+
 	// Fault 2: kill -9 the leader of the work stream.
 	leader := streamLeader(t, vars["NATS"], "redactd-work")
 	killPidFile(t, filepath.Join(dir, "pids", leader+".pid"))
@@ -262,11 +266,14 @@ func TestClusterFaults(t *testing.T) {
 		}
 	}
 	if len(waits) == 0 {
-		t.Fatal("no document of the killed node was started again elsewhere")
+		// The metrics said in flight, but the document was committed
+		// before the kill landed: its redelivery is only acked.
+		t.Log("the killed node had finished its documents when the kill landed: no redelivery to time")
+	} else {
+		slices.Sort(waits)
+		t.Logf("redelivery after kill -9 (lease 3s): %d documents, p50 %v, p99 %v", len(waits),
+			waits[len(waits)/2].Round(time.Millisecond), waits[(len(waits)*99)/100].Round(time.Millisecond))
 	}
-	slices.Sort(waits)
-	t.Logf("redelivery after kill -9 (lease 3s): %d documents, p50 %v, p99 %v", len(waits),
-		waits[len(waits)/2].Round(time.Millisecond), waits[(len(waits)*99)/100].Round(time.Millisecond))
 
 	// The stream is empty once the last acks land, and some delivery was
 	// repeated (the metric of the surviving nodes).
@@ -362,6 +369,35 @@ func (c *clusterClient) waitTerminal(base, id, logs string) crashJob {
 	}
 }
 
+// waitRestarted waits up to a minute until every document the victim
+// had started, and not finished, before killedAt has been started again
+// on another node.
+func waitRestarted(t *testing.T, dir string, victim int, killedAt time.Time) {
+	t.Helper()
+	for end := time.Now().Add(time.Minute); time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
+		done, started := logEvents(t, dir)
+		pending := 0
+		for d, evs := range started {
+			onVictim, elsewhere := false, false
+			for _, ev := range evs {
+				onVictim = onVictim || (ev.node == victim && ev.at.Before(killedAt))
+				elsewhere = elsewhere || (ev.node != victim && ev.at.After(killedAt))
+			}
+			finishedThere := false
+			for _, ev := range done[d] {
+				finishedThere = finishedThere || ev.node == victim
+			}
+			if onVictim && !finishedThere && !elsewhere {
+				pending++
+			}
+		}
+		if pending == 0 {
+			return
+		}
+	}
+	t.Fatalf("the killed node's documents were not started again elsewhere within a minute\n%s", clusterLogs(dir))
+}
+
 // waitReady waits up to two minutes for a node's /readyz.
 func waitReady(t *testing.T, base, logPath string) {
 	t.Helper()
@@ -411,8 +447,8 @@ func freeNodeBase(t *testing.T) int {
 // the time of the kill.
 func killBusyNode(t *testing.T, dir string, bases []string) (int, time.Time) {
 	t.Helper()
-	deadline := time.Now().Add(time.Minute)
-	for time.Now().Before(deadline) {
+	start := time.Now()
+	for time.Since(start) < time.Minute {
 		for i, b := range bases {
 			if metricValue(t, b, "redactd_documents_in_flight") > 0 {
 				at := time.Now()
