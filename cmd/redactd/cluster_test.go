@@ -4,10 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"math/rand/v2"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -297,38 +294,8 @@ type clusterClient struct {
 }
 
 func (c *clusterClient) do(base, method, path string, body []byte, hdr map[string]string, out any) int {
-	u := path
-	if base != "" {
-		u = base + path
-	}
-	req, err := http.NewRequest(method, u, bytes.NewReader(body))
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	if !strings.Contains(u, "/uploads/") {
-		req.Header.Set("X-API-Key", c.key)
-	}
-	for k, v := range hdr {
-		req.Header.Set(k, v)
-	}
-	res, err := c.hc.Do(req)
-	if err != nil {
-		return 0
-	}
-	defer res.Body.Close()
-	var buf bytes.Buffer
-	buf.ReadFrom(res.Body)
-	if out != nil && res.StatusCode/100 == 2 {
-		if w, ok := out.(*[]byte); ok {
-			*w = buf.Bytes()
-		} else if err := json.Unmarshal(buf.Bytes(), out); err != nil {
-			c.t.Fatalf("%s %s: %v: %s", method, u, err, buf.Bytes())
-		}
-	}
-	if res.StatusCode/100 != 2 {
-		c.t.Logf("%s %s: %d %s", method, u, res.StatusCode, bytes.TrimSpace(buf.Bytes()))
-	}
-	return res.StatusCode
+	st, _ := apiRequest(c.t, c.hc, c.key, method, base+path, bytes.NewReader(body), hdr, out)
+	return st // 0: no answer
 }
 
 // retry repeats a request for up to two minutes while it gets no answer
@@ -421,25 +388,11 @@ func finalLine(s string) string {
 // freeNodeBase picks a base whose 8 node ports and their metrics ports
 // (+100) are free.
 func freeNodeBase(t *testing.T) int {
-	for range 50 {
-		base := 40000 + rand.IntN(20000)
-		ok := true
-		for off := range 8 {
-			for _, p := range []int{base + off, base + 100 + off} {
-				l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p))
-				if err != nil {
-					ok = false
-					break
-				}
-				l.Close()
-			}
-		}
-		if ok {
-			return base
-		}
+	var offs []int
+	for off := range 8 {
+		offs = append(offs, off, 100+off)
 	}
-	t.Fatal("no free port range")
-	return 0
+	return freePorts(t, 40000, offs)
 }
 
 // killBusyNode waits until one of the nodes has a document in flight

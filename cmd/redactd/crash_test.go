@@ -143,19 +143,32 @@ func (c *crashClient) do(d *daemon, method, path string, body io.Reader, hdr map
 	if !strings.HasPrefix(path, "http") {
 		u = d.url + path
 	}
+	st, err := apiRequest(c.t, c.hc, c.key, method, u, body, hdr, out)
+	if err != nil {
+		c.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	return st
+}
+
+// apiRequest sends one API request (with the key, except to upload
+// URLs, which carry their own token), decodes a 2xx answer into out
+// (JSON, or the bytes for a *[]byte) and logs any other answer. An error
+// means no answer came.
+func apiRequest(t *testing.T, hc *http.Client, key, method, u string, body io.Reader, hdr map[string]string, out any) (int, error) {
+	t.Helper()
 	req, err := http.NewRequest(method, u, body)
 	if err != nil {
-		c.t.Fatal(err)
+		t.Fatal(err)
 	}
 	if !strings.Contains(u, "/uploads/") {
-		req.Header.Set("X-API-Key", c.key)
+		req.Header.Set("X-API-Key", key)
 	}
 	for k, v := range hdr {
 		req.Header.Set(k, v)
 	}
-	res, err := c.hc.Do(req)
+	res, err := hc.Do(req)
 	if err != nil {
-		c.t.Fatalf("%s %s: %v", method, path, err)
+		return 0, err
 	}
 	defer res.Body.Close()
 	b, _ := io.ReadAll(res.Body)
@@ -163,13 +176,13 @@ func (c *crashClient) do(d *daemon, method, path string, body io.Reader, hdr map
 		if w, ok := out.(*[]byte); ok {
 			*w = b
 		} else if err := json.Unmarshal(b, out); err != nil {
-			c.t.Fatalf("%s %s: %v: %s", method, path, err, b)
+			t.Fatalf("%s %s: %v: %s", method, u, err, b)
 		}
 	}
 	if res.StatusCode/100 != 2 {
-		c.t.Logf("%s %s: %d %s", method, path, res.StatusCode, b)
+		t.Logf("%s %s: %d %s", method, u, res.StatusCode, bytes.TrimSpace(b))
 	}
-	return res.StatusCode
+	return res.StatusCode, nil
 }
 
 type crashJob struct {

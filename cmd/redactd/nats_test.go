@@ -194,10 +194,17 @@ func running(pid int) bool {
 // freeBase picks a client port base whose 3 client, route and monitoring
 // ports are free (local.sh uses base..+2, +2000.., +4000..).
 func freeBase(t *testing.T) int {
+	return freePorts(t, 20000, []int{0, 1, 2, 2000, 2001, 2002, 4000, 4001, 4002})
+}
+
+// freePorts picks a random base in [lo, lo+20000) such that base+off is
+// a free loopback port for every off.
+func freePorts(t *testing.T, lo int, offs []int) int {
+	t.Helper()
 	for range 50 {
-		base := 20000 + rand.IntN(20000)
+		base := lo + rand.IntN(20000)
 		ok := true
-		for _, off := range []int{0, 1, 2, 2000, 2001, 2002, 4000, 4001, 4002} {
+		for _, off := range offs {
 			l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(base+off))
 			if err != nil {
 				ok = false

@@ -1,0 +1,198 @@
+package storelog_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/redactd/redactd/engine/record"
+	"github.com/redactd/redactd/engine/store/pebblestore"
+	"github.com/redactd/redactd/engine/storelog"
+)
+
+// The job service's whole test suite runs on this package too (engine,
+// REDACTD_TEST_RECORDS=storelog); these tests pin what only a shared
+// store does: lost races, claims, the ledger, listing positions.
+
+func open(t *testing.T) *storelog.Log {
+	t.Helper()
+	ps, err := pebblestore.Open(filepath.Join(t.TempDir(), "store"), pebblestore.Options{LeaseTime: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := storelog.Open(context.Background(), ps.Bundle(nil), storelog.Options{LeaseTime: time.Second, Close: ps.Close})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l
+}
+
+func uuid(n int) string { return fmt.Sprintf("00000000-0000-4000-8000-%012d", n) }
+
+// newJob commits a job of account with one document.
+func newJob(t *testing.T, l *storelog.Log, account string, n int, created time.Time) (*record.Job, *record.Doc) {
+	t.Helper()
+	j := &record.Job{ID: uuid(n), AccountID: account, Status: "uploaded", CreatedAt: created, DocIDs: []string{uuid(1000 + n)}}
+	d := &record.Doc{ID: uuid(1000 + n), JobID: j.ID, AccountID: account, Status: "uploaded"}
+	b := l.NewBatch()
+	b.PutJob(j)
+	b.PutDoc(d)
+	if err := b.Commit(true); err != nil {
+		t.Fatal(err)
+	}
+	return j, d
+}
+
+func TestStaleWriteIsAConflict(t *testing.T) {
+	l := open(t)
+	newJob(t, l, "acct", 1, time.Now())
+	// Two nodes read the document at the same revision.
+	a, err := l.Doc(uuid(1001))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := l.Doc(uuid(1001))
+	a.Status = "analyzing"
+	ba := l.NewBatch()
+	ba.PutDoc(a)
+	if err := ba.Commit(true); err != nil {
+		t.Fatal(err)
+	}
+	b.Status = "error"
+	bb := l.NewBatch()
+	bb.PutDoc(b)
+	if err := bb.Commit(true); !record.IsConflict(err) {
+		t.Fatalf("stale write: %v, want a conflict", err)
+	}
+	if d, _ := l.Doc(uuid(1001)); d.Status != "analyzing" {
+		t.Fatalf("stale write landed: %s", d.Status)
+	}
+	// Read again, the write goes through.
+	b, _ = l.Doc(uuid(1001))
+	b.Status = "redacting"
+	bb = l.NewBatch()
+	bb.PutDoc(b)
+	if err := bb.Commit(true); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestIdempotencyKeyFirstJobWins(t *testing.T) {
+	l := open(t)
+	create := func(n int) error {
+		j := &record.Job{ID: uuid(n), AccountID: "acct", CreatedAt: time.Now(), DocIDs: []string{uuid(1000 + n)}, IdemNS: "jobs", IdemKey: "retry-1"}
+		b := l.NewBatch()
+		b.PutJob(j)
+		b.PutDoc(&record.Doc{ID: uuid(1000 + n), JobID: j.ID, AccountID: "acct"})
+		b.PutIdem("acct", "jobs", "retry-1", &record.Idem{JobID: j.ID, Fingerprint: "f"})
+		return b.Commit(true)
+	}
+	if err := create(1); err != nil {
+		t.Fatal(err)
+	}
+	if err := create(2); !record.IsConflict(err) {
+		t.Fatalf("second job for the same key: %v, want a conflict", err)
+	}
+	// The loser's records are gone; the key names the winner.
+	if _, err := l.Job(uuid(2)); !record.IsNotFound(err) {
+		t.Fatalf("loser's job: %v", err)
+	}
+	if _, err := l.Doc(uuid(1002)); !record.IsNotFound(err) {
+		t.Fatalf("loser's document: %v", err)
+	}
+	if r, err := l.Idem("acct", "jobs", "retry-1"); err != nil || r.JobID != uuid(1) {
+		t.Fatalf("key names %+v, %v", r, err)
+	}
+	if ids, _ := l.AccountJobs("acct"); len(ids) != 1 {
+		t.Fatalf("account lists %v", ids)
+	}
+}
+
+func TestQuotaOnTheLedger(t *testing.T) {
+	l := open(t)
+	a := &record.Account{ID: "acct", Email: "a@example.com", PagesQuota: 10}
+	b := l.NewBatch()
+	b.PutAccount(a)
+	if err := b.Commit(true); err != nil {
+		t.Fatal(err)
+	}
+	a, _ = l.Account("acct")
+	b = l.NewBatch()
+	b.Charge(a, uuid(1001), 4)
+	b.Charge(a, uuid(1002), 5)
+	if err := b.Commit(true); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := l.Account("acct"); got.PagesUsed != 9 {
+		t.Fatalf("used %d, want 9", got.PagesUsed)
+	}
+	if pages, ok, err := l.Charged("acct", uuid(1001)); err != nil || !ok || pages != 4 {
+		t.Fatalf("Charged = %d, %v, %v", pages, ok, err)
+	}
+	// Past the quota: the ledger refuses, the batch is a conflict (the
+	// retry reads the use that makes it a denial), nothing is charged.
+	a, _ = l.Account("acct")
+	b = l.NewBatch()
+	b.Charge(a, uuid(1003), 2)
+	if err := b.Commit(true); !record.IsConflict(err) {
+		t.Fatalf("charge past the quota: %v", err)
+	}
+	a, _ = l.Account("acct")
+	b = l.NewBatch()
+	b.Refund(a, uuid(1001), 4)
+	if err := b.Commit(true); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := l.Account("acct"); got.PagesUsed != 5 {
+		t.Fatalf("used %d after the refund, want 5", got.PagesUsed)
+	}
+	if got, err := l.AccountByEmail("a@example.com"); err != nil || got.ID != "acct" {
+		t.Fatalf("by e-mail: %+v, %v", got, err)
+	}
+}
+
+func TestListJobsNewestFirst(t *testing.T) {
+	l := open(t)
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := 1; i <= 5; i++ {
+		newJob(t, l, "acct", i, t0.Add(time.Duration(i)*time.Minute))
+	}
+	newJob(t, l, "other", 9, t0)
+	var got []string
+	var pos []byte
+	for {
+		jobs, next, err := l.ListJobs("acct", pos, 2, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, j := range jobs {
+			got = append(got, j.Job.ID)
+		}
+		if next == nil {
+			break
+		}
+		pos = next
+	}
+	want := []string{uuid(5), uuid(4), uuid(3), uuid(2), uuid(1)}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("listed %v, want %v", got, want)
+	}
+	if _, _, err := l.ListJobs("acct", []byte("short"), 2, ""); err == nil {
+		t.Fatal("a malformed position was accepted")
+	}
+}
+
+func TestClosed(t *testing.T) {
+	l := open(t)
+	l.Close()
+	if _, err := l.Job(uuid(1)); !errors.Is(err, record.ErrClosed) {
+		t.Fatalf("read after Close: %v", err)
+	}
+	if err := l.NewBatch().Commit(true); !errors.Is(err, record.ErrClosed) {
+		t.Fatalf("commit after Close: %v", err)
+	}
+}
