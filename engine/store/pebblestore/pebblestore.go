@@ -73,7 +73,7 @@ func Open(dir string, o Options) (*Store, error) {
 	if o.MaxAttempts <= 0 {
 		o.MaxAttempts = 5
 	}
-	db, err := pebble.Open(dir, &pebble.Options{})
+	db, err := pebble.Open(dir, &pebble.Options{Logger: quietLogger{}})
 	if err != nil {
 		return nil, fmt.Errorf("pebblestore: %w", err)
 	}
@@ -92,6 +92,15 @@ var (
 	_ store.Idempotency = idem{}
 	_ store.Ledger      = ledger{}
 )
+
+// quietLogger drops pebble's informational lines (WAL replay on every
+// open) and keeps its fatal ones.
+type quietLogger struct{}
+
+func (quietLogger) Infof(string, ...any) {}
+func (quietLogger) Fatalf(format string, args ...any) {
+	pebble.DefaultLogger.Fatalf(format, args...)
+}
 
 // Close closes the database.
 func (s *Store) Close() error { return s.db.Close() }
