@@ -371,7 +371,13 @@ func (v *env) create(a *Account, files ...File) *Job {
 // waitDone polls until every document of the job is terminal.
 func (v *env) waitDone(a *Account, jobID string) *Job {
 	v.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	return v.waitDoneWithin(a, jobID, 20)
+}
+
+// waitDoneWithin is waitDone with a limit of secs seconds.
+func (v *env) waitDoneWithin(a *Account, jobID string, secs int) *Job {
+	v.t.Helper()
+	deadline := time.Now().Add(time.Duration(secs) * time.Second)
 	for {
 		j, err := v.e.GetJob(context.Background(), a, jobID)
 		if err != nil {
