@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/redactd/redactd/engine/record"
 )
 
 // Permissions of the data directory. Everything redactd creates in it is
@@ -119,14 +121,12 @@ func tighten(data string) error {
 // A cluster node shares one secret with every node through its store, so
 // that any node accepts the upload URLs any other issued.
 func (e *Engine) loadUploadSecret(exposed bool) ([]byte, error) {
-	if shared, ok := e.jl.(interface {
-		UploadSecret(candidate []byte) ([]byte, error)
-	}); ok {
+	if shared, ok := e.jl.(record.SecretKeeper); ok {
 		candidate := make([]byte, 32)
 		if _, err := rand.Read(candidate); err != nil {
 			return nil, err
 		}
-		return shared.UploadSecret(candidate)
+		return shared.SharedSecret(candidate)
 	}
 	path := filepath.Join(e.cfg.Data, uploadSecretFile)
 	b, err := os.ReadFile(path)

@@ -158,3 +158,11 @@ type Roles interface {
 type ChargeReader interface {
 	Charged(accountID, docID string) (pages int64, ok bool, err error)
 }
+
+// SecretKeeper is offered by a shared store: the upload-signing secret
+// every node uses, so that any node accepts the upload URLs another one
+// signed. SharedSecret stores candidate unless a secret is stored
+// already, and returns the stored one.
+type SecretKeeper interface {
+	SharedSecret(candidate []byte) ([]byte, error)
+}

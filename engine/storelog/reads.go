@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/redactd/redactd/engine/record"
+	"github.com/redactd/redactd/engine/store"
 )
 
 // bundle is a job's record: everything a state change of the job touches.
@@ -45,17 +46,10 @@ func (l *Log) readBundle(jobID string) (*bundle, error) {
 	return &b, nil
 }
 
-// validToken reports whether s can be part of a Docs key.
+// validToken reports whether s can be one token of a Docs key (the
+// contract's key rule, store.CheckDocKey, without the dot).
 func validToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range []byte(s) {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-			return false
-		}
-	}
-	return true
+	return !strings.ContainsRune(s, '.') && store.CheckDocKey(s) == nil
 }
 
 // Account reads an account; PagesUsed is the ledger's figure.

@@ -84,8 +84,11 @@ type Log struct {
 }
 
 var (
-	_ record.Store       = (*Log)(nil)
-	_ record.LeasedQueue = (*Log)(nil)
+	_ record.Store        = (*Log)(nil)
+	_ record.LeasedQueue  = (*Log)(nil)
+	_ record.Roles        = (*Log)(nil)
+	_ record.ChargeReader = (*Log)(nil)
+	_ record.SecretKeeper = (*Log)(nil)
 )
 
 // Open returns the records kept in s, writing the layout version on
@@ -201,9 +204,9 @@ func (l *Log) LegacyUploadSecret() ([]byte, bool, error) { return nil, false, ni
 // DropLegacyUploadSecret has nothing to drop.
 func (l *Log) DropLegacyUploadSecret() error { return nil }
 
-// UploadSecret returns the upload-signing secret every node shares,
+// SharedSecret returns the upload-signing secret every node shares,
 // storing candidate if none is stored yet (the first node to start wins).
-func (l *Log) UploadSecret(candidate []byte) ([]byte, error) {
+func (l *Log) SharedSecret(candidate []byte) ([]byte, error) {
 	c, cancel := ctx()
 	defer cancel()
 	_, err := l.s.Docs.Create(c, "meta.upload-secret", []byte(hex.EncodeToString(candidate)))
