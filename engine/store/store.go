@@ -240,6 +240,21 @@ type Blobs interface {
 	Delete(ctx context.Context, key string) error
 }
 
+// BlobSweeper is an optional ability of a Blobs, for the one node that
+// sweeps (the janitor): listing what the store holds, so blobs that no
+// record points at (a job whose creation crashed after its originals were
+// stored, a purge that died half-way) can be found and deleted, and
+// removing what crashed Puts left behind.
+type BlobSweeper interface {
+	// Keys calls fn with the key of every blob and when it was last
+	// stored, in no particular order, until fn returns false.
+	Keys(ctx context.Context, fn func(key string, stored time.Time) bool) error
+	// SweepPartial removes the pieces of Puts that never completed (no
+	// key names them) and are older than age. age must exceed the
+	// longest Put, which may be running on another node.
+	SweepPartial(ctx context.Context, age time.Duration) (removed int, err error)
+}
+
 // Singletons hands out roles that one node at a time should play (the
 // janitor: retention, sweeps), as leases that expire unless renewed, so a
 // dead node's role passes to another one ttl later.

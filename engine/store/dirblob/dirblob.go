@@ -165,6 +165,52 @@ func (d *Dir) Delete(ctx context.Context, key string) error {
 	return nil
 }
 
+var _ store.BlobSweeper = (*Dir)(nil)
+
+// Keys implements store.BlobSweeper: a walk of the directory.
+func (d *Dir) Keys(ctx context.Context, fn func(key string, stored time.Time) bool) error {
+	errStop := errors.New("stop")
+	err := filepath.WalkDir(d.root, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), tmpPrefix) {
+			return nil
+		}
+		rel, err := filepath.Rel(d.root, p)
+		if err != nil {
+			return err
+		}
+		key := filepath.ToSlash(rel)
+		if store.CheckBlobKey(key) != nil {
+			return nil // not a blob (a file someone else put there)
+		}
+		info, err := e.Info()
+		if err != nil {
+			return nil // removed meanwhile
+		}
+		if !fn(key, info.ModTime()) {
+			return errStop
+		}
+		return nil
+	})
+	if errors.Is(err, errStop) {
+		return nil
+	}
+	return err
+}
+
+// SweepPartial implements store.BlobSweeper.
+func (d *Dir) SweepPartial(_ context.Context, age time.Duration) (int, error) {
+	return d.Sweep(age)
+}
+
 // Sweep removes temporary files older than age: the leftovers of Puts
 // that crashed. age must exceed the longest Put, since another process
 // sharing the directory may be writing one.

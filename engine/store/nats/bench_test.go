@@ -1,8 +1,10 @@
 package natsstore_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"sort"
 	"strconv"
 	"sync"
@@ -223,5 +225,54 @@ func ceiling(b *testing.B, c *natskit.Cluster, work time.Duration, workers int) 
 	if len(lat) > 0 {
 		b.ReportMetric(float64(lat[len(lat)/2])/1e6, "coord-p50-ms")
 		b.ReportMetric(float64(lat[len(lat)*99/100])/1e6, "coord-p99-ms")
+	}
+}
+
+// BenchmarkBlobs stores and reads back a document's files through the
+// Object Store backend on the R3 file cluster: what a node adds per
+// document once originals and outputs are blobs (the upload's Put, the
+// worker's Open of the original, the output's Put, the download's Open).
+// Sizes: a small original (256 KiB) and a large output (8 MiB).
+//
+//	go test -run '^$' -bench Blobs -benchtime 30x ./engine/store/nats/
+func BenchmarkBlobs(b *testing.B) {
+	_, js := benchCluster(b)
+	ctx := context.Background()
+	bl, err := natsstore.OpenBlobs(ctx, js, benchOpts())
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, size := range []int{256 << 10, 8 << 20} {
+		data := make([]byte, size)
+		for i := range data {
+			data[i] = byte(i * 7)
+		}
+		b.Run(fmt.Sprintf("%dKiB", size>>10), func(b *testing.B) {
+			var tPut, tGet time.Duration
+			for i := 0; b.Loop(); i++ {
+				key := fmt.Sprintf("job/%d.pdf", i)
+				t0 := time.Now()
+				if _, err := bl.Put(ctx, key, bytes.NewReader(data)); err != nil {
+					b.Fatal(err)
+				}
+				t1 := time.Now()
+				r, err := bl.Open(ctx, key)
+				if err != nil {
+					b.Fatal(err)
+				}
+				n, err := io.Copy(io.Discard, r)
+				r.Close()
+				if err != nil || n != int64(size) {
+					b.Fatalf("read %d of %d bytes: %v", n, size, err)
+				}
+				tGet += time.Since(t1)
+				tPut += t1.Sub(t0)
+			}
+			n := float64(b.N)
+			b.ReportMetric(float64(tPut)/n/1e6, "put-ms")
+			b.ReportMetric(float64(tGet)/n/1e6, "get-ms")
+			b.ReportMetric(float64(size)*n/tPut.Seconds()/1e6, "put-MB/s")
+			b.ReportMetric(float64(size)*n/tGet.Seconds()/1e6, "get-MB/s")
+		})
 	}
 }

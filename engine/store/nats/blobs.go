@@ -281,6 +281,43 @@ func (b *Blobs) Delete(ctx context.Context, key string) error {
 	return nil
 }
 
+var _ store.BlobSweeper = (*Blobs)(nil)
+
+// Keys implements store.BlobSweeper: one pass over the manifest bucket's
+// latest entries, without their values.
+func (b *Blobs) Keys(ctx context.Context, fn func(key string, stored time.Time) bool) error {
+	w, err := b.kv.WatchAll(ctx, jetstream.IgnoreDeletes(), jetstream.MetaOnly())
+	if err != nil {
+		return err
+	}
+	defer w.Stop()
+	for {
+		select {
+		case ent, ok := <-w.Updates():
+			if !ok {
+				return ctx.Err()
+			}
+			if ent == nil {
+				return nil // the initial values are done
+			}
+			raw, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(ent.Key(), "b."))
+			if err != nil || !strings.HasPrefix(ent.Key(), "b.") {
+				continue
+			}
+			if !fn(string(raw), ent.Created()) {
+				return nil
+			}
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// SweepPartial implements store.BlobSweeper.
+func (b *Blobs) SweepPartial(ctx context.Context, age time.Duration) (int, error) {
+	return b.SweepOrphans(ctx, age)
+}
+
 // SweepOrphans deletes segments that no manifest names and that are
 // older than age: the leftovers of Puts that crashed before their
 // manifest was written, or of replacements that crashed before deleting

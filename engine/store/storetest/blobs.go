@@ -7,7 +7,9 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/redactd/redactd/engine/store"
 )
@@ -94,6 +96,42 @@ func Blobs(t *testing.T, newBlobs func(t *testing.T) BlobsFixture) {
 			t.Skip("no large blob for this fixture (set outside -short)")
 		}
 		LargeBlob(t, f)
+	})
+	t.Run("Keys", func(t *testing.T) {
+		f, ctx := newBlobs(t), ctxT(t)
+		sw, ok := f.Blobs.(store.BlobSweeper)
+		if !ok {
+			t.Skip("the store cannot list its blobs")
+		}
+		before := time.Now().Add(-time.Second)
+		want := []string{"job-1/a.orig", "job-1/a.pdf", "job-2/b.orig"}
+		for _, k := range append(want, "job-3/gone.pdf") {
+			if _, err := f.Blobs.Put(ctx, k, bytes.NewReader([]byte(k))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := f.Blobs.Delete(ctx, "job-3/gone.pdf"); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		err := sw.Keys(ctx, func(key string, stored time.Time) bool {
+			if stored.Before(before) || stored.After(time.Now().Add(time.Second)) {
+				t.Errorf("%s stored at %v, want about now", key, stored)
+			}
+			got = append(got, key)
+			return true
+		})
+		slices.Sort(got)
+		if err != nil || !slices.Equal(got, want) {
+			t.Fatalf("Keys = %q, %v; want %q", got, err, want)
+		}
+		n := 0
+		if err := sw.Keys(ctx, func(string, time.Time) bool { n++; return false }); err != nil || n != 1 {
+			t.Fatalf("Keys stopped after %d calls, %v; want 1", n, err)
+		}
+		if _, err := sw.SweepPartial(ctx, time.Hour); err != nil {
+			t.Fatalf("SweepPartial: %v", err)
+		}
 	})
 	t.Run("ReplaceIsAtomic", func(t *testing.T) {
 		f, ctx := newBlobs(t), ctxT(t)
