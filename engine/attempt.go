@@ -41,7 +41,7 @@ func (e *Engine) process(ctx context.Context, q record.QueueEntry) error {
 	e.metrics.inFlight.Inc()
 	defer e.metrics.inFlight.Dec()
 
-	out, err := createTemp(dir)
+	out, err := e.createOutput(j.ID)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil // deleted meanwhile
 	}
@@ -55,7 +55,13 @@ func (e *Engine) process(ctx context.Context, q record.QueueEntry) error {
 	}
 	defer os.Remove(out.Name()) // no-op once renamed
 
-	in := ProcessInput{DocID: d.ID, Path: e.files.origPath(j.ID, d.ID), Kind: d.Kind, Options: toOptions(j.Options), KeepWords: Retention(j.Retention) == Studio}
+	orig, release, err := e.files.localCopy(ctx, j.ID, d.ID+sufOrig)
+	if err != nil {
+		out.Close()
+		return e.noOriginal(ctx, d, err, start)
+	}
+	defer release()
+	in := ProcessInput{DocID: d.ID, Path: orig, Kind: d.Kind, Options: toOptions(j.Options), KeepWords: Retention(j.Retention) == Studio}
 	res, perr := e.runProcessor(ctx, in, out, e.progressFunc(ctx, d.ID))
 	if perr == nil {
 		if err := e.files.closeSynced(out); err != nil {
@@ -98,7 +104,7 @@ func (e *Engine) process(ctx context.Context, q record.QueueEntry) error {
 		}
 		return e.finish(d.ID, outcome{errMsg: msg}, start)
 	}
-	o := outcome{out: out.Name(), res: res}
+	o := outcome{out: out.Name(), res: res, attempt: d.Attempts}
 	report, err := e.files.writeJSONTemp(j.ID, buildReport(d.ID, res))
 	if err != nil {
 		e.log.Error("engine: writing report failed", "doc", d.ID, "err", err)
@@ -107,7 +113,7 @@ func (e *Engine) process(ctx context.Context, q record.QueueEntry) error {
 	defer os.Remove(report)
 	o.report = report
 	if Retention(j.Retention) == Studio {
-		if err := e.writeReviewWords(j.ID, d.ID, res); err != nil {
+		if err := e.writeReviewWords(ctx, j.ID, d.ID, res); err != nil {
 			e.log.Error("engine: writing words failed", "doc", d.ID, "err", err)
 			return e.finish(d.ID, outcome{errMsg: "server storage unavailable"}, start)
 		}
@@ -119,7 +125,40 @@ func (e *Engine) process(ctx context.Context, q record.QueueEntry) error {
 		defer os.Remove(masks)
 		o.masks = masks
 	}
+	if err := e.stage(ctx, d, o); err != nil {
+		e.log.Error("engine: storing output failed", "doc", d.ID, "err", err)
+		if storageFailure(err) {
+			e.abandon(d.ID) // stays queued; retried after retryDelay
+			return err
+		}
+		return e.finish(d.ID, outcome{errMsg: "server storage unavailable", attempt: d.Attempts}, start)
+	}
 	return e.finish(d.ID, o, start)
+}
+
+// createOutput opens the temporary file a document's output is written
+// to, in the job's scratch directory.
+func (e *Engine) createOutput(jobID string) (*os.File, error) {
+	dir, err := e.files.workDir(jobID)
+	if err != nil {
+		return nil, err
+	}
+	return createTemp(dir)
+}
+
+// noOriginal ends an attempt whose original could not be read: the shared
+// store failing gives the attempt back (retried later), a missing
+// original fails the document, unless its job was deleted meanwhile.
+func (e *Engine) noOriginal(ctx context.Context, d *record.Doc, err error, start time.Time) error {
+	switch {
+	case ctx.Err() != nil && e.base.Err() == nil:
+		return nil // the job was deleted
+	case storageFailure(err) || e.base.Err() != nil:
+		e.abandon(d.ID)
+		return fmt.Errorf("engine: reading original: %w", err)
+	}
+	e.log.Error("engine: reading original failed", "doc", d.ID, "err", err)
+	return e.finish(d.ID, outcome{errMsg: "original not found", attempt: d.Attempts}, start)
 }
 
 // startAttempt checks that the queue entry is current and counts the
@@ -280,17 +319,21 @@ func (e *Engine) progress(t *tx, p Progress) error {
 // outcome is how a document's processing ended: errMsg for a failure,
 // else the synced temporary output (and masks) to publish.
 type outcome struct {
-	errMsg string
-	out    string
-	masks  string
-	report string
-	res    *ProcessResult
+	// attempt is the attempt that produced the outcome: a worker whose
+	// lease passed to another node (the document's attempt count moved
+	// on) must not publish over the newer attempt's files.
+	attempt int
+	errMsg  string
+	out     string
+	masks   string
+	report  string
+	res     *ProcessResult
 }
 
 // finish records a document's terminal state.
 func (e *Engine) finish(docID string, o outcome, start time.Time) error {
 	err := e.changeDoc(docID, func(t *tx) error {
-		if Status(t.doc.Status).Terminal() {
+		if Status(t.doc.Status).Terminal() || (o.attempt != 0 && t.doc.Attempts != o.attempt) {
 			return errNoChange
 		}
 		return e.end(t, o, start)
@@ -322,7 +365,7 @@ func (e *Engine) end(t *tx, o outcome, start time.Time) error {
 			o.errMsg = denied
 		}
 		if o.errMsg == "" {
-			if err := e.files.publish(j.ID, d.ID, o.out, o.masks, o.report); err != nil {
+			if err := e.publish(j.ID, d.ID, o); err != nil {
 				return fmt.Errorf("publishing output: %w", err)
 			}
 			d.HasOutput, d.OutputBytes, d.HasMasks = true, o.res.OutputBytes, o.masks != ""
@@ -340,31 +383,63 @@ func (e *Engine) end(t *tx, o outcome, start time.Time) error {
 			return err
 		}
 	}
+	t.onCommit(func() {
+		e.log.Info("document done", "job", j.ID, "doc", d.ID, "status", string(final), "pages", d.PageCount)
+	})
 	ephemeral := Retention(j.Retention) != Studio
 	if ephemeral {
 		d.HasOriginal = false
-		t.onCommit(func() {
-			if err := os.Remove(e.files.origPath(j.ID, d.ID)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				e.log.Error("engine: removing original failed", "doc", d.ID, "err", err)
-			}
-		})
+		t.onUnlock(func() { e.removeAfterCommit(j.ID, d.ID+sufOrig) })
 	}
 	t.dequeue(d)
 	t.started = start
 	t.setStatus(d, final, d.ErrorMessage)
-	t.onCommit(func() {
-		e.log.Info("document done", "job", j.ID, "doc", d.ID, "status", string(final), "pages", d.PageCount)
-	})
 	return nil
 }
 
+// publish makes a finished document's sealed temporary files (the
+// output, and the masks and report when given) its files. It may be
+// repeated: a transition retried after a lost race (a shared store)
+// publishes again.
+func (e *Engine) publish(jobID, docID string, o outcome) error {
+	ctx, cancel := context.WithTimeout(context.Background(), fileOpTimeout)
+	defer cancel()
+	return e.files.place(ctx, jobID, o.placements(docID)...)
+}
+
+// placements are the files a successful outcome publishes.
+func (o outcome) placements(docID string) []placement {
+	ps := []placement{{o.out, docID + sufOut}}
+	if o.masks != "" {
+		ps = append(ps, placement{o.masks, docID + sufMasks})
+	}
+	if o.report != "" {
+		ps = append(ps, placement{o.report, docID + sufReport})
+	}
+	return ps
+}
+
+// stage stores a successful outcome's files where place finds them,
+// before the transition that publishes them, so a long upload to a blob
+// store holds no account lock. A document whose attempt moved on (its
+// lease went to another node) stages nothing.
+func (e *Engine) stage(ctx context.Context, d *record.Doc, o outcome) error {
+	cur, err := e.jl.Doc(d.ID)
+	if err != nil || cur.Attempts != o.attempt || Status(cur.Status).Terminal() {
+		return nil // finish decides
+	}
+	return e.files.stage(ctx, d.JobID, o.placements(d.ID)...)
+}
+
 // storageFailure reports whether err is the storage refusing writes
-// (full, over quota, read-only) or the record store failing: a condition
+// (full, over quota, read-only) or the record or blob store failing: a condition
 // of the machine or the cluster that goes away, not a property of the
 // document.
 func storageFailure(err error) bool {
 	var re *recordError
-	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) || errors.Is(err, syscall.EROFS) || errors.As(err, &re)
+	var be *blobError
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) || errors.Is(err, syscall.EROFS) ||
+		errors.As(err, &re) || errors.As(err, &be)
 }
 
 // nonNilMasks makes a studio document without masks store [], not null.

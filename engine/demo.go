@@ -53,7 +53,7 @@ func (e *Engine) runDemo(ctx context.Context) (*DemoResult, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	dir, err := os.MkdirTemp(e.files.dir, ".demo-")
+	dir, err := os.MkdirTemp(e.files.root(), ".demo-")
 	if err != nil {
 		return nil, nil, err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/redactd/redactd/engine/failpoint"
 	"github.com/redactd/redactd/engine/record"
+	"github.com/redactd/redactd/engine/store"
 )
 
 // The ready queue is durable: a document's queue entry is written in the
@@ -197,7 +198,7 @@ func (e *Engine) start(w workItem) {
 func (e *Engine) work(ctx context.Context, w workItem, r *running) {
 	defer e.sched.wg.Done()
 	retry := false
-	stopExtend := e.keepLease(ctx, w.lease)
+	stopExtend := e.keepLease(ctx, w.lease, r.cancel)
 	defer func() {
 		stopExtend()
 		if w.lease != nil {
@@ -236,8 +237,12 @@ func (e *Engine) work(ctx context.Context, w workItem, r *running) {
 const settleTimeout = 10 * time.Second
 
 // keepLease extends l while the worker runs; the returned function stops
-// it. A nil lease (local queue) needs nothing.
-func (e *Engine) keepLease(ctx context.Context, l record.Lease) (stop func()) {
+// it. A lease found stale (it expired and the document went to another
+// node: this one stalled past the lease time) cancels the worker through
+// abort, so it stops spending the node on another node's work; its
+// outcome, should it get that far, is fenced by the attempt count
+// (finish). A nil lease (local queue) needs nothing.
+func (e *Engine) keepLease(ctx context.Context, l record.Lease, abort func()) (stop func()) {
 	if l == nil {
 		return func() {}
 	}
@@ -250,7 +255,14 @@ func (e *Engine) keepLease(ctx context.Context, l record.Lease) (stop func()) {
 		for {
 			select {
 			case <-tick.C:
-				if err := l.Extend(ctx); err != nil && ctx.Err() == nil {
+				err := l.Extend(ctx)
+				switch {
+				case err == nil || ctx.Err() != nil:
+				case errors.Is(err, store.ErrStaleLease):
+					e.log.Warn("engine: lost a document's lease to another node; stopping", "doc", l.Entry().DocID)
+					abort()
+					return
+				default:
 					e.log.Warn("engine: extending a lease failed", "doc", l.Entry().DocID, "err", err)
 				}
 			case <-ctx.Done():

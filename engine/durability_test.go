@@ -120,7 +120,7 @@ func TestRetention(t *testing.T) {
 			waitFor(t, "files", func() bool { return slices.Equal(v.jobFiles(j.ID), want) })
 			if tc.retention == Studio {
 				var masks []Mask
-				b, err := os.ReadFile(v.e.files.masksPath(j.ID, doc))
+				b, err := v.readJobFile(j.ID, doc+sufMasks)
 				if err != nil || json.Unmarshal(b, &masks) != nil || len(masks) != 3 || masks[2].Page != 2 {
 					t.Fatalf("masks = %s, %v", b, err)
 				}
@@ -276,7 +276,7 @@ func TestDiskFullOnCreate(t *testing.T) {
 	if ids, _ := v.e.jl.AccountJobs(a.ID); len(ids) != 0 {
 		t.Fatalf("half-written job recorded: %v", ids)
 	}
-	if names, _ := readDirNames(v.e.files.dir); len(names) != 0 {
+	if names, _ := readDirNames(v.filesRoot()); len(names) != 0 {
 		t.Fatalf("files left: %v", names)
 	}
 	r, err := v.e.InitJob(bg, a, InitJobRequest{Files: []InitFile{pdfInit("a.pdf", testPDF(1))}})

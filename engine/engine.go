@@ -34,7 +34,7 @@ type Engine struct {
 	// The ready queue: exactly one of these is set (records.go).
 	localQ  record.LocalQueue
 	leasedQ record.LeasedQueue
-	files   storage
+	files   jobFiles
 
 	now func() time.Time
 	// progressEvery is the least time between two stores of pages_done.
@@ -53,6 +53,8 @@ type Engine struct {
 	adminMu sync.Mutex     // serializes key and account creation
 	idem    keyedMutex     // serializes creation per (account, idempotency key)
 	janMu   sync.Mutex     // one janitor pass at a time
+	// blobSweptAt is when the janitor last swept the blob store (janMu).
+	blobSweptAt time.Time
 
 	closing   atomic.Bool
 	secret    []byte          // signs upload URLs; DATA/upload-secret (loadUploadSecret)
@@ -121,7 +123,7 @@ func open(cfg Settings, proc Processor, log *slog.Logger, h hooks) (*Engine, err
 		cfg:   cfg,
 		proc:  proc,
 		log:   log,
-		files: storage{dir: cmp.Or(cfg.FilesDir, filepath.Join(cfg.Data, "files")), sync: h.syncFile},
+		files: diskFiles{scratch{dir: cmp.Or(cfg.FilesDir, filepath.Join(cfg.Data, "files")), sync: h.syncFile}},
 		now:   h.now,
 
 		progressEvery: cmp.Or(h.progressEvery, progressInterval),
@@ -144,7 +146,7 @@ func open(cfg Settings, proc Processor, log *slog.Logger, h hooks) (*Engine, err
 		return nil, fmt.Errorf("engine: %w", err)
 	}
 	e.allow = allow
-	if err := os.MkdirAll(e.files.dir, 0o700); err != nil {
+	if err := os.MkdirAll(e.files.root(), 0o700); err != nil {
 		return nil, fmt.Errorf("engine: data directory: %w", err)
 	}
 	if err := tighten(cfg.Data); err != nil {
@@ -155,6 +157,14 @@ func open(cfg Settings, proc Processor, log *slog.Logger, h hooks) (*Engine, err
 		return nil, err
 	}
 	e.jl = jl
+	if cfg.Blobs != nil {
+		b, err := cfg.Blobs()
+		if err != nil {
+			jl.Close()
+			return nil, fmt.Errorf("engine: blob store: %w", err)
+		}
+		e.files = blobFiles{scratch: scratch{dir: e.files.root(), sync: h.syncFile}, blobs: b}
+	}
 	e.localQ, _ = jl.(record.LocalQueue)
 	host, _ := os.Hostname()
 	e.node = host + "-" + newID()[:8]

@@ -18,6 +18,8 @@ import (
 
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/engine/record"
+	"github.com/redactd/redactd/engine/store"
+	"github.com/redactd/redactd/engine/store/dirblob"
 	"github.com/redactd/redactd/engine/store/pebblestore"
 	"github.com/redactd/redactd/engine/storelog"
 	"github.com/redactd/redactd/internal/testkit/testlog"
@@ -283,8 +285,29 @@ func testConfig(t *testing.T) Settings {
 			}
 			return storelog.Open(context.Background(), ps.Bundle(nil), storelog.Options{LeaseTime: 3 * time.Second, Close: ps.Close})
 		}
+		blobs := blobsDir(cfg.Data)
+		cfg.Blobs = func() (store.Blobs, error) { return dirblob.Open(blobs) }
 	}
 	return cfg
+}
+
+// blobsDir is where the job files live on the shared store: a
+// engine/store/dirblob directory, the cluster's shared-directory backend.
+func blobsDir(data string) string { return filepath.Join(data, "blobs") }
+
+// filesRoot is the directory the job files live under: the files
+// directory on one node, the blob directory on the shared store (where
+// the files directory is only the node's scratch).
+func (v *env) filesRoot() string {
+	if onSharedStore() {
+		return blobsDir(v.cfg.Data)
+	}
+	return v.e.files.root()
+}
+
+// readJobFile reads one of a job's files, wherever they live.
+func (v *env) readJobFile(jobID, name string) ([]byte, error) {
+	return v.e.files.read(context.Background(), jobID, name)
 }
 
 // sharedStoreEnv names the environment variable that runs this package's
@@ -419,7 +442,7 @@ func (v *env) pagesUsed(a *Account) int64 {
 }
 
 func (v *env) jobFiles(jobID string) []string {
-	ents, err := os.ReadDir(filepath.Join(v.e.files.dir, jobID))
+	ents, err := os.ReadDir(filepath.Join(v.filesRoot(), jobID))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}

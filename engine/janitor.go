@@ -1,15 +1,16 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/redactd/redactd/engine/record"
+	"github.com/redactd/redactd/engine/store"
 )
 
 // orphanGrace is how old a job directory without a job record must be
@@ -69,7 +70,7 @@ func (e *Engine) recover() error {
 			b.PutDoc(d)
 		}
 		if !d.HasOriginal {
-			if err := os.Remove(e.files.origPath(d.JobID, d.ID)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := e.files.remove(context.Background(), d.JobID, d.ID+sufOrig); err != nil {
 				return err
 			}
 		}
@@ -109,12 +110,12 @@ func (e *Engine) recover() error {
 // that are older than grace. At startup (startup true, grace 0) it also
 // removes temporary files in live job directories.
 func (e *Engine) sweepOrphans(grace time.Duration, startup bool) error {
-	ents, err := os.ReadDir(e.files.dir)
+	ents, err := os.ReadDir(e.files.root())
 	if err != nil {
 		return err
 	}
 	for _, ent := range ents {
-		path := filepath.Join(e.files.dir, ent.Name())
+		path := filepath.Join(e.files.root(), ent.Name())
 		switch {
 		case ent.IsDir() && validID(ent.Name()):
 			_, err := e.jl.Job(ent.Name())
@@ -161,6 +162,7 @@ func (e *Engine) janitor() {
 				if err != nil && !errors.Is(err, record.ErrClosed) {
 					e.log.Warn("engine: janitor role", "err", err)
 				}
+				e.sweepScratch()
 				return
 			}
 		}
@@ -177,6 +179,77 @@ func (e *Engine) janitor() {
 			return
 		}
 	}
+}
+
+// sweepScratch removes what this node left in its scratch directory for
+// jobs that are gone, on a node that does not hold the janitor role: with
+// a blob store (blobFiles) the scratch directory is the node's own, so
+// every node sweeps its own.
+func (e *Engine) sweepScratch() {
+	if _, ok := e.files.(blobFiles); !ok {
+		return // the files directory is the janitor's to sweep
+	}
+	if err := e.sweepOrphans(orphanGrace, false); err != nil && e.base.Err() == nil {
+		e.log.Error("engine: sweeping scratch files", "err", err)
+	}
+}
+
+// blobSweepEvery is the least time between two sweeps of the blob store:
+// a sweep lists every blob, so it runs far less often than the janitor.
+const blobSweepEvery = 15 * time.Minute
+
+// sweepBlobs deletes the blobs of jobs that have no record, stored more
+// than orphanGrace ago (the originals of a job whose creation crashed
+// before its record was committed; what a purge that died half-way left),
+// and the pieces of Puts that crashed. It runs on the janitor's node, with
+// a blob store that can list itself (store.BlobSweeper).
+func (e *Engine) sweepBlobs(ctx context.Context) error {
+	bf, ok := e.files.(blobFiles)
+	if !ok {
+		return nil
+	}
+	sw, ok := bf.blobs.(store.BlobSweeper)
+	if !ok || (!e.blobSweptAt.IsZero() && e.now().Sub(e.blobSweptAt) < blobSweepEvery) {
+		return nil
+	}
+	e.blobSweptAt = e.now()
+	cutoff := time.Now().Add(-orphanGrace) // the blob store's clock
+	gone := map[string]bool{}              // job id → no record
+	var orphans []string
+	var lookupErr error
+	err := sw.Keys(ctx, func(key string, stored time.Time) bool {
+		job, _, ok := strings.Cut(key, "/")
+		if !ok || !validID(job) || stored.After(cutoff) {
+			return true
+		}
+		g, seen := gone[job]
+		if !seen {
+			_, err := e.jl.Job(job)
+			if err != nil && !record.IsNotFound(err) {
+				lookupErr = err
+				return false
+			}
+			g = record.IsNotFound(err)
+			gone[job] = g
+		}
+		if g {
+			orphans = append(orphans, key)
+		}
+		return true
+	})
+	if err = cmp.Or(err, lookupErr); err != nil {
+		return err
+	}
+	for _, key := range orphans {
+		if err := bf.blobs.Delete(ctx, key); err != nil {
+			return err
+		}
+	}
+	partial, err := sw.SweepPartial(ctx, orphanGrace)
+	if len(orphans) > 0 || partial > 0 {
+		e.log.Info("engine: removed orphaned blobs", "blobs", len(orphans), "partial", partial)
+	}
+	return err
 }
 
 // janitorOnce handles the retention entries that are due: it purges
@@ -210,6 +283,9 @@ func (e *Engine) janitorOnce(ctx context.Context) {
 	}
 	if err := e.sweepOrphans(orphanGrace, false); err != nil && ctx.Err() == nil {
 		e.log.Error("engine: janitor: sweeping orphans", "err", err)
+	}
+	if err := e.sweepBlobs(ctx); err != nil && ctx.Err() == nil {
+		e.log.Error("engine: janitor: sweeping blobs", "err", err)
 	}
 	if e.leasedQ != nil {
 		if err := e.recoverShared(); err != nil && ctx.Err() == nil {
@@ -270,7 +346,7 @@ func (e *Engine) expireUploads(jobID, accountID string, ent record.RetentionEntr
 			if d.HasOriginal {
 				d.ErrorMessage = "upload not committed"
 				d.HasOriginal = false
-				t.onCommit(func() { os.Remove(e.files.origPath(j.ID, d.ID)) })
+				t.onUnlock(func() { e.removeAfterCommit(j.ID, d.ID+sufOrig) })
 			}
 			t.setStatus(d, StatusError, d.ErrorMessage)
 			failed++

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"slices"
 	"time"
 
@@ -251,15 +250,14 @@ func (e *Engine) CreateJob(ctx context.Context, acct *Account, req CreateJobRequ
 	// crash before the batch leaves an orphan directory that the next
 	// start removes.
 	jobID := newID()
-	dir := e.files.jobDir(jobID)
-	if err := e.writeOriginals(dir, docs, req.Files); err != nil {
-		os.RemoveAll(dir)
+	if err := e.writeOriginals(ctx, jobID, docs, req.Files); err != nil {
+		e.files.removeJob(context.WithoutCancel(ctx), jobID, docIDs(docs))
 		e.log.Error("engine: writing originals failed", "job", jobID, "err", err)
 		return nil, storageError(err)
 	}
 	j, err := e.recordJob(ctx, acct.ID, jobID, nsCreate, req.IdempotencyKey, fp, ret, opts, docs, false, req.CallbackURL)
 	if err != nil || j.ID != jobID {
-		os.RemoveAll(dir)
+		e.files.removeJob(context.WithoutCancel(ctx), jobID, docIDs(docs))
 		if err != nil {
 			return nil, err
 		}
@@ -270,21 +268,46 @@ func (e *Engine) CreateJob(ctx context.Context, acct *Account, req CreateJobRequ
 	return e.view(j)
 }
 
-func (e *Engine) writeOriginals(dir string, docs []*record.Doc, files []File) error {
-	if err := os.Mkdir(dir, 0o700); err != nil {
+// writeOriginals stores a new job's originals, before any record points
+// at them, and names its documents.
+func (e *Engine) writeOriginals(ctx context.Context, jobID string, docs []*record.Doc, files []File) error {
+	if err := e.files.newJob(jobID); err != nil {
 		return err
 	}
-	if err := syncDir(e.files.dir); err != nil {
+	dir, err := e.files.workDir(jobID)
+	if err != nil {
+		return err
+	}
+	ps := make([]placement, len(docs))
+	for i, d := range docs {
+		d.ID = newID()
+		tmp, err := e.originalTemp(dir, files[i])
+		if err != nil {
+			return err
+		}
+		ps[i] = placement{tmp, d.ID + sufOrig}
+	}
+	if err := e.files.place(ctx, jobID, ps...); err != nil {
 		return err
 	}
 	for i, d := range docs {
-		d.ID = newID()
-		if err := e.placeOriginal(dir, d.ID+".orig", files[i]); err != nil {
-			return err
-		}
 		d.HasOriginal = true
+		if s := files[i].Spool; s != nil {
+			s.taken = true
+		}
 	}
-	return syncDir(dir)
+	return nil
+}
+
+// docIDs lists the documents' ids (those named so far).
+func docIDs(docs []*record.Doc) []string {
+	ids := make([]string, 0, len(docs))
+	for _, d := range docs {
+		if d.ID != "" {
+			ids = append(ids, d.ID)
+		}
+	}
+	return ids
 }
 
 // recordJob commits a new job with its documents in one synced batch,
@@ -461,6 +484,7 @@ func (e *Engine) DeleteJob(ctx context.Context, acct *Account, jobID string) err
 // waits for them (bounded by ctx) and removes its files. A worker that
 // outlives the wait finds its document gone and removes what it wrote.
 func (e *Engine) purge(ctx context.Context, jobID, accountID string) error {
+	var ids []string
 	err := e.changeJob(accountID, jobID, func(t *tx) error {
 		if err := t.refundUnfinished(); err != nil {
 			return err
@@ -472,6 +496,7 @@ func (e *Engine) purge(ctx context.Context, jobID, accountID string) error {
 		}
 		t.b.PurgeJob(t.job, t.docs)
 		t.purged = true
+		ids = docIDs(t.docs)
 		return nil
 	})
 	if err != nil {
@@ -487,13 +512,13 @@ func (e *Engine) purge(ctx context.Context, jobID, accountID string) error {
 		case <-wait.Done():
 		}
 	}
-	dir := e.files.jobDir(jobID)
-	if err := os.RemoveAll(dir); err != nil {
+	fctx, fcancel := context.WithTimeout(context.WithoutCancel(ctx), fileOpTimeout)
+	defer fcancel()
+	if err := e.files.removeJob(fctx, jobID, ids); err != nil {
 		// The records are gone, so the caller's delete succeeded; the
 		// janitor removes the orphaned directory later.
 		e.log.Error("engine: removing job files failed", "job", jobID, "err", err)
 	}
-	syncDir(e.files.dir)
 	return nil
 }
 
@@ -506,7 +531,7 @@ func (e *Engine) Output(ctx context.Context, acct *Account, docID string) (io.Re
 	if d.Status != string(StatusRedacted) || !d.HasOutput {
 		return nil, 0, errorf(ErrNotFound, "", "output not ready")
 	}
-	f, err := os.Open(e.files.outPath(d.JobID, d.ID))
+	f, size, err := e.files.open(ctx, d.JobID, d.ID+sufOut)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, 0, ErrNotFound // purged meanwhile
 	}
@@ -514,18 +539,13 @@ func (e *Engine) Output(ctx context.Context, acct *Account, docID string) (io.Re
 		e.log.Error("engine: opening output failed", "doc", docID, "err", err)
 		return nil, 0, storageError(err)
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, 0, storageError(err)
-	}
-	return &namedFile{File: f, name: d.FileName}, st.Size(), nil
+	return &namedFile{ReadCloser: f, name: d.FileName}, size, nil
 }
 
 // namedFile is the reader Output returns; it implements NamedOutput so the
 // server can name the download after the uploaded file.
 type namedFile struct {
-	*os.File
+	io.ReadCloser
 	name string
 }
 

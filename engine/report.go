@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"time"
 )
 
@@ -77,10 +76,10 @@ func (e *Engine) Report(ctx context.Context, acct *Account, docID string) (*Repo
 	if d.Status != string(StatusRedacted) || !d.HasOutput || !d.HasReport {
 		return nil, errorf(ErrNotFound, "", "report not ready")
 	}
-	if _, err := os.Stat(e.files.outPath(d.JobID, d.ID)); errors.Is(err, fs.ErrNotExist) {
+	if ok, err := e.files.exists(ctx, d.JobID, d.ID+sufOut); err == nil && !ok {
 		return nil, ErrNotFound // purged meanwhile
 	}
-	b, err := os.ReadFile(e.files.reportPath(d.JobID, d.ID))
+	b, err := e.files.read(ctx, d.JobID, d.ID+sufReport)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, ErrNotFound
 	}

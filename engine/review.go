@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/redactd/redactd/engine/record"
@@ -49,25 +48,14 @@ type Reviewer interface {
 	ApplyReview(ctx context.Context, acct *Account, docID, actor string) (*review.Applied, error)
 	ReviewAudit(ctx context.Context, acct *Account, docID string) ([]review.Entry, error)
 	ReviewWords(ctx context.Context, acct *Account, docID string) ([]review.Word, error)
-	// ReviewFiles returns the paths of the original and of the output, for
-	// the editor's previews (rendered server-side, never sent).
-	ReviewFiles(ctx context.Context, acct *Account, docID string) (orig, out string, err error)
+	// ReviewFile returns a path holding the original (or, with output,
+	// the output), for the editor's previews (rendered server-side, never
+	// sent). The caller calls release when it is done with the path.
+	ReviewFile(ctx context.Context, acct *Account, docID string, output bool) (path string, release func(), err error)
 	ReviewLimits() review.Limits
 }
 
 var _ Reviewer = (*Engine)(nil)
-
-func (e *Engine) reviewPath(jobID, docID string) string {
-	return filepath.Join(e.files.dir, jobID, docID+".review.json")
-}
-
-func (e *Engine) wordsPath(jobID, docID string) string {
-	return filepath.Join(e.files.dir, jobID, docID+".words.json")
-}
-
-func (e *Engine) auditPath(jobID, docID string) string {
-	return filepath.Join(e.files.dir, jobID, docID+".audit.jsonl")
-}
 
 // wordsFile is <doc>.words.json.
 type wordsFile struct {
@@ -77,13 +65,13 @@ type wordsFile struct {
 
 // writeReviewWords stores a studio document's page sizes and words as the
 // processor reported them.
-func (e *Engine) writeReviewWords(jobID, docID string, res *ProcessResult) error {
+func (e *Engine) writeReviewWords(ctx context.Context, jobID, docID string, res *ProcessResult) error {
 	st := review.New(docID, res.Pages, nil)
 	data, err := json.Marshal(wordsFile{Pages: st.Pages, Words: review.Words(res.Words)})
 	if err != nil {
 		return err
 	}
-	return e.files.writeFileAtomic(e.files.jobDir(jobID), filepath.Base(e.wordsPath(jobID, docID)), data)
+	return e.files.write(ctx, jobID, docID+sufWords, data)
 }
 
 // ReviewLimits are the bounds a review state is checked against.
@@ -131,7 +119,7 @@ func checkReviewable(e *Engine, d *record.Doc) error {
 // loadReview reads the review state, creating it from the pipeline's
 // masks on first use. The caller holds the account lock.
 func (e *Engine) loadReview(ctx context.Context, d *record.Doc) (*review.State, error) {
-	b, err := os.ReadFile(e.reviewPath(d.JobID, d.ID))
+	b, err := e.files.read(ctx, d.JobID, d.ID+sufReview)
 	if err == nil {
 		var st review.State
 		if err := json.Unmarshal(b, &st); err != nil {
@@ -143,7 +131,7 @@ func (e *Engine) loadReview(ctx context.Context, d *record.Doc) (*review.State, 
 		return nil, err
 	}
 	var masks []Mask
-	if b, err := os.ReadFile(e.files.masksPath(d.JobID, d.ID)); err == nil {
+	if b, err := e.files.read(ctx, d.JobID, d.ID+sufMasks); err == nil {
 		if err := json.Unmarshal(b, &masks); err != nil {
 			return nil, fmt.Errorf("masks: %w", err)
 		}
@@ -160,35 +148,35 @@ func (e *Engine) loadReview(ctx context.Context, d *record.Doc) (*review.State, 
 // reviewPages are the page sizes from the words file, or, for a document
 // redacted before words were kept, measured on the original.
 func (e *Engine) reviewPages(ctx context.Context, d *record.Doc) ([]review.Page, error) {
-	if b, err := os.ReadFile(e.wordsPath(d.JobID, d.ID)); err == nil {
+	if b, err := e.files.read(ctx, d.JobID, d.ID+sufWords); err == nil {
 		var wf wordsFile
 		if err := json.Unmarshal(b, &wf); err == nil && len(wf.Pages) > 0 {
 			return wf.Pages, nil
 		}
 	}
-	return review.PageSizes(ctx, e.files.origPath(d.JobID, d.ID))
+	orig, release, err := e.files.localCopy(ctx, d.JobID, d.ID+sufOrig)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return review.PageSizes(ctx, orig)
 }
 
-func (e *Engine) saveReview(d *record.Doc, st *review.State) error {
+func (e *Engine) saveReview(ctx context.Context, d *record.Doc, st *review.State) error {
 	data, err := json.Marshal(st)
 	if err != nil {
 		return err
 	}
-	dir := e.files.jobDir(d.JobID)
-	if err := e.files.writeFileAtomic(dir, filepath.Base(e.reviewPath(d.JobID, d.ID)), data); err != nil {
-		return err
-	}
-	return syncDir(dir)
+	return e.files.write(ctx, d.JobID, d.ID+sufReview, data)
 }
 
 // appendAudit adds entries to the document's audit log, chained to its
 // last entry, and syncs the file. The caller holds the account lock.
-func (e *Engine) appendAudit(d *record.Doc, actor string, changes []review.Change) error {
+func (e *Engine) appendAudit(ctx context.Context, d *record.Doc, actor string, changes []review.Change) error {
 	if len(changes) == 0 {
 		return nil
 	}
-	path := e.auditPath(d.JobID, d.ID)
-	prev, err := e.readAudit(path)
+	prev, err := e.readAudit(ctx, d)
 	if err != nil {
 		return err
 	}
@@ -204,27 +192,18 @@ func (e *Engine) appendAudit(d *record.Doc, actor string, changes []review.Chang
 		buf.Write(review.AuditLine(ent))
 		last = &ent
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(buf.Bytes()); err != nil {
-		f.Close()
-		return err
-	}
-	return e.files.closeSynced(f)
+	return e.files.appendTo(ctx, d.JobID, d.ID+sufAudit, buf.Bytes())
 }
 
-func (e *Engine) readAudit(path string) ([]review.Entry, error) {
-	f, err := os.Open(path)
+func (e *Engine) readAudit(ctx context.Context, d *record.Doc) ([]review.Entry, error) {
+	b, err := e.files.read(ctx, d.JobID, d.ID+sufAudit)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return review.ReadAudit(f)
+	return review.ReadAudit(bytes.NewReader(b))
 }
 
 // withReview runs fn on the document's review state under its account
@@ -233,10 +212,15 @@ func (e *Engine) withReview(ctx context.Context, acct *Account, docID string, fn
 	if _, err := e.reviewDoc(acct, docID); err != nil {
 		return err
 	}
+	unlock, err := e.lockReview(ctx, docID)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	// The review state lives beside the document's files, not in the job
 	// log; a transition gives fn the account's lock and the document as
 	// it stands, and commits whatever status move fn makes.
-	err := e.changeDoc(docID, func(t *tx) error {
+	err = e.changeDoc(docID, func(t *tx) error {
 		if err := checkReviewable(e, t.doc); err != nil {
 			return err
 		}
@@ -251,6 +235,42 @@ func (e *Engine) withReview(ctx context.Context, acct *Account, docID string, fn
 		return ErrNotFound
 	}
 	return e.apiErr("review", err)
+}
+
+// reviewLockTTL bounds how long a node that died holding a document's
+// review lock keeps the other nodes from editing it.
+const reviewLockTTL = 30 * time.Second
+
+// lockReview serializes the review transitions of one document across
+// the nodes of a cluster: the review state and audit log are files, not
+// records, so the record's compare-and-set does not fence them, and the
+// account lock holds on one node only. It waits for the document's
+// review role (record.Roles). On one node the account lock is enough.
+func (e *Engine) lockReview(ctx context.Context, docID string) (unlock func(), err error) {
+	roles, ok := e.jl.(record.Roles)
+	if !ok {
+		return func() {}, nil
+	}
+	role, holder := "review."+docID, e.node+"."+newID()
+	for {
+		held, err := roles.HoldRole(role, holder, reviewLockTTL)
+		if err != nil {
+			e.log.Error("engine: review lock", "doc", docID, "err", err)
+			return nil, errorf(ErrUnavailable, "", "the cluster store is unavailable")
+		}
+		if held {
+			return func() {
+				if err := roles.ReleaseRole(role, holder); err != nil {
+					e.log.Warn("engine: releasing review lock", "doc", docID, "err", err)
+				}
+			}, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }
 
 // ReviewState implements Reviewer.
@@ -281,11 +301,11 @@ func (e *Engine) PutReview(ctx context.Context, acct *Account, docID string, ver
 		}
 		st.Masks = merged
 		st.Version++
-		if err := e.appendAudit(d, actor, changes); err != nil {
+		if err := e.appendAudit(ctx, d, actor, changes); err != nil {
 			e.log.Error("engine: writing audit failed", "doc", d.ID, "err", err)
 			return storageError(err)
 		}
-		if err := e.saveReview(d, st); err != nil {
+		if err := e.saveReview(ctx, d, st); err != nil {
 			e.log.Error("engine: writing review state failed", "doc", d.ID, "err", err)
 			return storageError(err)
 		}
@@ -308,7 +328,7 @@ func (e *Engine) ReviewAudit(ctx context.Context, acct *Account, docID string) (
 	var out []review.Entry
 	err := e.withReview(ctx, acct, docID, func(t *tx, _ *review.State) error {
 		var err error
-		out, err = e.readAudit(e.auditPath(t.doc.JobID, t.doc.ID))
+		out, err = e.readAudit(ctx, t.doc)
 		if err != nil {
 			return storageError(err)
 		}
@@ -326,7 +346,7 @@ func (e *Engine) ReviewWords(ctx context.Context, acct *Account, docID string) (
 	if err != nil {
 		return nil, err
 	}
-	b, err := os.ReadFile(e.wordsPath(d.JobID, d.ID))
+	b, err := e.files.read(ctx, d.JobID, d.ID+sufWords)
 	if errors.Is(err, fs.ErrNotExist) {
 		return []review.Word{}, nil
 	}
@@ -340,13 +360,24 @@ func (e *Engine) ReviewWords(ctx context.Context, acct *Account, docID string) (
 	return wf.Words, nil
 }
 
-// ReviewFiles implements Reviewer.
-func (e *Engine) ReviewFiles(ctx context.Context, acct *Account, docID string) (string, string, error) {
+// ReviewFile implements Reviewer.
+func (e *Engine) ReviewFile(ctx context.Context, acct *Account, docID string, output bool) (string, func(), error) {
 	d, err := e.reviewDoc(acct, docID)
 	if err != nil {
-		return "", "", err
+		return "", nil, err
 	}
-	return e.files.origPath(d.JobID, d.ID), e.files.outPath(d.JobID, d.ID), nil
+	name := d.ID + sufOrig
+	if output {
+		name = d.ID + sufOut
+	}
+	path, release, err := e.files.localCopy(ctx, d.JobID, name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil, ErrNotFound // purged meanwhile
+	}
+	if err != nil {
+		return "", nil, storageError(err)
+	}
+	return path, release, nil
 }
 
 // ApplyReview implements Reviewer: re-burn, gate, replace, audit. It runs
@@ -394,6 +425,9 @@ func (e *Engine) ApplyReview(ctx context.Context, acct *Account, docID, actor st
 	}()
 	t0 := time.Now()
 	out, res, perr := e.reburn(rctx, job, docID, st)
+	if perr != nil && storageFailure(perr) {
+		e.log.Error("engine: review apply could not read its files", "doc", docID, "err", perr)
+	}
 	if out != "" {
 		defer os.Remove(out) // no-op once renamed
 	}
@@ -403,7 +437,7 @@ func (e *Engine) ApplyReview(ctx context.Context, acct *Account, docID, actor st
 		applied.Leaks, applied.Rescanned = e.rescan(rctx, job, docID, out, st)
 		applied.Timings["rescan"] = time.Since(t1).Milliseconds()
 	}
-	if err := e.finishApply(docID, actor, out, res, perr, applied); err != nil {
+	if err := e.finishApply(context.WithoutCancel(ctx), docID, actor, out, res, perr, applied); err != nil {
 		return nil, err
 	}
 	return applied, nil
@@ -435,11 +469,16 @@ func (e *Engine) rescan(ctx context.Context, j *record.Job, docID, path string, 
 // reburn runs the processor on the original with the state's burned
 // masks and the output gate on what it wrote.
 func (e *Engine) reburn(ctx context.Context, j *record.Job, docID string, st *review.State) (string, *ProcessResult, error) {
-	out, err := createTemp(e.files.jobDir(j.ID))
+	orig, release, err := e.files.localCopy(ctx, j.ID, docID+sufOrig)
 	if err != nil {
 		return "", nil, err
 	}
-	in := ProcessInput{DocID: docID, Path: e.files.origPath(j.ID, docID), Options: toOptions(j.Options), Fixed: true, Masks: review.Burn(st.Masks)}
+	defer release()
+	out, err := e.createOutput(j.ID)
+	if err != nil {
+		return "", nil, err
+	}
+	in := ProcessInput{DocID: docID, Path: orig, Options: toOptions(j.Options), Fixed: true, Masks: review.Burn(st.Masks)}
 	res, perr := e.runProcessor(ctx, in, out, func(Progress) error { return ctx.Err() })
 	if perr != nil {
 		out.Close()
@@ -458,17 +497,22 @@ func (e *Engine) reburn(ctx context.Context, j *record.Job, docID string, st *re
 // finishApply publishes a re-burnt output that passed the gate, or keeps
 // the old one, and moves the document back to redacted with an audit
 // entry either way.
-func (e *Engine) finishApply(docID, actor, out string, res *ProcessResult, perr error, applied *review.Applied) error {
+func (e *Engine) finishApply(ctx context.Context, docID, actor, out string, res *ProcessResult, perr error, applied *review.Applied) error {
 	st := applied.State
 	var result error
-	err := e.changeDoc(docID, func(t *tx) error {
+	unlock, err := e.lockReview(ctx, docID)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	err = e.changeDoc(docID, func(t *tx) error {
 		d, j := t.doc, t.job
 		if d.Status != string(StatusRedacting) {
 			return errNoChange // deleted or restored meanwhile
 		}
 		action, note := "apply", "review applied"
 		if perr == nil {
-			perr = e.publishReburn(j.ID, d.ID, out, res)
+			perr = e.publishReburn(ctx, j.ID, d.ID, out, res)
 		}
 		if perr != nil {
 			action, note = "apply_failed", "review apply failed; output kept"
@@ -478,7 +522,7 @@ func (e *Engine) finishApply(docID, actor, out string, res *ProcessResult, perr 
 		} else {
 			d.OutputBytes = res.OutputBytes
 			st.Leaks = applied.Leaks
-			if err := e.saveReview(d, st); err != nil {
+			if err := e.saveReview(ctx, d, st); err != nil {
 				return err
 			}
 		}
@@ -493,7 +537,7 @@ func (e *Engine) finishApply(docID, actor, out string, res *ProcessResult, perr 
 		if applied.Rescanned {
 			reason += fmt.Sprintf(":leaks=%d", len(applied.Leaks))
 		}
-		return e.appendAudit(d, actor, []review.Change{{Action: action, Reason: reason}})
+		return e.appendAudit(ctx, d, actor, []review.Change{{Action: action, Reason: reason}})
 	})
 	if errors.Is(err, errNoDoc) {
 		return ErrNotFound
@@ -505,19 +549,13 @@ func (e *Engine) finishApply(docID, actor, out string, res *ProcessResult, perr 
 }
 
 // publishReburn renames the new output and its report into place.
-func (e *Engine) publishReburn(jobID, docID, out string, res *ProcessResult) error {
+func (e *Engine) publishReburn(ctx context.Context, jobID, docID, out string, res *ProcessResult) error {
 	report, err := e.files.writeJSONTemp(jobID, buildReport(docID, res))
 	if err != nil {
 		return err
 	}
 	defer os.Remove(report)
-	if err := os.Rename(out, e.files.outPath(jobID, docID)); err != nil {
-		return err
-	}
-	if err := os.Rename(report, e.files.reportPath(jobID, docID)); err != nil {
-		return err
-	}
-	return syncDir(e.files.jobDir(jobID))
+	return e.files.place(ctx, jobID, placement{out, docID + sufOut}, placement{report, docID + sufReport})
 }
 
 // interruptedApply reports whether d is a document whose review apply a

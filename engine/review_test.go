@@ -17,6 +17,9 @@ func (v *env) studio(a *Account) (jobID, docID string) {
 	if j.Documents[0].Status != StatusRedacted {
 		v.t.Fatalf("%+v", j.Documents[0])
 	}
+	// The worker settles its lease after the commit (shared store); an
+	// apply meanwhile is refused as a conflict.
+	waitFor(v.t, "the worker to end", func() bool { return v.e.sched.inflightCount() == 0 })
 	return j.ID, j.Documents[0].ID
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/redactd/redactd/engine/record"
+	"github.com/redactd/redactd/engine/store"
 )
 
 // Settings configure the job service; Options (contract.Options) are a
@@ -17,7 +18,7 @@ type Settings struct {
 	// (DATA/files) and the upload secret.
 	Data string
 	// FilesDir holds originals, outputs and review files (default
-	// DATA/files); a cluster's nodes share one.
+	// DATA/files); with Blobs set, only this node's temporary files.
 	FilesDir string
 	// MaxConcurrentJobs bounds the documents processed at once (default 1).
 	MaxConcurrentJobs int
@@ -59,4 +60,10 @@ type Settings struct {
 	// Open calls it once and the engine owns what it returns: Close
 	// closes it.
 	Records func() (record.Store, error) `config:"-"`
+	// Blobs opens the blob store a cluster's nodes share for originals,
+	// outputs and review files; nil keeps them in FilesDir. With a blob
+	// store FilesDir is this node's scratch directory only. Each Open
+	// calls it once, after Records; Close closes the records, which own
+	// the connection under both.
+	Blobs func() (store.Blobs, error) `config:"-"`
 }

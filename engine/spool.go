@@ -40,7 +40,7 @@ func (e *Engine) Spool(ctx context.Context, r io.Reader, max int64) (*Spooled, e
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	f, err := e.files.newDurable(e.files.dir)
+	f, err := e.files.newDurable(e.files.root())
 	if err != nil {
 		return nil, storageError(err)
 	}
@@ -87,19 +87,21 @@ func fileFacts(f File) (size int64, head []byte, sum string) {
 	return int64(len(f.Data)), f.Data[:min(len(f.Data), imagein.SniffLen)], hex.EncodeToString(s[:])
 }
 
-// placeOriginal makes f the file dir/name: a spooled file is renamed there
-// (the files directory and job directories share a file system), bytes in
-// memory are written through a synced temporary file. The caller syncs dir.
-func (e *Engine) placeOriginal(dir, name string, f File) error {
+// originalTemp returns a sealed temporary file in dir holding f, for
+// place to make it the document's original: a spooled upload is renamed
+// there (the scratch directory and the job directories share a file
+// system), bytes in memory are written to a new one.
+func (e *Engine) originalTemp(dir string, f File) (string, error) {
 	if f.Spool == nil {
-		return e.files.writeFileAtomic(dir, name, f.Data)
+		return e.files.writeTemp(dir, f.Data)
 	}
 	if f.Spool.path == "" || f.Spool.taken {
-		return errors.New("engine: spooled upload already removed or taken")
+		return "", errors.New("engine: spooled upload already removed or taken")
 	}
-	if err := os.Rename(f.Spool.path, filepath.Join(dir, name)); err != nil {
-		return err
+	tmp := filepath.Join(dir, filepath.Base(f.Spool.path))
+	if err := os.Rename(f.Spool.path, tmp); err != nil {
+		return "", err
 	}
-	f.Spool.taken = true
-	return nil
+	f.Spool.path = tmp
+	return tmp, nil
 }

@@ -14,7 +14,7 @@ import (
 // spoolTemps lists the temporary files in the files directory.
 func (v *env) spoolTemps() []string {
 	v.t.Helper()
-	names, err := readDirNames(v.e.files.dir)
+	names, err := readDirNames(v.e.files.root())
 	if err != nil {
 		v.t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestSpoolIntoJob(t *testing.T) {
 	if got := v.spoolTemps(); len(got) != 0 {
 		t.Fatalf("temporary files after CreateJob: %q", got)
 	}
-	orig, err := os.ReadFile(v.e.files.origPath(j.ID, j.Documents[0].ID))
+	orig, err := v.readJobFile(j.ID, j.Documents[0].ID+sufOrig)
 	if err != nil || !bytes.Equal(orig, data) {
 		t.Fatalf("original: %v, %d bytes, want the %d uploaded", err, len(orig), len(data))
 	}

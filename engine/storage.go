@@ -13,45 +13,51 @@ import (
 )
 
 // Files live under DATA/files/<job id>/, one directory per job so that a
-// purge is one RemoveAll:
+// purge is one RemoveAll (diskFiles, the one-node default), or in a blob
+// store under "<job id>/<name>" (blobFiles, a cluster). Either way a
+// document's files are named by its id:
 //
 //	<doc id>.orig         the original upload
 //	<doc id>.pdf          the redacted output
 //	<doc id>.masks.json   studio jobs: the masks (engine.Mask list)
 //	<doc id>.report.json  redacted documents: the Report (counts, no text)
+//	<doc id>.review.json, .words.json, .audit.jsonl: studio review files
 //	.tmp-*                files being written; renamed into place once synced
 //
-// A file becomes visible under its final name only after fsync + rename,
-// and the record that points at it is committed only after the directory
-// is synced too, so the job log never refers to a half-written file.
+// A file becomes visible under its final name only after fsync + rename
+// (or an atomic blob Put), and the record that points at it is committed
+// only after that, so the job log never refers to a half-written file.
 
 const tmpPrefix = ".tmp-"
 
-// storage is the engine's local file store: where a document's files
-// live and the one way they are written (durable). The job log says
-// which files exist; storage only holds them.
-type storage struct {
+// The names of a document's files.
+const (
+	sufOrig   = ".orig"
+	sufOut    = ".pdf"
+	sufMasks  = ".masks.json"
+	sufReport = ".report.json"
+	sufReview = ".review.json"
+	sufWords  = ".words.json"
+	sufAudit  = ".audit.jsonl"
+)
+
+// docSuffixes are every file a document may have, for a purge that must
+// name what it deletes (a blob store has no directory to remove).
+var docSuffixes = []string{sufOrig, sufOut, sufMasks, sufReport, sufReview, sufWords, sufAudit}
+
+// scratch is a node's local working directory: spooled uploads, outputs
+// being written, copies of blobs for MuPDF, and the one durable way the
+// engine writes a file. On one node it is also where the files live
+// (diskFiles); in a cluster it holds nothing another node needs.
+type scratch struct {
 	dir  string               // DATA/files
 	sync func(*os.File) error // fsync; injectable so tests can fail it
 }
 
-func (s storage) jobDir(jobID string) string { return filepath.Join(s.dir, jobID) }
+// root is the scratch directory itself.
+func (s scratch) root() string { return s.dir }
 
-func (s storage) origPath(jobID, docID string) string {
-	return filepath.Join(s.dir, jobID, docID+".orig")
-}
-
-func (s storage) outPath(jobID, docID string) string {
-	return filepath.Join(s.dir, jobID, docID+".pdf")
-}
-
-func (s storage) masksPath(jobID, docID string) string {
-	return filepath.Join(s.dir, jobID, docID+".masks.json")
-}
-
-func (s storage) reportPath(jobID, docID string) string {
-	return filepath.Join(s.dir, jobID, docID+".report.json")
-}
+func (s scratch) jobDir(jobID string) string { return filepath.Join(s.dir, jobID) }
 
 // createTemp opens a new temporary file in dir.
 func createTemp(dir string) (*os.File, error) { return os.CreateTemp(dir, tmpPrefix+"*") }
@@ -69,7 +75,7 @@ type durable struct {
 
 // newDurable opens a temporary file in dir, synced with the store's
 // fsync.
-func (s storage) newDurable(dir string) (*durable, error) {
+func (s scratch) newDurable(dir string) (*durable, error) {
 	return openDurable(dir, s.sync)
 }
 
@@ -116,7 +122,7 @@ func (d *durable) place(name string) error {
 
 // writeTemp writes data to a sealed temporary file in dir and returns its
 // path, for a commit to rename into place later.
-func (s storage) writeTemp(dir string, data []byte) (string, error) {
+func (s scratch) writeTemp(dir string, data []byte) (string, error) {
 	d, err := s.newDurable(dir)
 	if err != nil {
 		return "", err
@@ -133,7 +139,7 @@ func (s storage) writeTemp(dir string, data []byte) (string, error) {
 
 // closeSynced flushes f to stable storage and closes it. It is for files
 // the engine did not create through durable (a processor's output).
-func (s storage) closeSynced(f *os.File) error {
+func (s scratch) closeSynced(f *os.File) error {
 	return (&durable{f: f, sync: s.sync}).sealKeep()
 }
 
@@ -148,7 +154,7 @@ func (d *durable) sealKeep() error {
 
 // writeFileAtomic writes data to dir/name durably. The caller syncs dir
 // once after its last rename.
-func (s storage) writeFileAtomic(dir, name string, data []byte) error {
+func (s scratch) writeFileAtomic(dir, name string, data []byte) error {
 	d, err := s.newDurable(dir)
 	if err != nil {
 		return err
@@ -222,34 +228,12 @@ func removeTemps(dir string) error {
 
 // writeJSONTemp writes v as JSON to a sealed temporary file in the job's
 // directory, for publish to rename beside the output.
-func (s storage) writeJSONTemp(jobID string, v any) (string, error) {
+func (s scratch) writeJSONTemp(jobID string, v any) (string, error) {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return "", err
 	}
 	return s.writeTemp(s.jobDir(jobID), data)
-}
-
-// publish renames a finished document's sealed temporary files (the
-// output, and the masks and report when given) into place and syncs the
-// job's directory. It may be repeated: a transition retried after a
-// lost race (a shared store) publishes again, and a temporary file
-// already moved into place counts as published.
-func (s storage) publish(jobID, docID, out, masks, report string) error {
-	if err := placeOnce(out, s.outPath(jobID, docID)); err != nil {
-		return err
-	}
-	if masks != "" {
-		if err := placeOnce(masks, s.masksPath(jobID, docID)); err != nil {
-			return err
-		}
-	}
-	if report != "" {
-		if err := placeOnce(report, s.reportPath(jobID, docID)); err != nil {
-			return err
-		}
-	}
-	return syncDir(s.jobDir(jobID))
 }
 
 // placeOnce renames tmp to name, unless tmp is gone and name exists (an

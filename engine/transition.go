@@ -67,6 +67,7 @@ type tx struct {
 	purged   bool // the job's records are deleted: nothing is settled
 	unsynced bool
 	after    []func()
+	unlocked []func()
 }
 
 // changeDoc runs fn as a transition of one document, with its job and
@@ -132,35 +133,45 @@ const maxConflicts = 20
 // conflict, and change runs fn again on fresh reads. fn must therefore
 // leave its effects to onCommit (or make them safe to repeat).
 func (e *Engine) change(accountID string, fn func(*tx) error) error {
+	later, err := e.changeLocked(accountID, fn)
+	for _, f := range later {
+		f()
+	}
+	return err
+}
+
+// changeLocked is change under the account's lock; it returns the
+// committed transition's onUnlock effects.
+func (e *Engine) changeLocked(accountID string, fn func(*tx) error) ([]func(), error) {
 	unlock := e.lockAcct(accountID)
 	defer unlock()
 	for try := 1; ; try++ {
-		err := e.changeOnce(accountID, fn)
+		later, err := e.changeOnce(accountID, fn)
 		if !record.IsConflict(err) || try == maxConflicts {
-			return err
+			return later, err
 		}
 		e.metrics.conflicts.Inc()
 		time.Sleep(time.Duration(try) * time.Millisecond)
 	}
 }
 
-func (e *Engine) changeOnce(accountID string, fn func(*tx) error) error {
+func (e *Engine) changeOnce(accountID string, fn func(*tx) error) ([]func(), error) {
 	t := &tx{e: e, b: e.jl.NewBatch(), accountID: accountID, touched: map[*record.Doc]bool{}}
 	if err := fn(t); err != nil {
 		t.b.Discard()
 		if errors.Is(err, errNoChange) {
-			return nil
+			return nil, nil
 		}
-		return err
+		return nil, err
 	}
 	t.write()
 	if err := t.b.Commit(!t.unsynced); err != nil {
-		return err
+		return nil, err
 	}
 	for _, f := range t.after {
 		f()
 	}
-	return nil
+	return t.unlocked, nil
 }
 
 // loadJob reads the job and all its documents under the lock.
@@ -279,6 +290,11 @@ func (t *tx) progressOnly() { t.unsynced = true }
 
 // onCommit runs f after a successful commit, in the order registered.
 func (t *tx) onCommit(f func()) { t.after = append(t.after, f) }
+
+// onUnlock runs f after a successful commit once the account's lock is
+// released: an effect that may wait on the network (deleting a blob) and
+// must not hold up the account's other transitions.
+func (t *tx) onUnlock(f func()) { t.unlocked = append(t.unlocked, f) }
 
 // apiErr is a transition's error as a caller of the Service sees it: the
 // service's own errors (ErrNotFound, an *Error, a canceled context) pass

@@ -127,17 +127,12 @@ func (e *Engine) InitJob(ctx context.Context, acct *Account, req InitJobRequest)
 	}
 	ret, opts, fp := ad.retention, ad.options, ad.fp
 	jobID := newID()
-	dir := e.files.jobDir(jobID)
-	if err := os.Mkdir(dir, 0o700); err != nil {
-		return nil, storageError(err)
-	}
-	if err := syncDir(e.files.dir); err != nil {
-		os.RemoveAll(dir)
+	if err := e.files.newJob(jobID); err != nil {
 		return nil, storageError(err)
 	}
 	j, err := e.recordJob(ctx, acct.ID, jobID, nsInit, req.IdempotencyKey, fp, ret, opts, docs, true, req.CallbackURL)
 	if err != nil || j.ID != jobID {
-		os.RemoveAll(dir)
+		e.files.removeJob(context.WithoutCancel(ctx), jobID, nil) // nothing uploaded yet
 		if err != nil {
 			return nil, err
 		}
@@ -188,7 +183,10 @@ func (e *Engine) PutUpload(ctx context.Context, docID, token, contentType string
 	if size >= 0 && size != d.SizeBytes {
 		return errorf(ErrInvalid, "", "size mismatch: reserved %d bytes, got %d", d.SizeBytes, size)
 	}
-	dir := e.files.jobDir(d.JobID)
+	dir, err := e.files.workDir(d.JobID)
+	if err != nil {
+		return storageError(err)
+	}
 	tmp, sum, err := e.receive(dir, d.SizeBytes, body)
 	if err != nil {
 		return err
@@ -200,10 +198,7 @@ func (e *Engine) PutUpload(ctx context.Context, docID, token, contentType string
 		if d.Released || d.Status != string(StatusUploaded) {
 			return errCommitted
 		}
-		if err := os.Rename(tmp, e.files.origPath(d.JobID, d.ID)); err != nil {
-			return storageError(err)
-		}
-		if err := syncDir(dir); err != nil {
+		if err := e.files.place(ctx, d.JobID, placement{tmp, d.ID + sufOrig}); err != nil {
 			return storageError(err)
 		}
 		note := "upload received"

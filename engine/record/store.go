@@ -145,9 +145,11 @@ func IsConflict(err error) bool {
 const ListCursorLen = 8 + 36
 
 // Roles is offered by a shared store: a role such as the janitor is held
-// by one node at a time, as a claim that expires unless renewed.
+// by one node at a time, as a claim that expires unless renewed, and
+// given up with ReleaseRole (a no-op unless holder has it).
 type Roles interface {
 	HoldRole(role, holder string, ttl time.Duration) (bool, error)
+	ReleaseRole(role, holder string) error
 }
 
 // ChargeReader is offered by a store whose quota is a ledger apart from

@@ -261,6 +261,16 @@ func (l *Log) HoldRole(role, holder string, ttl time.Duration) (bool, error) {
 	return l.s.Singletons.Hold(c, role, holder, ttl)
 }
 
+// ReleaseRole gives role up if holder has it (store.Singletons).
+func (l *Log) ReleaseRole(role, holder string) error {
+	if err := l.open(); err != nil {
+		return err
+	}
+	c, cancel := ctx()
+	defer cancel()
+	return l.s.Singletons.Release(c, role, holder)
+}
+
 // Charged reports the pages the ledger counts for doc: a charge made by
 // an attempt that died before recording it on the document.
 func (l *Log) Charged(accountID, docID string) (int64, bool, error) {

@@ -510,15 +510,12 @@ func (ed *Editor) preview(r *req, docID, pageStr, file string) {
 		}
 		dpi = d
 	}
-	orig, out, err := ed.svc.ReviewFiles(r.ctx, r.g.acct, docID)
+	path, release, err := ed.svc.ReviewFile(r.ctx, r.g.acct, docID, layer != "original")
 	if err != nil {
 		ed.engineFail(r, err)
 		return
 	}
-	path := out
-	if layer == "original" {
-		path = orig
-	}
+	defer release()
 	select {
 	case ed.renders <- struct{}{}:
 	case <-time.After(previewWait):
