@@ -26,8 +26,9 @@ import (
 
 // TestClusterFaults is issue 17's fault test, with real processes on
 // loopback: deploy/cluster/local.sh starts 3 NATS servers (R3 streams,
-// sync_interval: always) and 3 `redactd serve --engine nats` nodes
-// sharing one files directory. About a hundred documents go in through
+// sync_interval: always) and 3 `redactd serve --engine nats` nodes that
+// share no directory: originals and outputs are blobs in the Object
+// Store. About a hundred documents go in through
 // both upload paths, spread over the nodes, with idempotency keys
 // replayed on other nodes. Faults: kill -9 of a node with a document in
 // flight, kill -9 of the work stream's leader, and two nodes armed with
@@ -92,7 +93,7 @@ func TestClusterFaults(t *testing.T) {
 		if err := os.MkdirAll(data, 0o700); err != nil {
 			t.Fatal(err)
 		}
-		args := append([]string{"serve", "--engine", "nats", "--nats-url", vars["NATS"], "--files-dir", filepath.Join(dir, "files"),
+		args := append([]string{"serve", "--engine", "nats", "--nats-url", vars["NATS"],
 			"--data", data, "--listen", fmt.Sprintf("127.0.0.1:%d", nodeBase+5+i), "--metrics-listen", "", "--log-format", "text"}, strings.Fields(nodeFlags)...)
 		cmd := exec.Command(bin, args...)
 		cmd.Env = append(os.Environ(), "REDACTD_FAILPOINTS="+point)
@@ -283,6 +284,69 @@ func TestClusterFaults(t *testing.T) {
 		t.Error("no redelivery counted by the surviving nodes")
 	}
 	t.Logf("%d documents, %d pages, %d jobs; redeliveries counted by the surviving nodes: %v", len(docs), pages, len(ids), redelivered)
+
+	// The files were blobs: the surviving nodes keep none of a
+	// document's bytes on their own disks, and deleting the jobs (through
+	// any node) leaves no blob behind.
+	for i, b := range bases {
+		if slices.Contains(live, b) {
+			if left := regularFiles(t, filepath.Join(dir, fmt.Sprintf("redactd-%d", i+1), "files")); len(left) > 0 {
+				t.Errorf("redactd-%d keeps files on its own disk: %v", i+1, left)
+			}
+		}
+	}
+	if n := blobCount(t, vars["NATS"]); n < len(docs) {
+		t.Errorf("%d blobs in the Object Store for %d outputs", n, len(docs))
+	}
+	i = 0
+	for id := range ids {
+		c.retry(pick(i), "DELETE", "/v1/jobs/"+id, nil, nil, nil)
+		i++
+	}
+	if n := blobCount(t, vars["NATS"]); n != 0 {
+		t.Errorf("%d blobs left in the Object Store after every job was deleted", n)
+	}
+}
+
+// regularFiles lists the regular files under dir (none when it does not
+// exist).
+func regularFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			out = append(out, path)
+		}
+		return nil
+	})
+	return out
+}
+
+// blobCount counts the blobs of the cluster's blob store: the keys of
+// its manifest bucket (engine/store/nats).
+func blobCount(t *testing.T, urls string) int {
+	t.Helper()
+	nc, err := nats.Connect(urls, nats.MaxReconnects(-1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	kv, err := js.KeyValue(ctx, "redactd-blobmeta")
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys, err := kv.ListKeys(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for range keys.Keys() {
+		n++
+	}
+	return n
 }
 
 // clusterClient is an API client that retries what a cluster in the

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -23,7 +27,7 @@ func clusterStreams(prefix string) []string {
 
 // checkCluster checks a node of a cluster install (engine nats): the NATS
 // servers answer with JetStream, every stream the node uses has a leader
-// and its replicas are current, and the shared files directory is
+// and its replicas are current, and the blob and scratch directories are
 // writable. It only reads: nothing is created.
 func (d *doctorRun) checkCluster() {
 	nc, err := nats.Connect(d.cfg.NATSURL, nats.Name("redactd doctor"), nats.Timeout(10*time.Second))
@@ -88,10 +92,30 @@ func (d *doctorRun) checkCluster() {
 	default:
 		d.add(checkOK, "cluster streams", "%d streams under prefix %q, each with a leader and %d current replicas", len(clusterStreams("")), d.cfg.NATSPrefix, d.cfg.NATSReplicas)
 	}
-	if err := writable(d.cfg.FilesDir); err != nil {
-		d.add(checkFail, "files directory", "%s (shared by the nodes): %v", d.cfg.FilesDir, err)
+	d.checkClusterFiles()
+}
+
+// checkClusterFiles checks where a node's files go: the shared blob
+// directory (blob-store dir; the Object Store is one of the streams
+// above), and the node's own scratch directory, where uploads are
+// spooled and outputs rendered before they become blobs.
+func (d *doctorRun) checkClusterFiles() {
+	if d.cfg.BlobStore == "dir" {
+		if err := writable(d.cfg.BlobDir); err != nil {
+			d.add(checkFail, "blob directory", "%s (shared by the nodes): %v", d.cfg.BlobDir, err)
+		} else {
+			d.add(checkOK, "blob directory", "%s (shared by the nodes) is writable", d.cfg.BlobDir)
+		}
 	} else {
-		d.add(checkOK, "files directory", "%s is writable", d.cfg.FilesDir)
+		d.add(checkOK, "blobs", "originals, outputs and review files in the Object Store %s-blobs", d.cfg.NATSPrefix)
+	}
+	dir := cmp.Or(d.cfg.FilesDir, filepath.Join(d.cfg.Data, "files"))
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		d.add(checkOK, "scratch directory", "%s does not exist yet (serve creates it)", dir)
+	} else if err := writable(dir); err != nil {
+		d.add(checkFail, "scratch directory", "%s: %v", dir, err)
+	} else {
+		d.add(checkOK, "scratch directory", "%s is writable", dir)
 	}
 }
 

@@ -105,13 +105,13 @@ func TestLocalCluster(t *testing.T) {
 		out, _ := exec.Command(bin, "doctor", "--engine", "nats", "--nats-url", urls, "--files-dir", t.TempDir(), "--data", t.TempDir()).CombinedOutput()
 		var lines []string
 		for _, l := range strings.Split(string(out), "\n") {
-			if strings.Contains(l, "  cluster") || strings.Contains(l, "files directory") {
+			if strings.Contains(l, "  cluster") || strings.Contains(l, "  blobs") || strings.Contains(l, "scratch directory") {
 				lines = append(lines, l)
 			}
 		}
 		return strings.Join(lines, "\n")
 	}
-	if got := doctorCluster(); !strings.Contains(got, "ok    cluster: connected") || !strings.Contains(got, "ok    cluster streams: none yet") || !strings.Contains(got, "ok    files directory") {
+	if got := doctorCluster(); !strings.Contains(got, "ok    cluster: connected") || !strings.Contains(got, "ok    cluster streams: none yet") || !strings.Contains(got, "ok    blobs") || !strings.Contains(got, "ok    scratch directory") {
 		t.Errorf("doctor before the first serve:\n%s", got)
 	}
 

@@ -8,8 +8,9 @@
 # always), DIR/nats-{1,2,3}/ (stores), DIR/logs/ and DIR/pids/nats-{1,2,3}.pid,
 # and waits until JetStream has a leader. It then starts NODES (default 3)
 # `redactd serve --engine nats` nodes: node i keeps its own data directory
-# DIR/redactd-i (admin socket, spool) and shares DIR/files (originals and
-# outputs) with the others, listens on 127.0.0.1:REDACTD_PORT+i-1 (metrics
+# DIR/redactd-i (admin socket, scratch files) and shares nothing else with
+# the others (originals and outputs are blobs in the cluster's Object
+# Store; NODE_FLAGS="--blob-store dir --blob-dir D" uses a directory), listens on 127.0.0.1:REDACTD_PORT+i-1 (metrics
 # on +100), and writes DIR/pids/redactd-i.pid. Once every node is ready it
 # creates an account (standard plan) through node 1 and prints
 #   NATS=<client URLs, comma-separated>
@@ -99,8 +100,6 @@ up() {
 	echo "NATS=$joined"
 	[[ $nodes == 0 ]] && return
 	local bases=() port ndir
-	mkdir -p "$dir/files"
-	chmod 700 "$dir/files"
 	for i in $(seq "$nodes"); do
 		port=$((nbase + i - 1))
 		port_open "$port" && { down "$dir"; die "port $port is taken; set REDACTD_PORT"; }
@@ -108,7 +107,7 @@ up() {
 		mkdir -p "$ndir"
 		chmod 700 "$ndir"
 		# shellcheck disable=SC2086 # NODE_FLAGS is a list of flags
-		nohup "$bin" serve --engine nats --nats-url "$joined" --files-dir "$dir/files" \
+		nohup "$bin" serve --engine nats --nats-url "$joined" \
 			--data "$ndir" --listen "127.0.0.1:$port" --metrics-listen "127.0.0.1:$((port + 100))" \
 			--log-format text ${NODE_FLAGS:-} >"$dir/logs/redactd-$i.log" 2>&1 </dev/null &
 		echo "$!" >"$dir/pids/redactd-$i.pid"

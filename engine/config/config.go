@@ -98,12 +98,14 @@ type Config struct {
 	WebhookWorkers    int           `name:"webhook-workers" def:"4" help:"webhook deliveries in flight at once; slow receivers hold only these, never the pipeline"`
 
 	// Cluster
-	Engine       string        `name:"engine" def:"pebble" help:"where jobs, documents, the queue and quotas live: pebble (this node alone, DATA/joblog) or nats (a NATS JetStream cluster that several redactd nodes share; needs nats-url and files-dir)"`
+	Engine       string        `name:"engine" def:"pebble" help:"where jobs, documents, the queue and quotas live: pebble (this node alone, DATA/joblog) or nats (a NATS JetStream cluster that several redactd nodes share; needs nats-url)"`
 	NATSURL      string        `name:"nats-url" def:"" help:"comma-separated URLs of the NATS servers of the cluster (engine nats)"`
 	NATSPrefix   string        `name:"nats-prefix" def:"redactd" help:"prefix of the NATS buckets and stream (engine nats); two installations on one cluster use two prefixes"`
 	NATSReplicas int           `name:"nats-replicas" def:"3" help:"copies of every NATS bucket and stream (engine nats): 3 on a 3-server cluster"`
 	NATSLease    time.Duration `name:"nats-lease" def:"30s" help:"how long a node holds a document without extending its lease (engine nats): a dead node's documents go to another node this long after it died"`
-	FilesDir     string        `name:"files-dir" def:"" help:"directory of originals, outputs and review files (default DATA/files); with engine nats, one directory every node mounts (NFS or similar)"`
+	FilesDir     string        `name:"files-dir" def:"" help:"directory of originals, outputs and review files (default DATA/files); with engine nats, only this node's temporary files (the files themselves are blobs, see blob-store)"`
+	BlobStore    string        `name:"blob-store" def:"nats" help:"where a cluster keeps originals, outputs and review files (engine nats): nats (the cluster's JetStream Object Store, in segments of at most 64 MiB) or dir (blob-dir, a directory every node mounts)"`
+	BlobDir      string        `name:"blob-dir" def:"" help:"the directory every node mounts (NFS or similar) for blob-store dir"`
 }
 
 // Default returns the configuration with every default applied.
@@ -194,8 +196,12 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("config: review-link-ttl, review-session-idle, review-session-max and review-max-masks must be positive")
 	case c.Engine != "pebble" && c.Engine != "nats":
 		return fmt.Errorf("config: engine %q: want pebble or nats", c.Engine)
-	case c.Engine == "nats" && (c.NATSURL == "" || c.FilesDir == ""):
-		return fmt.Errorf("config: engine nats needs nats-url (the cluster's servers) and files-dir (a directory every node shares)")
+	case c.Engine == "nats" && c.NATSURL == "":
+		return fmt.Errorf("config: engine nats needs nats-url (the cluster's servers)")
+	case c.BlobStore != "nats" && c.BlobStore != "dir":
+		return fmt.Errorf("config: blob-store %q: want nats or dir", c.BlobStore)
+	case c.Engine == "nats" && c.BlobStore == "dir" && c.BlobDir == "":
+		return fmt.Errorf("config: blob-store dir needs blob-dir (a directory every node mounts)")
 	case c.Engine == "nats" && (c.NATSReplicas < 1 || c.NATSReplicas > 5 || c.NATSLease < 3*time.Second):
 		return fmt.Errorf("config: nats-replicas must be 1 to 5 and nats-lease at least 3s")
 	}

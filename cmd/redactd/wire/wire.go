@@ -18,6 +18,8 @@ import (
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/pipeline"
 	"github.com/redactd/redactd/engine/record"
+	"github.com/redactd/redactd/engine/store"
+	"github.com/redactd/redactd/engine/store/dirblob"
 	natsstore "github.com/redactd/redactd/engine/store/nats"
 	"github.com/redactd/redactd/engine/storelog"
 	"github.com/redactd/redactd/server"
@@ -38,50 +40,71 @@ func Engine(cfg config.Config, reg prometheus.Registerer) engine.Settings {
 	mustSelect(cfg, &s)
 	s.Registerer = reg
 	if cfg.Engine == "nats" {
-		s.Records = natsRecords(cfg, reg)
+		c := &natsCluster{cfg: cfg, reg: reg}
+		s.Records, s.Blobs = c.records, c.blobs
 	}
 	return s
+}
+
+// natsCluster opens one node's view of the cluster: the records on the
+// NATS connection records opens, and the blobs in the same connection's
+// Object Store (blob-store nats) or in the shared directory (dir). The
+// engine calls records before blobs (engine.Settings).
+type natsCluster struct {
+	cfg config.Config
+	reg prometheus.Registerer
+	st  *natsstore.Store // set by records
+}
+
+func (c *natsCluster) blobs() (store.Blobs, error) {
+	if c.cfg.BlobStore == "dir" {
+		return dirblob.Open(c.cfg.BlobDir)
+	}
+	if c.st == nil {
+		return nil, fmt.Errorf("nats: blobs opened before records")
+	}
+	return c.st.Blobs, nil
 }
 
 // natsConnectWait bounds the first connection to the cluster at start.
 const natsConnectWait = time.Minute
 
-// natsRecords opens the job service's records on the NATS cluster: one
+// records opens the job service's records on the NATS cluster: one
 // connection that reconnects for ever (a node outlives a server's
 // restart), the buckets and stream of engine/store/nats, and
 // engine/storelog on them.
-func natsRecords(cfg config.Config, reg prometheus.Registerer) func() (record.Store, error) {
-	return func() (record.Store, error) {
-		nc, err := nats.Connect(cfg.NATSURL,
-			nats.Name("redactd"),
-			nats.MaxReconnects(-1),
-			nats.RetryOnFailedConnect(false),
-			nats.Timeout(10*time.Second))
-		if err != nil {
-			return nil, fmt.Errorf("nats %s: %w", cfg.NATSURL, err)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), natsConnectWait)
-		defer cancel()
-		st, err := natsstore.Open(ctx, nc, natsstore.Options{
-			Prefix:    cfg.NATSPrefix,
-			Replicas:  cfg.NATSReplicas,
-			LeaseTime: cfg.NATSLease,
-			Metrics:   natsstore.NewMetrics(reg),
-		})
-		if err != nil {
-			nc.Close()
-			return nil, err
-		}
-		l, err := storelog.Open(ctx, st.Contract(), storelog.Options{
-			LeaseTime: cfg.NATSLease,
-			Close:     func() error { nc.Close(); return nil },
-		})
-		if err != nil {
-			nc.Close()
-			return nil, err
-		}
-		return l, nil
+func (c *natsCluster) records() (record.Store, error) {
+	cfg, reg := c.cfg, c.reg
+	nc, err := nats.Connect(cfg.NATSURL,
+		nats.Name("redactd"),
+		nats.MaxReconnects(-1),
+		nats.RetryOnFailedConnect(false),
+		nats.Timeout(10*time.Second))
+	if err != nil {
+		return nil, fmt.Errorf("nats %s: %w", cfg.NATSURL, err)
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), natsConnectWait)
+	defer cancel()
+	st, err := natsstore.Open(ctx, nc, natsstore.Options{
+		Prefix:    cfg.NATSPrefix,
+		Replicas:  cfg.NATSReplicas,
+		LeaseTime: cfg.NATSLease,
+		Metrics:   natsstore.NewMetrics(reg),
+	})
+	if err != nil {
+		nc.Close()
+		return nil, err
+	}
+	l, err := storelog.Open(ctx, st.Contract(), storelog.Options{
+		LeaseTime: cfg.NATSLease,
+		Close:     func() error { nc.Close(); return nil },
+	})
+	if err != nil {
+		nc.Close()
+		return nil, err
+	}
+	c.st = st
+	return l, nil
 }
 
 // Pipeline is the pipeline's and its models' part of cfg.
