@@ -46,12 +46,7 @@ func (e *Engine) process(ctx context.Context, q record.QueueEntry) error {
 		return nil // deleted meanwhile
 	}
 	if err != nil {
-		e.log.Error("engine: creating output failed", "doc", d.ID, "err", err)
-		if storageFailure(err) {
-			e.abandon(d.ID) // stays queued; retried after retryDelay
-			return err
-		}
-		return e.finish(d.ID, outcome{errMsg: "server storage unavailable"}, start)
+		return e.storageFault(d, "creating output", err, start)
 	}
 	defer os.Remove(out.Name()) // no-op once renamed
 
@@ -107,33 +102,38 @@ func (e *Engine) process(ctx context.Context, q record.QueueEntry) error {
 	o := outcome{out: out.Name(), res: res, attempt: d.Attempts}
 	report, err := e.files.writeJSONTemp(j.ID, buildReport(d.ID, res))
 	if err != nil {
-		e.log.Error("engine: writing report failed", "doc", d.ID, "err", err)
-		return e.finish(d.ID, outcome{errMsg: "server storage unavailable"}, start)
+		return e.storageFault(d, "writing report", err, start)
 	}
 	defer os.Remove(report)
 	o.report = report
 	if Retention(j.Retention) == Studio {
 		if err := e.writeReviewWords(ctx, j.ID, d.ID, res); err != nil {
-			e.log.Error("engine: writing words failed", "doc", d.ID, "err", err)
-			return e.finish(d.ID, outcome{errMsg: "server storage unavailable"}, start)
+			return e.storageFault(d, "writing words", err, start)
 		}
 		masks, err := e.files.writeJSONTemp(j.ID, nonNilMasks(res.Masks))
 		if err != nil {
-			e.log.Error("engine: writing masks failed", "doc", d.ID, "err", err)
-			return e.finish(d.ID, outcome{errMsg: "server storage unavailable"}, start)
+			return e.storageFault(d, "writing masks", err, start)
 		}
 		defer os.Remove(masks)
 		o.masks = masks
 	}
 	if err := e.stage(ctx, d, o); err != nil {
-		e.log.Error("engine: storing output failed", "doc", d.ID, "err", err)
-		if storageFailure(err) {
-			e.abandon(d.ID) // stays queued; retried after retryDelay
-			return err
-		}
-		return e.finish(d.ID, outcome{errMsg: "server storage unavailable", attempt: d.Attempts}, start)
+		return e.storageFault(d, "storing output", err, start)
 	}
 	return e.finish(d.ID, o, start)
+}
+
+// storageFault ends an attempt that could not write its files. Storage
+// that refuses for now (full, read-only, a blob store that does not
+// answer) gives the attempt back: the document stays queued and is
+// retried after retryDelay. Anything else fails the document.
+func (e *Engine) storageFault(d *record.Doc, what string, err error, start time.Time) error {
+	e.log.Error("engine: "+what+" failed", "doc", d.ID, "err", err)
+	if storageFailure(err) {
+		e.abandon(d.ID)
+		return fmt.Errorf("engine: %s: %w", what, err)
+	}
+	return e.finish(d.ID, outcome{errMsg: "server storage unavailable", attempt: d.Attempts}, start)
 }
 
 // createOutput opens the temporary file a document's output is written

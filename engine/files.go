@@ -195,14 +195,16 @@ func blobKey(jobID, name string) string { return jobID + "/" + name }
 
 // blobErr makes a blob store's not-found an fs.ErrNotExist, and any other
 // failure a blobError: the shared store failing, which the engine treats
-// like a full disk (the document is retried, the request gets a 503).
+// like a full disk (the document is retried, the request gets a 503). A
+// timeout is such a failure too (a store that does not answer in time);
+// only a cancellation (the job deleted, the request gone) is passed on.
 func blobErr(err error) error {
 	switch {
 	case err == nil:
 		return nil
 	case errors.Is(err, store.ErrNotFound):
 		return fmt.Errorf("%w: %w", fs.ErrNotExist, err)
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(err, context.Canceled):
 		return err
 	}
 	return &blobError{err}

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -260,5 +262,24 @@ func TestTwoNodesShareFiles(t *testing.T) {
 	}
 	if left := a.jobFiles(j.ID); len(left) != 0 {
 		t.Fatalf("files left after a delete through the other node: %v", left)
+	}
+}
+
+// TestBlobErrors: what a blob store's failures mean to the engine. A
+// timeout is the store failing (the document is retried later, never
+// failed), a missing blob is fs.ErrNotExist, a cancellation is passed on.
+func TestBlobErrors(t *testing.T) {
+	timeout := fmt.Errorf("natsstore: get b.x: %w", context.DeadlineExceeded)
+	if err := blobErr(timeout); !storageFailure(err) {
+		t.Errorf("a timeout: %v is not a storage failure", err)
+	}
+	if err := blobErr(errors.New("nats: connection closed")); !storageFailure(err) {
+		t.Errorf("a closed connection: %v is not a storage failure", err)
+	}
+	if err := blobErr(&store.NotFoundError{Key: "j/d.pdf"}); !errors.Is(err, fs.ErrNotExist) || storageFailure(err) {
+		t.Errorf("not found: %v", err)
+	}
+	if err := blobErr(fmt.Errorf("put: %w", context.Canceled)); storageFailure(err) || !errors.Is(err, context.Canceled) {
+		t.Errorf("canceled: %v", err)
 	}
 }
