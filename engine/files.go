@@ -144,6 +144,11 @@ func (s diskFiles) open(_ context.Context, jobID, name string) (io.ReadCloser, i
 	if err != nil {
 		return nil, 0, err
 	}
+	return withSize(f)
+}
+
+// withSize returns f with its size, or closes it.
+func withSize(f *os.File) (io.ReadCloser, int64, error) {
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
@@ -285,12 +290,7 @@ func (s blobFiles) open(ctx context.Context, jobID, name string) (io.ReadCloser,
 	if err != nil {
 		return nil, 0, err
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, 0, err
-	}
-	return f, st.Size(), nil
+	return withSize(f)
 }
 
 func (s blobFiles) read(ctx context.Context, jobID, name string) ([]byte, error) {

@@ -334,12 +334,7 @@ func regularFiles(t *testing.T, dir string) []string {
 // its manifest bucket (engine/store/nats).
 func blobCount(t *testing.T, urls string) int {
 	t.Helper()
-	nc, err := nats.Connect(urls, nats.MaxReconnects(-1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, _ := jetstream.New(nc)
+	js := clusterJS(t, urls)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	kv, err := js.KeyValue(ctx, "redactd-blobmeta")
@@ -534,15 +529,26 @@ func killPidFile(t *testing.T, path string) {
 	}
 }
 
-// streamLeader names the NATS server leading stream.
-func streamLeader(t *testing.T, urls, stream string) string {
+// clusterJS connects to the cluster's servers for the test's own checks;
+// the connection closes with the test.
+func clusterJS(t *testing.T, urls string) jetstream.JetStream {
 	t.Helper()
-	nc, err := nats.Connect(urls)
+	nc, err := nats.Connect(urls, nats.MaxReconnects(-1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer nc.Close()
-	js, _ := jetstream.New(nc)
+	t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return js
+}
+
+// streamLeader names the NATS server leading stream.
+func streamLeader(t *testing.T, urls, stream string) string {
+	t.Helper()
+	js := clusterJS(t, urls)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	s, err := js.Stream(ctx, stream)
@@ -559,12 +565,7 @@ func streamLeader(t *testing.T, urls, stream string) string {
 // checkStreamEmpty waits up to a minute for stream to hold no message.
 func checkStreamEmpty(t *testing.T, urls, stream string) {
 	t.Helper()
-	nc, err := nats.Connect(urls, nats.MaxReconnects(-1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, _ := jetstream.New(nc)
+	js := clusterJS(t, urls)
 	deadline := time.Now().Add(time.Minute)
 	var msgs uint64
 	for time.Now().Before(deadline) {
