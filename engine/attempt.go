@@ -7,8 +7,11 @@ package engine
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"runtime/debug"
@@ -56,6 +59,11 @@ func (e *Engine) process(ctx context.Context, q record.QueueEntry) error {
 		return e.noOriginal(ctx, d, err, start)
 	}
 	defer release()
+	if err := checkOriginal(orig, d.SHA256); err != nil {
+		out.Close()
+		e.log.Error("engine: original does not match its upload", "doc", d.ID, "err", err)
+		return e.finish(d.ID, outcome{errMsg: "the stored original does not match its upload", attempt: d.Attempts}, start)
+	}
 	in := ProcessInput{DocID: d.ID, Path: orig, Kind: d.Kind, Options: toOptions(j.Options), KeepWords: Retention(j.Retention) == Studio}
 	res, perr := e.runProcessor(ctx, in, out, e.progressFunc(ctx, d.ID))
 	if perr == nil {
@@ -134,6 +142,32 @@ func (e *Engine) storageFault(d *record.Doc, what string, err error, start time.
 		return fmt.Errorf("engine: %s: %w", what, err)
 	}
 	return e.finish(d.ID, outcome{errMsg: "server storage unavailable", attempt: d.Attempts}, start)
+}
+
+// checkOriginal checks that the original about to be processed is the
+// one whose SHA-256 the document recorded when it was accepted. On a
+// cluster a direct upload's PUT on one node can race its commit on
+// another and replace the blob after the commit won; on one node it
+// catches a file changed or damaged on disk. Either way what is redacted
+// must be what the caller was told was accepted. A document without a
+// recorded sum (none before uploads were hashed) is not checked.
+func checkOriginal(path, want string) error {
+	if want == "" {
+		return nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return err
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != want {
+		return fmt.Errorf("sha256 %s, recorded %s", got[:12], want[:min(12, len(want))])
+	}
+	return nil
 }
 
 // createOutput opens the temporary file a document's output is written

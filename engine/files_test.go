@@ -283,3 +283,34 @@ func TestBlobErrors(t *testing.T) {
 		t.Errorf("canceled: %v", err)
 	}
 }
+
+// TestOriginalChangedAfterAcceptance: a document whose stored original no
+// longer matches the SHA-256 recorded when it was accepted (a direct
+// upload replaced by a PUT that raced the commit on another node, a file
+// damaged on disk) fails with a clear message instead of redacting
+// other bytes than the caller was told were accepted.
+func TestOriginalChangedAfterAcceptance(t *testing.T) {
+	v := newEnv(t)
+	a, _ := v.account("sum@example.com", "standard", 0)
+	data := testPDF(2)
+	r, err := v.e.InitJob(bg, a, InitJobRequest{Files: []InitFile{pdfInit("a.pdf", data)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := v.put(r.Uploads[0], data); err != nil {
+		t.Fatal(err)
+	}
+	if err := v.e.files.write(bg, r.JobID, r.Uploads[0].DocumentID+sufOrig, testPDF(3)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.e.Commit(bg, a, r.JobID); err != nil {
+		t.Fatal(err)
+	}
+	d := v.waitDone(a, r.JobID).Documents[0]
+	if d.Status != StatusError || d.ErrorMessage != "the stored original does not match its upload" {
+		t.Fatalf("document %s %q", d.Status, d.ErrorMessage)
+	}
+	if v.pagesUsed(a) != 0 {
+		waitFor(t, "the refund", func() bool { return v.pagesUsed(a) == 0 })
+	}
+}
