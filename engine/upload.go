@@ -192,6 +192,9 @@ func (e *Engine) PutUpload(ctx context.Context, docID, token, contentType string
 		return err
 	}
 	defer os.Remove(tmp) // no-op once renamed
+	if err := e.stageUpload(ctx, docID, tmp); err != nil {
+		return err
+	}
 
 	err = e.changeDoc(docID, func(t *tx) error {
 		d := t.doc
@@ -216,6 +219,31 @@ func (e *Engine) PutUpload(ctx context.Context, docID, token, contentType string
 		return e.apiErr("upload", err)
 	}
 	e.log.Info("upload received", "job", d.JobID, "doc", d.ID)
+	return nil
+}
+
+// stageUpload stores a received upload where the commit of the PUT's
+// transition finds it, before that transition: on a cluster the blob
+// upload then holds no account lock (on one node stage does nothing and
+// the transition renames the file). The document is read again first, so
+// a PUT that arrives after its commit stores nothing; one that races the
+// commit on another node is caught before processing, by the original's
+// SHA-256 (checkOriginal).
+func (e *Engine) stageUpload(ctx context.Context, docID, tmp string) error {
+	d, err := e.jl.Doc(docID)
+	if record.IsNotFound(err) {
+		return ErrNotFound
+	}
+	if err != nil {
+		return e.logErr("upload", err)
+	}
+	if d.Released || d.Status != string(StatusUploaded) {
+		return errCommitted
+	}
+	if err := e.files.stage(ctx, d.JobID, placement{tmp, d.ID + sufOrig}); err != nil {
+		e.log.Error("engine: storing upload failed", "doc", d.ID, "err", err)
+		return storageError(err)
+	}
 	return nil
 }
 
