@@ -167,15 +167,9 @@ func (e *Engine) PutUpload(ctx context.Context, docID, token, contentType string
 	if err := e.CheckUploadToken(docID, token); err != nil {
 		return err
 	}
-	d, err := e.jl.Doc(docID)
-	if record.IsNotFound(err) {
-		return ErrNotFound
-	}
+	d, err := e.uploadable(docID)
 	if err != nil {
-		return e.logErr("upload", err)
-	}
-	if d.Released || d.Status != string(StatusUploaded) {
-		return errCommitted
+		return err
 	}
 	if contentType != "" && !isPDFType(contentType) {
 		return errorf(ErrInvalid, "Content-Type", "want application/pdf")
@@ -222,6 +216,22 @@ func (e *Engine) PutUpload(ctx context.Context, docID, token, contentType string
 	return nil
 }
 
+// uploadable reads a reserved document that may still take a PUT:
+// ErrNotFound when it is gone, errCommitted once its job was committed.
+func (e *Engine) uploadable(docID string) (*record.Doc, error) {
+	d, err := e.jl.Doc(docID)
+	if record.IsNotFound(err) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, e.logErr("upload", err)
+	}
+	if d.Released || d.Status != string(StatusUploaded) {
+		return nil, errCommitted
+	}
+	return d, nil
+}
+
 // stageUpload stores a received upload where the commit of the PUT's
 // transition finds it, before that transition: on a cluster the blob
 // upload then holds no account lock (on one node stage does nothing and
@@ -230,15 +240,9 @@ func (e *Engine) PutUpload(ctx context.Context, docID, token, contentType string
 // commit on another node is caught before processing, by the original's
 // SHA-256 (checkOriginal).
 func (e *Engine) stageUpload(ctx context.Context, docID, tmp string) error {
-	d, err := e.jl.Doc(docID)
-	if record.IsNotFound(err) {
-		return ErrNotFound
-	}
+	d, err := e.uploadable(docID)
 	if err != nil {
-		return e.logErr("upload", err)
-	}
-	if d.Released || d.Status != string(StatusUploaded) {
-		return errCommitted
+		return err
 	}
 	if err := e.files.stage(ctx, d.JobID, placement{tmp, d.ID + sufOrig}); err != nil {
 		e.log.Error("engine: storing upload failed", "doc", d.ID, "err", err)

@@ -48,18 +48,10 @@ func TestClusterFaults(t *testing.T) {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	natsBase, nodeBase := freeBase(t), freeNodeBase(t)
-	script, _ := filepath.Abs("../../deploy/cluster/local.sh")
 	nodeFlags := "--nats-lease 3s --dpi 50 --ocr off --workers 1 --max-concurrent-jobs 2 --rate-limit 0 --janitor-interval 5s"
 	env := append(os.Environ(), "REDACTD_BIN="+bin, "NATS_PORT="+strconv.Itoa(natsBase),
 		"REDACTD_PORT="+strconv.Itoa(nodeBase), "NODE_FLAGS="+nodeFlags)
-	sh := func(args ...string) (string, string, error) {
-		cmd := exec.Command(script, args...)
-		cmd.Env = env
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
-		return out.String(), errb.String(), err
-	}
+	sh := localSh(env)
 	out, errOut, err := sh("up", dir, "3")
 	t.Cleanup(func() { sh("down", dir) })
 	if err != nil {

@@ -64,16 +64,8 @@ func TestLocalCluster(t *testing.T) {
 	bin := buildRedactd(t)
 	dir := t.TempDir()
 	base := freeBase(t)
-	script, _ := filepath.Abs("../../deploy/cluster/local.sh")
 	env := append(os.Environ(), "REDACTD_BIN="+bin, "NATS_PORT="+strconv.Itoa(base))
-	sh := func(args ...string) (string, string, error) {
-		cmd := exec.Command(script, args...)
-		cmd.Env = env
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
-		return out.String(), errb.String(), err
-	}
+	sh := localSh(env)
 	out, errOut, err := sh("up", dir, "0") // the servers only: TestClusterFaults runs nodes
 	t.Cleanup(func() { sh("down", dir) })
 	if err != nil {
@@ -218,4 +210,18 @@ func freePorts(t *testing.T, lo int, offs []int) int {
 	}
 	t.Fatal("no free port range")
 	return 0
+}
+
+// localSh runs deploy/cluster/local.sh with env and returns its standard
+// output and error.
+func localSh(env []string) func(args ...string) (string, string, error) {
+	script, _ := filepath.Abs("../../deploy/cluster/local.sh")
+	return func(args ...string) (string, string, error) {
+		cmd := exec.Command(script, args...)
+		cmd.Env = env
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		return out.String(), errb.String(), err
+	}
 }
