@@ -458,12 +458,21 @@ func (o outcome) placements(docID string) []placement {
 // store holds no account lock. A document whose attempt moved on (its
 // lease went to another node) stages nothing.
 func (e *Engine) stage(ctx context.Context, d *record.Doc, o outcome) error {
-	cur, err := e.jl.Doc(d.ID)
-	if err != nil || cur.Attempts != o.attempt || Status(cur.Status).Terminal() {
+	err := e.files.stage(ctx, d.JobID, func() error {
+		cur, err := e.jl.Doc(d.ID)
+		if err != nil || cur.Attempts != o.attempt || Status(cur.Status).Terminal() {
+			return errNotStaged
+		}
+		return nil
+	}, o.placements(d.ID)...)
+	if errors.Is(err, errNotStaged) {
 		return nil // finish decides
 	}
-	return e.files.stage(ctx, d.JobID, o.placements(d.ID)...)
+	return err
 }
+
+// errNotStaged: the outcome is no longer wanted; finish drops it.
+var errNotStaged = errors.New("engine: outcome not staged")
 
 // storageFailure reports whether err is the storage refusing writes
 // (full, over quota, read-only) or the record or blob store failing: a condition

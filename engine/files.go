@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/redactd/redactd/engine/store"
@@ -48,9 +50,17 @@ type jobFiles interface {
 	place(ctx context.Context, jobID string, ps ...placement) error
 	// stage does the slow part of a later place of the same placements
 	// ahead of it, outside any lock: a blob store stores them (and place
-	// then only finds them stored); on one node it does nothing (place
-	// renames).
-	stage(ctx context.Context, jobID string, ps ...placement) error
+	// then only finds them stored), once ready says they are still
+	// wanted; its error is stage's. On one node it does nothing, not
+	// even ready (place renames under the lock, which is the check).
+	stage(ctx context.Context, jobID string, ready func() error, ps ...placement) error
+	// ownScratch reports whether the files directory is this node's
+	// alone (every node sweeps its own), not shared with other nodes.
+	ownScratch() bool
+	// sweepBlobs deletes blobs of jobs that gone says have no record,
+	// stored more than grace ago, and the pieces of Puts that never
+	// completed; on one node, or a store that cannot list, nothing.
+	sweepBlobs(ctx context.Context, grace time.Duration, gone func(jobID string) (bool, error)) (orphans, partial int, err error)
 	// write stores data as the job's file name, durably and atomically.
 	write(ctx context.Context, jobID, name string, data []byte) error
 	// appendTo adds data at the end of the job's file name, creating it.
@@ -118,7 +128,13 @@ func (s diskFiles) place(_ context.Context, jobID string, ps ...placement) error
 	return syncDir(s.jobDir(jobID))
 }
 
-func (s diskFiles) stage(context.Context, string, ...placement) error { return nil }
+func (s diskFiles) stage(context.Context, string, func() error, ...placement) error { return nil }
+
+func (s diskFiles) ownScratch() bool { return false }
+
+func (s diskFiles) sweepBlobs(context.Context, time.Duration, func(string) (bool, error)) (int, int, error) {
+	return 0, 0, nil
+}
 
 func (s diskFiles) write(_ context.Context, jobID, name string, data []byte) error {
 	if err := s.writeFileAtomic(s.jobDir(jobID), name, data); err != nil {
@@ -238,8 +254,51 @@ func (s blobFiles) place(ctx context.Context, jobID string, ps ...placement) err
 	return nil
 }
 
-func (s blobFiles) stage(ctx context.Context, jobID string, ps ...placement) error {
+func (s blobFiles) stage(ctx context.Context, jobID string, ready func() error, ps ...placement) error {
+	if err := ready(); err != nil {
+		return err
+	}
 	return s.place(ctx, jobID, ps...)
+}
+
+func (s blobFiles) ownScratch() bool { return true }
+
+func (s blobFiles) sweepBlobs(ctx context.Context, grace time.Duration, gone func(string) (bool, error)) (int, int, error) {
+	sw, ok := s.blobs.(store.BlobSweeper)
+	if !ok {
+		return 0, 0, nil
+	}
+	cutoff := time.Now().Add(-grace) // the blob store's clock
+	seen := map[string]bool{}        // job id → no record
+	var orphans []string
+	var lookupErr error
+	err := sw.Keys(ctx, func(key string, stored time.Time) bool {
+		job, _, ok := strings.Cut(key, "/")
+		if !ok || stored.After(cutoff) {
+			return true
+		}
+		g, known := seen[job]
+		if !known {
+			if g, lookupErr = gone(job); lookupErr != nil {
+				return false
+			}
+			seen[job] = g
+		}
+		if g {
+			orphans = append(orphans, key)
+		}
+		return true
+	})
+	if err = cmp.Or(err, lookupErr); err != nil {
+		return 0, 0, err
+	}
+	for _, key := range orphans {
+		if err := s.blobs.Delete(ctx, key); err != nil {
+			return 0, 0, err
+		}
+	}
+	partial, err := sw.SweepPartial(ctx, grace)
+	return len(orphans), partial, err
 }
 
 func (s blobFiles) placeOne(ctx context.Context, jobID string, p placement) error {

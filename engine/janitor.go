@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"os"
@@ -10,7 +9,6 @@ import (
 	"time"
 
 	"github.com/redactd/redactd/engine/record"
-	"github.com/redactd/redactd/engine/store"
 )
 
 // orphanGrace is how old a job directory without a job record must be
@@ -186,7 +184,7 @@ func (e *Engine) janitor() {
 // a blob store (blobFiles) the scratch directory is the node's own, so
 // every node sweeps its own.
 func (e *Engine) sweepScratch() {
-	if _, ok := e.files.(blobFiles); !ok {
+	if !e.files.ownScratch() {
 		return // the files directory is the janitor's to sweep
 	}
 	if err := e.sweepOrphans(orphanGrace, false); err != nil && e.base.Err() == nil {
@@ -204,50 +202,22 @@ const blobSweepEvery = 15 * time.Minute
 // and the pieces of Puts that crashed. It runs on the janitor's node, with
 // a blob store that can list itself (store.BlobSweeper).
 func (e *Engine) sweepBlobs(ctx context.Context) error {
-	bf, ok := e.files.(blobFiles)
-	if !ok {
-		return nil
-	}
-	sw, ok := bf.blobs.(store.BlobSweeper)
-	if !ok || (!e.blobSweptAt.IsZero() && e.now().Sub(e.blobSweptAt) < blobSweepEvery) {
+	if !e.blobSweptAt.IsZero() && e.now().Sub(e.blobSweptAt) < blobSweepEvery {
 		return nil
 	}
 	e.blobSweptAt = e.now()
-	cutoff := time.Now().Add(-orphanGrace) // the blob store's clock
-	gone := map[string]bool{}              // job id → no record
-	var orphans []string
-	var lookupErr error
-	err := sw.Keys(ctx, func(key string, stored time.Time) bool {
-		job, _, ok := strings.Cut(key, "/")
-		if !ok || !validID(job) || stored.After(cutoff) {
-			return true
+	orphans, partial, err := e.files.sweepBlobs(ctx, orphanGrace, func(jobID string) (bool, error) {
+		if !validID(jobID) {
+			return false, nil // not a job's: leave it
 		}
-		g, seen := gone[job]
-		if !seen {
-			_, err := e.jl.Job(job)
-			if err != nil && !record.IsNotFound(err) {
-				lookupErr = err
-				return false
-			}
-			g = record.IsNotFound(err)
-			gone[job] = g
+		_, err := e.jl.Job(jobID)
+		if record.IsNotFound(err) {
+			return true, nil
 		}
-		if g {
-			orphans = append(orphans, key)
-		}
-		return true
+		return false, err
 	})
-	if err = cmp.Or(err, lookupErr); err != nil {
-		return err
-	}
-	for _, key := range orphans {
-		if err := bf.blobs.Delete(ctx, key); err != nil {
-			return err
-		}
-	}
-	partial, err := sw.SweepPartial(ctx, orphanGrace)
-	if len(orphans) > 0 || partial > 0 {
-		e.log.Info("engine: removed orphaned blobs", "blobs", len(orphans), "partial", partial)
+	if orphans > 0 || partial > 0 {
+		e.log.Info("engine: removed orphaned blobs", "blobs", orphans, "partial", partial)
 	}
 	return err
 }

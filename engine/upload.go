@@ -186,7 +186,7 @@ func (e *Engine) PutUpload(ctx context.Context, docID, token, contentType string
 		return err
 	}
 	defer os.Remove(tmp) // no-op once renamed
-	if err := e.stageUpload(ctx, docID, tmp); err != nil {
+	if err := e.stageUpload(ctx, d, tmp); err != nil {
 		return err
 	}
 
@@ -239,16 +239,16 @@ func (e *Engine) uploadable(docID string) (*record.Doc, error) {
 // a PUT that arrives after its commit stores nothing; one that races the
 // commit on another node is caught before processing, by the original's
 // SHA-256 (checkOriginal).
-func (e *Engine) stageUpload(ctx context.Context, docID, tmp string) error {
-	d, err := e.uploadable(docID)
-	if err != nil {
+func (e *Engine) stageUpload(ctx context.Context, d *record.Doc, tmp string) error {
+	err := e.files.stage(ctx, d.JobID, func() error {
+		_, err := e.uploadable(d.ID)
+		return err
+	}, placement{tmp, d.ID + sufOrig})
+	if err == nil || errors.Is(err, ErrNotFound) || errors.Is(err, errCommitted) {
 		return err
 	}
-	if err := e.files.stage(ctx, d.JobID, placement{tmp, d.ID + sufOrig}); err != nil {
-		e.log.Error("engine: storing upload failed", "doc", d.ID, "err", err)
-		return storageError(err)
-	}
-	return nil
+	e.log.Error("engine: storing upload failed", "doc", d.ID, "err", err)
+	return storageError(err)
 }
 
 // receive streams body (exactly want bytes of PDF) into a synced temporary
