@@ -117,9 +117,10 @@ func (p *Pipeline) fontTrusted(ctx context.Context, pg *page.Page, doc *docState
 		}
 		// The other page's sample was too small, or its check failed:
 		// judge on this page.
-		return p.checkSample(ctx, pg, words)
+		trusted, _, err := p.checkSample(ctx, pg, words)
+		return trusted, err
 	}
-	trusted, err := p.checkSample(ctx, pg, words)
+	trusted, runes, err := p.checkSample(ctx, pg, words)
 	if err != nil {
 		doc.mu.Lock()
 		delete(doc.fonts, f)
@@ -128,17 +129,18 @@ func (p *Pipeline) fontTrusted(ctx context.Context, pg *page.Page, doc *docState
 		return false, err
 	}
 	v.trusted = trusted
-	v.settled = sampleRunes(pg, sample(pg, words)) >= sampleMinRunes
+	v.settled = runes >= sampleMinRunes
 	close(v.done)
 	return trusted, nil
 }
 
 // checkSample reads a sample of the words (indices into pg.Words) off
-// the raster and compares the reading with the layer.
-func (p *Pipeline) checkSample(ctx context.Context, pg *page.Page, words []int) (bool, error) {
+// the raster and compares the reading with the layer. It also returns
+// the sample's legible characters: how far its verdict may stand.
+func (p *Pipeline) checkSample(ctx context.Context, pg *page.Page, words []int) (trusted bool, runes int, err error) {
 	s := sample(pg, words)
-	if sampleRunes(pg, s) < minCheckRunes {
-		return true, nil
+	if runes = sampleRunes(pg, s); runes < minCheckRunes {
+		return true, runes, nil
 	}
 	scale := pg.DPI / 72
 	quads := make([]page.Quad, 0, len(s))
@@ -150,20 +152,21 @@ func (p *Pipeline) checkSample(ctx context.Context, pg *page.Page, words []int) 
 	}
 	got, cols, err := p.deps.OCR.ReadBoxes(ctx, pg.Raster, quads)
 	if err != nil {
-		return false, err
+		return false, runes, err
 	}
 	p.metrics.fontColumns.Add(float64(cols))
-	trusted := agrees(want.String(), got)
+	trusted = agrees(want.String(), got)
 	if trusted {
 		p.metrics.fontChecks.WithLabelValues("trusted").Inc()
 	} else {
 		p.metrics.fontChecks.WithLabelValues("untrusted").Inc()
 	}
-	return trusted, nil
+	return trusted, runes, nil
 }
 
-// sample picks the font's longest legible words on the page, at most
-// sampleWords of them and sampleMaxRunes characters in all.
+// sample picks the font's longest legible words on the page that draw
+// something a reader can see (drawn), at most sampleWords of them and
+// sampleMaxRunes characters in all.
 func sample(pg *page.Page, words []int) []int {
 	var cands []int
 	for _, i := range words {
@@ -181,10 +184,44 @@ func sample(pg *page.Page, words []int) []int {
 		if len(out) == sampleWords || (len(out) > 0 && n+k > sampleMaxRunes) {
 			break
 		}
+		if !drawn(pg, pg.Words[i].Quad) {
+			continue
+		}
 		out = append(out, i)
 		n += k
 	}
 	return out
+}
+
+// minWordContrast is the least difference between the lightest and the
+// darkest pixel of a word's box, in some channel, for the word to show
+// anything. White text on white paper (a typesetter's production stamp,
+// as on every Federal Register page) differs from the paper by a level
+// or two: nothing to read, and so nothing to check a font against. The
+// recogniser, which stretches contrast, would read noise there and
+// distrust an honest font. Text this faint is not read as ink either
+// (inkTol), and its layer words are still detected and masked.
+const minWordContrast = 24
+
+// drawn reports whether the box of q (points) on pg's raster holds any
+// contrast a reader could see.
+func drawn(pg *page.Page, q page.Quad) bool {
+	r := pg.Raster
+	x0, y0, x1, y1 := page.PixelRect(q.Bounds(), pg.DPI, r.W, r.H)
+	for c := range r.Channels {
+		lo, hi := uint8(255), uint8(0)
+		for y := y0; y < y1; y++ {
+			row := r.Pix[y*r.Stride:]
+			for x := x0; x < x1; x++ {
+				v := row[x*r.Channels+c]
+				lo, hi = min(lo, v), max(hi, v)
+			}
+			if int(hi)-int(lo) >= minWordContrast {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func sampleRunes(pg *page.Page, s []int) int {

@@ -171,6 +171,14 @@ type countingOCR struct {
 	OCR
 	mu    sync.Mutex
 	areas int
+	boxes int // ReadBoxes calls: font checks
+}
+
+func (c *countingOCR) ReadBoxes(ctx context.Context, r *page.Raster, quads []page.Quad) (string, int, error) {
+	c.mu.Lock()
+	c.boxes++
+	c.mu.Unlock()
+	return c.OCR.ReadBoxes(ctx, r, quads)
 }
 
 func (c *countingOCR) Recognize(ctx context.Context, r *page.Raster, reg PixelRect) ([]page.Word, error) {
@@ -222,5 +230,33 @@ func TestRepeatedInkReadOnce(t *testing.T) {
 		if n < perPage {
 			t.Errorf("page %d has %d masks, the 1-page document %d", i+1, n, perPage)
 		}
+	}
+}
+
+// TestInvisibleStampKeepsFontTrusted: white-on-white words of a font (a
+// typesetter's stamp) are left out of the font's check. Read, they are
+// noise that disagrees with the layer, and the honest font's pages would
+// all be read whole by OCR, as the Federal Register's were (18 s for 15
+// pages instead of 1).
+func TestInvisibleStampKeepsFontTrusted(t *testing.T) {
+	full := sharedFullPipeline(t)
+	pdf, err := visible.InvisibleStamp()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &countingOCR{OCR: full.deps.OCR}
+	p, err := New(defaultSettings(t), Deps{Detectors: full.deps.Detectors, OCR: c, Metrics: full.metrics})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if _, err := process(t, p, pdf, contract.Options{Categories: page.Categories}); err != nil {
+		t.Fatal(err)
+	}
+	if c.areas != 0 {
+		t.Errorf("%d areas read by OCR: the stamp's font was distrusted", c.areas)
+	}
+	if c.boxes == 0 {
+		t.Error("the font was not checked at all: the case proves nothing")
 	}
 }

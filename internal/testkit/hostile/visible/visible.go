@@ -544,9 +544,32 @@ func (d *vdoc) type3Font() (int, error) {
 		}
 		fmt.Fprintf(&procs, " /%s %d 0 R", name, d.stream("", g.Bytes()))
 	}
-	tu := d.stream("", []byte("/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n/CMapName /Id def\n1 begincodespacerange <00> <FF> endcodespacerange\n1 beginbfrange <20> <7E> <0020> endbfrange\nendcmap CMapName currentdict /CMap defineresource pop end end\n"))
+	tu := d.stream("", []byte(identityCMap))
 	return d.add(fmt.Sprintf("<< /Type /Font /Subtype /Type3 /FontBBox [0 -10 1000 90] /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs <<%s >> /Encoding << /Type /Encoding /Differences [32%s] >> /FirstChar 32 /LastChar 126 /Widths [%s] /ToUnicode %d 0 R /Resources << >> >>",
 		procs.String(), diffs.String(), strings.Join(widths, " "), tu)), nil
+}
+
+// identityCMap is a ToUnicode map that says what WinAnsi's printable
+// ASCII codes draw: a font with it is checked against its pixels.
+const identityCMap = "/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n/CMapName /Id def\n1 begincodespacerange <00> <FF> endcodespacerange\n1 beginbfrange <20> <7E> <0020> endbfrange\nendcmap CMapName currentdict /CMap defineresource pop end end\n"
+
+// InvisibleStamp is an ordinary text page whose font carries a ToUnicode
+// map (so its words are checked against the pixels) and which draws, in
+// the same font, a white-on-white production stamp of longer words than
+// the body's, as the Federal Register's typesetting does on every page.
+// The stamp draws nothing a reader can see, so it is nothing to check a
+// font against: a font check that samples it reads noise and distrusts
+// an honest font.
+func InvisibleStamp() ([]byte, error) {
+	var d vdoc
+	f1 := d.helvetica(identityCMap)
+	var c bytes.Buffer
+	body(&c, 720)
+	c.WriteString("q 1 g\n")
+	textOp(&c, "F1", 6.5, 72, 40, 0, 0, `VerDate Sep<11>2014 E:\FR\FM\06AUP1.SGM 06AUP1 PRODUCTIONSTAMP`)
+	c.WriteString("Q\n")
+	d.page(c.Bytes(), fmt.Sprintf("/Font << /F1 %d 0 R >>", f1))
+	return d.bytes(), nil
 }
 
 // controlText is an ordinary text page with the same kinds of data.
