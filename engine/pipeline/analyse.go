@@ -100,11 +100,12 @@ func (p *Pipeline) readPixels(ctx context.Context, pg *page.Page, doc *docState)
 		reason = "font"
 	}
 	var regions []PixelRect
+	var ink *inkMap // what the layer leaves unexplained; nil: read everything
 	if whole {
 		regions = []PixelRect{{}}
 		p.metrics.ocrRegions.WithLabelValues(reason).Inc()
 	} else {
-		regions = unexplainedInk(pg)
+		regions, ink = unexplainedInk(pg)
 		if len(regions) > maxInkRegions {
 			regions = []PixelRect{{}}
 			whole = true
@@ -123,10 +124,10 @@ func (p *Pipeline) readPixels(ctx context.Context, pg *page.Page, doc *docState)
 		var words []page.Word
 		var err error
 		if whole {
-			words, err = p.deps.OCR.Recognize(ctx, pg.Raster, reg)
+			words, err = p.deps.OCR.Recognize(ctx, pg.Raster, reg, p.knownLines(ink))
 		} else {
 			var reused bool
-			words, reused, err = p.readRegion(ctx, pg.Raster, reg, doc)
+			words, reused, err = p.readRegion(ctx, pg.Raster, reg, doc, ink)
 			label := "ink"
 			if reused {
 				label = "ink_reused"
@@ -150,6 +151,22 @@ func (p *Pipeline) readPixels(ctx context.Context, pg *page.Page, doc *docState)
 		lineBase = next
 	}
 	return found, true, nil
+}
+
+// knownLines is OCR.Recognize's known for a page whose unexplained ink
+// is m (nil: nothing is known, every line is read): a line holding none
+// of it is known, and counted.
+func (p *Pipeline) knownLines(m *inkMap) func(PixelRect) bool {
+	if m == nil {
+		return nil
+	}
+	return func(r PixelRect) bool {
+		if m.explains(r) {
+			p.metrics.ocrKnownLines.Inc()
+			return true
+		}
+		return false
+	}
 }
 
 // imageShare is the share of the page's area its images cover (overlaps

@@ -53,10 +53,53 @@ const (
 	maxInkRegions = 24
 )
 
+// inkMap is a page's ink that no word explains, rules left out, by
+// blocks of inkBlock pixels: what OCR has to read there. A text line
+// the detector finds in a region with none of it (a trusted word caught
+// in the region's margin or inside a drawing's box) says only what the
+// layer says already, and is not read again (OCR.Recognize's known).
+type inkMap struct {
+	gw, gh int
+	ink    []bool
+}
+
+// explains reports whether r (raster pixels) holds no block of the
+// map's ink.
+func (m *inkMap) explains(r PixelRect) bool {
+	// A line may reach past the raster (it was found on white paper put
+	// around the region): there is no ink out there.
+	x0, y0 := min(max(0, r.X0/inkBlock), m.gw), max(0, r.Y0/inkBlock)
+	x1, y1 := min(m.gw-1, (r.X1-1)/inkBlock), min(m.gh-1, (r.Y1-1)/inkBlock)
+	for y := y0; y <= y1; y++ {
+		for _, in := range m.ink[y*m.gw+x0 : y*m.gw+max(x0, x1+1)] {
+			if in {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// appendBits appends the map's blocks inside r (raster pixels), one byte
+// each, to b: what a reading of r skipping known lines depends on besides
+// its pixels (regions.go).
+func (m *inkMap) appendBits(b []byte, r PixelRect) []byte {
+	for y := max(0, r.Y0/inkBlock); y <= min(m.gh-1, (r.Y1-1)/inkBlock); y++ {
+		for x := max(0, r.X0/inkBlock); x <= min(m.gw-1, (r.X1-1)/inkBlock); x++ {
+			v := byte(0)
+			if m.ink[y*m.gw+x] {
+				v = 1
+			}
+			b = append(b, v)
+		}
+	}
+	return b
+}
+
 // unexplainedInk returns the pixel rectangles of the page's text-like ink
 // that no word of pg.Words covers, each with a margin of half its height
-// (at least inkBlock*2 pixels).
-func unexplainedInk(pg *page.Page) []PixelRect {
+// (at least inkBlock*2 pixels), and the map of that ink.
+func unexplainedInk(pg *page.Page) ([]PixelRect, *inkMap) {
 	r := pg.Raster
 	gw, gh := (r.W+inkBlock-1)/inkBlock, (r.H+inkBlock-1)/inkBlock
 	explained := make([]bool, gw*gh)
@@ -104,7 +147,7 @@ func unexplainedInk(pg *page.Page) []PixelRect {
 		}
 	}
 	if inked == 0 {
-		return nil // every mark on the page is under a word
+		return nil, nil // every mark on the page is under a word
 	}
 	dropRules(ink, gw, gh)
 	seen := make([]bool, gw*gh)
@@ -176,7 +219,7 @@ func unexplainedInk(pg *page.Page) []PixelRect {
 			X1: min(r.W, (x1+1)*inkBlock+m), Y1: min(r.H, (y1+1)*inkBlock+m),
 		})
 	}
-	return mergeRects(out)
+	return mergeRects(out), &inkMap{gw: gw, gh: gh, ink: ink}
 }
 
 // inkBlocksOnWhite is kernels.InkBlocks with blocks of inkBlock pixels

@@ -42,7 +42,7 @@ func TestUnexplainedInk(t *testing.T) {
 	fill(323, 100, 324, 124)
 	pg := &page.Page{Width: w, Height: h, DPI: 72, Raster: r,
 		Words: []page.Word{{Text: "explained", Quad: page.QuadFromRect(page.Rect{X0: 20, Y0: 20, X1: 120, Y1: 40})}}}
-	got := unexplainedInk(pg)
+	got, _ := unexplainedInk(pg)
 	if len(got) != 1 {
 		t.Fatalf("regions %+v, want one around the unexplained strokes", got)
 	}
@@ -88,6 +88,30 @@ func TestInkBlocksOnWhite(t *testing.T) {
 			if got[i] != want[i] {
 				t.Fatalf("%dx%d: block %d: %d, want %d", w, h, i, got[i], want[i])
 			}
+		}
+	}
+}
+
+// TestInkMapExplains: a rectangle explains its ink when it holds no
+// unexplained block, whatever part of it lies off the raster.
+func TestInkMapExplains(t *testing.T) {
+	m := &inkMap{gw: 4, gh: 3, ink: make([]bool, 12)}
+	m.ink[1*4+2] = true // the block at pixels x 8-11, y 4-7
+	for _, c := range []struct {
+		r    PixelRect
+		want bool
+	}{
+		{PixelRect{0, 0, 8, 4}, true},
+		{PixelRect{0, 0, 9, 5}, false},
+		{PixelRect{11, 7, 12, 8}, false},
+		{PixelRect{12, 0, 40, 40}, true},
+		{PixelRect{-20, -20, 0, 0}, true},
+		{PixelRect{-20, -20, 100, 100}, false},
+		{PixelRect{16, 12, 30, 30}, true},
+		{PixelRect{20, 0, 40, 12}, true},
+	} {
+		if got := m.explains(c.r); got != c.want {
+			t.Errorf("explains(%v) = %v, want %v", c.r, got, c.want)
 		}
 	}
 }

@@ -17,6 +17,7 @@ type Metrics struct {
 	pixelsInFlight prometheus.Gauge         // reserve / release
 	detections     *prometheus.CounterVec   // burnAndEncode
 	ocrRegions     *prometheus.CounterVec   // readPixels
+	ocrKnownLines  prometheus.Counter       // knownLines
 	fontChecks     *prometheus.CounterVec   // checkSample
 	fontColumns    prometheus.Counter       // checkSample
 	batchSize      *prometheus.HistogramVec // batch
@@ -46,6 +47,9 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 		ocrRegions: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "redactd_ocr_regions_total", Help: "Areas read by OCR, by reason: page (no usable text layer, mostly picture, or ocr=always), font (a font failed its check), ink (ink no text-layer word explains, read), ink_reused (an ink region identical to one an earlier page of the document read: its words are reused).",
 		}, []string{"reason"}),
+		ocrKnownLines: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "redactd_ocr_known_lines_total", Help: "Text lines found in ink regions that hold only ink trusted text-layer words explain: not read again.",
+		}),
 		fontChecks: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "redactd_font_checks_total", Help: "Text-layer fonts checked against their pixels, by result (trusted, untrusted).",
 		}, []string{"result"}),
@@ -63,7 +67,7 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 	}
 	if reg != nil {
 		for _, c := range []prometheus.Collector{m.stage, m.pages, m.outputBytes, m.pixelsInFlight, m.detections,
-			m.ocrRegions, m.fontChecks, m.fontColumns, m.batchSize, m.batchDuration} {
+			m.ocrRegions, m.ocrKnownLines, m.fontChecks, m.fontColumns, m.batchSize, m.batchDuration} {
 			if err := reg.Register(c); err != nil {
 				return nil, err
 			}

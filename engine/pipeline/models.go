@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/prometheus/client_golang/prometheus"
 	"image"
 	"log/slog"
+	"math"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/redactd/redactd/engine/detect"
 	"github.com/redactd/redactd/engine/page"
@@ -105,7 +107,7 @@ type ocrAdapter struct{ e *ocr.Engine }
 // text detector finds a one-line image of text only with paper around it.
 const regionMarginMin = 32
 
-func (a ocrAdapter) Recognize(ctx context.Context, r *page.Raster, region PixelRect) ([]page.Word, error) {
+func (a ocrAdapter) Recognize(ctx context.Context, r *page.Raster, region PixelRect, known func(PixelRect) bool) ([]page.Word, error) {
 	img := ocr.Image{W: r.W, H: r.H, Channels: r.Channels, Stride: r.Stride, Pix: r.Pix}
 	var dx, dy float64
 	if !region.Empty() {
@@ -117,7 +119,11 @@ func (a ocrAdapter) Recognize(ctx context.Context, r *page.Raster, region PixelR
 		img = padded(r, region, m)
 		dx, dy = float64(region.X0-m), float64(region.Y0-m)
 	}
-	lines, err := a.e.Recognize(ctx, img, image.Rectangle{})
+	var skip func(ocr.Quad) bool
+	if known != nil {
+		skip = func(q ocr.Quad) bool { return known(pixelBounds(pageQuad(q, dx, dy))) }
+	}
+	lines, err := a.e.RecognizeExcept(ctx, img, image.Rectangle{}, skip)
 	if err != nil {
 		return nil, err
 	}
@@ -135,6 +141,12 @@ func (a ocrAdapter) Recognize(ctx context.Context, r *page.Raster, region PixelR
 		}
 	}
 	return words, nil
+}
+
+// pixelBounds is the smallest pixel rectangle holding q (raster pixels).
+func pixelBounds(q page.Quad) PixelRect {
+	b := q.Bounds()
+	return PixelRect{int(math.Floor(b.X0)), int(math.Floor(b.Y0)), int(math.Ceil(b.X1)), int(math.Ceil(b.Y1))}
 }
 
 // padded copies region of r into a new image with m pixels of white

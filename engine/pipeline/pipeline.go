@@ -30,11 +30,13 @@ import (
 
 // OCR recognises words in a raster. Quads of the returned words are in
 // the raster's pixels; region, when not empty, limits recognition to that
-// pixel rectangle. ReadBoxes reads the text inside known boxes (raster
-// pixels) with the recogniser alone, returning the reading and the
-// recogniser columns it cost.
+// pixel rectangle. known, when not nil, is asked about each text line
+// found, by its bounds in raster pixels: a line it reports known (its ink
+// is all explained by trusted text-layer words) is not read. ReadBoxes
+// reads the text inside known boxes (raster pixels) with the recogniser
+// alone, returning the reading and the recogniser columns it cost.
 type OCR interface {
-	Recognize(ctx context.Context, r *page.Raster, region PixelRect) ([]page.Word, error)
+	Recognize(ctx context.Context, r *page.Raster, region PixelRect, known func(PixelRect) bool) ([]page.Word, error)
 	ReadBoxes(ctx context.Context, r *page.Raster, quads []page.Quad) (string, int, error)
 }
 

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
 	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
@@ -181,11 +183,11 @@ func (c *countingOCR) ReadBoxes(ctx context.Context, r *page.Raster, quads []pag
 	return c.OCR.ReadBoxes(ctx, r, quads)
 }
 
-func (c *countingOCR) Recognize(ctx context.Context, r *page.Raster, reg PixelRect) ([]page.Word, error) {
+func (c *countingOCR) Recognize(ctx context.Context, r *page.Raster, reg PixelRect, known func(PixelRect) bool) ([]page.Word, error) {
 	c.mu.Lock()
 	c.areas++
 	c.mu.Unlock()
-	return c.OCR.Recognize(ctx, r, reg)
+	return c.OCR.Recognize(ctx, r, reg, known)
 }
 
 // TestRepeatedInkReadOnce: a letterhead drawn as outlines on every page
@@ -258,5 +260,44 @@ func TestInvisibleStampKeepsFontTrusted(t *testing.T) {
 	}
 	if c.boxes == 0 {
 		t.Error("the font was not checked at all: the case proves nothing")
+	}
+}
+
+// TestKnownLinesNotRead: layer lines caught inside an ink region (here
+// between lines drawn as outlines, whose regions merge over them) hold
+// only ink trusted words explain, and the recogniser skips them; the
+// outline lines and a line mixing a layer label with outlines are read,
+// and TestVisibleCorpus checks that the same document's outlined name
+// and e-mail address are masked in the output's pixels.
+func TestKnownLinesNotRead(t *testing.T) {
+	full := sharedFullPipeline(t)
+	pdf, err := visible.OutlineBetweenLayerLines(22)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewMetrics(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := New(defaultSettings(t), Deps{Detectors: full.deps.Detectors, OCR: full.deps.OCR, Metrics: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	r, err := process(t, p, pdf, contract.Options{Categories: page.Categories})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := testutil.ToFloat64(m.ocrKnownLines); n < 2 {
+		t.Errorf("%v known lines skipped, want the 2 layer lines between the outline lines at least", n)
+	}
+	var ocrMasks int
+	for _, mk := range r.res.Masks {
+		if mk.Source == page.SourceOCR.String() {
+			ocrMasks++
+		}
+	}
+	if ocrMasks < 3 {
+		t.Errorf("%d masks from OCR words, want the name twice and the e-mail address", ocrMasks)
 	}
 }

@@ -337,6 +337,16 @@ var ErrClosed = errors.New("ocr: engine closed")
 // when region is not empty (an image placed on a text page). Lines come
 // in reading order, top to bottom, with quads in img's pixel coordinates.
 func (e *Engine) Recognize(ctx context.Context, img Image, region image.Rectangle) ([]Line, error) {
+	return e.RecognizeExcept(ctx, img, region, nil)
+}
+
+// RecognizeExcept is Recognize for a caller that knows the text of part
+// of img already (a text layer's trusted words): known, when not nil, is
+// asked about every line the detector finds, by its quad in img's pixel
+// coordinates, and a line it reports known is neither recognised nor
+// used to judge the text's orientation. The recogniser's work, most of
+// OCR's, then goes to what is new.
+func (e *Engine) RecognizeExcept(ctx context.Context, img Image, region image.Rectangle, known func(Quad) bool) ([]Line, error) {
 	if err := img.validate(); err != nil {
 		return nil, err
 	}
@@ -356,12 +366,16 @@ func (e *Engine) Recognize(ctx context.Context, img Image, region image.Rectangl
 	if region.Dx() < 4 || region.Dy() < 4 {
 		return nil, nil
 	}
-	lines, err := e.recognize(ctx, img.sub(region))
+	off := func(p Point) Point { return Point{p.X + float64(region.Min.X), p.Y + float64(region.Min.Y)} }
+	var skip func(Quad) bool
+	if known != nil {
+		skip = func(q Quad) bool { return known(q.mapPoints(off)) }
+	}
+	lines, err := e.recognize(ctx, img.sub(region), skip)
 	if err != nil {
 		return nil, err
 	}
 	if region.Min != (image.Point{}) {
-		off := func(p Point) Point { return Point{p.X + float64(region.Min.X), p.Y + float64(region.Min.Y)} }
 		for i := range lines {
 			lines[i].shift(off)
 		}

@@ -32,10 +32,14 @@ const (
 const retryConf = 0.8
 
 // recognize runs the whole pipeline on one image (a region already cut).
-func (e *Engine) recognize(ctx context.Context, img Image) ([]Line, error) {
+// Lines skip reports (by their quad in img) are left out (RecognizeExcept).
+func (e *Engine) recognize(ctx context.Context, img Image, skip func(Quad) bool) ([]Line, error) {
 	boxes, err := e.detect(ctx, img)
-	if err != nil || len(boxes) == 0 {
+	if err != nil {
 		return nil, err
+	}
+	if boxes = unskipped(boxes, skip, nil); len(boxes) == 0 {
+		return nil, nil
 	}
 	rot, known, err := e.orientation(ctx, img, boxes)
 	if err != nil {
@@ -50,6 +54,8 @@ func (e *Engine) recognize(ctx context.Context, img Image) ([]Line, error) {
 		if boxes, err = e.detect(ctx, work); err != nil {
 			return nil, err
 		}
+		w, h := float64(img.W), float64(img.H)
+		boxes = unskipped(boxes, skip, func(p Point) Point { return rot.invert(p, w, h) })
 	}
 	lines, err := e.readLines(ctx, work, boxes, known)
 	if err != nil {
@@ -62,6 +68,25 @@ func (e *Engine) recognize(ctx context.Context, img Image) ([]Line, error) {
 		}
 	}
 	return lines, nil
+}
+
+// unskipped returns the boxes skip does not report, asking it about each
+// box's quad mapped by back (nil: as it is) into the image skip knows.
+func unskipped(boxes []detBox, skip func(Quad) bool, back func(Point) Point) []detBox {
+	if skip == nil {
+		return boxes
+	}
+	out := boxes[:0]
+	for _, b := range boxes {
+		q := b.r.quad()
+		if back != nil {
+			q = q.mapPoints(back)
+		}
+		if !skip(q) {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // orientation tells how far to turn the page clockwise for its text to be

@@ -77,6 +77,7 @@ func Corpus() ([]Case, error) {
 		{"scan-wrong-layer-rotate90", "scan", func() ([]byte, error) { return scanPage(scanLayerWrong, 90) }, scanPII},
 		{"layer-shifted-letters", "layer", func() ([]byte, error) { return liarLayerMap(12, 0, 500, shiftedCMap()) }, liarPII},
 		{"outline-in-table", "outline", func() ([]byte, error) { return outlineTable(11) }, outlinePII},
+		{"outline-between-layer-lines", "outline", func() ([]byte, error) { return OutlineBetweenLayerLines(22) }, outlinePII},
 		{"outline-letterhead-3-pages", "outline", func() ([]byte, error) { return LetterheadPages(3) }, outlinePII},
 		{"outline-under-invisible-plain-layer", "outline", func() ([]byte, error) { return outlineUnderInvisible(14) }, outlinePII},
 		{"type3-12pt", "type3", func() ([]byte, error) { return type3Page(12) }, type3PII},
@@ -413,6 +414,43 @@ func outlineTable(size float64) ([]byte, error) {
 		} else {
 			textOp(&c, "F1", size, 186, base, 0, 0, values[i])
 		}
+	}
+	d.page(c.Bytes(), fmt.Sprintf("/Font << /F1 %d 0 R >>", f1))
+	return d.bytes(), nil
+}
+
+// OutlineBetweenLayerLines is case 2 inside a block of normal text: the
+// name (size pt) and the e-mail address (two thirds of it) are drawn as
+// outlines, each on a line of its own between 10-pt lines of the text
+// layer, as a letterhead's heading sits between address lines; then the
+// name once more, at 11 pt, after a layer label on a line of the layer
+// ("Client: " then the outlines). The margins of the outline lines'
+// regions take in the layer lines next to them, which OCR need not read
+// again; the outline lines, and the mixed line, must be read.
+func OutlineBetweenLayerLines(size float64) ([]byte, error) {
+	var d vdoc
+	f1 := d.helvetica("")
+	var c bytes.Buffer
+	body(&c, 720)
+	y := 600.0
+	textOp(&c, "F1", 10, 72, y, 0, 0, "Private and confidential, for the addressee only")
+	y -= size * 0.95
+	if err := outlineText(&c, outlinePII[0], size, 72, y, 0); err != nil {
+		return nil, err
+	}
+	y -= size*0.25 + 9
+	textOp(&c, "F1", 10, 72, y, 0, 0, "Account holder as registered with the bank")
+	y -= size * 0.7
+	if err := outlineText(&c, outlinePII[1], size*2/3, 72, y, 0); err != nil {
+		return nil, err
+	}
+	y -= size*0.2 + 9
+	textOp(&c, "F1", 10, 72, y, 0, 0, "Correspondence is kept with the records")
+	y -= 30
+	const label = "Client: "
+	textOp(&c, "F1", 11, 72, y, 0, 0, label)
+	if err := outlineText(&c, outlinePII[0], 11, 72+testpdf.StringWidth(label, 11), y, 0); err != nil {
+		return nil, err
 	}
 	d.page(c.Bytes(), fmt.Sprintf("/Font << /F1 %d 0 R >>", f1))
 	return d.bytes(), nil
