@@ -190,6 +190,22 @@ func (c *countingOCR) Recognize(ctx context.Context, r *page.Raster, reg PixelRe
 	return c.OCR.Recognize(ctx, r, reg, known)
 }
 
+// processWith redacts pdf, all categories, with the detectors of full,
+// ocr and metrics m, and fails the test if that fails.
+func processWith(t *testing.T, full *Pipeline, ocr OCR, m *Metrics, pdf []byte) *run {
+	t.Helper()
+	p, err := New(defaultSettings(t), Deps{Detectors: full.deps.Detectors, OCR: ocr, Metrics: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	r, err := process(t, p, pdf, contract.Options{Categories: page.Categories})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // TestRepeatedInkReadOnce: a letterhead drawn as outlines on every page
 // is read by OCR once per document; the other pages reuse the reading,
 // moved to their copy, and are masked as well (TestVisibleCorpus's
@@ -202,15 +218,7 @@ func TestRepeatedInkReadOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := &countingOCR{OCR: full.deps.OCR}
-		p, err := New(defaultSettings(t), Deps{Detectors: full.deps.Detectors, OCR: c, Metrics: full.metrics})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer p.Close()
-		r, err := process(t, p, pdf, contract.Options{Categories: page.Categories})
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := processWith(t, full, c, full.metrics, pdf)
 		return c.areas, r
 	}
 	one, r1 := areas(1)
@@ -247,14 +255,7 @@ func TestInvisibleStampKeepsFontTrusted(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := &countingOCR{OCR: full.deps.OCR}
-	p, err := New(defaultSettings(t), Deps{Detectors: full.deps.Detectors, OCR: c, Metrics: full.metrics})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	if _, err := process(t, p, pdf, contract.Options{Categories: page.Categories}); err != nil {
-		t.Fatal(err)
-	}
+	processWith(t, full, c, full.metrics, pdf)
 	if c.areas != 0 {
 		t.Errorf("%d areas read by OCR: the stamp's font was distrusted", c.areas)
 	}
@@ -264,8 +265,8 @@ func TestInvisibleStampKeepsFontTrusted(t *testing.T) {
 }
 
 // TestKnownLinesNotRead: layer lines caught inside an ink region (here
-// between lines drawn as outlines, whose regions merge over them) hold
-// only ink trusted words explain, and the recogniser skips them; the
+// by the margin of an outlined heading set between them) hold only ink
+// trusted words explain, and the recogniser skips them; the
 // outline lines and a line mixing a layer label with outlines are read,
 // and TestVisibleCorpus checks that the same document's outlined name
 // and e-mail address are masked in the output's pixels.
@@ -279,15 +280,7 @@ func TestKnownLinesNotRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := New(defaultSettings(t), Deps{Detectors: full.deps.Detectors, OCR: full.deps.OCR, Metrics: m})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	r, err := process(t, p, pdf, contract.Options{Categories: page.Categories})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := processWith(t, full, full.deps.OCR, m, pdf)
 	if n := testutil.ToFloat64(m.ocrKnownLines); n < 2 {
 		t.Errorf("%v known lines skipped, want the 2 layer lines between the outline lines at least", n)
 	}
