@@ -2,7 +2,9 @@ package pipeline
 
 import (
 	"context"
+	"math"
 	"time"
+	"unicode/utf8"
 
 	"github.com/redactd/redactd/engine/detect"
 	"github.com/redactd/redactd/engine/page"
@@ -100,12 +102,14 @@ func (p *Pipeline) readPixels(ctx context.Context, pg *page.Page, doc *docState)
 		reason = "font"
 	}
 	var regions []PixelRect
-	var ink *inkMap // what the layer leaves unexplained; nil: read everything
+	var ink *inkMap     // what the layer leaves unexplained; nil: read everything
+	var hints ReadHints // what a trusted layer tells of the ink; none for scans
 	if whole {
 		regions = []PixelRect{{}}
 		p.metrics.ocrRegions.WithLabelValues(reason).Inc()
 	} else {
 		regions, ink = unexplainedInk(pg)
+		hints = ReadHints{Known: p.knownLines(ink), Upright: layerUpright(pg.Words)}
 		if len(regions) > maxInkRegions {
 			regions = []PixelRect{{}}
 			whole = true
@@ -124,10 +128,10 @@ func (p *Pipeline) readPixels(ctx context.Context, pg *page.Page, doc *docState)
 		var words []page.Word
 		var err error
 		if whole {
-			words, err = p.deps.OCR.Recognize(ctx, pg.Raster, reg, p.knownLines(ink))
+			words, err = p.deps.OCR.Recognize(ctx, pg.Raster, reg, hints)
 		} else {
 			var reused bool
-			words, reused, err = p.readRegion(ctx, pg.Raster, reg, doc, ink)
+			words, reused, err = p.readRegion(ctx, pg.Raster, reg, doc, ink, hints)
 			label := "ink"
 			if reused {
 				label = "ink_reused"
@@ -167,6 +171,24 @@ func (p *Pipeline) knownLines(m *inkMap) func(PixelRect) bool {
 		}
 		return false
 	}
+}
+
+// layerUpright reports whether most of the text layer's characters read
+// upright, left to right (within 45 degrees): then the ink around them is
+// taken to be upright too (ReadHints.Upright).
+func layerUpright(words []page.Word) bool {
+	up, all := 0, 0
+	for _, w := range words {
+		if w.Source != page.SourceTextLayer {
+			continue
+		}
+		n := utf8.RuneCountInString(w.Text)
+		all += n
+		if dx, dy := w.Quad.UR.X-w.Quad.UL.X, w.Quad.UR.Y-w.Quad.UL.Y; dx > 0 && math.Abs(dy) < dx {
+			up += n
+		}
+	}
+	return all > 0 && 2*up > all
 }
 
 // imageShare is the share of the page's area its images cover (overlaps

@@ -107,7 +107,7 @@ type ocrAdapter struct{ e *ocr.Engine }
 // text detector finds a one-line image of text only with paper around it.
 const regionMarginMin = 32
 
-func (a ocrAdapter) Recognize(ctx context.Context, r *page.Raster, region PixelRect, known func(PixelRect) bool) ([]page.Word, error) {
+func (a ocrAdapter) Recognize(ctx context.Context, r *page.Raster, region PixelRect, h ReadHints) ([]page.Word, error) {
 	img := ocr.Image{W: r.W, H: r.H, Channels: r.Channels, Stride: r.Stride, Pix: r.Pix}
 	var dx, dy float64
 	if !region.Empty() {
@@ -119,11 +119,11 @@ func (a ocrAdapter) Recognize(ctx context.Context, r *page.Raster, region PixelR
 		img = padded(r, region, m)
 		dx, dy = float64(region.X0-m), float64(region.Y0-m)
 	}
-	var skip func(ocr.Quad) bool
-	if known != nil {
-		skip = func(q ocr.Quad) bool { return known(pixelBounds(pageQuad(q, dx, dy))) }
+	hints := ocr.Hints{Upright: h.Upright}
+	if h.Known != nil {
+		hints.Known = func(q ocr.Quad) bool { return h.Known(pixelBounds(pageQuad(q, dx, dy))) }
 	}
-	lines, err := a.e.RecognizeExcept(ctx, img, image.Rectangle{}, skip)
+	lines, err := a.e.RecognizeWith(ctx, img, image.Rectangle{}, hints)
 	if err != nil {
 		return nil, err
 	}

@@ -30,14 +30,25 @@ import (
 
 // OCR recognises words in a raster. Quads of the returned words are in
 // the raster's pixels; region, when not empty, limits recognition to that
-// pixel rectangle. known, when not nil, is asked about each text line
-// found, by its bounds in raster pixels: a line it reports known (its ink
-// is all explained by trusted text-layer words) is not read. ReadBoxes
+// pixel rectangle, and h tells what is known of it already. ReadBoxes
 // reads the text inside known boxes (raster pixels) with the recogniser
 // alone, returning the reading and the recogniser columns it cost.
 type OCR interface {
-	Recognize(ctx context.Context, r *page.Raster, region PixelRect, known func(PixelRect) bool) ([]page.Word, error)
+	Recognize(ctx context.Context, r *page.Raster, region PixelRect, h ReadHints) ([]page.Word, error)
 	ReadBoxes(ctx context.Context, r *page.Raster, quads []page.Quad) (string, int, error)
+}
+
+// ReadHints are what the pipeline knows of a region before OCR reads it
+// (the zero value: nothing).
+type ReadHints struct {
+	// Known, when not nil, is asked about each text line found, by its
+	// bounds in raster pixels: a line it reports known (its ink is all
+	// explained by trusted text-layer words) is not read.
+	Known func(PixelRect) bool
+	// Upright: horizontal text there is expected upright, as the page's
+	// trusted text layer reads. Lines read with low confidence are still
+	// read turned over too, so an upside-down label is read either way.
+	Upright bool
 }
 
 // PixelRect is a rectangle in raster pixels; the zero value means the

@@ -16,18 +16,22 @@ import (
 // paper: ocrAdapter.Recognize), so a document reads each distinct region
 // once and the other pages take the words, moved to where their copy is.
 // Nothing is skipped: every region is read, once per distinct content.
-// A region is read without the lines trusted words explain (inkMap), so
-// its key holds which of its blocks are unexplained as well as its pixels.
+// A region is read without the lines trusted words explain (inkMap) and
+// with the page's orientation (ReadHints), so its key holds which of its
+// blocks are unexplained and that orientation as well as its pixels.
 
 // regionKey identifies a region's content: its size and every pixel,
 // hashed (FNV-1a, 128 bits). Two regions with one key have the same
 // pixels, with a chance of collision far below that of a hardware error.
 type regionKey [16]byte
 
-func keyOf(r *page.Raster, reg PixelRect, ink *inkMap) regionKey {
+func keyOf(r *page.Raster, reg PixelRect, ink *inkMap, upright bool) regionKey {
 	h := fnv.New128a()
 	if ink != nil {
 		h.Write(ink.appendBits(nil, reg))
+	}
+	if upright {
+		h.Write([]byte{1})
 	}
 	var hdr [12]byte
 	binary.LittleEndian.PutUint32(hdr[0:], uint32(reg.X1-reg.X0))
@@ -52,15 +56,16 @@ type regionReading struct {
 	err   error
 }
 
-// readRegion returns the words OCR reads in reg of r (in raster pixels),
-// reading each distinct region content once per document; reused
-// reports whether the reading came from another page's copy.
-func (p *Pipeline) readRegion(ctx context.Context, r *page.Raster, reg PixelRect, doc *docState, ink *inkMap) (words []page.Word, reused bool, err error) {
+// readRegion returns the words OCR reads in reg of r (in raster pixels)
+// with hints h, reading each distinct region content (its pixels and, in
+// ink, its unexplained blocks) once per document; reused reports whether
+// the reading came from another page's copy.
+func (p *Pipeline) readRegion(ctx context.Context, r *page.Raster, reg PixelRect, doc *docState, ink *inkMap, h ReadHints) (words []page.Word, reused bool, err error) {
 	reg = PixelRect{max(reg.X0, 0), max(reg.Y0, 0), min(reg.X1, r.W), min(reg.Y1, r.H)}
 	if reg.Empty() {
 		return nil, false, nil
 	}
-	k := keyOf(r, reg, ink)
+	k := keyOf(r, reg, ink, h.Upright)
 	doc.mu.Lock()
 	rr, seen := doc.regions[k]
 	if !seen {
@@ -76,12 +81,12 @@ func (p *Pipeline) readRegion(ctx context.Context, r *page.Raster, reg PixelRect
 		}
 		if rr.err != nil {
 			// The first reader failed (its page is in error); read again.
-			w, err := p.deps.OCR.Recognize(ctx, r, reg, p.knownLines(ink))
+			w, err := p.deps.OCR.Recognize(ctx, r, reg, h)
 			return w, false, err
 		}
 		return moveWords(rr.words, float64(reg.X0), float64(reg.Y0)), true, nil
 	}
-	w, err := p.deps.OCR.Recognize(ctx, r, reg, p.knownLines(ink))
+	w, err := p.deps.OCR.Recognize(ctx, r, reg, h)
 	rr.words, rr.err = moveWords(w, -float64(reg.X0), -float64(reg.Y0)), err
 	close(rr.done)
 	return w, false, err

@@ -183,11 +183,11 @@ func (c *countingOCR) ReadBoxes(ctx context.Context, r *page.Raster, quads []pag
 	return c.OCR.ReadBoxes(ctx, r, quads)
 }
 
-func (c *countingOCR) Recognize(ctx context.Context, r *page.Raster, reg PixelRect, known func(PixelRect) bool) ([]page.Word, error) {
+func (c *countingOCR) Recognize(ctx context.Context, r *page.Raster, reg PixelRect, h ReadHints) ([]page.Word, error) {
 	c.mu.Lock()
 	c.areas++
 	c.mu.Unlock()
-	return c.OCR.Recognize(ctx, r, reg, known)
+	return c.OCR.Recognize(ctx, r, reg, h)
 }
 
 // processWith redacts pdf, all categories, with the detectors of full,

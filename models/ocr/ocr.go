@@ -337,16 +337,28 @@ var ErrClosed = errors.New("ocr: engine closed")
 // when region is not empty (an image placed on a text page). Lines come
 // in reading order, top to bottom, with quads in img's pixel coordinates.
 func (e *Engine) Recognize(ctx context.Context, img Image, region image.Rectangle) ([]Line, error) {
-	return e.RecognizeExcept(ctx, img, region, nil)
+	return e.RecognizeWith(ctx, img, region, Hints{})
 }
 
-// RecognizeExcept is Recognize for a caller that knows the text of part
-// of img already (a text layer's trusted words): known, when not nil, is
-// asked about every line the detector finds, by its quad in img's pixel
-// coordinates, and a line it reports known is neither recognised nor
-// used to judge the text's orientation. The recogniser's work, most of
-// OCR's, then goes to what is new.
-func (e *Engine) RecognizeExcept(ctx context.Context, img Image, region image.Rectangle, known func(Quad) bool) ([]Line, error) {
+// Hints are what a caller knows of an image before it is read, so that
+// the recogniser's work, most of OCR's, goes to what is new.
+type Hints struct {
+	// Known, when not nil, is asked about every line the detector finds,
+	// by its quad in the image's pixel coordinates: a line it reports
+	// known (the caller has its text already, such as a text layer's
+	// trusted words) is neither recognised nor used to judge the text's
+	// orientation.
+	Known func(Quad) bool
+	// Upright says horizontal text is expected upright (a region of a
+	// page whose text layer reads upright). Its lines are then read as
+	// they stand, and those read with low confidence once more turned
+	// over (as always), instead of first reading the longest both ways up
+	// to judge the orientation. Vertical text is judged as ever.
+	Upright bool
+}
+
+// RecognizeWith is Recognize with hints.
+func (e *Engine) RecognizeWith(ctx context.Context, img Image, region image.Rectangle, h Hints) ([]Line, error) {
 	if err := img.validate(); err != nil {
 		return nil, err
 	}
@@ -367,11 +379,10 @@ func (e *Engine) RecognizeExcept(ctx context.Context, img Image, region image.Re
 		return nil, nil
 	}
 	off := func(p Point) Point { return Point{p.X + float64(region.Min.X), p.Y + float64(region.Min.Y)} }
-	var skip func(Quad) bool
-	if known != nil {
-		skip = func(q Quad) bool { return known(q.mapPoints(off)) }
+	if known := h.Known; known != nil {
+		h.Known = func(q Quad) bool { return known(q.mapPoints(off)) }
 	}
-	lines, err := e.recognize(ctx, img.sub(region), skip)
+	lines, err := e.recognize(ctx, img.sub(region), h)
 	if err != nil {
 		return nil, err
 	}

@@ -32,16 +32,16 @@ const (
 const retryConf = 0.8
 
 // recognize runs the whole pipeline on one image (a region already cut).
-// Lines skip reports (by their quad in img) are left out (RecognizeExcept).
-func (e *Engine) recognize(ctx context.Context, img Image, skip func(Quad) bool) ([]Line, error) {
+// Lines h.Known reports (by their quad in img) are left out.
+func (e *Engine) recognize(ctx context.Context, img Image, h Hints) ([]Line, error) {
 	boxes, err := e.detect(ctx, img)
 	if err != nil {
 		return nil, err
 	}
-	if boxes = unskipped(boxes, skip, nil); len(boxes) == 0 {
+	if boxes = unskipped(boxes, h.Known, nil); len(boxes) == 0 {
 		return nil, nil
 	}
-	rot, known, err := e.orientation(ctx, img, boxes)
+	rot, known, err := e.orientation(ctx, img, boxes, h.Upright)
 	if err != nil {
 		return nil, err
 	}
@@ -54,8 +54,8 @@ func (e *Engine) recognize(ctx context.Context, img Image, skip func(Quad) bool)
 		if boxes, err = e.detect(ctx, work); err != nil {
 			return nil, err
 		}
-		w, h := float64(img.W), float64(img.H)
-		boxes = unskipped(boxes, skip, func(p Point) Point { return rot.invert(p, w, h) })
+		w, ht := float64(img.W), float64(img.H)
+		boxes = unskipped(boxes, h.Known, func(p Point) Point { return rot.invert(p, w, ht) })
 	}
 	lines, err := e.readLines(ctx, work, boxes, known)
 	if err != nil {
@@ -94,9 +94,10 @@ func unskipped(boxes []detBox, skip func(Quad) bool, back func(Point) Point) []d
 // A horizontal page that the direction classifier finds upright on most
 // of its longest lines is taken as is; otherwise the longest lines are
 // read both ways up and the recogniser's confidence decides (the
-// classifier alone misjudges many Latin lines). known holds the lines
+// classifier alone misjudges many Latin lines); upright (Hints.Upright)
+// takes horizontal text as upright without either. known holds the lines
 // read upright on the way, by box index, when no turn is needed.
-func (e *Engine) orientation(ctx context.Context, img Image, boxes []detBox) (rotation, map[int]Line, error) {
+func (e *Engine) orientation(ctx context.Context, img Image, boxes []detBox, upright bool) (rotation, map[int]Line, error) {
 	var horiz, vert float64
 	isVert := func(b detBox) bool { return math.Abs(b.r.U.Y) > math.Abs(b.r.U.X) }
 	for _, b := range boxes {
@@ -116,7 +117,7 @@ func (e *Engine) orientation(ctx context.Context, img Image, boxes []detBox) (ro
 			cands = append(cands, i)
 		}
 	}
-	if len(cands) == 0 {
+	if len(cands) == 0 || (upright && !vertical) {
 		return 0, nil, nil
 	}
 	slices.SortStableFunc(cands, func(a, b int) int { return cmp.Compare(boxes[b].r.L, boxes[a].r.L) })
@@ -284,6 +285,7 @@ func (e *Engine) readLines(ctx context.Context, img Image, boxes []detBox, known
 			retryIdx = append(retryIdx, idx[k])
 		}
 	}
+	turned := make([]bool, len(lines)) // kept the reading turned over
 	if len(retry) > 0 {
 		again, err := e.read(ctx, retry)
 		if err != nil {
@@ -291,18 +293,27 @@ func (e *Engine) readLines(ctx context.Context, img Image, boxes []detBox, known
 		}
 		for k, l := range again {
 			if i := retryIdx[k]; l.Conf > lines[i].Conf {
-				lines[i] = l
+				lines[i], turned[i] = l, true
 			}
 		}
 	}
 	out := lines[:0]
-	for _, l := range lines {
+	nTurned := 0
+	for i, l := range lines {
 		if debugf != nil {
 			debugf("line %.0f conf=%.2f %q", l.Quad.UL, l.Conf, l.Text)
 		}
 		if l.Text != "" && l.Conf >= e.opts.MinConf {
 			out = append(out, l)
+			if turned[i] {
+				nTurned++
+			}
 		}
+	}
+	if 2*nTurned > len(out) {
+		// Mostly upside down (an image not turned as a whole: Hints.Upright):
+		// its last line as it stands is its first.
+		slices.Reverse(out)
 	}
 	return out, nil
 }

@@ -69,6 +69,7 @@ func Corpus() ([]Case, error) {
 		{"outline-letterhead-18pt", "outline", func() ([]byte, error) { return outlinePage(18, 0, 72, 730) }, outlinePII},
 		{"outline-10pt-bottom", "outline", func() ([]byte, error) { return outlinePage(10, 0, 90, 120) }, outlinePII},
 		{"outline-rotated", "outline", func() ([]byte, error) { return outlinePage(14, 90, 560, 200) }, outlinePII},
+		{"outline-upside-down", "outline", func() ([]byte, error) { return outlinePage(14, 180, 420, 300) }, outlinePII},
 		{"image-467x20", "image", func() ([]byte, error) { return textImagePage(467, 20, 12, 72, 520, 144) }, imagePII},
 		{"image-300x10-6pt", "image", func() ([]byte, error) { return textImagePage(300, 10, 6, 72, 420, 150) }, imagePII},
 		{"image-467x20-low", "image", func() ([]byte, error) { return textImagePage(467, 20, 13, 100, 90, 110) }, imagePII},
@@ -333,7 +334,11 @@ func outlinePage(size, angle, x, y float64) ([]byte, error) {
 	body(&c, 600)
 	for i, s := range []string{outlinePII[0], outlinePII[1]} {
 		dx, dy := 0.0, -float64(i)*size*1.6
-		if angle != 0 {
+		switch angle {
+		case 0:
+		case 180: // the next line is above, read upside down
+			dy = float64(i) * size * 1.6
+		default:
 			dx, dy = float64(i)*size*1.6, 0
 		}
 		if err := outlineText(&c, s, size, x+dx, y+dy, angle); err != nil {
