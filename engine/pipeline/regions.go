@@ -15,10 +15,10 @@ import (
 // reading depends only on its pixels (it is read on synthetic white
 // paper: ocrAdapter.Recognize), so a document reads each distinct region
 // once and the other pages take the words, moved to where their copy is.
-// Nothing is skipped: every region is read, once per distinct content.
-// A region is read without the lines trusted words explain (inkMap) and
-// with the page's orientation (ReadHints), so its key holds which of its
-// blocks are unexplained and that orientation as well as its pixels.
+// Every region is read, once per distinct content. Its reading leaves out
+// the lines trusted words explain (inkMap) and takes the page's
+// orientation (ReadHints), so its key holds which of its blocks are
+// unexplained, and that orientation, as well as its pixels.
 
 // regionKey identifies a region's content: its size and every pixel,
 // hashed (FNV-1a, 128 bits). Two regions with one key have the same
