@@ -55,6 +55,7 @@ func (s *server) stop() error {
 type measured struct {
 	res     *runner.Result
 	stages  []client.Stage
+	ocrWork client.OCRWork
 	peak    int64
 	peakHow string
 	ocrRan  bool
@@ -97,7 +98,7 @@ func measureCorpus(ctx context.Context, cfg *config, c *client.Client, srv *serv
 
 	rc := &report.Corpus{Name: cp.Name, Desc: cp.Desc, Docs: len(cp.Docs), Pages: cp.Pages(), Concurrency: conc,
 		Upload: cfg.upload, Wall: main.res.Wall, PagesPerSec: main.res.PagesPerSecond(), Latencies: main.res.Latencies(""),
-		Failed: main.res.Failed(), InBytes: cp.Bytes(), PeakRSS: main.peak, RSSHow: main.peakHow, Stages: main.stages, OCRRanOnPages: main.ocrRan}
+		Failed: main.res.Failed(), InBytes: cp.Bytes(), PeakRSS: main.peak, RSSHow: main.peakHow, Stages: main.stages, OCRWork: main.ocrWork, OCRRanOnPages: main.ocrRan}
 	for _, j := range main.res.Jobs {
 		if j.Status == "redacted" {
 			rc.OutBytes += int64(j.OutSize)
@@ -127,7 +128,7 @@ func measureOnce(ctx context.Context, cfg *config, c *client.Client, srv *server
 		return measured{}, fmt.Errorf("metrics: %w", err)
 	}
 	after := client.ParseMetrics(text)
-	m := measured{res: res, stages: client.Stages(before, after), peak: peak, peakHow: how}
+	m := measured{res: res, stages: client.Stages(before, after), ocrWork: client.OCRWorkBetween(before, after), peak: peak, peakHow: how}
 	for _, s := range m.stages {
 		m.ocrRan = m.ocrRan || (s.Name == "ocr" && s.Count > 0)
 	}

@@ -18,6 +18,7 @@ type Metrics struct {
 	detections     *prometheus.CounterVec   // burnAndEncode
 	ocrRegions     *prometheus.CounterVec   // readPixels
 	ocrKnownLines  prometheus.Counter       // knownLines
+	ocrColumns     prometheus.Counter       // models/ocr (ObserveColumns)
 	fontChecks     *prometheus.CounterVec   // checkSample
 	fontColumns    prometheus.Counter       // checkSample
 	batchSize      *prometheus.HistogramVec // batch
@@ -50,6 +51,9 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 		ocrKnownLines: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "redactd_ocr_known_lines_total", Help: "Text lines found in ink regions that hold only ink trusted text-layer words explain: not read again.",
 		}),
+		ocrColumns: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "redactd_ocr_recognizer_columns_total", Help: "Input columns (at height 48, padding included) the OCR recogniser ran over, font checks included: the recogniser's work.",
+		}),
 		fontChecks: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "redactd_font_checks_total", Help: "Text-layer fonts checked against their pixels, by result (trusted, untrusted).",
 		}, []string{"result"}),
@@ -67,7 +71,7 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 	}
 	if reg != nil {
 		for _, c := range []prometheus.Collector{m.stage, m.pages, m.outputBytes, m.pixelsInFlight, m.detections,
-			m.ocrRegions, m.ocrKnownLines, m.fontChecks, m.fontColumns, m.batchSize, m.batchDuration} {
+			m.ocrRegions, m.ocrKnownLines, m.ocrColumns, m.fontChecks, m.fontColumns, m.batchSize, m.batchDuration} {
 			if err := reg.Register(c); err != nil {
 				return nil, err
 			}

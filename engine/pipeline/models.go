@@ -60,7 +60,8 @@ func LoadModels(cfg Settings, met *Metrics) (*Models, error) {
 		if cfg.Device == "cuda" {
 			detBatch = 4 // as before on the GPU, where no measurement says otherwise
 		}
-		m.OCR, err = ocr.New(cfg.ModelDir, ocr.Options{MaxSide: cfg.OCRMaxSide, Charset: cfg.OCRCharset, Model: cfg.OCRModel, BatchSize: cfg.BatchSize, BatchWait: cfg.BatchWait, DetBatch: detBatch, Lane: lane, Observe: met.batch})
+		m.OCR, err = ocr.New(cfg.ModelDir, ocr.Options{MaxSide: cfg.OCRMaxSide, Charset: cfg.OCRCharset, Model: cfg.OCRModel, BatchSize: cfg.BatchSize, BatchWait: cfg.BatchWait, DetBatch: detBatch, Lane: lane, Observe: met.batch,
+			ObserveColumns: func(n int) { met.ocrColumns.Add(float64(n)) }})
 		if err != nil {
 			m.Close()
 			return nil, fmt.Errorf("%w (run `make setup`, set --model-dir, or --ocr off)", err)

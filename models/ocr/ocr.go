@@ -138,6 +138,10 @@ type Options struct {
 	Lane *batch.Lane
 	// Observe, when set, is told of every batch the three models run.
 	Observe batch.Observer
+	// ObserveColumns, when set, is told of the input columns (at height
+	// 48, padding included) of every recogniser batch: the recogniser's
+	// work, most of OCR's.
+	ObserveColumns func(columns int)
 }
 
 func (o *Options) defaults() {

@@ -242,6 +242,13 @@ func (e *Engine) runRec(_ context.Context, reqs []recReq) ([]recResp, error) {
 		chunks = append(chunks, chunk{i, j, wmax})
 		i = j
 	}
+	if e.opts.ObserveColumns != nil {
+		cols := 0
+		for _, c := range chunks {
+			cols += (c.j - c.i) * c.wmax
+		}
+		e.opts.ObserveColumns(cols)
+	}
 	workers := min(max(e.recPar, 1), len(chunks))
 	errs := make([]error, workers)
 	var next atomic.Int64

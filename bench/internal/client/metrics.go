@@ -75,3 +75,45 @@ func label(labels, key string) string {
 	}
 	return ""
 }
+
+// OCRWork is what the server's OCR did between two scrapes beyond the
+// pages it read whole: the cost of reading what the text layer does not
+// explain (engine/pipeline's ocr and font-check metrics).
+type OCRWork struct {
+	// Areas read, by reason: page (a scan), font (a font failed its
+	// check), ink (a region of unexplained ink, or a page read whole for
+	// having many), ink_reused (a region's reading taken from an
+	// identical one on an earlier page).
+	Areas map[string]float64
+	// FontChecks by result (trusted, untrusted) and the recogniser
+	// columns they cost.
+	FontChecks  map[string]float64
+	FontColumns float64
+	// KnownLines are lines found in ink regions that trusted words
+	// explain, not read.
+	KnownLines float64
+	// Columns and Crops are the recogniser's input columns (height 48,
+	// padding included) and line crops, font checks included.
+	Columns, Crops float64
+}
+
+// OCRWorkBetween returns the OCR work recorded between before and after.
+func OCRWorkBetween(before, after Samples) OCRWork {
+	w := OCRWork{Areas: map[string]float64{}, FontChecks: map[string]float64{}}
+	byLabel := func(metric, key string, into map[string]float64) {
+		for series := range after {
+			if labels, ok := strings.CutPrefix(series, metric+"{"); ok {
+				if d := Delta(before, after, series); d > 0 {
+					into[label(labels, key)] += d
+				}
+			}
+		}
+	}
+	byLabel("redactd_ocr_regions_total", "reason", w.Areas)
+	byLabel("redactd_font_checks_total", "result", w.FontChecks)
+	w.FontColumns = Delta(before, after, "redactd_font_check_columns_total")
+	w.KnownLines = Delta(before, after, "redactd_ocr_known_lines_total")
+	w.Columns = Delta(before, after, "redactd_ocr_recognizer_columns_total")
+	w.Crops = Delta(before, after, `redactd_model_batch_size_sum{model="ocr_rec"}`)
+	return w
+}

@@ -133,6 +133,7 @@ func (r *Report) markdown(w io.Writer) {
 	}
 	r.throughputTable(p)
 	r.stageTable(p)
+	r.ocrWorkTable(p)
 	r.accuracyTable(p)
 	r.peerTable(p)
 	r.ocrSection(p)
@@ -244,6 +245,29 @@ func (r *Report) stageTable(p func(string, ...any)) {
 			}
 		}
 		p("| %s | %s | %s |", c.Name, strings.Join(cells, " | "), perPage(total, c.OutPages))
+	}
+	p("")
+}
+
+// ocrWorkTable reports, per page of each corpus, what OCR read beyond
+// the text layer and what it cost the recogniser (#20's cost).
+func (r *Report) ocrWorkTable(p func(string, ...any)) {
+	p("## OCR work per page")
+	p("")
+	p("From the server's OCR counters, scraped before and after each corpus, divided by the corpus's pages: areas read whole (a scan, or a page using a font that failed its check), ink regions read (ink no trusted text-layer word explains; reused: an identical region of an earlier page of the document), fonts checked against their pixels (per document: trusted / untrusted) and the recogniser columns the checks cost, lines found in ink regions that trusted words explain and so were not read, and the recogniser's line crops and input columns (height 48, padding included) in all, checks included.")
+	p("")
+	p("| corpus | pages | read whole | ink regions | reused | font checks / doc | check columns | lines skipped | recogniser crops | recogniser columns |")
+	p("|---|---|---|---|---|---|---|---|---|---|")
+	for _, c := range r.Corpora {
+		w, n := c.OCRWork, float64(max(c.OutPages, 1))
+		if w.Columns == 0 && w.Crops == 0 && len(w.Areas) == 0 && len(w.FontChecks) == 0 {
+			p("| %s | %d | - | - | - | - | - | - | - | - |", c.Name, c.OutPages)
+			continue
+		}
+		p("| %s | %d | %.2f | %.2f | %.2f | %.1f / %.1f | %.0f | %.1f | %.1f | %.0f |", c.Name, c.OutPages,
+			(w.Areas["page"]+w.Areas["font"])/n, w.Areas["ink"]/n, w.Areas["ink_reused"]/n,
+			w.FontChecks["trusted"]/float64(max(c.Docs, 1)), w.FontChecks["untrusted"]/float64(max(c.Docs, 1)),
+			w.FontColumns/n, w.KnownLines/n, w.Crops/n, w.Columns/n)
 	}
 	p("")
 }

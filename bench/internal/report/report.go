@@ -82,6 +82,7 @@ type Corpus struct {
 	PeakRSS       int64
 	RSSHow        string
 	Stages        []client.Stage
+	OCRWork       client.OCRWork
 	Score         *score.Result
 	OCRRanOnPages bool // the server's ocr stage saw pages during the run
 }
