@@ -76,6 +76,7 @@ func Corpus() ([]Case, error) {
 		{"scan-wrong-layer", "scan", func() ([]byte, error) { return scanPage(scanLayerWrong, 0) }, scanPII},
 		{"scan-unrelated-layer", "scan", func() ([]byte, error) { return scanPage(scanLayerUnrelated, 0) }, scanPII},
 		{"scan-wrong-layer-rotate90", "scan", func() ([]byte, error) { return scanPage(scanLayerWrong, 90) }, scanPII},
+		{"layer-xxxx-faint", "layer", func() ([]byte, error) { return liarLayerGray(12, 0, 600, xxxxCMap(), 0.94) }, liarPII},
 		{"layer-shifted-letters", "layer", func() ([]byte, error) { return liarLayerMap(12, 0, 500, shiftedCMap()) }, liarPII},
 		{"outline-in-table", "outline", func() ([]byte, error) { return outlineTable(11) }, outlinePII},
 		{"outline-between-layer-lines", "outline", func() ([]byte, error) { return OutlineBetweenLayerLines(22) }, outlinePII},
@@ -173,11 +174,18 @@ func liarLayer(size, angle, y float64) ([]byte, error) {
 
 // liarLayerMap is liarLayer with the ToUnicode map cmap.
 func liarLayerMap(size, angle, y float64, cmap string) ([]byte, error) {
+	return liarLayerGray(size, angle, y, cmap, 0)
+}
+
+// liarLayerGray is liarLayerMap with the data drawn in gray level gray
+// (0 black, 1 white): faint print a reader can still make out.
+func liarLayerGray(size, angle, y float64, cmap string, gray float64) ([]byte, error) {
 	var d vdoc
 	f1 := d.helvetica("")
 	f2 := d.helvetica(cmap)
 	var c bytes.Buffer
 	body(&c, 740)
+	fmt.Fprintf(&c, "q %g g\n", gray)
 	lines := []string{"Client: " + liarPII[0], "E-mail: " + liarPII[1], "IBAN: " + liarPII[2]}
 	x := 72.0
 	if angle != 0 {
@@ -190,6 +198,7 @@ func liarLayerMap(size, angle, y float64, cmap string) ([]byte, error) {
 			textOp(&c, "F2", size, x, y-float64(i)*size*1.5, 0, 0, l)
 		}
 	}
+	c.WriteString("Q\n")
 	body(&c, 160)
 	d.page(c.Bytes(), fmt.Sprintf("/Font << /F1 %d 0 R /F2 %d 0 R >>", f1, f2))
 	return d.bytes(), nil
