@@ -45,6 +45,14 @@ const (
 	// less than this share of its box is a frame (rounded or double
 	// borders, panels), whose text, if any, is a component of its own.
 	frameShare = 0.06
+	// faintMean and faintPeak catch light print: gray text's thin strokes
+	// cover a block only in part, so 70% gray outlines (a letterhead's or
+	// footer's light gray) averaged 25-38 levels a block, under inkTol,
+	// and were never read. A block whose mean is over faintMean holds ink
+	// when its deepest pixel is over faintPeak (80% gray is 51 off white).
+	// Light shading and tints (under faintPeak) stay paper.
+	faintMean = 6
+	faintPeak = 44
 	// inkPad is the margin, in pixels, by which words explain the blocks
 	// around them.
 	inkPad = 2
@@ -133,7 +141,8 @@ func unexplainedInk(pg *page.Page) ([]PixelRect, *inkMap) {
 		}
 	}
 	blocks := make([]uint8, gw*gh)
-	if paper := paperLevel(r); r.Channels == 1 && paper[0] == 255 {
+	paper := paperLevel(r)
+	if r.Channels == 1 && paper[0] == 255 {
 		inkBlocksOnWhite(blocks, r, explained)
 	} else {
 		kernels.InkBlocks(blocks, r.Pix, r.W, r.H, r.Stride, r.Channels, paper, inkBlock)
@@ -141,7 +150,7 @@ func unexplainedInk(pg *page.Page) ([]PixelRect, *inkMap) {
 	ink := make([]bool, gw*gh)
 	inked := 0
 	for i, d := range blocks {
-		if !explained[i] && d > inkTol {
+		if !explained[i] && (d > inkTol || (d > faintMean && blockPeak(r, paper, i%gw, i/gw) > faintPeak)) {
 			ink[i] = true
 			inked++
 		}
@@ -264,6 +273,22 @@ func inkBlocksOnWhite(dst []uint8, r *page.Raster, skip []bool) {
 			bx++
 		}
 	}
+}
+
+// blockPeak is the largest difference from paper of any pixel, in any
+// channel, in block (bx, by) of r.
+func blockPeak(r *page.Raster, paper [4]uint8, bx, by int) int {
+	peak := 0
+	for y := by * inkBlock; y < min(r.H, (by+1)*inkBlock); y++ {
+		row := r.Pix[y*r.Stride:]
+		for x := bx * inkBlock; x < min(r.W, (bx+1)*inkBlock); x++ {
+			for c := range r.Channels {
+				d := int(row[x*r.Channels+c]) - int(paper[c])
+				peak = max(peak, d, -d)
+			}
+		}
+	}
+	return peak
 }
 
 // dropRules clears from ink (a gw x gh block map) the blocks of long thin

@@ -69,6 +69,8 @@ func Corpus() ([]Case, error) {
 		{"outline-letterhead-18pt", "outline", func() ([]byte, error) { return outlinePage(18, 0, 72, 730) }, outlinePII},
 		{"outline-10pt-bottom", "outline", func() ([]byte, error) { return outlinePage(10, 0, 90, 120) }, outlinePII},
 		{"outline-rotated", "outline", func() ([]byte, error) { return outlinePage(14, 90, 560, 200) }, outlinePII},
+		{"outline-gray-70", "outline", func() ([]byte, error) { return outlinePageGray(11, 0, 72, 120, 0.7) }, outlinePII},
+		{"outline-gray-80", "outline", func() ([]byte, error) { return outlinePageGray(14, 0, 300, 700, 0.8) }, outlinePII},
 		{"outline-upside-down", "outline", func() ([]byte, error) { return outlinePage(14, 180, 420, 300) }, outlinePII},
 		{"image-467x20", "image", func() ([]byte, error) { return textImagePage(467, 20, 12, 72, 520, 144) }, imagePII},
 		{"image-300x10-6pt", "image", func() ([]byte, error) { return textImagePage(300, 10, 6, 72, 420, 150) }, imagePII},
@@ -321,6 +323,12 @@ func rectsOf(b *bytes.Buffer, r *page.Raster, k, dx, dy float64) {
 // outlineText draws s as vector paths (no text) at size with its baseline
 // at (x, y) turned angle degrees: a logo or a PDF printed to outlines.
 func outlineText(b *bytes.Buffer, s string, size, x, y, angle float64) error {
+	return outlineTextGray(b, s, size, x, y, angle, 0)
+}
+
+// outlineTextGray is outlineText filled in gray level gray (0 black, 1
+// white), as light letterheads and footers are printed.
+func outlineTextGray(b *bytes.Buffer, s string, size, x, y, angle, gray float64) error {
 	const dpi = 600
 	r, _, _, base, err := glyphBitmap(s, size, dpi)
 	if err != nil {
@@ -328,7 +336,7 @@ func outlineText(b *bytes.Buffer, s string, size, x, y, angle float64) error {
 	}
 	defer r.Release()
 	sin, cos := math.Sincos(angle * math.Pi / 180)
-	fmt.Fprintf(b, "q 0 g %.4f %.4f %.4f %.4f %g %g cm\n", cos, sin, -sin, cos, x, y)
+	fmt.Fprintf(b, "q %g g %.4f %.4f %.4f %.4f %g %g cm\n", gray, cos, sin, -sin, cos, x, y)
 	rectsOf(b, r, 72.0/dpi, -1, -base)
 	b.WriteString("f Q\n")
 	return nil
@@ -337,6 +345,11 @@ func outlineText(b *bytes.Buffer, s string, size, x, y, angle float64) error {
 // outlinePage is case 2: a name and an e-mail address drawn as outlines
 // on a page whose other text is a normal layer.
 func outlinePage(size, angle, x, y float64) ([]byte, error) {
+	return outlinePageGray(size, angle, x, y, 0)
+}
+
+// outlinePageGray is outlinePage with the outlines in gray level gray.
+func outlinePageGray(size, angle, x, y, gray float64) ([]byte, error) {
 	var d vdoc
 	f1 := d.helvetica("")
 	var c bytes.Buffer
@@ -350,7 +363,7 @@ func outlinePage(size, angle, x, y float64) ([]byte, error) {
 		default:
 			dx, dy = float64(i)*size*1.6, 0
 		}
-		if err := outlineText(&c, s, size, x+dx, y+dy, angle); err != nil {
+		if err := outlineTextGray(&c, s, size, x+dx, y+dy, angle, gray); err != nil {
 			return nil, err
 		}
 	}
