@@ -31,6 +31,11 @@ const (
 	// of its deepest.
 	solidShare  = 0.8
 	solidSpread = 12
+	// knockMin and knockShare: a filled area with at least this many
+	// light blocks inside, and this share of its box, has content knocked
+	// out of it (knockedOut) and is read.
+	knockMin   = 25
+	knockShare = 0.03
 	// minMarkSide: a component smaller than this many blocks both ways
 	// (20 px, 9.6 pt at 150 dpi) holds at most a mark or a glyph or two
 	// (check boxes, bullets, icons): nothing legible to hide.
@@ -219,7 +224,7 @@ func unexplainedInk(pg *page.Page) ([]PixelRect, *inkMap) {
 				}
 			}
 		}
-		if float64(deep) >= solidShare*float64(w*h-holes) {
+		if float64(deep) >= solidShare*float64(w*h-holes) && !knockedOut(blocks, ink, explained, gw, x0, y0, x1, y1, hi) {
 			continue // a filled area (words on it explained apart)
 		}
 		m := max(h*inkBlock/2, 2*inkBlock)
@@ -273,6 +278,39 @@ func inkBlocksOnWhite(dst []uint8, r *page.Raster, skip []bool) {
 			bx++
 		}
 	}
+}
+
+// knockedOut reports whether the filled area in box (x0, y0)-(x1, y1)
+// of the block map has light content inside it: text knocked out of a
+// banner (white outlines or a picture of white text on a dark bar, as
+// letterheads and invoice headers print names and addresses), which a
+// reader sees as well as dark text on paper. Counted are the blocks,
+// unexplained, that are paper or lighter than the area's deepest (hi)
+// by more than solidSpread, between a row's first and last inked block,
+// the box's first and last rows (anti-aliased edges) left out. A plain
+// fill, rectangle or rounded, has next to none; knockedOut needs at
+// least knockMin of them and knockShare of the box.
+func knockedOut(blocks []uint8, ink, explained []bool, gw, x0, y0, x1, y1 int, hi uint8) bool {
+	n := 0
+	for y := y0 + 1; y < y1; y++ {
+		row := y * gw
+		first, last := -1, -1
+		for x := x0; x <= x1; x++ {
+			if ink[row+x] {
+				if first < 0 {
+					first = x
+				}
+				last = x
+			}
+		}
+		for x := first + 1; x < last; x++ {
+			i := row + x
+			if !explained[i] && (!ink[i] || int(blocks[i])+solidSpread < int(hi)) {
+				n++
+			}
+		}
+	}
+	return n >= knockMin && float64(n) >= knockShare*float64((x1-x0+1)*(y1-y0+1))
 }
 
 // blockPeak is the largest difference from paper of any pixel, in any

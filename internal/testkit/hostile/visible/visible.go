@@ -71,6 +71,8 @@ func Corpus() ([]Case, error) {
 		{"outline-rotated", "outline", func() ([]byte, error) { return outlinePage(14, 90, 560, 200) }, outlinePII},
 		{"outline-gray-70", "outline", func() ([]byte, error) { return outlinePageGray(11, 0, 72, 120, 0.7) }, outlinePII},
 		{"outline-gray-80", "outline", func() ([]byte, error) { return outlinePageGray(14, 0, 300, 700, 0.8) }, outlinePII},
+		{"outline-white-on-dark-banner", "outline", func() ([]byte, error) { return bannerPage(14, 0.2) }, outlinePII},
+		{"outline-white-on-gray-banner", "outline", func() ([]byte, error) { return bannerPage(12, 0.45) }, outlinePII},
 		{"outline-upside-down", "outline", func() ([]byte, error) { return outlinePage(14, 180, 420, 300) }, outlinePII},
 		{"image-467x20", "image", func() ([]byte, error) { return textImagePage(467, 20, 12, 72, 520, 144) }, imagePII},
 		{"image-300x10-6pt", "image", func() ([]byte, error) { return textImagePage(300, 10, 6, 72, 420, 150) }, imagePII},
@@ -730,4 +732,22 @@ func approxContains(text, pat string, k int) bool {
 		prev, cur = cur, prev
 	}
 	return false
+}
+
+// bannerPage is case 2 reversed: the name and the e-mail address drawn
+// as white outlines on a filled bar of gray level bg across the top of
+// the page, as letterheads and invoice headers print them.
+func bannerPage(size, bg float64) ([]byte, error) {
+	var d vdoc
+	f1 := d.helvetica("")
+	var c bytes.Buffer
+	body(&c, 600)
+	fmt.Fprintf(&c, "q %g g 40 680 532 80 re f Q\n", bg)
+	for i, s := range []string{outlinePII[0], outlinePII[1]} {
+		if err := outlineTextGray(&c, s, size, 60, 735-float64(i)*size*1.6, 0, 1); err != nil {
+			return nil, err
+		}
+	}
+	d.page(c.Bytes(), fmt.Sprintf("/Font << /F1 %d 0 R >>", f1))
+	return d.bytes(), nil
 }
