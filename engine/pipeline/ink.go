@@ -58,6 +58,11 @@ const (
 	// Light shading and tints (under faintPeak) stay paper.
 	faintMean = 6
 	faintPeak = 44
+	// pictureInkPeak is faintPeak inside images (and under invisible
+	// text), which are always read, where any block mean will do: a
+	// picture of 6-pt text in 70% gray peaks at about 40, and a pale
+	// picture costs one more region.
+	pictureInkPeak = 20
 	// inkPad is the margin, in pixels, by which words explain the blocks
 	// around them.
 	inkPad = 2
@@ -155,7 +160,14 @@ func unexplainedInk(pg *page.Page) ([]PixelRect, *inkMap) {
 	ink := make([]bool, gw*gh)
 	inked := 0
 	for i, d := range blocks {
-		if !explained[i] && (d > inkTol || (d > faintMean && blockPeak(r, paper, i%gw, i/gw) > faintPeak)) {
+		if explained[i] {
+			continue
+		}
+		mean, peak := uint8(faintMean), faintPeak
+		if inImage != nil && inImage[i] {
+			mean, peak = 0, pictureInkPeak
+		}
+		if d > inkTol || (d > mean && blockPeak(r, paper, i%gw, i/gw) > peak) {
 			ink[i] = true
 			inked++
 		}
@@ -227,13 +239,48 @@ func unexplainedInk(pg *page.Page) ([]PixelRect, *inkMap) {
 		if float64(deep) >= solidShare*float64(w*h-holes) && !knockedOut(blocks, ink, explained, gw, x0, y0, x1, y1, hi) {
 			continue // a filled area (words on it explained apart)
 		}
-		m := max(h*inkBlock/2, 2*inkBlock)
-		out = append(out, PixelRect{
-			X0: max(0, x0*inkBlock-m), Y0: max(0, y0*inkBlock-m),
-			X1: min(r.W, (x1+1)*inkBlock+m), Y1: min(r.H, (y1+1)*inkBlock+m),
-		})
+		out = append(out, inkRegion(r, x0, y0, x1, y1))
 	}
+	out = append(out, inkedImages(pg, ink, gw)...)
 	return mergeRects(out), &inkMap{gw: gw, gh: gh, ink: ink}
+}
+
+// inkRegion is the pixel rectangle read for the blocks (x0, y0)-(x1, y1):
+// their box with a margin of half its height, at least 2 blocks.
+func inkRegion(r *page.Raster, x0, y0, x1, y1 int) PixelRect {
+	m := max((y1-y0+1)*inkBlock/2, 2*inkBlock)
+	return PixelRect{
+		X0: max(0, x0*inkBlock-m), Y0: max(0, y0*inkBlock-m),
+		X1: min(r.W, (x1+1)*inkBlock+m), Y1: min(r.H, (y1+1)*inkBlock+m),
+	}
+}
+
+// inkedImages returns a region for each image of the page, whole, that
+// holds any ink and is at least minInkSide blocks both ways (room for a
+// line of 6-pt text). Components are cut by size and shape; an image is
+// read whatever its ink's shapes: a picture of small, light text (6-pt
+// in 70% gray) breaks into specks too small to keep, but is text all the
+// same.
+func inkedImages(pg *page.Page, ink []bool, gw int) []PixelRect {
+	r := pg.Raster
+	gh := len(ink) / gw
+	var out []PixelRect
+	for _, ir := range pg.ImageRegions {
+		px0, py0, px1, py1 := page.PixelRect(ir, pg.DPI, r.W, r.H)
+		x0, y0 := px0/inkBlock, py0/inkBlock
+		x1, y1 := min(gw-1, (px1-1)/inkBlock), min(gh-1, (py1-1)/inkBlock)
+		if x1-x0+1 < minInkSide || y1-y0+1 < minInkSide {
+			continue
+		}
+		inked := false
+		for y := y0; y <= y1 && !inked; y++ {
+			inked = slices.Contains(ink[y*gw+x0:y*gw+x1+1], true)
+		}
+		if inked {
+			out = append(out, inkRegion(r, x0, y0, x1, y1))
+		}
+	}
+	return out
 }
 
 // inkBlocksOnWhite is kernels.InkBlocks with blocks of inkBlock pixels

@@ -115,3 +115,31 @@ func TestInkMapExplains(t *testing.T) {
 		}
 	}
 }
+
+// TestUnexplainedInkReadsImagesWhole: an image is read as one region
+// when it holds any ink, even ink whose specks the size rules drop (a
+// picture of small, light print); an image with none is not read.
+func TestUnexplainedInkReadsImagesWhole(t *testing.T) {
+	const w, h = 400, 200
+	r := &page.Raster{W: w, H: h, Channels: 1, Stride: w, Pix: make([]byte, w*h)}
+	for i := range r.Pix {
+		r.Pix[i] = 255
+	}
+	// Specks in 80% gray, one pixel each, 6 pixels apart, inside the
+	// first image; the second image is blank.
+	for y := 30; y < 42; y += 6 {
+		for x := 40; x < 300; x += 6 {
+			r.Pix[y*w+x] = 204
+		}
+	}
+	pg := &page.Page{Width: w, Height: h, DPI: 72, Raster: r,
+		ImageRegions: []page.Rect{{X0: 30, Y0: 24, X1: 310, Y1: 48}, {X0: 30, Y0: 120, X1: 310, Y1: 160}},
+		Words:        []page.Word{{Text: "caption", Quad: page.QuadFromRect(page.Rect{X0: 30, Y0: 60, X1: 90, Y1: 70})}}}
+	got, _ := unexplainedInk(pg)
+	if len(got) != 1 {
+		t.Fatalf("regions %+v, want the first image's", got)
+	}
+	if g := got[0]; g.X0 > 30 || g.X1 < 310 || g.Y0 > 24 || g.Y1 < 48 || g.Y1 > 110 {
+		t.Errorf("region %+v does not hold the first image (30,24)-(310,48) alone", g)
+	}
+}

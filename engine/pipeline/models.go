@@ -12,6 +12,7 @@ import (
 
 	"github.com/redactd/redactd/engine/detect"
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/kernels"
 	"github.com/redactd/redactd/models/batch"
 	"github.com/redactd/redactd/models/ner"
 	"github.com/redactd/redactd/models/ocr"
@@ -108,9 +109,15 @@ type ocrAdapter struct{ e *ocr.Engine }
 // text detector finds a one-line image of text only with paper around it.
 const regionMarginMin = 32
 
+// smallRegion is the height in pixels under which a region is read at
+// twice its scale: the text detector misses letters a few pixels tall,
+// as a picture of 6-pt print is at 150 dpi, all the more in light gray.
+const smallRegion = 64
+
 func (a ocrAdapter) Recognize(ctx context.Context, r *page.Raster, region PixelRect, h ReadHints) ([]page.Word, error) {
 	img := ocr.Image{W: r.W, H: r.H, Channels: r.Channels, Stride: r.Stride, Pix: r.Pix}
 	var dx, dy float64
+	s := 1.0 // raster pixels per pixel of img
 	if !region.Empty() {
 		region = PixelRect{max(region.X0, 0), max(region.Y0, 0), min(region.X1, r.W), min(region.Y1, r.H)}
 		if region.Empty() {
@@ -119,10 +126,17 @@ func (a ocrAdapter) Recognize(ctx context.Context, r *page.Raster, region PixelR
 		m := max(regionMarginMin, (region.Y1-region.Y0)/2)
 		img = padded(r, region, m)
 		dx, dy = float64(region.X0-m), float64(region.Y0-m)
+		if region.Y1-region.Y0 < smallRegion {
+			img, s = doubled(img), 0.5
+		}
+	}
+	pageQuad := func(q ocr.Quad) page.Quad {
+		pt := func(p ocr.Point) page.Point { return page.Point{X: p.X*s + dx, Y: p.Y*s + dy} }
+		return page.Quad{UL: pt(q.UL), UR: pt(q.UR), LL: pt(q.LL), LR: pt(q.LR)}
 	}
 	hints := ocr.Hints{Upright: h.Upright}
 	if h.Known != nil {
-		hints.Known = func(q ocr.Quad) bool { return h.Known(pixelBounds(pageQuad(q, dx, dy))) }
+		hints.Known = func(q ocr.Quad) bool { return h.Known(pixelBounds(pageQuad(q))) }
 	}
 	lines, err := a.e.RecognizeWith(ctx, img, image.Rectangle{}, hints)
 	if err != nil {
@@ -131,11 +145,11 @@ func (a ocrAdapter) Recognize(ctx context.Context, r *page.Raster, region PixelR
 	var words []page.Word
 	for li, l := range lines {
 		for _, w := range l.Words {
-			pw := page.Word{Text: w.Text, Quad: pageQuad(w.Quad, dx, dy), Line: li, Source: page.SourceOCR, Conf: w.Conf}
+			pw := page.Word{Text: w.Text, Quad: pageQuad(w.Quad), Line: li, Source: page.SourceOCR, Conf: w.Conf}
 			if len(w.Chars) > 0 {
 				pw.Chars = make([]page.Quad, len(w.Chars))
 				for k, c := range w.Chars {
-					pw.Chars[k] = pageQuad(c, dx, dy)
+					pw.Chars[k] = pageQuad(c)
 				}
 			}
 			words = append(words, pw)
@@ -175,8 +189,11 @@ func (a ocrAdapter) ReadBoxes(ctx context.Context, r *page.Raster, quads []page.
 	return a.e.ReadBoxes(ctx, img, qs)
 }
 
-// pageQuad is q shifted by (dx, dy).
-func pageQuad(q ocr.Quad, dx, dy float64) page.Quad {
-	pt := func(p ocr.Point) page.Point { return page.Point{X: p.X + dx, Y: p.Y + dy} }
-	return page.Quad{UL: pt(q.UL), UR: pt(q.UR), LL: pt(q.LL), LR: pt(q.LR)}
+// doubled is img at twice its size (bilinear).
+func doubled(img ocr.Image) ocr.Image {
+	out := ocr.Image{W: 2 * img.W, H: 2 * img.H, Channels: img.Channels}
+	out.Stride = out.W * out.Channels
+	out.Pix = make([]byte, out.Stride*out.H)
+	kernels.ResizeBilinear(out.Pix, out.W, out.H, out.Stride, img.Pix, img.W, img.H, img.Stride, img.Channels)
+	return out
 }

@@ -501,6 +501,12 @@ func (d *vdoc) grayImage(r *page.Raster) int {
 // screenshot, a signature line) of w x h points holding the name and
 // e-mail at size, at (x, y), rendered at dpi, on a text page.
 func textImagePage(w, h, size, x, y, dpi float64) ([]byte, error) {
+	return textImagePageGray(w, h, size, x, y, dpi, 0)
+}
+
+// textImagePageGray is textImagePage with the picture's text in gray
+// level gray (0 black, 1 white).
+func textImagePageGray(w, h, size, x, y, dpi, gray float64) ([]byte, error) {
 	doc := testpdf.New()
 	pg := doc.AddPage(w, h, 0)
 	pg.Text(2, (h-size*0.7)/2, size, imagePII[0]+"  <"+imagePII[1]+">")
@@ -509,6 +515,9 @@ func textImagePage(w, h, size, x, y, dpi float64) ([]byte, error) {
 		return nil, err
 	}
 	defer r.Release()
+	for i, v := range r.Pix {
+		r.Pix[i] = 255 - uint8(math.Round(float64(255-v)*(1-gray)))
+	}
 	var d vdoc
 	f1 := d.helvetica("")
 	im := d.grayImage(r)
