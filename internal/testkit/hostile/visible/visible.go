@@ -69,6 +69,7 @@ func Corpus() ([]Case, error) {
 		{"outline-letterhead-18pt", "outline", func() ([]byte, error) { return outlinePage(18, 0, 72, 730) }, outlinePII},
 		{"outline-10pt-bottom", "outline", func() ([]byte, error) { return outlinePage(10, 0, 90, 120) }, outlinePII},
 		{"outline-rotated", "outline", func() ([]byte, error) { return outlinePage(14, 90, 560, 200) }, outlinePII},
+		{"outline-rotated-270-margin", "outline", func() ([]byte, error) { return outlinePage(11, 270, 540, 560) }, outlinePII},
 		{"outline-gray-70", "outline", func() ([]byte, error) { return outlinePageGray(11, 0, 72, 120, 0.7) }, outlinePII},
 		{"outline-gray-80", "outline", func() ([]byte, error) { return outlinePageGray(14, 0, 300, 700, 0.8) }, outlinePII},
 		{"outline-white-on-dark-banner", "outline", func() ([]byte, error) { return bannerPage(14, 0.2) }, outlinePII},
