@@ -84,10 +84,40 @@ func emailAround(t string, at int) (int, int, bool) {
 	if len(local) == 0 || len(local) > 64 || strings.Contains(local, "..") || local[len(local)-1] == '.' {
 		return 0, 0, false
 	}
-	if !validDomain(domain) {
-		return 0, 0, false
+	if validDomain(domain) {
+		return s, e, true
 	}
-	return s, e, true
+	if e2, ok := splitDomain(t, at+1, e); ok {
+		return s, e2, true
+	}
+	return 0, 0, false
+}
+
+// splitDomain joins a domain that OCR broke with a space inside a word
+// ("r.featherstone@exam ple.org": small print read by the recogniser,
+// which puts spaces where letters stand apart). The domain t[d:e] has no
+// valid top level; when one space follows and the next word, which must
+// hold a dot, completes a valid domain, the address ends after that word.
+func splitDomain(t string, d, e int) (int, bool) {
+	if e >= len(t) || t[e] != ' ' || e == d {
+		return 0, false
+	}
+	e2 := e + 1
+	for e2 < len(t) {
+		r, n := utf8.DecodeRuneInString(t[e2:])
+		if !isDomainRune(r) {
+			break
+		}
+		e2 += n
+	}
+	for e2 > e+1 && (t[e2-1] == '.' || t[e2-1] == '-') {
+		e2--
+	}
+	next := t[e+1 : e2]
+	if !strings.Contains(next, ".") || !validDomain(t[d:e]+next) {
+		return 0, false
+	}
+	return e2, true
 }
 
 // validDomain checks a host name with at least two labels whose last label
