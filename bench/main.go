@@ -57,8 +57,9 @@ type config struct {
 	ocr        bool
 	ocrPages   int
 	ocrEval    bool
-	ocrEvalN   int // pages of the OCR comparison
-	ocrInFl    int // pages in flight in redactd's OCR during the comparison
+	ocrEvalN   int  // pages of the OCR comparison
+	ocrInFl    int  // pages in flight in redactd's OCR during the comparison
+	ocrDev     bool // score the dev pages (those after the comparison's) instead
 	only       string
 	seed       uint64
 	timeout    time.Duration
@@ -120,6 +121,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&cfg.ocrEval, "ocr-eval", true, "compare redactd's OCR with Tesseract on 200-dpi renders of the shared documents (needs `make setup`)")
 	fs.IntVar(&cfg.ocrEvalN, "ocr-eval-pages", 0, "pages of the OCR comparison (default 24; quick 3)")
 	fs.IntVar(&cfg.ocrInFl, "ocr-eval-inflight", 0, "pages in flight in redactd's OCR during the comparison (default 2 per CPU)")
+	fs.BoolVar(&cfg.ocrDev, "ocr-eval-dev", false, "score the OCR comparison's dev pages instead: the usable pages after its own, which tuning may read (the comparison's stay for the report)")
 	fs.StringVar(&cfg.only, "only", "", "run one section only: ocr (the OCR comparison, no server); the report goes to stdout unless --out is given")
 	fs.Uint64Var(&seed, "seed", 1, "seed of the synthetic corpora")
 	fs.DurationVar(&cfg.timeout, "timeout", 90*time.Minute, "give up after this long")

@@ -22,13 +22,26 @@ const ocrDPI = 200.0
 // PDF pages, scored against their text layer: Tesseract first, then
 // redactd with each recogniser, each alone on the machine. It runs before the server starts,
 // so nothing else of the bench competes for the cores.
+// ocrDevPages bounds the pages Prepare selects for --ocr-eval-dev; the
+// shared documents hold 34 usable ones (24 for the comparison, 10 dev).
+const ocrDevPages = 200
+
 func runOCR(ctx context.Context, cfg *config, dir string) *report.OCR {
 	out := &report.OCR{DPI: ocrDPI}
 	cfg.log.Info("ocr comparison: selecting and rendering pages", "pages", cfg.ocrEvalN)
-	pages, err := ocreval.Prepare(ctx, ocreval.Spec{Dir: filepath.Join(cfg.data, "documents"), Out: dir, DPI: ocrDPI, Pages: cfg.ocrEvalN})
+	n := cfg.ocrEvalN
+	if cfg.ocrDev {
+		n = ocrDevPages
+	}
+	pages, err := ocreval.Prepare(ctx, ocreval.Spec{Dir: filepath.Join(cfg.data, "documents"), Out: dir, DPI: ocrDPI, Pages: n})
 	if err != nil {
 		out.Err = err.Error()
 		return out
+	}
+	if cfg.ocrDev {
+		// Pages are taken one per document in turn: the first
+		// ocrEvalN are the comparison's, the rest its dev pages.
+		pages = pages[min(cfg.ocrEvalN, len(pages)):]
 	}
 	if len(pages) == 0 {
 		out.Err = "no page with a usable text layer under " + filepath.Join(cfg.data, "documents")
