@@ -7,14 +7,13 @@ import (
 )
 
 // The recogniser sometimes drops the space between digit groups or short
-// words (more so on small text), or adds one around '@'. Where a crop has
-// clear ink, the blank gap between two glyphs decides instead: the widest
-// run of ink-free columns between their centres, in units of the line's
-// ink height. Thresholds come from the page's own spacing, the gaps at
-// the spaces the recogniser did emit, so monospaced text (whose narrow
-// letters and punctuation leave wide gaps) keeps its words whole. On
-// rendered proportional text letter gaps stay under 0.22 and word gaps
-// above 0.26.
+// words (more so on small text). Where a crop has clear ink, the blank gap
+// between two glyphs decides instead: the widest run of ink-free columns
+// between their centres, in units of the line's ink height. The bar comes
+// from the page's own spacing, the gaps at the spaces the recogniser did
+// emit, so monospaced text (whose narrow letters and punctuation leave
+// wide gaps) keeps its words whole. On rendered proportional text letter
+// gaps stay under 0.22 and word gaps above 0.26.
 //
 // A digit's cell is as wide as any other digit's (fonts set figures
 // tabular by default), so a narrow "1" leaves a blank beside it as wide
@@ -24,19 +23,42 @@ import (
 // digit, half of how much narrower its ink is than the line's typical
 // glyph (see insertGap). Letters and punctuation get no such allowance:
 // proportional fonts give "l", "t" or a comma a narrow cell, and a space
-// dropped after one must still be put back. Dropping the recogniser's own
-// spaces still uses the plain gap. On the OCR comparison's 24 real pages
-// (bench --only ocr) this cut the spaces inserted inside words and
-// numbers from 511 to 94 (457 of them beside a "1") while repairing all
-// but 6 of the dropped spaces repaired before: CER 2.73% to 1.84%, word
-// recall 87.9% to 92.0%.
+// dropped after one must still be put back. On the OCR comparison's 24
+// real pages (bench --only ocr) this cut the spaces inserted inside words
+// and numbers from 511 to 94 (457 of them beside a "1") while repairing
+// all but 6 of the dropped spaces repaired before: CER 2.73% to 1.84%,
+// word recall 87.9% to 92.0%.
+//
+// Spaces the recogniser emits are kept. Dropping those at narrow gaps (an
+// earlier rule) took real spaces out wherever the gap measure fails: in
+// a table, text of the rows above and below reaches into the crop and
+// inks the gaps ("Boeing Company" measured 0.00 ink heights between its
+// words, "Hank Fisher Properties, Inc." 0.11), and a rule or an underline
+// through the crop inks every column. On the OCR comparison's dev pages
+// (bench --only ocr --ocr-eval-dev: the 10 usable pages after its 24)
+// keeping them took PP-OCRv4 from CER 2.44% and word recall 87.3% to
+// 1.54% and 97.6%; dropping only below 0.12 still cost 0.2 points of CER
+// and 3 of word recall. Spaces the recogniser puts inside small words
+// ("exam ple.org" in 6-pt print) stay: the e-mail recogniser joins a
+// split domain (engine/detect/pattern).
+//
+// Rows with one run of ink across most of the crop (rules, underlines,
+// cell borders) are left out of the ink profile, so the gaps between words
+// over a rule are still seen (dev pages: CER 1.54% to 1.50%).
+//
+// The bar for inserting is set by the page's narrower spaces (the first
+// quartile), not by its narrowest: one space the recogniser put between
+// two letters ("P I") must not lower the bar for the whole page.
+// redactd-latin emits such spaces on monospaced print, where PP-OCRv4
+// does not; with the narrowest space as the bar it split every word of a
+// Courier page ("P I S TOL", "8 3 2 2 2 9").
 const (
 	spaceInsertMin = 0.25 // never insert a space at a narrower gap
-	spaceInsertRel = 0.9  // nor below this share of the narrowest kept space
+	spaceInsertRel = 0.9  // nor below this share of the bar space
+	spaceInsertQ   = 0.25 // the bar space: this quantile of the page's spaces
 	spaceInsertDef = 0.36 // threshold when the page shows too few spaces
-	spaceDropMax   = 0.22 // never drop a space at a wider gap
-	spaceDropRel   = 0.6  // nor above this share of the median space gap
 	spaceMinSeen   = 3    // spaces needed to trust the page's spacing
+	ruleShare      = 0.6  // a row with one ink run over this share of the crop is a rule
 )
 
 // ink is the ink of a line crop: per column whether any pixel is clearly
@@ -89,11 +111,15 @@ func (c crop) inkProfile() ink {
 		return ink{}
 	}
 	thr := (bg + fg) / 2
+	inked := func(x, y int) bool { return (thr-gray(x, y))*sign > 0 }
 	cols := make([]bool, c.w)
 	rows := make([]bool, recH)
 	for y := 0; y < recH; y++ {
+		if isRule(c.w, y, inked) {
+			continue
+		}
 		for x := 0; x < c.w; x++ {
-			if (thr-gray(x, y))*sign > 0 {
+			if inked(x, y) {
 				cols[x] = true
 				rows[y] = true
 			}
@@ -131,6 +157,24 @@ func (c crop) inkProfile() ink {
 	slices.Sort(widths)
 	k.runMed = float64(widths[len(widths)/2])
 	return k
+}
+
+// isRule reports whether row y of a crop w columns wide holds one run of
+// ink longer than ruleShare of the crop: a rule, an underline or a cell's
+// border, whose ink would fill every gap between the words above it.
+// Glyphs' strokes, even bold capitals' bars, end at their cell.
+func isRule(w, y int, inked func(x, y int) bool) bool {
+	run, long := 0, int(ruleShare*float64(w))
+	for x := 0; x < w; x++ {
+		if !inked(x, y) {
+			run = 0
+			continue
+		}
+		if run++; run > long {
+			return true
+		}
+	}
+	return false
 }
 
 // gap is the widest blank run between two glyph centres, in ink heights.
@@ -213,11 +257,12 @@ func digits(s string) bool {
 	return s != ""
 }
 
-// spaces are the thresholds for one page.
-type spaces struct{ insert, drop float64 }
+// spaces is the threshold for one page: a gap wider than insert (in ink
+// heights, narrow digits' cells allowed for) gets a space.
+type spaces struct{ insert float64 }
 
-// spacing derives the thresholds from the gaps at the recogniser's
-// spaces on every line of jobs.
+// spacing derives the threshold from the gaps at the recogniser's spaces
+// on every line of jobs.
 func spacing(jobs []*lineJob) spaces {
 	var seen []float64
 	for _, j := range jobs {
@@ -231,24 +276,20 @@ func spacing(jobs []*lineJob) spaces {
 			}
 		}
 	}
-	sp := spaces{insert: spaceInsertDef, drop: spaceDropMax * 0.8}
+	sp := spaces{insert: spaceInsertDef}
 	if len(seen) >= spaceMinSeen {
 		slices.Sort(seen)
-		sp.drop = math.Min(spaceDropMax, spaceDropRel*seen[len(seen)/2])
-		// The narrowest space that stays sets the bar for new ones.
-		if k, _ := slices.BinarySearch(seen, sp.drop); k < len(seen) {
-			sp.insert = math.Max(spaceInsertMin, spaceInsertRel*seen[k])
-		}
+		bar := seen[int(spaceInsertQ*float64(len(seen)))]
+		sp.insert = math.Max(spaceInsertMin, spaceInsertRel*bar)
 	}
 	if debugf != nil {
-		debugf("spaces: %d seen, insert above %.2f, drop below %.2f", len(seen), sp.insert, sp.drop)
+		debugf("spaces: %d seen, insert above %.2f", len(seen), sp.insert)
 	}
 	return sp
 }
 
 // fix inserts spaces the recogniser missed at wide gaps (narrow glyphs'
-// cells allowed for), drops those it put where glyphs almost touch, and
-// merges repeated spaces.
+// cells allowed for) and merges repeated spaces.
 func (sp spaces) fix(j *lineJob) []glyph {
 	gs, k := j.gs, j.ink
 	if !k.ok || len(gs) < 2 {
@@ -264,10 +305,7 @@ func (sp spaces) fix(j *lineJob) []glyph {
 		prev := out[len(out)-1]
 		switch {
 		case g.space:
-			if prev.space {
-				continue // one space is enough
-			}
-			if i+1 >= len(gs) || gs[i+1].space || k.gap(prev, gs[i+1]) >= sp.drop {
+			if !prev.space { // one space is enough
 				out = append(out, g)
 			}
 		case !prev.space && k.insertGap(prev, g, typical) > sp.insert:
