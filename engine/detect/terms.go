@@ -18,7 +18,8 @@ import (
 // matches "GROẞMANN". Letters with diacritics stay distinct letters:
 // "Muller" does not match "Müller", nor "Isil" "Işıl" (the interface's
 // terms are exact strings, and a looser match would mask other people's
-// names). Options.IgnoreDiacritics (off by default) loosens this for an
+// names). The one exception is Romanian's comma below: ş and ș, ţ and ț
+// are one letter (see cedillaToComma). Options.IgnoreDiacritics (off by default) loosens this for an
 // operator who asks: marks are dropped and stroked letters and ligatures
 // spelt out on both sides (see stripMarks).
 
@@ -69,7 +70,9 @@ func foldText(text string, loose bool) folded {
 
 // foldRune maps r to one member of its case-folding orbit (the lower case
 // of the orbit's least rune): K, k and the Kelvin sign to k; ß and ẞ to
-// ß; Σ, σ and ς to σ. Runes without an orbit (ı) stay themselves.
+// ß; Σ, σ and ς to σ. Runes without an orbit (ı) stay themselves. The
+// cedilla letters ş and ţ fold to Romanian's comma-below ș and ț (see
+// cedillaToComma).
 func foldRune(r rune) rune {
 	if r < utf8.RuneSelf {
 		if 'A' <= r && r <= 'Z' {
@@ -81,8 +84,21 @@ func foldRune(r rune) rune {
 	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
 		least = min(least, f)
 	}
-	return unicode.ToLower(least)
+	r = unicode.ToLower(least)
+	if c, ok := cedillaToComma[r]; ok {
+		return c
+	}
+	return r
 }
+
+// cedillaToComma folds the letters with a cedilla that stand for
+// Romanian's ș and ț. Romanian writes a comma below; legacy code pages,
+// fonts and keyboards had only the cedilla forms, so text layers spell
+// "Ştefan" as often as "Ștefan", and at scanning resolutions the two
+// marks are a few pixels apart, so OCR reads either. They are one letter
+// for matching an operator's terms. Turkish ş (Şükrü), the same code
+// point, matches ș too: no two names differ only there.
+var cedillaToComma = map[rune]rune{'ş': 'ș', 'ţ': 'ț'}
 
 // termRanges returns the byte ranges of Text where any of terms occurs as
 // whole words, compared in NFC and case-folded form. Line breaks count as

@@ -29,6 +29,11 @@ func TestTermsNFCAndCaseFold(t *testing.T) {
 		{"no diacritic folding", "Müller and Muller", []string{"Muller"}, []string{"IncludedTerm:Muller"}},
 		{"dotless i stays", "Işıl Isil", []string{"isil"}, []string{"IncludedTerm:Isil"}},
 		{"whole words after folding", "Mu\u0308llerstraße 4", []string{"Müller"}, nil},
+		// Romanian's comma-below letters and the cedilla letters legacy
+		// fonts and keyboards put in their place are one letter.
+		{"comma below term, cedilla text", "Ştefan Ţurcanu and ŞTEFAN", []string{"Ștefan Țurcanu", "ștefan"},
+			[]string{"IncludedTerm:Ştefan Ţurcanu", "IncludedTerm:ŞTEFAN"}},
+		{"cedilla term, comma below text", "Mădălina Pătrașcu", []string{"Pătraşcu"}, []string{"IncludedTerm:Pătrașcu"}},
 	} {
 		p, _ := PageFromText(c.text)
 		spans, err := Run(context.Background(), p, nil, Options{Included: c.terms})
