@@ -82,6 +82,13 @@ class Fonts:
         return None
 
 
+# Shares of lines drawn with scaled word spacing and with a neighbouring
+# line reaching into the crop (train.py --spacing, --neighbour; 0 in the
+# first two stages and in the held-out set).
+SPACING_P = 0.0
+NEIGHBOUR_P = 0.0
+
+
 def render(text, fonts, rng, font=None, dpi=None, pt=None, clean=False):
     """Returns a uint8 gray array [48, w] of text, or None when no font
     has every character."""
@@ -97,6 +104,16 @@ def render(text, fonts, rng, font=None, dpi=None, pt=None, clean=False):
     ink = 0 if clean else int(rng.choice([rng.uniform(0, 60), rng.uniform(0, 60), rng.uniform(60, 150)]))
     x0, _, x1, _ = f.getbbox(text)
     pad = size
+    # Word spacing of real documents: justified lines stretch it, tight
+    # setting and small print squeeze it (the words are then drawn one by
+    # one at the scaled spaces).
+    words = text.split(" ")
+    space = None
+    # (No draw at all when the share is 0, so the first stages' stream and
+    # the held-out set are what they were.)
+    if SPACING_P > 0 and not clean and len(words) > 1 and rng.random() < SPACING_P:
+        space = f.getlength(" ") * rng.uniform(0.45, 1.6)
+        x1 = min(x0, 0) + sum(f.getlength(wd) for wd in words) + space * (len(words) - 1) + size
     w = int(x1 - min(x0, 0)) + 2 * pad
     h = asc + desc + 2 * pad
     im = Image.new("L", (w, h), paper)
@@ -104,7 +121,22 @@ def render(text, fonts, rng, font=None, dpi=None, pt=None, clean=False):
     stroke = 0
     if not clean and size >= 24 and rng.random() < 0.1:
         stroke = 1
-    d.text((pad - min(x0, 0), pad), text, font=f, fill=ink, stroke_width=stroke, stroke_fill=ink)
+    if space is None:
+        d.text((pad - min(x0, 0), pad), text, font=f, fill=ink, stroke_width=stroke, stroke_fill=ink)
+    else:
+        x = pad - min(x0, 0)
+        for wd in words:
+            if wd:
+                d.text((x, pad), wd, font=f, fill=ink, stroke_width=stroke, stroke_fill=ink)
+            x += f.getlength(wd) + space * rng.uniform(0.9, 1.1)
+    if NEIGHBOUR_P > 0 and not clean and rng.random() < NEIGHBOUR_P:
+        # A table's or a dense page's neighbouring line reaching into the
+        # crop: its descenders from above or its ascenders from below. It
+        # is not part of the label.
+        lh = asc + desc
+        other = "".join(rng.sample(text, len(text)))
+        y = pad - lh * rng.uniform(0.88, 1.12) if rng.random() < 0.5 else pad + lh * rng.uniform(0.88, 1.12)
+        d.text((pad - min(x0, 0) + rng.uniform(-0.3, 0.3) * w, y), other, font=f, fill=ink)
     if not clean:
         im = _scan(im, rng, paper, size)
     a = np.asarray(im, dtype=np.uint8)

@@ -27,6 +27,22 @@ EU_COUNTRIES = {
     "Guernsey", "Greenland",
 }
 
+# Weights of the mix that train.py's flags set (--prose-weight,
+# --rare-weight, --confusable-weight); these defaults are the first two
+# stages' mix, which the held-out set is always drawn with.
+SENTENCE_W = 14
+RARE_W = 6
+CONFUSABLE_W = 0
+
+# Letters that differ from another only in a small mark: Romanian's comma
+# below against Turkish's cedilla, and the ligatures and Icelandic letters
+# that read as two letters or as a plain one.
+CONFUSABLE = {
+    "s": ["ș", "ş"], "S": ["Ș", "Ş"], "t": ["ț", "ţ"], "T": ["Ț", "Ţ"],
+    "a": ["ă", "â", "å"], "i": ["î", "ı"], "e": ["æ", "œ"], "E": ["Æ", "Œ"],
+    "d": ["ð", "đ"], "D": ["Ð", "Đ"], "p": ["þ"], "P": ["Þ"], "g": ["ġ", "ğ"], "z": ["ż", "ž"],
+}
+
 IBAN_LEN = {"DE": 22, "FR": 27, "ES": 24, "IT": 27, "NL": 18, "BE": 16, "AT": 20, "PL": 28, "PT": 25,
             "CH": 21, "DK": 18, "NO": 15, "SE": 24, "FI": 18, "IE": 22, "GB": 22, "CZ": 24, "HU": 28,
             "RO": 24, "IS": 26, "LU": 20, "SK": 24, "SI": 19, "HR": 21, "LT": 20, "LV": 21, "EE": 20,
@@ -288,12 +304,25 @@ class Sources:
                         "Navn", "Namn", "Nimi", "Cognome", "Kunde", "Client", "Empfänger", "Destinataire"])
         return f"{lab}: {self.name()}"
 
+    def confusable(self):
+        """Words whose s, t, a, e, d, p, g, z are swapped for the letters
+        that differ from each other only in a mark (ș ş, ț ţ, ð đ, ...),
+        so the mark's shape, not the word, decides."""
+        r = self.rng
+        out = []
+        for _ in range(r.randint(1, 3)):
+            w = r.choice(self.surname + self.given + WORDS_EU)
+            out.append("".join(r.choice(CONFUSABLE[c]) if c in CONFUSABLE and r.random() < 0.5 else c for c in w))
+        return " ".join(out)
+
+    # SENTENCE_W, RARE_W and CONFUSABLE_W: see the top of the file.
     def sample(self):
         r = self.rng
-        gens = [(self.name, 22), (self.labelled, 5), (self.sentence, 14), (self.address, 9), (self.city, 4),
+        gens = [(self.name, 22), (self.labelled, 5), (self.sentence, SENTENCE_W), (self.address, 9), (self.city, 4),
                 (self.invoice_row, 7), (self.number, 5), (self.iban, 3), (self.email, 3), (self.date, 4),
-                (self.phone, 2), (self.company, 4), (self.eu_words, 6), (self.random_chars, 6),
-                (self.accented, 6)]
+                (self.phone, 2), (self.company, 4), (self.eu_words, 6), (self.random_chars, RARE_W),
+                (self.accented, RARE_W), (self.confusable, CONFUSABLE_W)]
+        gens = [(g, w) for g, w in gens if w > 0]  # a weight of 0 draws nothing, nor joins
         tot = sum(w for _, w in gens)
         x = r.random() * tot
         for g, w in gens:
