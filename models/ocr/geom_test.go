@@ -248,28 +248,40 @@ func TestSpacesFix(t *testing.T) {
 }
 
 // TestSpacesBarIgnoresOneNarrowSpace checks that one space the recogniser
-// put at a narrow gap does not lower the bar for the page: monospaced
-// print, where a narrow letter leaves gaps of 0.36 ink heights and words
-// are 0.71 apart, stays whole.
+// put at a narrow gap (under half the median space) does not lower the bar
+// for the page: monospaced print, where a narrow letter leaves gaps of
+// 0.29 ink heights and words are 0.71 apart, stays whole.
 func TestSpacesBarIgnoresOneNarrowSpace(t *testing.T) {
 	var jobs []*lineJob
 	for i := range 6 {
-		// "ABI CD EF": 10 columns beside the I, 20 between words. The
+		// "ABI CD EF": 8 columns beside the I, 20 between words. The
 		// first line has a false space after the I.
 		after := []int{2, 4}
 		if i == 0 {
 			after = append(after, 1)
 		}
-		gs, inked, w := spacedLine("ABICDEF", []int{3, 10, 20, 3, 20, 3, 3}, after...)
+		gs, inked, w := spacedLine("ABICDEF", []int{3, 8, 20, 3, 20, 3, 3}, after...)
 		jobs = append(jobs, &lineJob{gs: gs, ink: stripes(w, inked).inkProfile()})
 	}
 	// Another line of the page: the recogniser read "ABICDEF" whole.
-	gs, inked, w := spacedLine("ABICDEF", []int{3, 10, 20, 3, 20, 3, 3})
+	gs, inked, w := spacedLine("ABICDEF", []int{3, 8, 20, 3, 20, 3, 3})
 	bare := &lineJob{gs: gs, ink: stripes(w, inked).inkProfile()}
 	jobs = append(jobs, bare)
 	sp := spacing(jobs)
 	if got := joined(sp.fix(bare)); got != "ABI CD EF" {
 		t.Errorf("fixed text %q, want %q (threshold %+v)", got, "ABI CD EF", sp)
+	}
+}
+
+// TestSpacesBesideAt checks that a space the recogniser put inside an
+// e-mail address, where the glyphs almost touch, goes, while the space
+// before the address stays: "mail jo a@b" reads "mail joa@b".
+func TestSpacesBesideAt(t *testing.T) {
+	gs, inked, w := spacedLine("mailjoa@b", []int{3, 3, 3, 12, 3, 3, 3, 3, 3}, 3, 5)
+	j := &lineJob{gs: gs, ink: stripes(w, inked).inkProfile()}
+	sp := spacing([]*lineJob{j, j, j})
+	if got := joined(sp.fix(j)); got != "mail joa@b" {
+		t.Errorf("fixed text %q, want %q (thresholds %+v)", got, "mail joa@b", sp)
 	}
 }
 

@@ -29,33 +29,41 @@ import (
 // all but 6 of the dropped spaces repaired before: CER 2.73% to 1.84%,
 // word recall 87.9% to 92.0%.
 //
-// Spaces the recogniser emits are kept. Dropping those at narrow gaps (an
-// earlier rule) took real spaces out wherever the gap measure fails: in
-// a table, text of the rows above and below reaches into the crop and
-// inks the gaps ("Boeing Company" measured 0.00 ink heights between its
-// words, "Hank Fisher Properties, Inc." 0.11), and a rule or an underline
-// through the crop inks every column. On the OCR comparison's dev pages
-// (bench --only ocr --ocr-eval-dev: the 10 usable pages after its 24)
-// keeping them took PP-OCRv4 from CER 2.44% and word recall 87.3% to
-// 1.54% and 97.6%; dropping only below 0.12 still cost 0.2 points of CER
-// and 3 of word recall. Spaces the recogniser puts inside small words
-// ("exam ple.org" in 6-pt print) stay: the e-mail recogniser joins a
-// split domain (engine/detect/pattern).
+// Spaces the recogniser emits are kept, but beside an '@'. Dropping those
+// at narrow gaps (an earlier rule) took real spaces out wherever the gap
+// measure fails: in a table, text of the rows above and below reaches
+// into the crop and inks the gaps ("Boeing Company" measured 0.00 ink
+// heights between its words, "Hank Fisher Properties, Inc." 0.11), and a
+// rule or an underline through the crop inks every column. On the OCR
+// comparison's dev pages (bench --only ocr --ocr-eval-dev: the 10 usable
+// pages after its 24) keeping them took PP-OCRv4 from CER 2.44% and word
+// recall 87.3% to 1.54% and 97.6%; dropping only below 0.12 still cost 0.2
+// points of CER and 3 of word recall. Inside an e-mail address the old
+// rule still holds: phone photos and small print are read
+// "GermanKauz ar@armyspy.com" and "gustr.co m", which leave part of the
+// address readable, so a narrow space beside a word with an '@' goes (the
+// bench's photo corpus: e-mail words masked 88.9% without it, 100% with).
+// The e-mail recogniser also joins a domain split by one space
+// (engine/detect/pattern).
 //
 // Rows with one run of ink across most of the crop (rules, underlines,
 // cell borders) are left out of the ink profile, so the gaps between words
 // over a rule are still seen (dev pages: CER 1.54% to 1.50%).
 //
-// The bar for inserting is set by the page's narrower spaces (the first
-// quartile), not by its narrowest: one space the recogniser put between
+// The bar for inserting is the page's narrowest space that is not an
+// outlier (under half the median): one space the recogniser put between
 // two letters ("P I") must not lower the bar for the whole page.
 // redactd-latin emits such spaces on monospaced print, where PP-OCRv4
 // does not; with the narrowest space as the bar it split every word of a
-// Courier page ("P I S TOL", "8 3 2 2 2 9").
+// Courier page ("P I S TOL", "8 3 2 2 2 9"). A higher bar (the first
+// quartile, tried first) missed spaces on scans ("call469 34 883",
+// "forcc 4532...") and cost the bench's scan corpus phone and card words.
 const (
 	spaceInsertMin = 0.25 // never insert a space at a narrower gap
 	spaceInsertRel = 0.9  // nor below this share of the bar space
-	spaceInsertQ   = 0.25 // the bar space: this quantile of the page's spaces
+	spaceOutlier   = 0.5  // spaces narrower than this share of the median do not set the bar
+	spaceAtDrop    = 0.22 // a space beside an '@' word at a narrower gap is dropped
+	spaceAtDropRel = 0.6  // nor above this share of the median space gap
 	spaceInsertDef = 0.36 // threshold when the page shows too few spaces
 	spaceMinSeen   = 3    // spaces needed to trust the page's spacing
 	ruleShare      = 0.6  // a row with one ink run over this share of the crop is a rule
@@ -257,9 +265,26 @@ func digits(s string) bool {
 	return s != ""
 }
 
-// spaces is the threshold for one page: a gap wider than insert (in ink
-// heights, narrow digits' cells allowed for) gets a space.
-type spaces struct{ insert float64 }
+// spaces are the thresholds for one page: a gap wider than insert (in
+// ink heights, narrow digits' cells allowed for) gets a space; a space
+// beside a word with an '@' at a gap narrower than drop goes.
+type spaces struct{ insert, drop float64 }
+
+// besideAt reports whether the space gs[i] touches a word holding an '@'
+// (the glyphs from the space before it, or up to the space after it).
+func besideAt(gs []glyph, i int) bool {
+	for j := i - 1; j >= 0 && !gs[j].space; j-- {
+		if gs[j].text == "@" {
+			return true
+		}
+	}
+	for j := i + 1; j < len(gs) && !gs[j].space; j++ {
+		if gs[j].text == "@" {
+			return true
+		}
+	}
+	return false
+}
 
 // spacing derives the threshold from the gaps at the recogniser's spaces
 // on every line of jobs.
@@ -276,14 +301,17 @@ func spacing(jobs []*lineJob) spaces {
 			}
 		}
 	}
-	sp := spaces{insert: spaceInsertDef}
+	sp := spaces{insert: spaceInsertDef, drop: spaceAtDrop * 0.8}
 	if len(seen) >= spaceMinSeen {
 		slices.Sort(seen)
-		bar := seen[int(spaceInsertQ*float64(len(seen)))]
-		sp.insert = math.Max(spaceInsertMin, spaceInsertRel*bar)
+		sp.drop = math.Min(spaceAtDrop, spaceAtDropRel*seen[len(seen)/2])
+		// The narrowest space that is not an outlier: one under half the
+		// median is a space the recogniser put between two letters.
+		k, _ := slices.BinarySearch(seen, spaceOutlier*seen[len(seen)/2])
+		sp.insert = math.Max(spaceInsertMin, spaceInsertRel*seen[k])
 	}
 	if debugf != nil {
-		debugf("spaces: %d seen, insert above %.2f", len(seen), sp.insert)
+		debugf("spaces: %d seen, insert above %.2f, drop beside '@' below %.2f", len(seen), sp.insert, sp.drop)
 	}
 	return sp
 }
@@ -305,9 +333,13 @@ func (sp spaces) fix(j *lineJob) []glyph {
 		prev := out[len(out)-1]
 		switch {
 		case g.space:
-			if !prev.space { // one space is enough
-				out = append(out, g)
+			if prev.space { // one space is enough
+				continue
 			}
+			if i+1 < len(gs) && !gs[i+1].space && besideAt(gs, i) && k.gap(prev, gs[i+1]) < sp.drop {
+				continue // inside an e-mail address, where the glyphs almost touch
+			}
+			out = append(out, g)
 		case !prev.space && k.insertGap(prev, g, typical) > sp.insert:
 			out = append(out, glyph{text: " ", x: (prev.x + g.x) / 2, space: true}, g)
 		default:
