@@ -69,17 +69,7 @@ func emailAround(t string, at int) (int, int, bool) {
 	for s < at && strings.IndexByte(".'{|}~-=?^`!#$&*%+", t[s]) >= 0 {
 		s++
 	}
-	e := at + 1
-	for e < len(t) {
-		r, n := utf8.DecodeRuneInString(t[e:])
-		if !isDomainRune(r) {
-			break
-		}
-		e += n
-	}
-	for e > at+1 && (t[e-1] == '.' || t[e-1] == '-') {
-		e--
-	}
+	e := domainEnd(t, at+1)
 	local, domain := t[s:at], t[at+1:e]
 	if len(local) == 0 || len(local) > 64 || strings.Contains(local, "..") || local[len(local)-1] == '.' {
 		return 0, 0, false
@@ -93,6 +83,23 @@ func emailAround(t string, at int) (int, int, bool) {
 	return 0, 0, false
 }
 
+// domainEnd is the end of the run of domain runes that starts at t[d],
+// trailing dots and hyphens left out (a sentence's full stop).
+func domainEnd(t string, d int) int {
+	e := d
+	for e < len(t) {
+		r, n := utf8.DecodeRuneInString(t[e:])
+		if !isDomainRune(r) {
+			break
+		}
+		e += n
+	}
+	for e > d && (t[e-1] == '.' || t[e-1] == '-') {
+		e--
+	}
+	return e
+}
+
 // splitDomain joins a domain that OCR broke with a space inside a word
 // ("r.featherstone@exam ple.org": small print read by the recogniser,
 // which puts spaces where letters stand apart). The domain t[d:e] has no
@@ -102,17 +109,7 @@ func splitDomain(t string, d, e int) (int, bool) {
 	if e >= len(t) || t[e] != ' ' || e == d {
 		return 0, false
 	}
-	e2 := e + 1
-	for e2 < len(t) {
-		r, n := utf8.DecodeRuneInString(t[e2:])
-		if !isDomainRune(r) {
-			break
-		}
-		e2 += n
-	}
-	for e2 > e+1 && (t[e2-1] == '.' || t[e2-1] == '-') {
-		e2--
-	}
+	e2 := domainEnd(t, e+1)
 	next := t[e+1 : e2]
 	if !strings.Contains(next, ".") || !validDomain(t[d:e]+next) {
 		return 0, false
