@@ -119,15 +119,18 @@ func (c crop) inkProfile() ink {
 		return ink{}
 	}
 	thr := (bg + fg) / 2
-	inked := func(x, y int) bool { return (thr-gray(x, y))*sign > 0 }
 	cols := make([]bool, c.w)
 	rows := make([]bool, recH)
+	row := make([]bool, c.w)
 	for y := 0; y < recH; y++ {
-		if isRule(c.w, y, inked) {
+		for x := range row {
+			row[x] = (thr-gray(x, y))*sign > 0
+		}
+		if isRule(row) {
 			continue
 		}
-		for x := 0; x < c.w; x++ {
-			if inked(x, y) {
+		for x, in := range row {
+			if in {
 				cols[x] = true
 				rows[y] = true
 			}
@@ -167,14 +170,14 @@ func (c crop) inkProfile() ink {
 	return k
 }
 
-// isRule reports whether row y of a crop w columns wide holds one run of
-// ink longer than ruleShare of the crop: a rule, an underline or a cell's
-// border, whose ink would fill every gap between the words above it.
-// Glyphs' strokes, even bold capitals' bars, end at their cell.
-func isRule(w, y int, inked func(x, y int) bool) bool {
-	run, long := 0, int(ruleShare*float64(w))
-	for x := 0; x < w; x++ {
-		if !inked(x, y) {
+// isRule reports whether a row of a crop holds one run of ink longer
+// than ruleShare of the crop: a rule, an underline or a cell's border,
+// whose ink would fill every gap between the words above it. Glyphs'
+// strokes, even bold capitals' bars, end at their cell.
+func isRule(row []bool) bool {
+	run, long := 0, int(ruleShare*float64(len(row)))
+	for _, in := range row {
+		if !in {
 			run = 0
 			continue
 		}
