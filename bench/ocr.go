@@ -18,14 +18,14 @@ import (
 // OCR targets are stated at.
 const ocrDPI = 200.0
 
-// runOCR compares redactd's OCR with Tesseract on clean renders of real
-// PDF pages, scored against their text layer: Tesseract first, then
-// redactd with each recogniser, each alone on the machine. It runs before the server starts,
-// so nothing else of the bench competes for the cores.
 // ocrDevPages bounds the pages Prepare selects for --ocr-eval-dev; the
 // shared documents hold 34 usable ones (24 for the comparison, 10 dev).
 const ocrDevPages = 200
 
+// runOCR compares redactd's OCR with Tesseract on clean renders of real
+// PDF pages, scored against their text layer: Tesseract first, then
+// redactd with each recogniser, each alone on the machine. It runs before the server starts,
+// so nothing else of the bench competes for the cores.
 func runOCR(ctx context.Context, cfg *config, dir string) *report.OCR {
 	out := &report.OCR{DPI: ocrDPI}
 	cfg.log.Info("ocr comparison: selecting and rendering pages", "pages", cfg.ocrEvalN)

@@ -391,11 +391,14 @@ func (c *clusterClient) terminal(base, job, doc string) bool {
 	}
 	for _, d := range j.Documents {
 		if d.ID == doc {
-			return d.Status == "redacted" || d.Status == "error"
+			return terminalStatus(d.Status)
 		}
 	}
 	return false
 }
+
+// terminalStatus reports whether a document's status is final.
+func terminalStatus(s string) bool { return s == "redacted" || s == "error" }
 
 func (c *clusterClient) waitTerminal(base, id, logs string) crashJob {
 	c.t.Helper()
@@ -405,7 +408,7 @@ func (c *clusterClient) waitTerminal(base, id, logs string) crashJob {
 		if c.do(base, "GET", "/v1/jobs/"+id, nil, nil, &j) == 200 && len(j.Documents) > 0 {
 			done := true
 			for _, d := range j.Documents {
-				done = done && (d.Status == "redacted" || d.Status == "error")
+				done = done && terminalStatus(d.Status)
 			}
 			if done {
 				return j
