@@ -194,7 +194,7 @@ func compareRec(t *testing.T, e, u *Engine, crops []crop) {
 		steps := wmax / recStride
 		for j := range batch {
 			row := func(p []float32) []float32 { return p[j*steps*classes : (j+1)*steps*classes] }
-			g, w := ctcDecode(row(got), classes), ctcDecode(row(want), classes)
+			g, w := ctcDecode(row(got), classes, nil), ctcDecode(row(want), classes, nil)
 			if !sameClasses(g, w) {
 				t.Errorf("line %d: read %q, upstream %q", i+j, e.text(g), e.text(w))
 			}

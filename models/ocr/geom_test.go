@@ -118,7 +118,7 @@ func TestCTCDecode(t *testing.T) {
 		probs[t*classes+c] = 0.8
 	}
 	probs[1*classes+1] = 0.9 // the repeat keeps its best probability
-	got := ctcDecode(probs, classes)
+	got := ctcDecode(probs, classes, nil)
 	want := []sym{{1, 0, 1, 0.9}, {1, 3, 3, 0.8}, {2, 4, 5, 0.8}}
 	if len(got) != len(want) {
 		t.Fatalf("got %+v", got)

@@ -181,6 +181,7 @@ func (o *Options) defaults() {
 type Engine struct {
 	opts Options
 	dict []string // CTC classes: index 0 is the blank
+	twin []int32  // markTwins(dict)
 
 	det, cls, rec  *ort.Session
 	detB           *batch.Batcher[detReq, detResp]
@@ -283,6 +284,7 @@ func New(modelDir string, opts Options) (*Engine, error) {
 		e.closeSessions()
 		return nil, err
 	}
+	e.twin = markTwins(e.dict)
 	e.detB = batch.New("ocr_det", e.runDet, batch.Options[detReq]{
 		MaxBatch: opts.DetBatch, MaxWait: opts.BatchWait, Key: detKey, Lane: opts.Lane, Observe: opts.Observe,
 	})

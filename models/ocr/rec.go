@@ -300,7 +300,7 @@ func (e *Engine) recChunk(reqs []recReq, rows []recRow, out []recResp, wmax int)
 				t0 := i*steps + sl.x/recStride
 				valid := min(steps-sl.x/recStride, (reqs[sl.req].c.w+recStride-1)/recStride)
 				out[sl.req] = recResp{
-					syms:  ctcDecode(probs[t0*classes:(t0+valid)*classes], classes),
+					syms:  ctcDecode(probs[t0*classes:(t0+valid)*classes], classes, e.twin),
 					stepW: float64(wmax) / float64(steps),
 				}
 			}()
@@ -342,20 +342,30 @@ func (e *Engine) recProbs(reqs []recReq, rows []recRow, wmax int) ([]float32, er
 }
 
 // ctcDecode is greedy CTC decoding: the best class at every step, repeats
-// merged, blanks (class 0) dropped.
-func ctcDecode(probs []float32, classes int) []sym {
+// merged, blanks (class 0) dropped. twin (markTwins, may be nil) pairs
+// classes that differ only in their mark below: a pair competes with the
+// other classes on its summed probability, its steps merge as one letter,
+// and the letter takes the form with more probability over its steps.
+func ctcDecode(probs []float32, classes int, twin []int32) []sym {
 	var out []sym
+	var own, other float32 // mass of the last symbol's class and of its twin
 	prev := int32(-1)
 	steps := len(probs) / classes
 	for t := 0; t < steps; t++ {
 		row := probs[t*classes : (t+1)*classes]
 		best, bp := 0, row[0]
 		for k, p := range row {
+			if twin != nil && twin[k] >= 0 {
+				p += row[twin[k]]
+			}
 			if p > bp {
 				best, bp = k, p
 			}
 		}
 		c := int32(best)
+		if twin != nil && twin[c] >= 0 {
+			c = min(c, twin[c]) // one class stands for the pair
+		}
 		switch {
 		case c == prev && c != 0:
 			s := &out[len(out)-1]
@@ -363,6 +373,16 @@ func ctcDecode(probs []float32, classes int) []sym {
 			s.p = max(s.p, bp)
 		case c != 0:
 			out = append(out, sym{class: c, t0: int32(t), t1: int32(t), p: bp})
+			own, other = 0, 0
+		}
+		if twin != nil && c != 0 && twin[c] >= 0 {
+			s := &out[len(out)-1]
+			own += row[c]
+			other += row[twin[c]]
+			s.class = c
+			if other > own {
+				s.class = twin[c]
+			}
 		}
 		prev = c
 	}

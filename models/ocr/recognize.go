@@ -246,7 +246,7 @@ func (e *Engine) read(ctx context.Context, jobs []*lineJob) ([]Line, error) {
 	sp := spacing(jobs)
 	out := make([]Line, len(jobs))
 	for i, j := range jobs {
-		if l, ok := lineFrom(j, sp.fix(j)); ok {
+		if l, ok := lineFrom(j, resolveMarksBelow(sp.fix(j))); ok {
 			out[i] = l
 		}
 	}

@@ -1,0 +1,103 @@
+package ocr
+
+import (
+	"strings"
+	"testing"
+)
+
+// glyphsOf turns text into one glyph per rune, spaces marked.
+func glyphsOf(s string) []glyph {
+	var gs []glyph
+	for _, r := range s {
+		gs = append(gs, glyph{text: string(r), space: r == ' '})
+	}
+	return gs
+}
+
+func textOf(gs []glyph) string {
+	var b strings.Builder
+	for _, g := range gs {
+		b.WriteString(g.text)
+	}
+	return b.String()
+}
+
+func TestResolveMarksBelow(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		// A Romanian word (ă, or a t with a mark below) takes the comma.
+		{"Pătraşcu", "Pătrașcu"},
+		{"Ţurcanu", "Țurcanu"},
+		{"Graţiela", "Grațiela"},
+		// A Turkish word (ç ğ ı İ ö ü) takes the cedilla.
+		{"Çelikbaș", "Çelikbaş"},
+		{"Gülșen Öztürk", "Gülşen Öztürk"},
+		// A word that says nothing takes its line's language...
+		{"Ştefan Ţurcanu", "Ștefan Țurcanu"},
+		{"Șahin Yılmaz", "Şahin Yılmaz"},
+		// ...unless the line says both or nothing: the recogniser's
+		// choice stays.
+		{"Şahin", "Şahin"},
+		{"Știrbu", "Știrbu"},
+		{"Şahin Ţurcanu Yılmaz", "Şahin Țurcanu Yılmaz"},
+		// Each word of a mixed line follows its own letters.
+		{"Pătraşcu Çelikbaș", "Pătrașcu Çelikbaş"},
+		// â and î belong to both languages.
+		{"Şâmî", "Şâmî"},
+		// No mark below: nothing changes.
+		{"Müller Straße", "Müller Straße"},
+	} {
+		if got := textOf(resolveMarksBelow(glyphsOf(c.in))); got != c.want {
+			t.Errorf("resolveMarksBelow(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestMarkTwins(t *testing.T) {
+	dict := []string{"", "s", "ș", "ş", "T", "Ț", "ț", " "}
+	twin := markTwins(dict)
+	want := []int32{-1, -1, 3, 2, -1, -1, -1, -1} // Ţ and ţ are absent: Ț and ț have no twin
+	for i := range want {
+		if twin[i] != want[i] {
+			t.Errorf("twin of %q = %d, want %d", dict[i], twin[i], want[i])
+		}
+	}
+	if markTwins([]string{"", "a", "b"}) != nil {
+		t.Error("a dictionary without pairs has twins")
+	}
+}
+
+// TestCTCDecodeTwins: a letter whose probability is split between its two
+// marks below beats the blank and a plain letter on their sum, is read
+// once, and takes the form with more mass over its steps.
+func TestCTCDecodeTwins(t *testing.T) {
+	// Classes: 0 blank, 1 'a', 2 'ș', 3 'ş'.
+	const classes = 4
+	dict := []string{"", "a", "ș", "ş"}
+	rows := [][classes]float32{
+		{0.1, 0.8, 0.05, 0.05}, // a
+		{0.4, 0.0, 0.35, 0.25}, // blank alone, the pair summed: ș ş
+		{0.3, 0.0, 0.2, 0.5},   // the pair again: ş has more mass over both steps
+		{0.9, 0.1, 0.0, 0.0},   // blank
+		{0.28, 0.32, 0.2, 0.2}, // the pair beats 'a' on its sum; a tie keeps ș
+	}
+	var probs []float32
+	for _, r := range rows {
+		probs = append(probs, r[:]...)
+	}
+	got := ctcDecode(probs, classes, markTwins(dict))
+	want := []sym{{1, 0, 0, 0.8}, {3, 1, 2, 0.7}, {2, 4, 4, 0.4}}
+	if len(got) != len(want) {
+		t.Fatalf("got %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i].class != want[i].class || got[i].t0 != want[i].t0 || got[i].t1 != want[i].t1 || got[i].p < want[i].p-1e-6 || got[i].p > want[i].p+1e-6 {
+			t.Errorf("sym %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	// Without twins the same steps read "a", then ş at step 2 and 'a' at
+	// step 4 (the blank wins step 1).
+	plain := ctcDecode(probs, classes, nil)
+	if len(plain) != 3 || plain[1].class != 3 || plain[2].class != 1 {
+		t.Errorf("without twins: %+v", plain)
+	}
+}
