@@ -41,7 +41,7 @@ func upstreamDir(t *testing.T, e *Engine) string {
 }
 
 func TestInstalledModelsAreTheRewrite(t *testing.T) {
-	e := testEngine(t)
+	e := testEngineCharset(t, CharsetLatin) // the published models are PP-OCRv4's
 	up := upstreamDir(t, e)
 	for _, f := range []string{detFile, clsFile, recFile} {
 		src, err := os.ReadFile(filepath.Join(up, f))
@@ -225,7 +225,7 @@ func (e *Engine) text(syms []sym) string {
 // through detection, the orientation vote with the classifier, and
 // recognition.
 func TestRewrittenModelsReadTheSame(t *testing.T) {
-	e := testEngine(t)
+	e := testEngineCharset(t, CharsetLatin) // the published models are PP-OCRv4's
 	up := upstreamDir(t, e)
 	dir := t.TempDir()
 	for _, f := range []string{detFile, clsFile, recFile} {
@@ -236,7 +236,7 @@ func TestRewrittenModelsReadTheSame(t *testing.T) {
 	if err := os.Symlink(filepath.Join(e.dir, dictFile), filepath.Join(dir, dictFile)); err != nil {
 		t.Fatal(err)
 	}
-	u, err := New(dir, Options{})
+	u, err := New(dir, Options{Model: ModelPPOCRv4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +270,7 @@ func TestRewrittenModelsReadTheSame(t *testing.T) {
 // columns as Recognize does) per run, and reports the CPU cost of each
 // per 1000 input columns and their ratio.
 func BenchmarkRecogniserRewrite(b *testing.B) {
-	e := testEngine(b)
+	e := testEngineCharset(b, CharsetLatin)
 	dir := filepath.Join(filepath.Dir(e.dir), "ocr-upstream")
 	if _, err := os.Stat(filepath.Join(dir, recFile)); err != nil {
 		b.Skipf("published OCR models not installed in %s (run `make setup`)", dir)

@@ -47,9 +47,10 @@ func TestMain(m *testing.M) {
 // has not installed them.
 func testEngine(t testing.TB) *Engine { return testEngineCharset(t, CharsetLatin) }
 
-// testEngineCharset is testEngine for character set cs.
+// testEngineCharset is PP-OCRv4's recogniser, the one the character set
+// narrows, with character set cs.
 func testEngineCharset(t testing.TB, cs string) *Engine {
-	return testEngineWith(t, Options{Model: DefaultModel, Charset: cs})
+	return testEngineWith(t, Options{Model: ModelPPOCRv4, Charset: cs})
 }
 
 // testEngineWith is testEngine for the recogniser and character set of

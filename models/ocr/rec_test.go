@@ -108,9 +108,25 @@ func TestPackRows(t *testing.T) {
 // shape of table cells and single words) and reads them packed into
 // shared rows, as runRec does, and each alone padded to recMinW: the same
 // characters. (Spaces may differ at a piece's ends, where the gap is, and
-// inside it; spaces.go sets them from the ink afterwards.)
+// inside it; spaces.go sets them from the ink afterwards.) PP-OCRv4 reads
+// at least 95% of them the same. redactd-latin's LSTM carries a little
+// context across the recGap columns between crops: 81 of the 88 pieces
+// read the same (a letter cut in half at a piece's end read otherwise),
+// 82 at a gap of 32 columns and 84 at 48; on the bench's dev pages a gap
+// of 48 read no better (CER 2.03% against 2.05%, word recall 95.2%
+// against 95.1%) for 7% more CPU, so the gap stays and its floor is 90%.
 func TestPackedCropsReadAsAlone(t *testing.T) {
-	e := testEngine(t)
+	for _, m := range []struct {
+		model   string
+		minSame int // percent
+	}{{ModelPPOCRv4, 95}, {ModelLatin, 90}} {
+		t.Run(m.model, func(t *testing.T) {
+			packedReadsAsAlone(t, testEngineWith(t, Options{Model: m.model, Charset: CharsetLatin}), m.minSame)
+		})
+	}
+}
+
+func packedReadsAsAlone(t *testing.T, e *Engine, minSame int) {
 	img, _ := renderPage(t, pageSpec{lines: testLines, dpi: 200, pt: 11, noise: 8, margin: 0.7, seed: 41})
 	boxes, err := e.detect(context.Background(), img)
 	if err != nil {
@@ -160,7 +176,7 @@ func TestPackedCropsReadAsAlone(t *testing.T) {
 			t.Logf("piece %d: %q alone, %q packed", i, a, p)
 		}
 	}
-	if same < len(reqs)*95/100 {
+	if same < len(reqs)*minSame/100 {
 		t.Errorf("%d of %d pieces read the same packed and alone", same, len(reqs))
 	}
 }
