@@ -182,6 +182,7 @@ type Engine struct {
 	opts Options
 	dict []string // CTC classes: index 0 is the blank
 	twin []int32  // markTwins(dict)
+	prof recProfile
 
 	det, cls, rec  *ort.Session
 	detB           *batch.Batcher[detReq, detResp]
@@ -248,6 +249,7 @@ func New(modelDir string, opts Options) (*Engine, error) {
 	}
 	e := &Engine{
 		opts:   opts,
+		prof:   profileOf(opts.Model),
 		dict:   dict, // ModelLatin's is set by openLatinRec
 		dir:    dir,
 		detLUT: kernels.NewNormLUT([3]float32{0.485, 0.456, 0.406}, [3]float32{0.229, 0.224, 0.225}),

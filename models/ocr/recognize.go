@@ -27,10 +27,6 @@ const (
 	orientRecMargin = 0.25
 )
 
-// retryConf is the confidence under which a line is also read the other
-// way up (an upside-down label on an upright page), keeping the better.
-const retryConf = 0.8
-
 // recognize runs the whole pipeline on one image (a region already cut).
 // Lines h.Known reports (by their quad in img) are left out.
 func (e *Engine) recognize(ctx context.Context, img Image, h Hints) ([]Line, error) {
@@ -193,9 +189,14 @@ func (e *Engine) orientation(ctx context.Context, img Image, boxes []detBox, upr
 	case turned > asIs:
 		return 180, nil, nil
 	}
+	// The page is upright; a line read here keeps the better of its two
+	// readings by the rule readLines applies to the others.
 	known := make(map[int]Line, len(idx))
 	for k, i := range idx {
 		known[i] = lines[2*k]
+		if as, t := lines[2*k], lines[2*k+1]; as.Conf < e.prof.retryConf && t.Conf > as.Conf {
+			known[i] = t
+		}
 	}
 	return 0, known, nil
 }
@@ -228,6 +229,9 @@ type lineJob struct {
 func (e *Engine) read(ctx context.Context, jobs []*lineJob) ([]Line, error) {
 	var reqs []recReq
 	for _, j := range jobs {
+		if e.prof.stretch {
+			j.c = j.c.stretched()
+		}
 		j.cuts = j.c.splitPoints(e.opts.MaxLineWidth)
 		for k := 1; k < len(j.cuts); k++ {
 			reqs = append(reqs, recReq{c: j.c.sub(j.cuts[k-1], j.cuts[k])})
@@ -279,7 +283,7 @@ func (e *Engine) readLines(ctx context.Context, img Image, boxes []detBox, known
 	var retryIdx []int
 	for k, l := range read {
 		lines[idx[k]] = l
-		if l.Conf < retryConf {
+		if l.Conf < e.prof.retryConf {
 			j := jobs[k]
 			retry = append(retry, &lineJob{quad: j.quad.flip(), c: j.c.flip()})
 			retryIdx = append(retryIdx, idx[k])
