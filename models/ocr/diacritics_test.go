@@ -123,6 +123,22 @@ func readNames(t *testing.T, e *Engine, all []string) nameScore {
 	return s
 }
 
+// readNamesByModel reads names with both recognisers and logs each
+// score (and, with -ocr.verbose, the names missed) under what.
+func readNamesByModel(t *testing.T, names []string, what string) map[string]nameScore {
+	t.Helper()
+	scores := map[string]nameScore{}
+	for _, m := range []string{ModelPPOCRv4, ModelLatin} {
+		s := readNames(t, testEngineWith(t, Options{Model: m, Charset: CharsetLatin}), names)
+		scores[m] = s
+		t.Logf("%s: %d of %d %s read exactly (%.1f%%)", m, s.exact, s.total, what, 100*s.rate())
+		if *verbose {
+			t.Logf("%s missed: %s", m, strings.Join(s.missed, "; "))
+		}
+	}
+	return scores
+}
+
 func gateFont(name, path string) ([]byte, error) {
 	switch name {
 	case "Go Regular":
@@ -174,15 +190,7 @@ func TestDiacriticNamesGate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads a dozen pages with two recognisers")
 	}
-	scores := map[string]nameScore{}
-	for _, m := range []string{ModelPPOCRv4, ModelLatin} {
-		s := readNames(t, testEngineWith(t, Options{Model: m, Charset: CharsetLatin}), gateNames)
-		scores[m] = s
-		t.Logf("%s: %d of %d names read exactly (%.1f%%)", m, s.exact, s.total, 100*s.rate())
-		if *verbose {
-			t.Logf("%s missed: %s", m, strings.Join(s.missed, "; "))
-		}
-	}
+	scores := readNamesByModel(t, gateNames, "names")
 	if s := scores[ModelLatin]; DefaultModel == ModelLatin && s.rate() < gateMinExact {
 		t.Errorf("default recogniser %s reads %.1f%% of the names exactly, the gate is %.0f%%", DefaultModel, 100*s.rate(), 100*gateMinExact)
 	}
@@ -202,15 +210,7 @@ func TestDiacriticNamesHeldOut(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads a dozen pages with two recognisers")
 	}
-	scores := map[string]nameScore{}
-	for _, m := range []string{ModelPPOCRv4, ModelLatin} {
-		s := readNames(t, testEngineWith(t, Options{Model: m, Charset: CharsetLatin}), heldOutNames)
-		scores[m] = s
-		t.Logf("%s: %d of %d held-out names read exactly (%.1f%%)", m, s.exact, s.total, 100*s.rate())
-		if *verbose {
-			t.Logf("%s missed: %s", m, strings.Join(s.missed, "; "))
-		}
-	}
+	scores := readNamesByModel(t, heldOutNames, "held-out names")
 	if l, p := scores[ModelLatin], scores[ModelPPOCRv4]; l.exact <= p.exact {
 		t.Errorf("%s reads %d held-out names exactly, no more than %s's %d", ModelLatin, l.exact, ModelPPOCRv4, p.exact)
 	}

@@ -1,9 +1,6 @@
 package ocr
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // glyphsOf turns text into one glyph per rune, spaces marked.
 func glyphsOf(s string) []glyph {
@@ -12,14 +9,6 @@ func glyphsOf(s string) []glyph {
 		gs = append(gs, glyph{text: string(r), space: r == ' '})
 	}
 	return gs
-}
-
-func textOf(gs []glyph) string {
-	var b strings.Builder
-	for _, g := range gs {
-		b.WriteString(g.text)
-	}
-	return b.String()
 }
 
 func TestResolveMarksBelow(t *testing.T) {
@@ -46,7 +35,7 @@ func TestResolveMarksBelow(t *testing.T) {
 		// No mark below: nothing changes.
 		{"Müller Straße", "Müller Straße"},
 	} {
-		if got := textOf(resolveMarksBelow(glyphsOf(c.in))); got != c.want {
+		if got := joined(resolveMarksBelow(glyphsOf(c.in))); got != c.want {
 			t.Errorf("resolveMarksBelow(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}

@@ -99,16 +99,7 @@ func (c crop) inkProfile() ink {
 		}
 	}
 	n := c.w * recH
-	pct := func(q float64) int {
-		k, acc := int(q*float64(n)), 0
-		for v, h := range hist {
-			acc += h
-			if acc > k {
-				return v
-			}
-		}
-		return 255
-	}
+	pct := func(q float64) int { return quantile(&hist, n, q) }
 	bg := pct(0.5)
 	dark, light := pct(0.02), pct(0.98)
 	sign, fg := 1, dark
