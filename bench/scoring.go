@@ -67,4 +67,7 @@ func scoreCorpus(ctx context.Context, cfg *config, res *runner.Result, s *score.
 	for _, l := range s.Leaked {
 		cfg.log.Debug("leak", "doc", l.Doc, "category", l.Cat, "channel", l.Channel, "entity", l.Text)
 	}
+	for _, l := range s.Unmasked {
+		cfg.log.Debug("unmasked", "doc", l.Doc, "category", l.Cat, "word", l.Text)
+	}
 }

@@ -114,6 +114,9 @@ type Result struct {
 	// Leaked lists the leaked entities (synthetic data), for tuning: the
 	// bench logs them at debug level.
 	Leaked []Leak
+	// Unmasked lists the labelled PII words left unmasked (synthetic
+	// data), for tuning: the bench logs them at debug level.
+	Unmasked []Leak
 }
 
 // Leak is one entity whose text could still be read from an output.
@@ -121,7 +124,7 @@ type Leak struct {
 	Doc     string
 	Cat     page.Category
 	Text    string
-	Channel string // "text" (MuPDF extracts it) or "ocr"
+	Channel string // "text" (MuPDF extracts it), "ocr", or "mask" (a word left unmasked)
 }
 
 // NewResult returns an empty result.
@@ -268,6 +271,9 @@ func (r *Result) finish(d *corpus.Doc, ds *docScore, text string) {
 			r.Plain.add(ws.masked)
 		default:
 			r.count(r.Words, ws.w.Cat).add(ws.masked)
+			if !ws.masked {
+				r.Unmasked = append(r.Unmasked, Leak{Doc: d.Name, Cat: ws.w.Cat, Text: ws.w.Text, Channel: "mask"})
+			}
 		}
 	}
 	for i, e := range d.Entities {
