@@ -215,7 +215,7 @@ func TestDiacriticNamesHeldOut(t *testing.T) {
 		t.Errorf("%s reads %d held-out names exactly, no more than %s's %d", ModelLatin, l.exact, ModelPPOCRv4, p.exact)
 	}
 	if s := scores[ModelLatin]; s.rate() < heldOutMinExact {
-		t.Errorf("%s reads %.1f%% of the held-out names exactly, its floor is %.0f%%", ModelLatin, 100*s.rate(), 100*heldOutMinExact)
+		t.Errorf("%s reads %.1f%% of the held-out names exactly, its floor is %.1f%%", ModelLatin, 100*s.rate(), 100*heldOutMinExact)
 	}
 }
 

@@ -33,6 +33,7 @@ EU_COUNTRIES = {
 SENTENCE_W = 14
 RARE_W = 6
 CONFUSABLE_W = 0
+ESCAPED_W = 0
 
 # Letters that differ from another only in a small mark: Romanian's comma
 # below against Turkish's cedilla, and the ligatures and Icelandic letters
@@ -315,13 +316,36 @@ class Sources:
             out.append("".join(r.choice(CONFUSABLE[c]) if c in CONFUSABLE and r.random() < 0.5 else c for c in w))
         return " ".join(out)
 
-    # SENTENCE_W, RARE_W and CONFUSABLE_W: see the top of the file.
+    def escaped(self):
+        """Text as exports and logs print it: quotes and apostrophes
+        escaped with a backslash (\\" \\' \\,), and Windows paths and
+        account names (C:\\Users\\..., DOMAIN\\user). Without these the
+        recogniser has seen a backslash only among random characters and
+        reads one after a word as a letter ("JaneVs")."""
+        r = self.rng
+        k = r.random()
+        if k < 0.55:
+            s = self.sentence() if r.random() < 0.7 else f"I'm {self.name()}'s {r.choice(['daughter', 'son', 'lawyer', 'friend'])}"
+            s = s.replace("\"", "\\\"").replace("'", "\\'").replace("\u2019", "\\'")
+            if r.random() < 0.6:
+                s = f'{r.choice(self.given)}: \\"{s}\\"'
+            return s
+        if k < 0.75:
+            return r.choice([self.phone, self.email, self.number, self.city])() + "\\," + \
+                r.choice([self.phone, self.email, self.address])()
+        user = _ascii(r.choice(self.given)).lower() or "user"
+        if k < 0.9:
+            folder = r.choice(["Documents", "Desktop", "Downloads", "Rechnungen", "Scans", "AppData\\Local"])
+            return f"C:\\Users\\{user}\\{folder}\\{_ascii(r.choice(self.surname)) or 'file'}.{r.choice(['pdf', 'docx', 'xlsx', 'txt'])}"
+        return f"{r.choice(['CORP', 'EU', 'HQ', 'AD', 'FINANCE'])}\\{user}.{_ascii(r.choice(self.surname)).lower()}"
+
+    # SENTENCE_W, RARE_W, CONFUSABLE_W and ESCAPED_W: see the top of the file.
     def sample(self):
         r = self.rng
         gens = [(self.name, 22), (self.labelled, 5), (self.sentence, SENTENCE_W), (self.address, 9), (self.city, 4),
                 (self.invoice_row, 7), (self.number, 5), (self.iban, 3), (self.email, 3), (self.date, 4),
                 (self.phone, 2), (self.company, 4), (self.eu_words, 6), (self.random_chars, RARE_W),
-                (self.accented, RARE_W), (self.confusable, CONFUSABLE_W)]
+                (self.accented, RARE_W), (self.confusable, CONFUSABLE_W), (self.escaped, ESCAPED_W)]
         gens = [(g, w) for g, w in gens if w > 0]  # a weight of 0 draws nothing, nor joins
         tot = sum(w for _, w in gens)
         x = r.random() * tot

@@ -12,6 +12,7 @@ same lines in the same order.
 """
 
 import argparse
+import copy
 import json
 import math
 import os
@@ -173,11 +174,11 @@ def evaluate(model, evalset):
             "name_line_acc": nok / max(nn, 1), "lines": len(evalset), "name_lines": nn}
 
 
-def set_mix(spacing, neighbour, prose, rare, confusable):
+def set_mix(spacing, neighbour, prose, rare, confusable, escaped):
     """Sets the data stream's mix; returns the previous one."""
-    old = (render.SPACING_P, render.NEIGHBOUR_P, texts.SENTENCE_W, texts.RARE_W, texts.CONFUSABLE_W)
+    old = (render.SPACING_P, render.NEIGHBOUR_P, texts.SENTENCE_W, texts.RARE_W, texts.CONFUSABLE_W, texts.ESCAPED_W)
     render.SPACING_P, render.NEIGHBOUR_P = spacing, neighbour
-    texts.SENTENCE_W, texts.RARE_W, texts.CONFUSABLE_W = prose, rare, confusable
+    texts.SENTENCE_W, texts.RARE_W, texts.CONFUSABLE_W, texts.ESCAPED_W = prose, rare, confusable, escaped
     return old
 
 
@@ -186,7 +187,7 @@ def make_evalset(data, fonts, n, seed):
     names alone (the diacritic names the issue is about). They are drawn
     with the first stages' mix whatever the flags say, so every stage is
     scored on the same lines."""
-    mix = set_mix(0.0, 0.0, 14, 6, 0)
+    mix = set_mix(0.0, 0.0, 14, 6, 0, 0)
     try:
         return _make_evalset(data, fonts, n, seed)
     finally:
@@ -207,6 +208,34 @@ def _make_evalset(data, fonts, n, seed):
             a, t = lines.next()
             out.append((a, t, "line"))
     return out
+
+
+class Average:
+    """A running mean of the model's weights and batch-norm statistics
+    (stochastic weight averaging): at a small, flat learning rate the
+    weights wander around a minimum, and single checkpoints read a few
+    names differently from their neighbours; their mean reads as the
+    minimum does."""
+
+    def __init__(self, model):
+        self.model = copy.deepcopy(model)
+        self.n = 0
+
+    def update(self, model):
+        self.n += 1
+        with torch.no_grad():
+            for (_, a), (_, b) in zip(self.model.state_dict().items(), model.state_dict().items()):
+                if a.dtype.is_floating_point:
+                    a.add_((b - a) / self.n)
+                else:
+                    a.copy_(b)
+
+    def state(self):
+        return {"model": self.model.state_dict(), "n": self.n}
+
+    def restore(self, s):
+        self.model.load_state_dict(s["model"])
+        self.n = s["n"]
 
 
 def export(model, out, meta):
@@ -244,15 +273,20 @@ def main():
     ap.add_argument("--eval-lines", type=int, default=600)
     ap.add_argument("--ckpt-minutes", type=float, default=4)
     ap.add_argument("--export-only", action="store_true")
+    ap.add_argument("--average-from", type=int, default=0,
+                    help="from this step on, average the weights every --average-every steps and export the mean")
+    ap.add_argument("--average-every", type=int, default=50)
     # The mix of the data stream (see models/ocr/README.md for each stage's).
     ap.add_argument("--spacing", type=float, default=0.0, help="share of lines drawn with scaled word spacing")
     ap.add_argument("--neighbour", type=float, default=0.0, help="share of lines with a neighbouring line in the crop")
     ap.add_argument("--prose-weight", type=float, default=texts.SENTENCE_W)
     ap.add_argument("--rare-weight", type=float, default=texts.RARE_W, help="weight of drawn characters and of accented words, each")
     ap.add_argument("--confusable-weight", type=float, default=texts.CONFUSABLE_W, help="weight of words with ș ş ț ţ ð đ ... swapped in")
+    ap.add_argument("--escape-weight", type=float, default=texts.ESCAPED_W, help="weight of text with backslashes: \\\" \\' and paths")
     args = ap.parse_args()
 
-    set_mix(args.spacing, args.neighbour, args.prose_weight, args.rare_weight, args.confusable_weight)
+    set_mix(args.spacing, args.neighbour, args.prose_weight, args.rare_weight, args.confusable_weight,
+            args.escape_weight)
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
     np.random.seed(args.seed)
@@ -273,12 +307,19 @@ def main():
         torch.set_rng_state(s["torch"])
         step, trained_s = s["step"], s["trained_s"]
         log("resumed at step", step, "after", round(trained_s / 60, 1), "min")
+    # A stage without --average-from keeps the checkpoint's average as it
+    # is, so running the stages again (each only exports) ends with it.
+    kept_avg = s.get("average") if os.path.exists(ck) else None
+    avg = Average(model) if args.average_from else None
+    if avg and kept_avg:
+        avg.restore(kept_avg)
+        log("resumed the average of", avg.n, "snapshots")
 
     def save():
         tmp = ck + ".tmp"
         torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "lines": lines.state(),
                     "brng": brng.getstate(), "torch": torch.get_rng_state(), "step": step,
-                    "trained_s": trained_s, "args": vars(args)}, tmp)
+                    "trained_s": trained_s, "args": vars(args), "average": avg.state() if avg and avg.n else kept_avg}, tmp)
         os.replace(tmp, ck)
 
     log("classes", charset.NUM_CLASSES, "fonts", len(fonts.files), "macs/column", int(macs_per_column(model)))
@@ -308,6 +349,8 @@ def main():
         torch.nn.utils.clip_grad_norm_(model.parameters(), 5.0)
         opt.step()
         step += 1
+        if avg and step >= args.average_from and step % args.average_every == 0:
+            avg.update(model)
         run_loss = loss.item() if run_loss is None else 0.98 * run_loss + 0.02 * loss.item()
         if step % 100 == 0:
             log(f"step {step} loss {run_loss:.3f} lr {lr:.5f} {(time.time() - t100) / 100:.3f}s/step")
@@ -323,6 +366,9 @@ def main():
     trained_s += time.time() - t0
     if not args.export_only:
         save()
+    if avg and avg.n:
+        log("exporting the mean of", avg.n, "snapshots from step", args.average_from)
+        model = avg.model
     ev = evaluate(model, evalset)
     log("held-out", json.dumps(ev))
     meta = {
@@ -339,8 +385,11 @@ def main():
         "fonts": [os.path.basename(p) for p in fonts.files],
         "training": {"steps": step, "batch": args.batch, "seed": args.seed, "lr": args.lr,
                      "mix": {"spacing": args.spacing, "neighbour": args.neighbour, "prose_weight": args.prose_weight,
-                             "rare_weight": args.rare_weight, "confusable_weight": args.confusable_weight},
+                             "rare_weight": args.rare_weight, "confusable_weight": args.confusable_weight,
+                             "escape_weight": args.escape_weight},
                      "cpu_minutes": round(trained_s / 60, 1), "threads": 1, "stopped_by": stopped,
+                     "averaged": {"from_step": args.average_from, "every": args.average_every, "snapshots": avg.n}
+                     if avg and avg.n else None,
                      "lines_seen": step * args.batch},
         "heldout_synthetic": ev,
         "data": "synthetic lines (render.py) from names_eu.txt, FakeNameGenerator names, world-cities "
