@@ -80,7 +80,7 @@ type Config struct {
 	OCR        string        `name:"ocr" def:"auto" help:"auto (scans, pages using a font whose text layer disagrees with its pixels, and ink no text-layer word explains: images, outlines), always, or off"`
 	OCRMaxSide int           `name:"ocr-max-side" def:"1536" help:"longest side in pixels of the image fed to text detection"`
 	OCRCharset string        `name:"ocr-charset" def:"latin" help:"characters PP-OCRv4's recogniser reads: latin (Latin, digits, punctuation, symbols, some Greek and Cyrillic: faster) or all (its full dictionary, with Chinese); redactd-latin always reads its own Latin set"`
-	OCRModel   string        `name:"ocr-model" def:"ppocrv4" help:"text-line recogniser: ppocrv4 (PaddleOCR PP-OCRv4, installed by make setup) or redactd-latin (the project's own, built into the binary: every letter of Europe's Latin alphabets, about a fifth of PP-OCRv4's arithmetic; see models/ocr/README.md for its gate figures)"`
+	OCRModel   string        `name:"ocr-model" def:"redactd-latin" help:"text-line recogniser: redactd-latin (the project's own, built into the binary: every letter of Europe's Latin alphabets, about a fifth of PP-OCRv4's arithmetic; the default since it passed the gate in models/ocr/README.md) or ppocrv4 (PaddleOCR PP-OCRv4, installed by make setup: no letters such as ð ł ő ș ț, marks often dropped)"`
 
 	// Review editor
 	ReviewLinkTTL  time.Duration `name:"review-link-ttl" def:"30m" help:"how long a review link (POST /v1/jobs/{job_id}/review-link) can be redeemed; each link works once"`

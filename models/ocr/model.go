@@ -23,10 +23,10 @@ const (
 	// ModelPPOCRv4 is PaddleOCR's PP-OCRv4 recogniser installed by `make
 	// setup` next to the detector (rec.onnx, ppocr_keys_v1.txt).
 	ModelPPOCRv4 = "ppocrv4"
-	// DefaultModel is the recogniser used when Options.Model is empty.
-	// The project's own model becomes the default only when it passes the
-	// gate in models/ocr/README.md; until then PP-OCRv4 stays.
-	DefaultModel = ModelPPOCRv4
+	// DefaultModel is the recogniser used when Options.Model is empty:
+	// the project's own, since it passed the gate in models/ocr/README.md
+	// (and the hostile visible corpus, engine/pipeline TestVisibleCorpus).
+	DefaultModel = ModelLatin
 )
 
 // recProfile is what the pipeline around a recogniser adapts to it.
