@@ -32,10 +32,7 @@ var escapedLines = []struct{ line, names string }{
 // for NER.
 func escapedNamesRead(t *testing.T, e *Engine) nameScore {
 	t.Helper()
-	var lines []string
-	for _, l := range escapedLines {
-		lines = append(lines, l.line)
-	}
+	lines := escapedLinesText()
 	var s nameScore
 	for i, gf := range gateFonts {
 		ttf, err := gateFont(gf.name, gf.path)
@@ -126,4 +123,12 @@ func TestEscapedTextKeepsNames(t *testing.T) {
 	if l.total < 4*len(escapedLines) {
 		t.Errorf("only %d names drawn: fonts missing?", l.total)
 	}
+}
+
+func escapedLinesText() []string {
+	var out []string
+	for _, l := range escapedLines {
+		out = append(out, l.line)
+	}
+	return out
 }

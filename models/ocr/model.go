@@ -19,6 +19,8 @@ const (
 	// PP-OCRv4's multiply-adds per input column. It is embedded in the
 	// binary (latin/rec.onnx, latin/charset.txt), so nothing has to be
 	// installed for it and the recogniser cannot be missing or mismatched.
+	// The embedded file is the int8 copy of latin/rec.float.onnx that
+	// train/quantize.py writes (TestInt8ReadsAsFloat holds them together).
 	ModelLatin = "redactd-latin"
 	// ModelPPOCRv4 is PaddleOCR's PP-OCRv4 recogniser installed by `make
 	// setup` next to the detector (rec.onnx, ppocr_keys_v1.txt).

@@ -2,10 +2,12 @@
 
 Usage: python3 train.py --out ../latin [--steps N] [--minutes M] [--data DIR]
 
-Writes into --out: rec.onnx (input x [B,3,48,W], output [B,W/8,classes]
-softmax, class 0 the CTC blank), charset.txt (one character a line, the
-space appended last by the reader) and manifest.json (shape, cost, scores
-on a held-out synthetic set, training time). Checkpoints go to --ckpt
+Writes into --out: rec.float.onnx (input x [B,3,48,W], output
+[B,W/8,classes] softmax, class 0 the CTC blank), rec.onnx (its int8 copy,
+quantize.py: what models/ocr embeds), charset.txt (one character a line,
+the space appended last by the reader) and manifest.json (shape, cost,
+scores on a held-out synthetic set, training time, the int8 copy's
+calibration). Checkpoints go to --ckpt
 every few minutes; a run started again with the same arguments resumes
 from the last one. Seeds are fixed: the same arguments and steps give the
 same lines in the same order.
@@ -238,17 +240,22 @@ class Average:
         self.n = s["n"]
 
 
-def export(model, out, meta):
+def export(model, out, meta, data):
+    """Writes rec.float.onnx, its int8 copy rec.onnx (quantize.py: what
+    models/ocr embeds and runs), charset.txt and manifest.json."""
     os.makedirs(out, exist_ok=True)
     model.eval()
     x = torch.zeros(1, 3, render.H, MIN_W)
-    onnx_path = os.path.join(out, "rec.onnx")
+    onnx_path = os.path.join(out, "rec.float.onnx")
     torch.onnx.export(model, x, onnx_path, input_names=["x"], output_names=["softmax"], opset_version=17,
                       dynamic_axes={"x": {0: "batch", 3: "width"}, "softmax": {0: "batch", 1: "steps"}},
                       do_constant_folding=True)
     import onnx
     m = onnx.load(onnx_path)
     onnx.checker.check_model(m)
+    import quantize  # imports this module: not at the top
+    meta["int8"] = quantize.quantize(onnx_path, os.path.join(out, "rec.onnx"), data, quantize.CALIB_LINES,
+                                     quantize.CALIB_SEED)
     with open(os.path.join(out, "charset.txt"), "w", encoding="utf-8") as f:
         for c in charset.CHARS:
             f.write(c + "\n")
@@ -256,7 +263,7 @@ def export(model, out, meta):
         json.dump(meta, f, indent=2, ensure_ascii=False)
         f.write("\n")
     model.train()
-    log("exported", onnx_path, os.path.getsize(onnx_path), "bytes")
+    log("exported", onnx_path, os.path.getsize(onnx_path), "bytes, int8", meta["int8"]["file"])
 
 
 def main():
@@ -397,7 +404,7 @@ def main():
                 "templates, invented addresses, invoice rows, numbers, IBANs, e-mails, dates; nothing "
                 "from data/documents (the bench's OCR comparison pages)",
     }
-    export(model, args.out, meta)
+    export(model, args.out, meta, args.data)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Trains redactd's own Latin recogniser: synthetic scanned lines -> torch
-# CRNN with CTC -> models/ocr/latin/{rec.onnx,charset.txt,manifest.json}.
+# CRNN with CTC -> models/ocr/latin/{rec.float.onnx,rec.onnx (int8),charset.txt,
+# manifest.json}.
 # Resumes from models/ocr/train/ckpt when a checkpoint is there (delete it
 # to start over). Extra arguments go to train.py (--steps, --minutes,
 # --data ...). See models/ocr/README.md.
