@@ -85,12 +85,7 @@ func (s nameScore) rate() float64 { return float64(s.exact) / float64(max(s.tota
 func readNames(t *testing.T, e *Engine, all []string) nameScore {
 	t.Helper()
 	var s nameScore
-	for i, gf := range gateFonts {
-		ttf, err := gateFont(gf.name, gf.path)
-		if err != nil {
-			t.Logf("%s: %v (left out)", gf.name, err)
-			continue
-		}
+	eachGateFont(t, func(i int, face string, ttf []byte) {
 		names := namesWithGlyphs(t, ttf, all)
 		img, _ := renderPage(t, pageSpec{lines: names, dpi: 200, pt: 11, noise: 10, margin: 0.7, seed: uint64(60 + i), ttf: ttf})
 		lines, err := e.Recognize(context.Background(), img, image.Rectangle{})
@@ -99,7 +94,7 @@ func readNames(t *testing.T, e *Engine, all []string) nameScore {
 		}
 		var read []string
 		if *verbose {
-			t.Logf("%s read:\n%s", gf.name, pageText(lines))
+			t.Logf("%s read:\n%s", face, pageText(lines))
 		}
 		for _, l := range lines {
 			read = append(read, " "+strings.Join(strings.Fields(l.Text), " ")+" ")
@@ -116,11 +111,25 @@ func readNames(t *testing.T, e *Engine, all []string) nameScore {
 			if found {
 				s.exact++
 			} else {
-				s.missed = append(s.missed, gf.name+": "+n)
+				s.missed = append(s.missed, face+": "+n)
 			}
 		}
-	}
+	})
 	return s
+}
+
+// eachGateFont calls fn with each gate font that loads (the others are
+// logged and left out), and its index in gateFonts.
+func eachGateFont(t *testing.T, fn func(i int, face string, ttf []byte)) {
+	t.Helper()
+	for i, gf := range gateFonts {
+		ttf, err := gateFont(gf.name, gf.path)
+		if err != nil {
+			t.Logf("%s: %v (left out)", gf.name, err)
+			continue
+		}
+		fn(i, gf.name, ttf)
+	}
 }
 
 // readNamesByModel reads names with both recognisers and logs each

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 )
 
 // escapedLines are text as exports, logs and JSON dumps print it: quotes
@@ -34,19 +35,14 @@ func escapedNamesRead(t *testing.T, e *Engine) nameScore {
 	t.Helper()
 	lines := escapedLinesText()
 	var s nameScore
-	for i, gf := range gateFonts {
-		ttf, err := gateFont(gf.name, gf.path)
-		if err != nil {
-			t.Logf("%s: %v (left out)", gf.name, err)
-			continue
-		}
+	eachGateFont(t, func(i int, face string, ttf []byte) {
 		img, _ := renderPage(t, pageSpec{lines: lines, dpi: 200, pt: 11, noise: 10, margin: 0.7, seed: uint64(80 + i), ttf: ttf})
 		read, err := e.Recognize(context.Background(), img, image.Rectangle{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if *verbose {
-			t.Logf("%s read:\n%s", gf.name, pageText(read))
+			t.Logf("%s read:\n%s", face, pageText(read))
 		}
 		text := pageText(read)
 		for _, l := range escapedLines {
@@ -55,11 +51,11 @@ func escapedNamesRead(t *testing.T, e *Engine) nameScore {
 				if hasWord(text, n) {
 					s.exact++
 				} else {
-					s.missed = append(s.missed, gf.name+": "+n)
+					s.missed = append(s.missed, face+": "+n)
 				}
 			}
 		}
-	}
+	})
 	return s
 }
 
@@ -72,13 +68,8 @@ func hasWord(text, w string) bool {
 			return false
 		}
 		j += i
-		before, after := ' ', ' '
-		if j > 0 {
-			before = lastRune(text[:j])
-		}
-		if k := j + len(w); k < len(text) {
-			after = []rune(text[k:])[0]
-		}
+		before, _ := utf8.DecodeLastRuneInString(text[:j])
+		after, _ := utf8.DecodeRuneInString(text[j+len(w):])
 		if !isWordRune(before) && !isWordRune(after) {
 			return true
 		}
@@ -86,8 +77,8 @@ func hasWord(text, w string) bool {
 	}
 }
 
-func lastRune(s string) rune { r := []rune(s); return r[len(r)-1] }
-
+// isWordRune is false for utf8.RuneError, what the decoders give at
+// either end of the text.
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // escapedMinRead is redactd-latin's floor on escapedLines' names: its

@@ -44,8 +44,8 @@ CALIB_SEED = 4242
 
 
 def conv_stack(g):
-    """The graph's Conv nodes in order with what follows each (Relu, and
-    MaxPool where there is one)."""
+    """The graph's Conv nodes in order, each with the Relu that follows it
+    and the MaxPool after that (None where there is none)."""
     consumers = {}
     for n in g.node:
         for i in n.input:
@@ -56,38 +56,36 @@ def conv_stack(g):
             continue
         relu = consumers[n.output[0]]
         assert len(relu) == 1 and relu[0].op_type == "Relu", n.name
-        out.append((n, relu[0]))
-    return out, consumers
+        nxt = consumers.get(relu[0].output[0], [])
+        pool = nxt[0] if len(nxt) == 1 and nxt[0].op_type == "MaxPool" else None
+        out.append((n, relu[0], pool))
+    return out
 
 
 def attrs(n):
     return {a.name: helper.get_attribute_value(a) for a in n.attribute}
 
 
-def run_convs(x, g, convs, inits):
+def run_convs(x, convs, inits):
     """Runs the convolution stack on x [B,1,48,W] (the channel mean) and
-    returns each convolution's input and ReLU output maxima."""
-    node_by_out = {o: n for n in g.node for o in n.output}
+    returns each convolution's input range and ReLU output maximum."""
     seen_in, seen_out = [], []
     h = x
-    for n, relu in convs:
+    for n, _, pool in convs:
         a = attrs(n)
         w = torch.from_numpy(inits[n.input[1]].copy())
         b = torch.from_numpy(inits[n.input[2]].copy()) if len(n.input) > 2 else None
         pads = a.get("pads", [0, 0, 0, 0])
         seen_in.append((float(h.min()), float(h.max())))
-        h = F.conv2d(h, w, b, stride=a.get("strides", [1, 1]), padding=(pads[0], pads[1]))
-        h = F.relu(h)
+        h = F.relu(F.conv2d(h, w, b, stride=a.get("strides", [1, 1]), padding=(pads[0], pads[1])))
         seen_out.append(float(h.max()))
-        # A MaxPool after the ReLU (the next conv's input), if any.
-        nxt = [m for m in g.node if relu.output[0] in m.input]
-        if nxt and nxt[0].op_type == "MaxPool":
-            pa = attrs(nxt[0])
+        if pool is not None:
+            pa = attrs(pool)
             h = F.max_pool2d(h, pa["kernel_shape"], pa["strides"])
     return seen_in, seen_out
 
 
-def calibrate(g, convs, inits, data, lines_n, seed):
+def calibrate(convs, inits, data, lines_n, seed):
     """The range of each convolution's input and output over lines_n lines
     drawn as the held-out set is (tr.make_evalset: a fixed mix, whatever
     the stage's flags), from a seed of their own."""
@@ -98,7 +96,7 @@ def calibrate(g, convs, inits, data, lines_n, seed):
     with torch.no_grad():
         for i in range(0, len(lines), 16):
             x, _, _, _ = tr.make_batch([(a, t) for a, t, _ in lines[i:i + 16]], random.Random(0), pack=False)
-            xi, xo = run_convs(x[:, :1], g, convs, inits)
+            xi, xo = run_convs(x[:, :1], convs, inits)
             maxin = [(min(a[0], b[0]), max(a[1], b[1])) for a, b in zip(maxin, xi)]
             maxout = [max(a, b) for a, b in zip(maxout, xo)]
     return maxin, maxout
@@ -108,8 +106,8 @@ def quantize(src, out, data, lines_n, seed):
     m = onnx.load(src)
     g = m.graph
     inits = {i.name: numpy_helper.to_array(i) for i in g.initializer}
-    convs, consumers = conv_stack(g)
-    maxin, maxout = calibrate(g, convs, inits, data, lines_n, seed)
+    convs = conv_stack(g)
+    maxin, maxout = calibrate(convs, inits, data, lines_n, seed)
     new_nodes, new_inits, drop = [], [], set()
 
     def const(name, arr):
@@ -126,7 +124,7 @@ def quantize(src, out, data, lines_n, seed):
 
     replace_in = {}  # (node name, input index) -> new input name
     rename = {}      # old tensor -> new tensor (the ReLU outputs)
-    for k, (n, relu) in enumerate(convs):
+    for k, (n, relu, _) in enumerate(convs):
         tag = f"q{k}"
         lo, hi = maxin[k]
         if lo < 0:  # the first conv: the normalised image's mean
