@@ -122,7 +122,7 @@ def quantize(src, out, data, lines_n, seed):
         new_nodes.append(helper.make_node("DequantizeLinear", [tag + "_q", s, z], [tag + "_dq"], name=tag + "_DQ"))
         return tag + "_dq"
 
-    replace_in = {}  # (node name, input index) -> new input name
+    replace_in = {}  # conv node name -> its new inputs (x, weight, bias after their DQs)
     rename = {}      # old tensor -> new tensor (the ReLU outputs)
     for k, (n, relu, _) in enumerate(convs):
         tag = f"q{k}"
@@ -155,21 +155,15 @@ def quantize(src, out, data, lines_n, seed):
         yout = qdq(n.output[0], maxout[k] / 255, 0, tag + "_y")
         rename[relu.output[0]] = yout
         drop.add(relu.name)
-    for n in new_nodes:
-        for i, name in enumerate(n.input):
-            if name in rename:
-                n.input[i] = rename[name]
-    nodes = []
-    for n in g.node:
-        if n.name in drop:
-            continue
+    nodes = [n for n in g.node if n.name not in drop]
+    for n in nodes:
         if n.name in replace_in:
             del n.input[:]
             n.input.extend(replace_in[n.name])
+    for n in nodes + new_nodes:
         for i, name in enumerate(n.input):
             if name in rename:
                 n.input[i] = rename[name]
-        nodes.append(n)
     # Put each Q/DQ pair right after the node producing its input.
     order = []
     pending = list(new_nodes)
