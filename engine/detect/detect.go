@@ -96,7 +96,7 @@ type Options struct {
 //     only an address holds (invoice rows) are dropped (dropAmountRows);
 //   - the NER model's Person spans of ordinary words that stand alone
 //     ("Summary", "Charges" as table labels), and its Address spans of
-//     ordinary words and numbers ("45 Closure Permanent"), are dropped
+//     ordinary words and numbers ("45 Closure Temporary"), are dropped
 //     (dropCommonWordSpans);
 //   - Person spans that are the stem of a negated verb ("Don" of "Don't")
 //     are dropped;

@@ -22,7 +22,7 @@ import (
 //     larger entity short ("Open" of "Open Data Nation", "Pas" of
 //     "William ten Pas");
 //   - an Address of such words and short numbers, wherever it stands
-//     ("45 Closure Permanent" in a table of notices): an address has a
+//     ("45 Closure Temporary" in a table of notices): an address has a
 //     street, place or unit word, or a name no list of words holds.
 //
 // Organizations are left alone: firms are often named with ordinary words
