@@ -18,8 +18,8 @@ import (
 	"context"
 	"embed"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -70,7 +70,6 @@ type Model struct {
 	names  []string // per output class, as the model's label map says
 	sess   *ort.Session
 	b      *batch.Batcher[*seq, result]
-	tmpDir string // holds the extracted built-in model; removed by Close
 
 	// Exactly one of these is set.
 	own *ownModel
@@ -84,8 +83,8 @@ type seq struct {
 	tokens []string
 	key    int
 	// built-in model features
-	words, shapes []int64
-	chars         [][]int64
+	words, shapes, gaz []int64
+	chars              [][]int64
 	// Hugging Face model pieces
 	ids   []int64 // with [CLS] and [SEP]
 	first []int   // per token: index in ids of its first piece, -1 if none
@@ -105,6 +104,9 @@ type Manifest struct {
 		MaxChars     int `json:"max_chars"`
 		WindowTokens int `json:"window_tokens"`
 	} `json:"tokenizer"`
+	// CRF, when set, decodes the logits (then the CRF's emissions) with
+	// Viterbi instead of token by token.
+	CRF *CRF `json:"crf,omitempty"`
 }
 
 // Load opens the model in dir: Builtin (or "") for the embedded model, a
@@ -134,7 +136,7 @@ func Load(dir string, opts Options) (*Model, error) {
 	case dir == "" || dir == Builtin:
 		err = m.loadBuiltin()
 	case exists(filepath.Join(dir, ownModelFile)):
-		err = m.loadOwn(dir)
+		err = m.loadOwn(os.DirFS(dir), dir)
 	case exists(filepath.Join(dir, hfModelFile)):
 		err = m.loadHF(dir)
 	default:
@@ -159,24 +161,15 @@ func exists(p string) bool {
 	return err == nil
 }
 
-// loadBuiltin extracts the embedded model to a private temporary directory
-// (ONNX Runtime sessions open files) and loads it from there.
+// loadBuiltin loads the embedded model straight from the binary: no
+// file is written, so nothing is left behind when a process dies before
+// Close.
 func (m *Model) loadBuiltin() error {
-	dir, err := os.MkdirTemp("", "redactd-ner-")
+	sub, err := fs.Sub(builtinFS, "model")
 	if err != nil {
-		return fmt.Errorf("ner: extracting built-in model: %w", err)
+		return fmt.Errorf("ner: built-in model: %w", err)
 	}
-	m.tmpDir = dir
-	for _, name := range []string{ownModelFile, ownVocabFile, manifestFile} {
-		b, err := builtinFS.ReadFile("model/" + name)
-		if err != nil {
-			return fmt.Errorf("ner: built-in model: %w", err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
-			return fmt.Errorf("ner: extracting built-in model: %w", err)
-		}
-	}
-	return m.loadOwn(dir)
+	return m.loadOwn(sub, "built-in model")
 }
 
 // Labels returns the model's output classes as label names.
@@ -281,6 +274,31 @@ func (m *Model) run(_ context.Context, reqs []*seq) ([]result, error) {
 	return m.own.run(m, reqs)
 }
 
+// decodeSeq labels the n tokens of one sequence from their logits (n
+// rows of len(m.labels)): with Viterbi when the model has a CRF, else
+// token by token (decodeLogits). A token's score is its label's softmax
+// probability.
+func (m *Model) decodeSeq(logits []float32, n int) result {
+	L := len(m.labels)
+	res := result{labels: make([]Label, n), scores: make([]float32, n)}
+	if c := m.manifest.CRF; c != nil {
+		isO := make([]bool, L)
+		for j, l := range m.labels {
+			isO[j] = l.Entity == None
+		}
+		path := make([]int, n)
+		c.viterbi(logits, n, L, isO, recallBias(m.opts.EntityProb), path)
+		for t, j := range path {
+			res.labels[t], res.scores[t] = m.labels[j], softmaxAt(logits[t*L:(t+1)*L], j)
+		}
+		return res
+	}
+	for t := range n {
+		res.labels[t], res.scores[t] = m.decodeLogits(logits[t*L : (t+1)*L])
+	}
+	return res
+}
+
 // decodeLogits turns one row of logits into a label and its probability.
 func (m *Model) decodeLogits(row []float32) (Label, float32) {
 	best, ent := 0, -1 // most likely class; most likely entity class
@@ -318,24 +336,24 @@ func (m *Model) Close() error {
 }
 
 func (m *Model) release() error {
-	var errs []error
-	if m.sess != nil {
-		errs = append(errs, m.sess.Close())
+	if m.sess == nil {
+		return nil
 	}
-	if m.tmpDir != "" {
-		errs = append(errs, os.RemoveAll(m.tmpDir))
-		m.tmpDir = ""
-	}
-	return errors.Join(errs...)
+	return m.sess.Close()
 }
 
 func readJSON(path string, v any) error {
-	b, err := os.ReadFile(path)
+	return readJSONFS(os.DirFS(filepath.Dir(path)), filepath.Base(path), filepath.Dir(path), v)
+}
+
+// readJSONFS decodes file of fsys into v; where names fsys in errors.
+func readJSONFS(fsys fs.FS, file, where string, v any) error {
+	b, err := fs.ReadFile(fsys, file)
 	if err != nil {
 		return fmt.Errorf("ner: %w", err)
 	}
 	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("ner: %s: %w", path, err)
+		return fmt.Errorf("ner: %s/%s: %w", where, file, err)
 	}
 	return nil
 }

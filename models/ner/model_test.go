@@ -63,12 +63,18 @@ func closeShared() {
 type parityFixture struct {
 	Labels []string `json:"labels"`
 	Cases  []struct {
-		Text   string      `json:"text"`
-		Tokens []string    `json:"tokens"`
-		Words  []int64     `json:"words"`
-		Chars  [][]int64   `json:"chars"`
-		Shapes []int64     `json:"shapes"`
-		Logits [][]float64 `json:"logits"`
+		Text   string    `json:"text"`
+		Tokens []string  `json:"tokens"`
+		Words  []int64   `json:"words"`
+		Chars  [][]int64 `json:"chars"`
+		Shapes []int64   `json:"shapes"`
+		// Gazetteer features; absent for a model without them.
+		Gazetteer []int64     `json:"gazetteer"`
+		Logits    [][]float64 `json:"logits"`
+		// With a CRF: torch's Viterbi paths over Logits, plain and with
+		// the default recall bias (EntityProb 0.2).
+		Viterbi       []int `json:"viterbi"`
+		ViterbiBiased []int `json:"viterbi_biased"`
 	} `json:"cases"`
 }
 
@@ -76,6 +82,45 @@ func TestParityWithTorch(t *testing.T) {
 	m := builtin(t)
 	var fx parityFixture
 	readFixture(t, "parity_fixture.json", &fx)
+	checkParity(t, m, fx)
+}
+
+// TestParityCRFGazetteer runs the same checks on testdata/crfgaz, a tiny
+// untrained model with gazetteer features and a CRF (train/crfgaz_tiny.py),
+// so those runtime paths stay checked against torch whatever the
+// built-in model has.
+func TestParityCRFGazetteer(t *testing.T) {
+	needORT(t)
+	m, err := Load(filepath.Join("testdata", "crfgaz"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if m.own.gazetteer == nil || m.manifest.CRF == nil {
+		t.Fatal("testdata/crfgaz lost its gazetteer lists or its CRF")
+	}
+	var fx parityFixture
+	readFixture(t, filepath.Join("crfgaz", "parity_fixture.json"), &fx)
+	gazWords := 0
+	for _, c := range fx.Cases {
+		for _, g := range c.Gazetteer {
+			if g != 0 {
+				gazWords++
+			}
+		}
+	}
+	if gazWords == 0 {
+		t.Fatal("no fixture token is in a gazetteer list: the feature goes unchecked")
+	}
+	checkParity(t, m, fx)
+	checkViterbi(t, m, fx)
+}
+
+// checkParity compares the features m computes with the fixture's and
+// the labels and scores of one batched TagAll over all its cases with
+// torch's.
+func checkParity(t *testing.T, m *Model, fx parityFixture) {
+	t.Helper()
 	if !slices.Equal(fx.Labels, m.Labels()) {
 		t.Fatalf("labels %v, model has %v", fx.Labels, m.Labels())
 	}
@@ -84,6 +129,9 @@ func TestParityWithTorch(t *testing.T) {
 		s := m.own.prepare(c.Tokens)
 		if !slices.Equal(s.words, c.Words) || !slices.Equal(s.shapes, c.Shapes) {
 			t.Errorf("%q: features differ from the Python side", c.Text)
+		}
+		if m.own.gazetteer != nil && !slices.Equal(s.gaz, c.Gazetteer) {
+			t.Errorf("%q: gazetteer features %v, Python %v", c.Text, s.gaz, c.Gazetteer)
 		}
 		for i := range c.Chars {
 			if !slices.Equal(s.chars[i], c.Chars[i]) {
@@ -98,6 +146,15 @@ func TestParityWithTorch(t *testing.T) {
 		t.Fatal(err)
 	}
 	for k, c := range fx.Cases {
+		if m.manifest.CRF != nil {
+			// Viterbi over ONNX Runtime's logits finds torch's path.
+			for i, j := range c.ViterbiBiased {
+				if want := ParseLabel(fx.Labels[j]); got[k].Labels[i] != want {
+					t.Errorf("%q token %d %q: label %v, torch's Viterbi says %v", c.Text, i, c.Tokens[i], got[k].Labels[i], want)
+				}
+			}
+			continue
+		}
 		for i, row := range c.Logits {
 			best, p := softmaxMax(row)
 			want := ParseLabel(fx.Labels[best])
@@ -112,6 +169,45 @@ func TestParityWithTorch(t *testing.T) {
 				t.Errorf("%q token %d: score %.5f, torch %.5f", c.Text, i, got[k].Scores[i], p)
 			}
 		}
+	}
+}
+
+// checkViterbi decodes torch's logits of the fixture with the Go
+// Viterbi and compares the paths with torch's, with and without the
+// recall bias.
+func checkViterbi(t *testing.T, m *Model, fx parityFixture) {
+	t.Helper()
+	c := m.manifest.CRF
+	isO := make([]bool, len(m.labels))
+	for j, l := range m.labels {
+		isO[j] = l.Entity == None
+	}
+	L := len(m.labels)
+	biased := 0
+	for _, k := range fx.Cases {
+		n := len(k.Logits)
+		emit := make([]float32, 0, n*L)
+		for _, row := range k.Logits {
+			for _, v := range row {
+				emit = append(emit, float32(v))
+			}
+		}
+		for _, tc := range []struct {
+			bias float32
+			want []int
+		}{{0, k.Viterbi}, {recallBias(DefaultEntityProb), k.ViterbiBiased}} {
+			got := make([]int, n)
+			c.viterbi(emit, n, L, isO, tc.bias, got)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("%q bias %.3f: path %v, torch %v", k.Text, tc.bias, got, tc.want)
+			}
+		}
+		if !slices.Equal(k.Viterbi, k.ViterbiBiased) {
+			biased++
+		}
+	}
+	if biased == 0 {
+		t.Error("the recall bias changed no path: the biased decoding goes unchecked")
 	}
 }
 

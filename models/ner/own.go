@@ -2,7 +2,7 @@ package ner
 
 import (
 	"fmt"
-	"path/filepath"
+	"io/fs"
 	"unicode/utf8"
 
 	onnx "github.com/yalue/onnxruntime_go"
@@ -29,16 +29,24 @@ type ownModel struct {
 	words    map[string]int64
 	chars    map[rune]int64
 	maxChars int
+	// gazetteer maps a normalised word to its feature: bit i set when
+	// list i of vocab.json's gazetteer_lists holds it. nil for a model
+	// without that input.
+	gazetteer map[string]int64
 }
 
-func (m *Model) loadOwn(dir string) error {
-	if err := readJSON(filepath.Join(dir, manifestFile), &m.manifest); err != nil {
+// loadOwn loads a model of this recipe from fsys (a directory, or the
+// embedded files); where names it in errors. The ONNX graph is opened
+// from memory, so the built-in model needs no file on disk.
+func (m *Model) loadOwn(fsys fs.FS, where string) error {
+	name := func(f string) string { return where + "/" + f }
+	if err := readJSONFS(fsys, manifestFile, where, &m.manifest); err != nil {
 		return err
 	}
 	if len(m.manifest.Labels) == 0 {
-		return fmt.Errorf("ner: %s: no labels", filepath.Join(dir, manifestFile))
+		return fmt.Errorf("ner: %s: no labels", name(manifestFile))
 	}
-	om, err := readOwnVocab(filepath.Join(dir, ownVocabFile), m.manifest.Tokenizer.MaxChars)
+	om, err := readOwnVocab(fsys, where, m.manifest.Tokenizer.MaxChars)
 	if err != nil {
 		return err
 	}
@@ -47,30 +55,48 @@ func (m *Model) loadOwn(dir string) error {
 		m.labels = append(m.labels, ParseLabel(n))
 		m.names = append(m.names, n)
 	}
+	if c := m.manifest.CRF; c != nil {
+		if err := c.check(len(m.labels)); err != nil {
+			return fmt.Errorf("ner: %s: %w", name(manifestFile), err)
+		}
+	}
 
-	p := filepath.Join(dir, ownModelFile)
-	in, out, err := ort.ModelIO(p)
+	p := name(ownModelFile)
+	graph, err := fs.ReadFile(fsys, ownModelFile)
+	if err != nil {
+		return fmt.Errorf("ner: %w", err)
+	}
+	in, out, err := ort.ModelIOData(p, graph)
 	if err != nil {
 		return err
 	}
-	if len(in) != 3 || len(out) != 1 {
-		return fmt.Errorf("ner: %s: want inputs words, chars, shapes and one output, have %d and %d", p, len(in), len(out))
+	inputs := []string{"words", "chars", "shapes"}
+	if om.gazetteer != nil {
+		inputs = append(inputs, "gazetteer")
+	}
+	if len(in) != len(inputs) || len(out) != 1 {
+		return fmt.Errorf("ner: %s: want inputs %v (as vocab.json says) and one output, have %d and %d", p, inputs, len(in), len(out))
 	}
 	if s := out[0].Shape; len(s) != 3 || (s[2] > 0 && int(s[2]) != len(m.labels)) {
 		return fmt.Errorf("ner: %s: output shape %v does not fit %d labels", p, s, len(m.labels))
 	}
-	m.sess, err = ort.NewSession(p, []string{"words", "chars", "shapes"}, []string{out[0].Name})
+	m.sess, err = ort.NewSessionFromData(p, graph, inputs, []string{out[0].Name})
 	return err
 }
 
 // readOwnVocab reads vocab.json: {"words": [...], "chars": [...]}, ids by
-// position, the first three of each list being padding, unknown and NL.
-func readOwnVocab(path string, maxChars int) (*ownModel, error) {
+// position, the first three of each list being padding, unknown and NL;
+// and, for a model with gazetteer features, "gazetteer_lists" (list
+// names, bit 0 first) and "gazetteer" (list name: normalised words).
+func readOwnVocab(fsys fs.FS, where string, maxChars int) (*ownModel, error) {
+	path := where + "/" + ownVocabFile
 	var v struct {
-		Words []string `json:"words"`
-		Chars []string `json:"chars"`
+		Words     []string            `json:"words"`
+		Chars     []string            `json:"chars"`
+		GazLists  []string            `json:"gazetteer_lists"`
+		Gazetteer map[string][]string `json:"gazetteer"`
 	}
-	if err := readJSON(path, &v); err != nil {
+	if err := readJSONFS(fsys, ownVocabFile, where, &v); err != nil {
 		return nil, err
 	}
 	if len(v.Words) < 3 || len(v.Chars) < 3 {
@@ -94,6 +120,17 @@ func readOwnVocab(path string, maxChars int) (*ownModel, error) {
 		}
 		om.chars[r] = int64(i + 3)
 	}
+	if len(v.GazLists) > 0 {
+		if len(v.GazLists) > 16 {
+			return nil, fmt.Errorf("ner: %s: %d gazetteer lists, at most 16", path, len(v.GazLists))
+		}
+		om.gazetteer = make(map[string]int64)
+		for bit, name := range v.GazLists {
+			for _, w := range v.Gazetteer[name] {
+				om.gazetteer[w] |= 1 << bit
+			}
+		}
+	}
 	return om, nil
 }
 
@@ -105,6 +142,7 @@ func (om *ownModel) prepare(toks []string) *seq {
 		words:  make([]int64, len(toks)),
 		shapes: make([]int64, len(toks)),
 		chars:  make([][]int64, len(toks)),
+		gaz:    make([]int64, len(toks)),
 	}
 	for i, t := range toks {
 		s.shapes[i] = int64(Shape(t))
@@ -113,11 +151,13 @@ func (om *ownModel) prepare(toks []string) *seq {
 			s.chars[i] = []int64{idNL}
 			continue
 		}
-		if id, ok := om.words[Norm(t)]; ok {
+		norm := Norm(t)
+		if id, ok := om.words[norm]; ok {
 			s.words[i] = id
 		} else {
 			s.words[i] = idUnk
 		}
+		s.gaz[i] = om.gazetteer[norm]
 		cs := make([]int64, 0, min(len(t), om.maxChars))
 		for _, r := range t {
 			if len(cs) == om.maxChars {
@@ -147,48 +187,53 @@ func (om *ownModel) run(m *Model, reqs []*seq) ([]result, error) {
 	}
 	words := make([]int64, B*T)
 	shapes := make([]int64, B*T)
+	gaz := make([]int64, B*T)
 	chars := make([]int64, B*T*C)
 	for b, r := range reqs {
 		copy(words[b*T:], r.words)
 		copy(shapes[b*T:], r.shapes)
+		copy(gaz[b*T:], r.gaz)
 		for t, cs := range r.chars {
 			copy(chars[(b*T+t)*C:], cs)
 		}
 	}
+	bt := onnx.NewShape(int64(B), int64(T))
+	feeds := []struct {
+		shape onnx.Shape
+		data  []int64
+	}{{bt, words}, {onnx.NewShape(int64(B), int64(T), int64(C)), chars}, {bt, shapes}}
+	if om.gazetteer != nil {
+		feeds = append(feeds, struct {
+			shape onnx.Shape
+			data  []int64
+		}{bt, gaz})
+	}
+	var ins []onnx.Value
+	defer func() {
+		for _, v := range ins {
+			v.Destroy()
+		}
+	}()
+	for _, f := range feeds {
+		v, err := onnx.NewTensor(f.shape, f.data)
+		if err != nil {
+			return nil, fmt.Errorf("ner: tensor: %w", err)
+		}
+		ins = append(ins, v)
+	}
 	L := len(m.labels)
-	wt, err := onnx.NewTensor(onnx.NewShape(int64(B), int64(T)), words)
-	if err != nil {
-		return nil, fmt.Errorf("ner: tensor: %w", err)
-	}
-	defer wt.Destroy()
-	ct, err := onnx.NewTensor(onnx.NewShape(int64(B), int64(T), int64(C)), chars)
-	if err != nil {
-		return nil, fmt.Errorf("ner: tensor: %w", err)
-	}
-	defer ct.Destroy()
-	st, err := onnx.NewTensor(onnx.NewShape(int64(B), int64(T)), shapes)
-	if err != nil {
-		return nil, fmt.Errorf("ner: tensor: %w", err)
-	}
-	defer st.Destroy()
 	lt, err := onnx.NewEmptyTensor[float32](onnx.NewShape(int64(B), int64(T), int64(L)))
 	if err != nil {
 		return nil, fmt.Errorf("ner: tensor: %w", err)
 	}
 	defer lt.Destroy()
-	if err := m.sess.Run([]onnx.Value{wt, ct, st}, []onnx.Value{lt}); err != nil {
+	if err := m.sess.Run(ins, []onnx.Value{lt}); err != nil {
 		return nil, err
 	}
 	logits := lt.GetData()
 	out := make([]result, B)
 	for b, r := range reqs {
-		n := len(r.tokens)
-		res := result{labels: make([]Label, n), scores: make([]float32, n)}
-		for t := 0; t < n; t++ {
-			off := (b*T + t) * L
-			res.labels[t], res.scores[t] = m.decodeLogits(logits[off : off+L])
-		}
-		out[b] = res
+		out[b] = m.decodeSeq(logits[b*T*L:], len(r.tokens))
 	}
 	return out, nil
 }

@@ -23,6 +23,7 @@ type tokenizerFixture struct {
 		} `json:"words"`
 		WordIDs []int64   `json:"word_ids"`
 		CharIDs [][]int64 `json:"char_ids"`
+		GazIDs  []int64   `json:"gaz_ids"`
 	} `json:"cases"`
 }
 
@@ -67,6 +68,9 @@ func TestTokenizerParity(t *testing.T) {
 			s := om.prepare(got)
 			if !slices.Equal(s.words, c.WordIDs) {
 				t.Errorf("word ids of %q\n got %v\nwant %v", c.Text, s.words, c.WordIDs)
+			}
+			if c.GazIDs != nil && !slices.Equal(s.gaz, c.GazIDs) {
+				t.Errorf("gazetteer ids of %q\n got %v\nwant %v", c.Text, s.gaz, c.GazIDs)
 			}
 			for i := range got {
 				if !slices.Equal(s.chars[i], c.CharIDs[i]) {
@@ -126,7 +130,7 @@ func readFixture(t testing.TB, name string, v any) {
 // builtinVocab loads the shipped vocabularies without ONNX Runtime.
 func builtinVocab(t testing.TB) *ownModel {
 	t.Helper()
-	om, err := readOwnVocab(filepath.Join("model", ownVocabFile), 20)
+	om, err := readOwnVocab(os.DirFS("model"), "model", 20)
 	if err != nil {
 		t.Fatal(err)
 	}

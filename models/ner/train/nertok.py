@@ -17,7 +17,10 @@ Features per token:
     ASCII digits to '0'; 0 = padding, 1 = unknown, 2 = NL;
   * char ids: the first MAX_CHARS runes, looked up case-sensitively in the
     char vocabulary; 0 = padding, 1 = unknown, 2 = NL;
-  * shape id: see shape().
+  * shape id: see shape();
+  * gazetteer id: a bit per word list that holds norm(token) (GAZ_LISTS;
+    the lists are engine/detect/gazetteer/data's, stored in vocab.json
+    so the model directory is self-contained); 0 = in none, or NL.
 """
 
 import json
@@ -196,6 +199,55 @@ def word_id(tok, wvocab):
     return wvocab.get(norm(tok), UNK)
 
 
+# Gazetteer features: one bit per list, in this order (vocab.json
+# "gazetteer_lists"; models/ner/own.go reads the same). Each list holds
+# the single-token entries of its files in engine/detect/gazetteer/data,
+# normalised by norm(): census and SSA first names and surnames,
+# GeoNames cities and country names, company legal forms, honorifics.
+GAZ_LISTS = [
+    ("first_name", ["first_names.txt"]),
+    ("surname", ["surnames.txt"]),
+    ("place", ["cities.txt", "countries.txt"]),
+    ("org_form", ["legal_forms.txt"]),
+    ("title", ["titles.txt"]),
+]
+N_GAZ = 1 << len(GAZ_LISTS)
+
+
+def load_gazetteer(data_dir):
+    """Reads GAZ_LISTS from data_dir: {list name: sorted normalised words}."""
+    import os
+    out = {}
+    for name, files in GAZ_LISTS:
+        words = set()
+        for fn in files:
+            with open(os.path.join(data_dir, fn), encoding="utf-8") as f:
+                for line in f:
+                    line = line.strip()
+                    if not line or line.startswith("#"):
+                        continue
+                    toks = tokenize(line)
+                    if len(toks) == 1:
+                        words.add(norm(toks[0]))
+        out[name] = sorted(words)
+    return out
+
+
+def gaz_index(lists):
+    """{normalised word: bits} from load_gazetteer's lists."""
+    idx = {}
+    for bit, (name, _) in enumerate(GAZ_LISTS):
+        for w in lists.get(name, []):
+            idx[w] = idx.get(w, 0) | (1 << bit)
+    return idx
+
+
+def gaz_id(tok, gindex):
+    if tok == NL or not gindex:
+        return 0
+    return gindex.get(norm(tok), 0)
+
+
 FIXTURE_TEXTS = [
     "John Smith works at Acme Corp in Berlin.",
     "Name: JOHN O'BRIEN-SMITH\nAddress: 12b Main St., Apt. #4\nSpringfield, IL 62704",
@@ -216,7 +268,7 @@ FIXTURE_TEXTS = [
 ]
 
 
-def write_fixture(path, wvocab=None, cvocab=None):
+def write_fixture(path, wvocab=None, cvocab=None, gindex=None):
     cases = []
     for t in FIXTURE_TEXTS:
         toks = tokenize(t)
@@ -233,6 +285,8 @@ def write_fixture(path, wvocab=None, cvocab=None):
         if wvocab is not None:
             c["word_ids"] = [word_id(x, wvocab) for x in toks]
             c["char_ids"] = [char_ids(x, cvocab) for x in toks]
+        if gindex:
+            c["gaz_ids"] = [gaz_id(x, gindex) for x in toks]
         cases.append(c)
     with open(path, "w", encoding="utf-8") as f:
         json.dump({"cases": cases}, f, ensure_ascii=False, indent=1)
@@ -243,15 +297,15 @@ def load_vocab(path):
         v = json.load(f)
     w = {s: i for i, s in enumerate(v["words"])}
     c = {s: i for i, s in enumerate(v["chars"])}
-    return w, c
+    return w, c, gaz_index(v.get("gazetteer", {}))
 
 
 if __name__ == "__main__":
     if len(sys.argv) >= 3 and sys.argv[1] == "fixture":
-        wv = cv = None
+        wv = cv = gi = None
         if len(sys.argv) >= 4:
-            wv, cv = load_vocab(sys.argv[3])
-        write_fixture(sys.argv[2], wv, cv)
+            wv, cv, gi = load_vocab(sys.argv[3])
+        write_fixture(sys.argv[2], wv, cv, gi)
     else:
         print("usage: nertok.py fixture OUT.json [vocab.json]", file=sys.stderr)
         sys.exit(2)

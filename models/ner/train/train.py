@@ -236,13 +236,14 @@ def pretrained_rows(bin_path, words, dim):
     return t / t.std()
 
 
-def encode(ex, wv, cv):
+def encode(ex, wv, cv, gi):
     toks = [t for t, _ in ex]
     return (
         [nertok.word_id(t, wv) for t in toks],
         [nertok.char_ids(t, cv) for t in toks],
         [nertok.shape(t) for t in toks],
         [L2I.get(g, -100) for _, g in ex],  # IGN (corpora.IGN): no loss
+        [nertok.gaz_id(t, gi) for t in toks],
     )
 
 
@@ -254,15 +255,17 @@ def batchify(encs, idx):
     Ch = torch.zeros(B, T, C, dtype=torch.long)
     S = torch.zeros(B, T, dtype=torch.long)
     Y = torch.full((B, T), -100, dtype=torch.long)
+    G = torch.zeros(B, T, dtype=torch.long)
     for b, i in enumerate(idx):
-        w, c, s, y = encs[i]
+        w, c, s, y, g = encs[i]
         n = len(w)
         W[b, :n] = torch.tensor(w)
         S[b, :n] = torch.tensor(s)
         Y[b, :n] = torch.tensor(y)
+        G[b, :n] = torch.tensor(g)
         for t, cs in enumerate(c):
             Ch[b, t, :len(cs)] = torch.tensor(cs)
-    return W, Ch, S, Y
+    return W, Ch, S, Y, G
 
 
 def make_batches(encs, bsz, rng):
@@ -367,17 +370,18 @@ def predict(model, encs, bsz=128):
     order = sorted(range(len(encs)), key=lambda i: len(encs[i][0]))
     for k in range(0, len(order), bsz):
         idx = order[k:k + bsz]
-        W, Ch, S, _ = batchify(encs, idx)
-        logits = model(W, Ch, S)
+        W, Ch, S, _, G = batchify(encs, idx)
+        logits = model(W, Ch, S, G)
         am = logits.argmax(-1)
         for b, i in enumerate(idx):
             n = len(encs[i][0])
-            preds[i] = [LABELS[j] for j in am[b, :n].tolist()]
+            path = model.crf.viterbi(logits[b], n) if model.crf is not None else am[b, :n].tolist()
+            preds[i] = [LABELS[j] for j in path]
     return preds
 
 
-def evaluate(model, examples, wv, cv, merge_addr=False):
-    encs = [encode(ex, wv, cv) for ex in examples]
+def evaluate(model, examples, wv, cv, gi, merge_addr=False):
+    encs = [encode(ex, wv, cv, gi) for ex in examples]
     preds = predict(model, encs)
     golds = [[g for _, g in ex] for ex in examples]
     toks = [[t for t, _ in ex] for ex in examples]
@@ -393,20 +397,27 @@ class Exportable(nn.Module):
         super().__init__()
         self.m = m
 
-    def forward(self, words, chars, shapes):
-        return self.m(words, chars, shapes)
+    def forward(self, words, chars, shapes, gaz=None):
+        return self.m(words, chars, shapes, gaz)
 
 
-def export_onnx(model, path, wv, cv):
+def export_onnx(model, path, wv, cv, gi):
+    """Writes the graph: inputs words, chars, shapes (and gazetteer when
+    the model has that feature), output logits (the CRF's emissions when
+    it has a CRF)."""
     model.eval()
     ex = [["John", "Smith", "works", "at", "Acme", "Corp", "."]]
-    enc = [encode([(t, "O") for t in e], wv, cv) for e in ex]
-    W, Ch, S, _ = batchify(enc, [0])
+    enc = [encode([(t, "O") for t in e], wv, cv, gi) for e in ex]
+    W, Ch, S, _, G = batchify(enc, [0])
+    args, names = (W, Ch, S), ["words", "chars", "shapes"]
+    axes = {"words": {0: "batch", 1: "tokens"}, "chars": {0: "batch", 1: "tokens", 2: "chars"},
+            "shapes": {0: "batch", 1: "tokens"}, "logits": {0: "batch", 1: "tokens"}}
+    if model.gemb is not None:
+        args, names = (W, Ch, S, G), names + ["gazetteer"]
+        axes["gazetteer"] = {0: "batch", 1: "tokens"}
     torch.onnx.export(
-        Exportable(model), (W, Ch, S), path,
-        input_names=["words", "chars", "shapes"], output_names=["logits"],
-        dynamic_axes={"words": {0: "batch", 1: "tokens"}, "chars": {0: "batch", 1: "tokens", 2: "chars"},
-                      "shapes": {0: "batch", 1: "tokens"}, "logits": {0: "batch", 1: "tokens"}},
+        Exportable(model), args, path,
+        input_names=names, output_names=["logits"], dynamic_axes=axes,
         opset_version=14, do_constant_folding=True)
     import onnx
     m = onnx.load(path)
@@ -414,32 +425,43 @@ def export_onnx(model, path, wv, cv):
     return os.path.getsize(path)
 
 
+# Texts of the parity fixture (parity_fixture).
+PARITY_TEXTS = [
+    "John Smith works at Acme Corp in Berlin.",
+    "Name: JOHN SMITH\nAddress: 12 Main Street\nSpringfield, IL 62704",
+    "Please contact Dr. Maria Garcia-Lopez at Siemens AG, Werner-von-Siemens-Straße 1, 80333 München.",
+    "ok",
+    "The invoice was sent to Globex Corporation on 12/03/2021 by jane.doe@example.com",
+]
+
+
 @torch.no_grad()
-def parity_fixture(model, wv, cv, path):
+def parity_fixture(model, wv, cv, gi, path):
     """Sentences batched with different padding, and the torch logits for
-    each; the Go test runs the ONNX model on the same inputs."""
+    each (and, with a CRF, the Viterbi paths with and without a recall
+    bias); the Go test runs the ONNX model on the same inputs and decodes
+    the same logits."""
     model.eval()
-    texts = [
-        "John Smith works at Acme Corp in Berlin.",
-        "Name: JOHN SMITH\nAddress: 12 Main Street\nSpringfield, IL 62704",
-        "Please contact Dr. Maria Garcia-Lopez at Siemens AG, Werner-von-Siemens-Straße 1, 80333 München.",
-        "ok",
-        "The invoice was sent to Globex Corporation on 12/03/2021 by jane.doe@example.com",
-    ]
     cases = []
-    for t in texts:
+    for t in PARITY_TEXTS:
         toks = nertok.tokenize(t)
-        enc = encode([(x, "O") for x in toks], wv, cv)
-        cases.append({"text": t, "tokens": toks, "words": enc[0], "chars": enc[1], "shapes": enc[2]})
+        enc = encode([(x, "O") for x in toks], wv, cv, gi)
+        cases.append({"text": t, "tokens": toks, "words": enc[0], "chars": enc[1], "shapes": enc[2],
+                      "gazetteer": enc[4]})
     # One batch with all of them (padded), plus each alone.
-    encs = [(c["words"], c["chars"], c["shapes"], [0] * len(c["words"])) for c in cases]
-    W, Ch, S, _ = batchify(encs, list(range(len(encs))))
-    batched = model(W, Ch, S)
+    encs = [(c["words"], c["chars"], c["shapes"], [0] * len(c["words"]), c["gazetteer"]) for c in cases]
+    W, Ch, S, _, G = batchify(encs, list(range(len(encs))))
+    batched = model(W, Ch, S, G)
     for i, c in enumerate(cases):
         n = len(c["words"])
-        alone = model(*batchify(encs, [i])[:3])[0, :n]
+        w1, c1, s1, _, g1 = batchify(encs, [i])
+        alone = model(w1, c1, s1, g1)[0, :n]
         c["logits"] = [[round(v, 5) for v in row] for row in alone.tolist()]
         c["max_batch_diff"] = float((alone - batched[i, :n]).abs().max())
+        if model.crf is not None:
+            rounded = torch.tensor(c["logits"])
+            c["viterbi"] = model.crf.viterbi(rounded, n)
+            c["viterbi_biased"] = model.crf.viterbi(rounded, n, o_bias=math.log(4))  # EntityProb 0.2
     with open(path, "w", encoding="utf-8") as f:
         json.dump({"labels": LABELS, "cases": cases}, f, ensure_ascii=False)
     return max(c["max_batch_diff"] for c in cases)
@@ -458,34 +480,64 @@ def heldout_sets(corp, src, data):
     return heldout, presidio
 
 
-def all_scores(model, heldout, presidio, wv, cv):
+def all_scores(model, heldout, presidio, wv, cv, gi):
     scores = {}
     for name, exs in heldout.items():
         if exs:
-            scores[name] = evaluate(model, exs, wv, cv)
+            scores[name] = evaluate(model, exs, wv, cv, gi)
             log("eval", name, json.dumps(scores[name]["entity"]["micro"]))
     if presidio:
-        scores["presidio_generated_large"] = evaluate(model, presidio, wv, cv)
-        scores["presidio_generated_large_address_merged"] = evaluate(model, presidio, wv, cv, merge_addr=True)
+        scores["presidio_generated_large"] = evaluate(model, presidio, wv, cv, gi)
+        scores["presidio_generated_large_address_merged"] = evaluate(model, presidio, wv, cv, gi, merge_addr=True)
         log("eval presidio", json.dumps(scores["presidio_generated_large"]["entity"]["micro"]),
             "token", json.dumps(scores["presidio_generated_large"]["token"]["micro"]))
     return scores
+
+
+def from_checkpoint(path):
+    """The model of a checkpoint with its vocabularies: (model, words,
+    chars, gazetteer lists, wv, cv, gi)."""
+    ck = torch.load(path)
+    words, chars, gaz = ck["words"], ck["chars"], ck.get("gazetteer", {})
+    model = NER(len(words), len(chars), nertok.N_SHAPES, len(LABELS), wdim=ck.get("wdim", 96),
+                hidden=ck.get("hidden", 128), n_gaz=nertok.N_GAZ if gaz else 0, crf=ck.get("crf", False))
+    model.load_state_dict(ck["model"])
+    wv = {w: i for i, w in enumerate(words)}
+    cv = {c: i for i, c in enumerate(chars)}
+    return model, ck, gaz, wv, cv, nertok.gaz_index(gaz)
+
+
+def write_runtime(out, model, words, chars, gaz, wv, cv, gi):
+    """Writes ner.onnx and vocab.json (words, chars and the gazetteer
+    lists the features read) into out; returns the ONNX file's size."""
+    os.makedirs(out, exist_ok=True)
+    size = export_onnx(model, os.path.join(out, "ner.onnx"), wv, cv, gi)
+    v = {"words": words, "chars": chars}
+    if gaz:
+        v["gazetteer_lists"] = [name for name, _ in nertok.GAZ_LISTS]
+        v["gazetteer"] = gaz
+    with open(os.path.join(out, "vocab.json"), "w", encoding="utf-8") as f:
+        json.dump(v, f, ensure_ascii=False, separators=(",", ":"))
+    return size
+
+
+def runtime_manifest(model):
+    """The manifest fields the Go runtime reads besides name and version."""
+    m = {"labels": LABELS, "tokenizer": {"max_chars": nertok.MAX_CHARS, "window_tokens": MAX_TOKENS}}
+    if model.crf is not None:
+        m["crf"] = model.crf.params()
+    return m
 
 
 def rescore(args):
     """Re-evaluates a saved checkpoint (after a change to decoding or to
     the held-out sets) and rewrites the scores of a manifest, keeping the
     Go detector scores."""
-    ck = torch.load(args.checkpoint)
-    words, chars = ck["words"], ck["chars"]
-    wv = {w: i for i, w in enumerate(words)}
-    cv = {c: i for i, c in enumerate(chars)}
-    model = NER(len(words), len(chars), nertok.N_SHAPES, len(LABELS), wdim=ck.get("wdim", 96), hidden=ck.get("hidden", 128))
-    model.load_state_dict(ck["model"])
+    model, _, _, wv, cv, gi = from_checkpoint(args.checkpoint)
     corp = corpora.load_all(os.path.join(args.data, "ner"))
     src = synth.Sources(args.data, synth.corpus_names(corp))
     heldout, presidio = heldout_sets(corp, src, args.data)
-    scores = all_scores(model, heldout, presidio, wv, cv)
+    scores = all_scores(model, heldout, presidio, wv, cv, gi)
     with open(args.rescore, encoding="utf-8") as f:
         man = json.load(f)
     keep = {k: v for k, v in man.get("scores", {}).items() if k.startswith("go_")}
@@ -499,19 +551,11 @@ def export_checkpoint(args):
     """Exports --checkpoint (a run still going, or stopped) to --out with a
     manifest that has the runtime fields only, so the Go side can score it
     on the dev splits (nereval -model DIR -table dev) before a run ends."""
-    ck = torch.load(args.checkpoint)
-    words, chars = ck["words"], ck["chars"]
-    wv = {w: i for i, w in enumerate(words)}
-    cv = {c: i for i, c in enumerate(chars)}
-    model = NER(len(words), len(chars), nertok.N_SHAPES, len(LABELS), wdim=ck["wdim"], hidden=ck["hidden"])
-    model.load_state_dict(ck["model"])
-    os.makedirs(args.out, exist_ok=True)
-    export_onnx(model, os.path.join(args.out, "ner.onnx"), wv, cv)
-    with open(os.path.join(args.out, "vocab.json"), "w", encoding="utf-8") as f:
-        json.dump({"words": words, "chars": chars}, f, ensure_ascii=False, separators=(",", ":"))
+    model, ck, gaz, wv, cv, gi = from_checkpoint(args.checkpoint)
+    write_runtime(args.out, model, ck["words"], ck["chars"], gaz, wv, cv, gi)
     with open(os.path.join(args.out, "manifest.json"), "w", encoding="utf-8") as f:
-        json.dump({"name": "redactd-ner", "version": "checkpoint-step-%d" % ck["step"], "labels": LABELS,
-                   "tokenizer": {"max_chars": nertok.MAX_CHARS, "window_tokens": MAX_TOKENS}}, f, indent=1)
+        json.dump({"name": "redactd-ner", "version": "checkpoint-step-%d" % ck["step"], **runtime_manifest(model)},
+                  f, indent=1)
     log("exported step", ck["step"], "to", args.out)
 
 
@@ -534,6 +578,17 @@ def main():
     ap.add_argument("--max-words", type=int, default=50000, help="word vocabulary size with --embeddings")
     ap.add_argument("--wdim", type=int, default=100)
     ap.add_argument("--hidden", type=int, default=160)
+    # Gazetteer features and the CRF were measured against the shipped
+    # model on the dev splits and not adopted (../README.md, "Tried and
+    # not adopted"); the runtime reads models trained with either.
+    ap.add_argument("--gazetteer", default="",
+                    help="folder of the word lists read as gazetteer features (nertok.GAZ_LISTS), e.g. "
+                         "../../../engine/detect/gazetteer/data; empty: no such input")
+    ap.add_argument("--gaz-drop", type=float, default=0.2, help="share of tokens whose gazetteer bits are hidden in training")
+    ap.add_argument("--crf", type=int, default=0, help="1: a CRF output layer (Viterbi decoding), 0: per-token softmax")
+    ap.add_argument("--ce-weight", type=float, default=0.5,
+                    help="with --crf: weight of a per-token cross-entropy on the emissions beside the CRF loss, "
+                         "so that the emissions stay probabilities for the score and the recall bias")
     ap.add_argument("--export", action="store_true", help="only export --checkpoint to --out (runtime files, no scores)")
     ap.add_argument("--rescore", default="", help="only re-evaluate --checkpoint and rewrite the scores of this manifest.json")
     args = ap.parse_args()
@@ -589,10 +644,14 @@ def main():
         words = extend_vocab(words, args.embeddings[:-len(".bin")] + ".vec", args.max_words)
     wv = {w: i for i, w in enumerate(words)}
     cv = {c: i for i, c in enumerate(chars)}
-    log("vocab", len(words), "words", f"({n_train_words} from the training data)", len(chars), "chars")
-    encs = [encode(ex, wv, cv) for ex in train]
+    gaz = nertok.load_gazetteer(args.gazetteer) if args.gazetteer else {}
+    gi = nertok.gaz_index(gaz)
+    log("vocab", len(words), "words", f"({n_train_words} from the training data)", len(chars), "chars",
+        len(gi), "gazetteer words")
+    encs = [encode(ex, wv, cv, gi) for ex in train]
 
-    model = NER(len(words), len(chars), nertok.N_SHAPES, len(LABELS), wdim=args.wdim, hidden=args.hidden)
+    model = NER(len(words), len(chars), nertok.N_SHAPES, len(LABELS), wdim=args.wdim, hidden=args.hidden,
+                n_gaz=nertok.N_GAZ if gaz else 0, crf=bool(args.crf))
     if args.embeddings:
         with torch.no_grad():
             model.wemb.weight[3:] = pretrained_rows(args.embeddings, words, args.wdim)
@@ -608,7 +667,7 @@ def main():
     step, epoch, t_train = 0, 0, time.time()
     if args.resume and os.path.exists(args.checkpoint):
         ck = torch.load(args.checkpoint)
-        if ck["words"] != words or ck["chars"] != chars:
+        if ck["words"] != words or ck["chars"] != chars or ck.get("gazetteer", {}) != gaz:
             raise SystemExit("checkpoint vocabulary differs from this run's: same --seed and data needed to resume")
         model.load_state_dict(ck["model"])
         opt_s.load_state_dict(ck["opt_s"])
@@ -624,8 +683,8 @@ def main():
         tmp = args.checkpoint + ".tmp"
         torch.save({"model": model.state_dict(), "opt_s": opt_s.state_dict(), "opt_d": opt_d.state_dict(),
                     "step": step, "epoch": epoch, "seconds": time.time() - t_train, "rng": rng.getstate(),
-                    "torch_rng": torch.get_rng_state(), "words": words, "chars": chars,
-                    "wdim": args.wdim, "hidden": args.hidden}, tmp)
+                    "torch_rng": torch.get_rng_state(), "words": words, "chars": chars, "gazetteer": gaz,
+                    "crf": bool(args.crf), "wdim": args.wdim, "hidden": args.hidden}, tmp)
         os.replace(tmp, args.checkpoint)
 
     deadline = t_train + args.minutes * 60
@@ -640,9 +699,11 @@ def main():
             if time.time() > deadline:
                 stopped_early = True
                 break
-            W, Ch, S, Y = batchify(encs, idx)
+            W, Ch, S, Y, G = batchify(encs, idx)
             drop = (torch.rand(W.shape) < word_drop) & (W > 2)
             W = W.masked_fill(drop, nertok.UNK)
+            if gaz:  # (no draw without the feature: the random stream stays the recipe's)
+                G = G.masked_fill(torch.rand(G.shape) < args.gaz_drop, 0)
             # Progress is steps done or time spent, whichever is further, so
             # the learning rate still anneals when the time limit binds.
             frac = max(step / args.steps, (time.time() - t_train) / (args.minutes * 60))
@@ -650,8 +711,12 @@ def main():
             for o in (opt_s, opt_d):
                 for g in o.param_groups:
                     g["lr"] = cur
-            logits = model(W, Ch, S)
+            logits = model(W, Ch, S, G)
             loss = lossf(logits.reshape(-1, len(LABELS)), Y.reshape(-1))
+            if model.crf is not None:
+                mask = W != 0
+                crf = model.crf.nll(logits, Y, mask).sum() / mask.sum()
+                loss = crf + args.ce_weight * loss
             opt_s.zero_grad()
             opt_d.zero_grad()
             loss.backward()
@@ -670,30 +735,30 @@ def main():
     train_secs = time.time() - t_train
     log("training done", step, "steps in", round(train_secs), "s")
 
-    scores = all_scores(model, heldout, presidio, wv, cv)
+    scores = all_scores(model, heldout, presidio, wv, cv, gi)
 
     os.makedirs(args.out, exist_ok=True)
     os.makedirs(args.testdata, exist_ok=True)
     if args.checkpoint:
         save_checkpoint()
-    onnx_path = os.path.join(args.out, "ner.onnx")
-    size = export_onnx(model, onnx_path, wv, cv)
-    with open(os.path.join(args.out, "vocab.json"), "w", encoding="utf-8") as f:
-        json.dump({"words": words, "chars": chars}, f, ensure_ascii=False, separators=(",", ":"))
-    diff = parity_fixture(model, wv, cv, os.path.join(args.testdata, "parity_fixture.json"))
+    size = write_runtime(args.out, model, words, chars, gaz, wv, cv, gi)
+    diff = parity_fixture(model, wv, cv, gi, os.path.join(args.testdata, "parity_fixture.json"))
     log("batch padding max logit diff", diff)
-    nertok.write_fixture(os.path.join(args.testdata, "tokenizer_fixture.json"), wv, cv)
+    nertok.write_fixture(os.path.join(args.testdata, "tokenizer_fixture.json"), wv, cv, gi)
 
     manifest = {
         "name": "redactd-ner",
         "version": time.strftime("%Y.%m.%d.%H%M"),
-        "labels": LABELS,
+        **runtime_manifest(model),
         "inputs": {
             "words": "int64 [batch, tokens]: word ids (vocab.json words; 0 pad, 1 unknown, 2 newline)",
             "chars": "int64 [batch, tokens, chars]: char ids (vocab.json chars; 0 pad, 1 unknown, 2 newline), first %d runes" % nertok.MAX_CHARS,
             "shapes": "int64 [batch, tokens]: shape ids (nertok.shape / tokenize.go)",
+            **({"gazetteer": "int64 [batch, tokens]: bit i set when the normalised word is in list i of "
+                             "vocab.json gazetteer_lists (nertok.gaz_id / own.go)"} if gaz else {}),
         },
-        "outputs": {"logits": "float32 [batch, tokens, labels]"},
+        "outputs": {"logits": "float32 [batch, tokens, labels]" +
+                    ("; the CRF's emissions, decoded with Viterbi over crf.transitions/start/end" if model.crf is not None else "")},
         "tokenizer": {
             "words": "split on Unicode white space (Go unicode.IsSpace)",
             "tokens": "maximal runs of letters/marks/numbers (Unicode L*, M*, N*); any other rune is a token alone",
@@ -703,16 +768,21 @@ def main():
             "window_tokens": MAX_TOKENS,
         },
         "architecture": {
-            "type": "word emb + char CNN + shape emb -> BiLSTM (length-aware reversal) -> linear",
+            "type": "word emb + char CNN + shape emb" + (" + gazetteer emb" if gaz else "") +
+                    " -> BiLSTM (length-aware reversal) -> linear" + (" -> CRF" if model.crf is not None else ""),
             "word_dim": model.wemb.embedding_dim, "char_dim": model.cemb.embedding_dim,
             "char_filters": model.conv.out_channels, "shape_dim": model.semb.embedding_dim,
+            "gazetteer_dim": model.gemb.embedding_dim if model.gemb is not None else 0,
+            "gazetteer_words": len(gi),
             "hidden": model.fwd.hidden_size, "vocab_words": len(words), "vocab_chars": len(chars),
             "parameters": sum(p.numel() for p in model.parameters()),
         },
         "training": {
             "steps": step, "epochs": epoch, "batch": args.batch, "seconds": round(train_secs),
             "stopped_by_time_limit": stopped_early, "optimizer": "Adam + SparseAdam, lr 2e-3 warmup 300, linear decay over max(step/steps, time/limit)",
-            "word_dropout": word_drop, "dropout": 0.3, "seed": args.seed, "threads": 1,
+            "word_dropout": word_drop, "dropout": 0.3, "gazetteer_dropout": args.gaz_drop if gaz else 0,
+            "loss": ("CRF negative log-likelihood per token (partially labelled: IGN words sum over every label) + %g x per-token cross-entropy" % args.ce_weight) if model.crf is not None else "per-token cross-entropy",
+            "seed": args.seed, "threads": 1,
             "data": counts,
             "augmentation": "public sentences: 6% upper-cased, 10% lower-cased, 3% Title Cased, 8% with OCR-like letter errors in 12% of their words, 25% wrapped over lines, WikiGold/UNER-EWT/SEC/CrossNER twice; synthetic documents cut into windows of whole lines",
             "embeddings": ("fastText skip-gram (embed.py) from " + os.path.basename(args.embeddings)) if args.embeddings else "random",
