@@ -102,6 +102,7 @@ func readLitBank(root string) (Split, error) {
 		if err != nil {
 			return Split{}, err
 		}
+		recs = inDoc(recs, f)
 		if i%5 == 4 {
 			sp.Records = append(sp.Records, recs...)
 		} else {
@@ -230,6 +231,7 @@ func readGUM(root string) (Split, error) {
 				if err != nil {
 					return Split{}, err
 				}
+				recs = inDoc(recs, path)
 				*p.dst = append(*p.dst, recs...)
 			}
 		}
@@ -362,6 +364,7 @@ func readEnron(root string) (Split, error) {
 			if err != nil {
 				return Split{}, err
 			}
+			recs = inDoc(recs, f)
 			*p.dst = append(*p.dst, recs...)
 		}
 	}

@@ -49,6 +49,9 @@ var PresidioCategories = map[string]page.Category{
 type Record struct {
 	Text  string
 	Spans []Gold
+	// Doc names the document the record comes from (a file, and the
+	// document's number in it), for Pages; "" when unknown.
+	Doc string
 }
 
 // Gold is a labelled entity: bytes [Start, End) of the record's text, of

@@ -98,6 +98,7 @@ func HeldOut(root string) ([]Split, error) {
 					docs = [][]Record{flatten(docs)}
 				}
 				for i, d := range docs {
+					d = inDoc(d, fmt.Sprintf("%s#%d", f, i))
 					if s.perSent {
 						for j, r := range d {
 							if p.part.keep(j) {
@@ -122,6 +123,14 @@ func HeldOut(root string) ([]Split, error) {
 		out = append(out, sp)
 	}
 	return out, nil
+}
+
+// inDoc sets the Doc of every record of recs to doc.
+func inDoc(recs []Record, doc string) []Record {
+	for i := range recs {
+		recs[i].Doc = doc
+	}
+	return recs
 }
 
 func flatten(docs [][]Record) []Record {

@@ -29,6 +29,17 @@ type presidioRow struct {
 var presidioCats = []page.Category{page.Person, page.Organization, page.Address, page.Email,
 	page.PhoneNumber, page.Date, page.IBAN, page.CreditCard}
 
+// tableOptions say what domainTables scores.
+type tableOptions struct {
+	root         string // folder of the NER corpora
+	large, small string // presidio's generated_large and generated_small
+	dev          bool   // the dev splits instead of the test splits
+	only         string // comma-separated corpora to score; "" for all
+	// pages lays up to this many consecutive sentences of one document
+	// on a page (eval.Pages); 0 or 1 scores sentence by sentence.
+	pages int
+}
+
 // domainTables scores the service (recognizers + built-in model through
 // detect.Run) on the test split (or, with dev, the dev split) of every
 // NER corpus under root, and on presidio's generated_large and
@@ -36,18 +47,21 @@ var presidioCats = []page.Category{page.Person, page.Organization, page.Address,
 // tuned on until issue 14, generated_small is held out; neither has a dev
 // part, so both show in either table). only, when not empty, names the
 // NER corpora to score (comma-separated).
-func domainTables(m *ner.Model, root, large, small string, dev bool, only string) (tables, error) {
-	return domainTablesWithout(m, root, large, small, dev, only, nil)
+func domainTables(m *ner.Model, o tableOptions) (tables, error) {
+	return domainTablesWithout(m, o, nil)
 }
 
 // domainTablesWithout is domainTables with the rules named in disabled
 // switched off (ablation).
-func domainTablesWithout(m *ner.Model, root, large, small string, dev bool, only string, disabled []string) (tables, error) {
+func domainTablesWithout(m *ner.Model, o tableOptions, disabled []string) (tables, error) {
 	t := tables{split: "test"}
-	if dev {
+	if o.dev {
 		t.split = "dev"
 	}
-	splits, err := eval.HeldOut(root)
+	if o.pages > 1 {
+		t.split += fmt.Sprintf(" (pages of up to %d sentences of one document)", o.pages)
+	}
+	splits, err := eval.HeldOut(o.root)
 	if err != nil {
 		return t, err
 	}
@@ -57,7 +71,7 @@ func domainTablesWithout(m *ner.Model, root, large, small string, dev bool, only
 	}
 	ctx := context.Background()
 	keep := map[string]bool{}
-	for _, n := range strings.Split(only, ",") {
+	for _, n := range strings.Split(o.only, ",") {
 		if n = strings.TrimSpace(n); n != "" {
 			keep[n] = true
 		}
@@ -67,9 +81,10 @@ func domainTablesWithout(m *ner.Model, root, large, small string, dev bool, only
 			continue
 		}
 		recs, src := s.Records, s.Source
-		if dev {
+		if o.dev {
 			recs, src = s.Dev, s.DevSource
 		}
+		recs = eval.Pages(recs, o.pages)
 		if len(recs) == 0 {
 			continue
 		}
@@ -79,7 +94,7 @@ func domainTablesWithout(m *ner.Model, root, large, small string, dev bool, only
 		}
 		t.rows = append(t.rows, eval.DomainRow{Name: s.Name, Domain: s.Domain, Split: src, Report: rep})
 	}
-	for _, f := range []struct{ name, path string }{{"generated_large", large}, {"generated_small", small}} {
+	for _, f := range []struct{ name, path string }{{"generated_large", o.large}, {"generated_small", o.small}} {
 		recs, err := eval.LoadPresidio(f.path)
 		if err != nil {
 			return t, err
@@ -149,8 +164,8 @@ func (t tables) json() map[string]any {
 // corpus: the masking recall and precision with every rule on, and the
 // change when that one rule is off (a rule that helps shows a negative
 // change where it adds recall or precision).
-func ablation(m *ner.Model, root, large, small string, dev bool, only string) (string, error) {
-	base, err := domainTables(m, root, large, small, dev, only)
+func ablation(m *ner.Model, o tableOptions) (string, error) {
+	base, err := domainTables(m, o)
 	if err != nil {
 		return "", err
 	}
@@ -190,7 +205,7 @@ func ablation(m *ner.Model, root, large, small string, dev bool, only string) (s
 		return fmt.Sprintf("%+.1f", d*100)
 	}
 	for _, r := range detect.Rules {
-		t, err := domainTablesWithout(m, root, large, small, dev, only, []string{r.Name})
+		t, err := domainTablesWithout(m, o, []string{r.Name})
 		if err != nil {
 			return "", err
 		}

@@ -83,6 +83,7 @@ func main() {
 	ablate := flag.Bool("ablate", false, "with -table: print what each rule of detect.Rules adds and costs per corpus instead")
 	only := flag.String("only", "", "with -table: only these corpora (comma-separated names; the generated sets always)")
 	floorsOut := flag.String("write-floors", "", "with -table test: write the gate's floors (scores less a margin) to this file")
+	pages := flag.Int("pages", 1, "with -table: lay up to this many consecutive sentences of one document on a page (1: sentence by sentence, as the gate scores)")
 	entityProb := flag.Float64("entity-prob", ner.DefaultEntityProb, "decoding's recall bias (the service's ner-entity-prob); tune it with -table dev")
 	flag.Parse()
 	log.SetFlags(0)
@@ -107,22 +108,23 @@ func main() {
 		if *tableOnly != "test" && *tableOnly != "dev" {
 			log.Fatalf("-table %q: want test or dev", *tableOnly)
 		}
+		o := tableOptions{root: *nerData, large: *data, small: *small, dev: *tableOnly == "dev", only: *only, pages: *pages}
 		if *ablate {
-			out, err := ablation(m, *nerData, *data, *small, *tableOnly == "dev", *only)
+			out, err := ablation(m, o)
 			if err != nil {
 				log.Fatal(err)
 			}
 			fmt.Print(out)
 			return
 		}
-		tab, err := domainTables(m, *nerData, *data, *small, *tableOnly == "dev", *only)
+		tab, err := domainTables(m, o)
 		if err != nil {
 			log.Fatal(err)
 		}
 		fmt.Print(tab.markdown())
 		if *floorsOut != "" {
 			if tab.split != "test" || *only != "" {
-				log.Fatal("-write-floors needs -table test and every corpus")
+				log.Fatal("-write-floors needs -table test, every corpus and sentence by sentence")
 			}
 			if err := writeFloors(*floorsOut, tab); err != nil {
 				log.Fatal(err)
@@ -153,7 +155,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	tab, err := domainTables(m, *nerData, *data, *small, false, "")
+	tab, err := domainTables(m, tableOptions{root: *nerData, large: *data, small: *small})
 	if err != nil {
 		log.Fatal(err)
 	}

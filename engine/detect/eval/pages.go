@@ -1,0 +1,79 @@
+package eval
+
+import "strings"
+
+// Pages lays records out as pages the way a document reaches the
+// service: up to n consecutive records of the same document (Record.Doc)
+// on one page, as running text wrapped at lineWidth (a text PDF's lines
+// break inside sentences, not between them). A record whose Doc is ""
+// stays alone. With
+// n of 1 or less the records are returned as they are.
+//
+// Scoring pages rather than sentences lets rules that read the rest of
+// the page (a name found in one sentence and repeated in another) show
+// what they add; the per-word counts are the same words either way.
+func Pages(recs []Record, n int) []Record {
+	if n <= 1 {
+		return recs
+	}
+	var out []Record
+	for i := 0; i < len(recs); {
+		j := i + 1
+		for j < len(recs) && j-i < n && recs[i].Doc != "" && recs[j].Doc == recs[i].Doc {
+			j++
+		}
+		out = append(out, join(recs[i:j]))
+		i = j
+	}
+	return out
+}
+
+// join puts records on consecutive lines of one record, shifting their
+// gold spans.
+func join(recs []Record) Record {
+	if len(recs) == 1 {
+		return recs[0]
+	}
+	var b strings.Builder
+	out := Record{Doc: recs[0].Doc}
+	for k, r := range recs {
+		if k > 0 {
+			b.WriteByte(' ')
+		}
+		off := b.Len()
+		b.WriteString(r.Text)
+		for _, g := range r.Spans {
+			g.Start += off
+			g.End += off
+			out.Spans = append(out.Spans, g)
+		}
+	}
+	out.Text = wrap(b.String(), lineWidth)
+	return out
+}
+
+// lineWidth is the width in bytes at which Pages wraps running text, about
+// a line of a text PDF at 11 points.
+const lineWidth = 80
+
+// wrap breaks s into lines of at most width bytes (a longer word stands
+// alone) by turning spaces into line breaks, so byte offsets do not move.
+// A line break already in s starts a new line.
+func wrap(s string, width int) string {
+	b := []byte(s)
+	lineStart, lastSpace := 0, -1
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '\n':
+			lineStart, lastSpace = i+1, -1
+			continue
+		case ' ':
+			lastSpace = i
+		}
+		if i-lineStart >= width && lastSpace > lineStart {
+			b[lastSpace] = '\n'
+			lineStart, lastSpace = lastSpace+1, -1
+		}
+	}
+	return string(b)
+}
