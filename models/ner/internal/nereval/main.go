@@ -122,16 +122,24 @@ func main() {
 			log.Fatal(err)
 		}
 		fmt.Print(tab.markdown())
+		if *floorsOut == "" && (o.dev || o.only != "" || o.pages > 1) {
+			return
+		}
+		if *floorsOut != "" && (o.dev || o.only != "") {
+			log.Fatal("-write-floors needs -table test and every corpus")
+		}
+		gate, err := gateTables(m, o)
+		if err != nil {
+			log.Fatal(err)
+		}
 		if *floorsOut != "" {
-			if tab.split != "test" || *only != "" {
-				log.Fatal("-write-floors needs -table test, every corpus and sentence by sentence")
-			}
-			if err := writeFloors(*floorsOut, tab); err != nil {
+			if err := writeFloors(*floorsOut, gate); err != nil {
 				log.Fatal(err)
 			}
 		}
-		if f, err := readFloors(filepath.Join("models", "ner", "internal", "nereval", floorsFile)); err == nil && tab.split == "test" {
-			fmt.Print("\nScores and the floors TestHeldOutFloors holds them to:\n\n", floorsMarkdown(tab, f))
+		if f, err := readFloors(filepath.Join("models", "ner", "internal", "nereval", floorsFile)); err == nil {
+			fmt.Print("\nScores and the floors TestHeldOutFloors holds them to (corpus@pages: the test split laid out as pages of ",
+				gatePages, " sentences):\n\n", floorsMarkdown(gate, f))
 		}
 		return
 	}

@@ -96,7 +96,7 @@ func TestHeldOutFloors(t *testing.T) {
 	}
 	defer m.Close()
 	small := filepath.Join(filepath.Dir(presidioLarge), "generated_small.json")
-	tab, err := domainTables(m, tableOptions{root: nerCorpora, large: presidioLarge, small: small})
+	tab, err := gateTables(m, tableOptions{root: nerCorpora, large: presidioLarge, small: small})
 	if err != nil {
 		t.Fatal(err)
 	}
