@@ -35,6 +35,39 @@ func FindEmails(v *view.View) []page.Span {
 		off = e
 	}
 	out = append(out, findObfuscatedEmails(v)...)
+	out = append(out, findMisreadAts(v)...)
+	return out
+}
+
+// misreadAts are what a recogniser reads for an '@' it misreads, seen in
+// OCR of letterheads and small print ("bq(œfenwick-mills.co.uk"). None
+// occurs inside a word of ordinary text, and the address around it must
+// still have a valid shape.
+var misreadAts = []string{"(œ", "(@", "©", "®"}
+
+// findMisreadAts finds addresses whose '@' was read as one of
+// misreadAts, glued to both its local part and its domain.
+func findMisreadAts(v *view.View) []page.Span {
+	var out []page.Span
+	t := v.Text
+	for _, at := range misreadAts {
+		for off := 0; ; {
+			i := strings.Index(t[off:], at)
+			if i < 0 {
+				break
+			}
+			a := off + i
+			off = a + len(at)
+			s, e, ok := emailAroundAt(t, a, len(at))
+			if !ok {
+				continue
+			}
+			if sp, ok := v.Span(s, e, page.Email, 0.85, "email-ocr"); ok {
+				out = append(out, sp)
+			}
+			off = e
+		}
+	}
 	return out
 }
 
@@ -56,7 +89,10 @@ func isDomainRune(r rune) bool {
 // emailAround expands the '@' at t[at] to the address around it and
 // validates its shape: local part of 1-64 characters not starting or
 // ending with a dot, a domain of labels with a letters-only top level.
-func emailAround(t string, at int) (int, int, bool) {
+func emailAround(t string, at int) (int, int, bool) { return emailAroundAt(t, at, 1) }
+
+// emailAroundAt is emailAround for an at-sign of n bytes at t[at].
+func emailAroundAt(t string, at, n int) (int, int, bool) {
 	s := at
 	for s > 0 {
 		r, n := utf8.DecodeLastRuneInString(t[:s])
@@ -69,15 +105,15 @@ func emailAround(t string, at int) (int, int, bool) {
 	for s < at && strings.IndexByte(".'{|}~-=?^`!#$&*%+", t[s]) >= 0 {
 		s++
 	}
-	e := domainEnd(t, at+1)
-	local, domain := t[s:at], t[at+1:e]
+	e := domainEnd(t, at+n)
+	local, domain := t[s:at], t[at+n:e]
 	if len(local) == 0 || len(local) > 64 || strings.Contains(local, "..") || local[len(local)-1] == '.' {
 		return 0, 0, false
 	}
 	if validDomain(domain) {
 		return s, e, true
 	}
-	if e2, ok := splitDomain(t, at+1, e); ok {
+	if e2, ok := splitDomain(t, at+n, e); ok {
 		return s, e2, true
 	}
 	return 0, 0, false
