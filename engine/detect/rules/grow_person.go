@@ -114,6 +114,30 @@ func (g *grower) wrappedAfter(v *view.View, last int) int {
 	return nf
 }
 
+// nameLineAfter grows a lone first name over the one word after it when
+// the two are the whole line ("Bartholomew euennell", a letterhead or
+// signature line whose surname OCR misread in case): a line of a known
+// first name and one word of letters that no list knows as an ordinary
+// word, place, title or company form is a name. Anything else on the
+// line ("John said", "Will Power") leaves the span as it is.
+func (g *grower) nameLineAfter(v *view.View, first, last int) int {
+	lf, le := v.Line(v.LineOf(first))
+	if first != last || first != lf || le-lf != 2 {
+		return last
+	}
+	if f := g.gz.Lex[v.CoreLower(first)]; f&gazetteer.FirstName == 0 || f&gazetteer.Common != 0 || !nameShaped(v.CoreText(first)) {
+		return last
+	}
+	w := last + 1
+	l := v.CoreLower(w)
+	const notName = gazetteer.Common | gazetteer.City | gazetteer.Country | gazetteer.Title | gazetteer.LegalForm |
+		gazetteer.StreetSuffix | gazetteer.StreetPrefix | gazetteer.Unit
+	if len(l) < 3 || !isLetters(l) || stopwords[l] || g.gz.Lex[l]&notName != 0 || v.CoreEnd(w) != v.WordEnd(w) {
+		return last
+	}
+	return w
+}
+
 // knownLower reports whether word i is a lower-case first name or
 // surname that is no ordinary word: in lower-case text only a name the
 // lists know may pull the next line's word into it.
