@@ -58,7 +58,7 @@ var Rules = []Rule{
 		Example: "It is at 1121 Maple Avenue Apt. 676 Hamilton ON for the mail.", Effect: `"1121 Maple Avenue" grows over "Apt. 676 Hamilton ON"`,
 		Scope: "the rest of an address's line and the unit, town, postcode and country lines under it"},
 	{Name: "affiliations", Kind: "grow", Category: page.Organization, growPart: true,
-		Example: affiliationExample, Effect: `the field "Muckrockcom" between two people is an Organization`,
+		Example: affiliationExample, Effect: `the field "Muckrockcom" between two people is an Organization (the built-in model reads it as a third person; TestRuleExamples feeds the two people's spans)`,
 		Scope: "a short field between a Person span and another contact field"},
 	{Name: "org-lists", Kind: "grow", Category: page.Organization, growPart: true,
 		Example: orgListExample, Effect: `"Transunion", listed between two found organizations, is one`,
@@ -81,7 +81,7 @@ var Rules = []Rule{
 		Scope: "the NER model's Address spans holding a money amount and nothing only an address holds",
 		apply: func(rc ruleContext, ss []page.Span) []page.Span { return rc.g.dropAmountRows(rc.p, rc.v, ss) }},
 	{Name: "drop-common-words", Kind: "drop", Category: page.Person,
-		Example: "Notes\nSummary", Effect: "a model Person of one ordinary word alone is dropped",
+		Example: "Notes\nSummary", Effect: "a model Person of one ordinary word alone is dropped (the built-in model reads this \"Notes\" as an Organization; TestRuleExamples feeds a Person span)",
 		Scope: "the NER model's lone Person spans and Address spans of ordinary non-name words",
 		apply: func(rc ruleContext, ss []page.Span) []page.Span {
 			return dropCommonWordSpans(rc.p, rc.v, rc.g.gz, ss)

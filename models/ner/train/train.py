@@ -51,10 +51,11 @@ def chunk(seq, n=MAX_TOKENS):
     return out
 
 
-def wrap(sent, rng):
-    """Inserts line breaks as a PDF text layer would when a sentence wraps.
-    A break inside an entity is tagged I-X: the entity continues."""
-    width = rng.randint(4, 14)
+def wrap(sent, rng, width=0):
+    """Inserts line breaks as a PDF text layer would when a sentence wraps,
+    every width tokens (random, 4-14, when 0). A break inside an entity is
+    tagged I-X: the entity continues."""
+    width = width or rng.randint(4, 14)
     out, col = [], 0
     for t, tag in sent:
         if col >= width:
@@ -136,6 +137,23 @@ def doc_windows(doc, rng):
             j += 1
         out.extend(chunk(win))
         i = max(j - 1, i + 1) if j - i > 1 else j  # one line of overlap
+    return out
+
+
+def page_windows(sents, rng, max_sents=8):
+    """Lays consecutive sentences out as a text PDF's running text: a few
+    sentences joined, wrapped over lines of 8-18 tokens, and cut into the
+    windows the runtime packs (doc_windows: whole lines, at most
+    MAX_TOKENS, one line shared between neighbours). The runtime reads a
+    page this way, so a window starts and ends mid-sentence and holds the
+    end of one sentence with the start of the next; single sentences alone
+    never teach that."""
+    out, i = [], 0
+    while i < len(sents):
+        k = rng.randint(2, max_sents)
+        doc = [t for s in sents[i:i + k] for t in s]
+        i += k
+        out.extend(doc_windows(wrap(doc, rng, rng.randint(8, 18)), rng))
     return out
 
 
@@ -585,6 +603,8 @@ def main():
                     help="folder of the word lists read as gazetteer features (nertok.GAZ_LISTS), e.g. "
                          "../../../engine/detect/gazetteer/data; empty: no such input")
     ap.add_argument("--gaz-drop", type=float, default=0.2, help="share of tokens whose gazetteer bits are hidden in training")
+    ap.add_argument("--page-windows", type=int, default=1,
+                    help="1: also train on the public sentences laid out as wrapped running text (page_windows)")
     ap.add_argument("--crf", type=int, default=0, help="1: a CRF output layer (Viterbi decoding), 0: per-token softmax")
     ap.add_argument("--ce-weight", type=float, default=0.5,
                     help="with --crf: weight of a per-token cross-entropy on the emissions beside the CRF loss, "
@@ -624,6 +644,10 @@ def main():
                 s = wrap(s, rng)
             for w in chunk(s):
                 train.append(fix_bio(w))
+        if args.page_windows and name != "wikiann":  # WikiANN's fragments are not running text
+            wins = page_windows([ocr_noise(recase(s, rng), rng) for s in sents], rng)
+            train.extend(fix_bio(w) for w in wins)
+            counts[name]["page_windows"] = len(wins)
     n_public = len(train)
     log("synthesizing", args.synth_docs, "documents")
     docs = synth.generate(args.synth_docs, src, seed=args.seed * 1000 + 1)
@@ -784,7 +808,7 @@ def main():
             "loss": ("CRF negative log-likelihood per token (partially labelled: IGN words sum over every label) + %g x per-token cross-entropy" % args.ce_weight) if model.crf is not None else "per-token cross-entropy",
             "seed": args.seed, "threads": 1,
             "data": counts,
-            "augmentation": "public sentences: 6% upper-cased, 10% lower-cased, 3% Title Cased, 8% with OCR-like letter errors in 12% of their words, 25% wrapped over lines, WikiGold/UNER-EWT/SEC/CrossNER twice; synthetic documents cut into windows of whole lines",
+            "augmentation": "public sentences: 6% upper-cased, 10% lower-cased, 3% Title Cased, 8% with OCR-like letter errors in 12% of their words, 25% wrapped over lines, WikiGold/UNER-EWT/SEC/CrossNER twice" + ("; and (all but WikiANN) once more as pages: 2-8 consecutive sentences wrapped over lines of 8-18 tokens, cut into runtime windows" if args.page_windows else "") + "; synthetic documents cut into windows of whole lines",
             "embeddings": ("fastText skip-gram (embed.py) from " + os.path.basename(args.embeddings)) if args.embeddings else "random",
             "vocab_from_training_data": n_train_words,
             "label_mapping": "corpora.py TYPE_MAP; CrossNER roles -> PER/ORG/LOC; WNUT-16 musicartist and LitBank name words outside PROP mentions ignored (no loss); LitBank PROP_PER/ORG/GPE/LOC/FAC -> PER/ORG/LOC/LOC/LOC, pronouns, titles and common nouns O",

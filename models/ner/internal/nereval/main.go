@@ -163,19 +163,27 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	tab, err := domainTables(m, tableOptions{root: *nerData, large: *data, small: *small})
+	to := tableOptions{root: *nerData, large: *data, small: *small}
+	tab, err := domainTables(m, to)
 	if err != nil {
 		log.Fatal(err)
 	}
-	enc, _ := json.MarshalIndent(map[string]any{"ner": out, "service": svc, "heldout": held, "domains": tab.json()}, "", " ")
+	to.pages = gatePages
+	paged, err := domainTables(m, to)
+	if err != nil {
+		log.Fatal(err)
+	}
+	enc, _ := json.MarshalIndent(map[string]any{"ner": out, "service": svc, "heldout": held, "domains": tab.json(),
+		"domains_pages": paged.json()}, "", " ")
 	fmt.Println(string(enc))
-	fmt.Print(tab.markdown())
+	fmt.Print(tab.markdown(), paged.markdown())
 	if *merge != "" {
 		if err := mergeInto(*merge, map[string]any{
 			"go_detector_presidio_generated_large": out,
 			"service_presidio_generated_large":     svc,
 			"heldout_words":                        held,
 			"service_domains_test":                 tab.json(),
+			"service_domains_test_pages":           paged.json(),
 		}); err != nil {
 			log.Fatal(err)
 		}
