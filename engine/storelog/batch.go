@@ -1,6 +1,7 @@
 package storelog
 
 import (
+	"bytes"
 	"context"
 	"encoding/hex"
 	"encoding/json"
@@ -314,9 +315,29 @@ func (b *Batch) put(c context.Context, key string, v any, rev uint64) (uint64, e
 		return 0, conflict(key)
 	}
 	if err != nil {
+		// A write whose answer was lost (a leader election, a timeout)
+		// may have landed. Undoing the batch then would refund a charge
+		// that the stored record says was made: read it back, and a
+		// record holding exactly what was written is a success.
+		if n, ok := b.landed(key, val, rev); ok {
+			return n, nil
+		}
 		return 0, fmt.Errorf("storelog: %s: %w", key, err)
 	}
 	return n, nil
+}
+
+// landed reports whether the record at key holds val at a revision past
+// rev: a write whose answer was lost but which the store applied. It
+// reads with a fresh context, since the write's may have expired.
+func (b *Batch) landed(key string, val []byte, rev uint64) (uint64, bool) {
+	c, cancel := ctx()
+	defer cancel()
+	r, err := b.l.s.Docs.Get(c, key)
+	if err != nil || r.Revision <= rev || !bytes.Equal(r.Value, val) {
+		return 0, false
+	}
+	return r.Revision, true
 }
 
 // index creates key → value, accepting a record that holds value

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/redactd/redactd/engine/record"
+	"github.com/redactd/redactd/engine/store"
 	"github.com/redactd/redactd/engine/store/pebblestore"
 	"github.com/redactd/redactd/engine/storelog"
 )
@@ -194,5 +195,61 @@ func TestClosed(t *testing.T) {
 	}
 	if err := l.NewBatch().Commit(true); !errors.Is(err, record.ErrClosed) {
 		t.Fatalf("commit after Close: %v", err)
+	}
+}
+
+// lostAcks is a Docs whose next n updates land in the store but answer
+// with an error, as a write does whose answer a leader election lost.
+type lostAcks struct {
+	store.Docs
+	n int
+}
+
+func (d *lostAcks) Update(ctx context.Context, key string, value []byte, rev uint64) (uint64, error) {
+	n, err := d.Docs.Update(ctx, key, value, rev)
+	if err == nil && d.n > 0 {
+		d.n--
+		return 0, errors.New("nats: timeout")
+	}
+	return n, err
+}
+
+// TestLostAnswerKeepsTheCharge: a batch that charges a document and
+// writes its record, whose write lands but answers with an error, must
+// not refund the charge: the stored record says the document is charged,
+// so a refund would leave its pages unpaid for good.
+func TestLostAnswerKeepsTheCharge(t *testing.T) {
+	ps, err := pebblestore.Open(filepath.Join(t.TempDir(), "store"), pebblestore.Options{LeaseTime: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := ps.Bundle(nil)
+	docs := &lostAcks{Docs: s.Docs}
+	s.Docs = docs
+	l, err := storelog.Open(context.Background(), s, storelog.Options{LeaseTime: time.Second, Close: ps.Close})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	b := l.NewBatch()
+	b.PutAccount(&record.Account{ID: "acct", Email: "a@example.com", PagesQuota: 10})
+	if err := b.Commit(true); err != nil {
+		t.Fatal(err)
+	}
+	_, d := newJob(t, l, "acct", 1, time.Now())
+	a, _ := l.Account("acct")
+	d.Charged, d.Status = true, "redacted"
+	docs.n = 1
+	b = l.NewBatch()
+	b.Charge(a, d.ID, 4)
+	b.PutDoc(d)
+	if err := b.Commit(true); err != nil {
+		t.Fatalf("a write that landed: %v", err)
+	}
+	if got, _ := l.Account("acct"); got.PagesUsed != 4 {
+		t.Fatalf("used %d after a write whose answer was lost, want 4", got.PagesUsed)
+	}
+	if got, err := l.Doc(d.ID); err != nil || !got.Charged {
+		t.Fatalf("doc %+v, %v", got, err)
 	}
 }
