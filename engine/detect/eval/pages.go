@@ -6,8 +6,8 @@ import "strings"
 // service: up to n consecutive records of the same document (Record.Doc)
 // on one page, as running text wrapped at lineWidth (a text PDF's lines
 // break inside sentences, not between them). A record whose Doc is ""
-// stays alone. With
-// n of 1 or less the records are returned as they are.
+// stays alone, and a page of one record is left as it is. With n of 1
+// or less the records are returned as they are.
 //
 // Scoring pages rather than sentences lets rules that read the rest of
 // the page (a name found in one sentence and repeated in another) show
@@ -28,8 +28,8 @@ func Pages(recs []Record, n int) []Record {
 	return out
 }
 
-// join puts records on consecutive lines of one record, shifting their
-// gold spans.
+// join runs records on as one text, a space between them, wrapped at
+// lineWidth, shifting their gold spans; one record is returned as it is.
 func join(recs []Record) Record {
 	if len(recs) == 1 {
 		return recs[0]
