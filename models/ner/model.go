@@ -68,6 +68,7 @@ type Model struct {
 	opts   Options
 	labels []Label  // per output class
 	names  []string // per output class, as the model's label map says
+	isO    []bool   // per output class: no entity (what the recall bias lowers)
 	sess   *ort.Session
 	b      *batch.Batcher[*seq, result]
 
@@ -282,12 +283,8 @@ func (m *Model) decodeSeq(logits []float32, n int) result {
 	L := len(m.labels)
 	res := result{labels: make([]Label, n), scores: make([]float32, n)}
 	if c := m.manifest.CRF; c != nil {
-		isO := make([]bool, L)
-		for j, l := range m.labels {
-			isO[j] = l.Entity == None
-		}
 		path := make([]int, n)
-		c.viterbi(logits, n, L, isO, recallBias(m.opts.EntityProb), path)
+		c.viterbi(logits, n, L, m.isO, recallBias(m.opts.EntityProb), path)
 		for t, j := range path {
 			res.labels[t], res.scores[t] = m.labels[j], softmaxAt(logits[t*L:(t+1)*L], j)
 		}

@@ -183,10 +183,7 @@ func checkParity(t *testing.T, m *Model, fx parityFixture) {
 func checkViterbi(t *testing.T, m *Model, fx parityFixture) {
 	t.Helper()
 	c := m.manifest.CRF
-	isO := make([]bool, len(m.labels))
-	for j, l := range m.labels {
-		isO[j] = l.Entity == None
-	}
+	isO := m.isO
 	L := len(m.labels)
 	biased := 0
 	for _, k := range fx.Cases {

@@ -52,8 +52,10 @@ func (m *Model) loadOwn(fsys fs.FS, where string) error {
 	}
 	m.own = om
 	for _, n := range m.manifest.Labels {
-		m.labels = append(m.labels, ParseLabel(n))
+		l := ParseLabel(n)
+		m.labels = append(m.labels, l)
 		m.names = append(m.names, n)
+		m.isO = append(m.isO, l.Entity == None)
 	}
 	if c := m.manifest.CRF; c != nil {
 		if err := c.check(len(m.labels)); err != nil {

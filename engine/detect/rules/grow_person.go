@@ -62,6 +62,11 @@ func (g *grower) postNominalsAfter(v *view.View, last int) int {
 	return last
 }
 
+// notName are the lists whose words do not go on a name: ordinary
+// words, places, titles, company forms and street and unit words.
+const notName = gazetteer.Common | gazetteer.City | gazetteer.Country | gazetteer.Title | gazetteer.LegalForm |
+	gazetteer.StreetSuffix | gazetteer.StreetPrefix | gazetteer.Unit
+
 // nameContinues reports whether word i, the first word of a line, goes on
 // a name that ended the line before: a capitalised word that no list
 // knows as an ordinary word, place or title, or, when both lines are in
@@ -75,8 +80,6 @@ func (g *grower) nameContinues(v *view.View, i int, lower bool) bool {
 		return false
 	}
 	f := g.gz.Lex[l]
-	const notName = gazetteer.Common | gazetteer.City | gazetteer.Country | gazetteer.Title | gazetteer.LegalForm |
-		gazetteer.StreetSuffix | gazetteer.StreetPrefix | gazetteer.Unit
 	if f&notName != 0 {
 		return false
 	}
@@ -130,8 +133,6 @@ func (g *grower) nameLineAfter(v *view.View, first, last int) int {
 	}
 	w := last + 1
 	l := v.CoreLower(w)
-	const notName = gazetteer.Common | gazetteer.City | gazetteer.Country | gazetteer.Title | gazetteer.LegalForm |
-		gazetteer.StreetSuffix | gazetteer.StreetPrefix | gazetteer.Unit
 	if len(l) < 3 || !isLetters(l) || stopwords[l] || g.gz.Lex[l]&notName != 0 || v.CoreEnd(w) != v.WordEnd(w) {
 		return last
 	}
