@@ -199,16 +199,14 @@ func (om *ownModel) run(m *Model, reqs []*seq) ([]result, error) {
 			copy(chars[(b*T+t)*C:], cs)
 		}
 	}
-	bt := onnx.NewShape(int64(B), int64(T))
-	feeds := []struct {
+	type feed struct {
 		shape onnx.Shape
 		data  []int64
-	}{{bt, words}, {onnx.NewShape(int64(B), int64(T), int64(C)), chars}, {bt, shapes}}
+	}
+	bt := onnx.NewShape(int64(B), int64(T))
+	feeds := []feed{{bt, words}, {onnx.NewShape(int64(B), int64(T), int64(C)), chars}, {bt, shapes}}
 	if om.gazetteer != nil {
-		feeds = append(feeds, struct {
-			shape onnx.Shape
-			data  []int64
-		}{bt, gaz})
+		feeds = append(feeds, feed{bt, gaz})
 	}
 	var ins []onnx.Value
 	defer func() {
