@@ -105,6 +105,9 @@ type Options struct {
 //     (dropPlaceNames);
 //   - Person spans made only of titles ("Mr President") are dropped
 //     (dropTitleOnly);
+//   - Person spans are cut at the "and", "or", "&" or "und" between two
+//     of their words, so that listed names stay masked and the word
+//     listing them does not (splitListedNames);
 //   - spans within an occurrence of an excluded term are dropped;
 //   - included terms are added as IncludedTerm spans (score 1).
 //

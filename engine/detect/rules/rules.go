@@ -98,6 +98,10 @@ var Rules = []Rule{
 		Example: "Thank you, Mr President.", Effect: `Person "Mr President" is dropped`,
 		Scope: "Person spans made only of honorifics, ranks and offices",
 		apply: func(rc ruleContext, ss []page.Span) []page.Span { return dropTitleOnly(rc.v, rc.g.gz, ss) }},
+	{Name: "split-listed-names", Kind: "trim", Category: page.Person,
+		Example: "It starred Carol Cleveland and Libby Morris.", Effect: `one Person "Carol Cleveland and Libby Morris" becomes "Carol Cleveland" and "Libby Morris"`,
+		Scope: `"and", "or", "&" and "und" inside a Person span, between two of its words: the names stay masked, the word that lists them does not`,
+		apply: func(rc ruleContext, ss []page.Span) []page.Span { return splitListedNames(rc.v, ss) }},
 }
 
 // applyRules runs the rules of one phase (before or after the merge),
