@@ -103,6 +103,8 @@ type Options struct {
 //   - Person spans that are a known town or country after a locative
 //     ("lives in London") are dropped: a place name alone is no one's
 //     (dropPlaceNames);
+//   - Person spans of one adjective of nationality, region, language or
+//     faith ("a Dutch passenger") are dropped (dropNationalities);
 //   - Person spans made only of titles ("Mr President") are dropped
 //     (dropTitleOnly);
 //   - Person spans are cut at the "and", "or", "&" or "und" between two
