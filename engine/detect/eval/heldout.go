@@ -270,6 +270,11 @@ type sentence struct {
 	b     strings.Builder
 	spans []Gold
 	prev  string // type of the previous token's entity, "" outside
+	// glue: the previous token was an "@" that starts an entity. The
+	// Broad Twitter Corpus tokenizes "@Theory_Versa" as "@" and
+	// "Theory_Versa", each tagged B-PER; a tweet writes it as one word,
+	// so the next token joins the "@" without a space, in its entity.
+	glue bool
 }
 
 // add appends a token; an entity starts at a B- tag or a change of type
@@ -295,6 +300,12 @@ func (s *sentence) addTyped(tok, typ string, begin bool) {
 	if tok == "" {
 		return
 	}
+	if s.glue {
+		s.glue = false
+		s.b.WriteString(tok)
+		s.spans[len(s.spans)-1].End = s.b.Len()
+		return
+	}
 	if s.b.Len() > 0 {
 		s.b.WriteByte(' ')
 	}
@@ -315,6 +326,7 @@ func (s *sentence) addTyped(tok, typ string, begin bool) {
 		s.spans[len(s.spans)-1].End = s.b.Len()
 	}
 	s.prev = typ
+	s.glue = tok == "@" && begin && typ != "IGN"
 }
 
 var nerCategory = map[string]page.Category{"PER": page.Person, "ORG": page.Organization}

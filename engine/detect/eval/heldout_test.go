@@ -112,3 +112,33 @@ func TestNameWords(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitHandles checks that a user handle the Broad Twitter Corpus
+// cut in two ("@" and the name, each B-PER) is read back as the one word a
+// tweet writes, in one entity, while an "@" outside any entity ("at")
+// stays a word of its own.
+func TestSplitHandles(t *testing.T) {
+	path := t.TempDir() + "/h.conll"
+	conll := "RT\tO\n@\tB-PER\nTheory_Versa\tB-PER\n:\tO\nmeet\tO\n@\tO\nnoon\tO\n@\tB-ORG\nCNN\tB-ORG\n\n"
+	if err := os.WriteFile(path, []byte(conll), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	docs, err := columns{tok: 0, tag: 1, sep: "\t", docStart: true}.read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(docs) != 1 || len(docs[0]) != 1 {
+		t.Fatalf("got %d documents", len(docs))
+	}
+	r := docs[0][0]
+	if want := "RT @Theory_Versa : meet @ noon @CNN"; r.Text != want {
+		t.Errorf("text %q, want %q", r.Text, want)
+	}
+	var got []string
+	for _, g := range r.Spans {
+		got = append(got, g.Type+" "+r.Text[g.Start:g.End])
+	}
+	if want := []string{"PER @Theory_Versa", "ORG @CNN"}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("spans %q, want %q", got, want)
+	}
+}
