@@ -34,8 +34,9 @@ var (
 	recErr  error
 )
 
-// Recognizers returns the pattern recognizers: Email, PhoneNumber, IBAN,
-// CreditCard, Date, Address, Person and Organization. They are built once
+// Recognizers returns the pattern recognizers: Email, user handles
+// (Person), PhoneNumber, IBAN, CreditCard, Date, Address, Person and
+// Organization. They are built once
 // (regular expressions compiled, gazetteers loaded) and shared; all are
 // safe for concurrent use.
 func Recognizers() ([]Detector, error) {
@@ -47,6 +48,7 @@ func Recognizers() ([]Detector, error) {
 		}
 		recs = []Detector{
 			&recognizer{"email", pattern.FindEmails},
+			&recognizer{"handle", pattern.FindHandles},
 			&recognizer{"phone", pattern.FindPhones},
 			&recognizer{"iban", pattern.FindIBANs},
 			&recognizer{"credit-card", pattern.FindCards},

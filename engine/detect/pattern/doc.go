@@ -1,5 +1,6 @@
 // Package pattern holds the validated pattern recognizers: e-mail
-// addresses (with their obfuscations), phone numbers (libphonenumber's
+// addresses (with their obfuscations), social-media user handles
+// ("@name", masked as a Person), phone numbers (libphonenumber's
 // numbering plans), IBANs (mod-97), payment cards (Luhn and issuer
 // ranges) and dates (calendars in several languages). Each validates what
 // it matches, because a redaction service that masks every number is as
