@@ -33,7 +33,8 @@ func (c *CRF) check(n int) error {
 	return nil
 }
 
-// recallBias is what Viterbi subtracts from the O label's emission for
+// recallBias is what Viterbi subtracts from the emissions of O and of the
+// labels the detector does not mask (Model.isO) for
 // Options.EntityProb p: ln((1-p)/p), so that at a token on its own an
 // entity label whose probability is p ties with O, as in per-token
 // decoding (decodeLogits). p of 0.5 or more adds no bias.

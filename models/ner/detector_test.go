@@ -280,19 +280,31 @@ func TestParseLabel(t *testing.T) {
 }
 
 // TestDecodeLogitsRecallBias checks Options.EntityProb: an entity label
-// likely enough wins over a likelier O, and 1 restores plain argmax.
+// likely enough wins over a likelier O, or a likelier MISC (which the
+// detector does not mask either), and 1 restores plain argmax.
 func TestDecodeLogitsRecallBias(t *testing.T) {
-	labels := []Label{O, {Entity: Person}, {Entity: Person, Inside: true}}
-	// p(O) ≈ 0.67, p(B-PER) ≈ 0.24, p(I-PER) ≈ 0.09.
-	row := []float32{1, 0, -1}
+	misc := Label{Entity: Misc}
 	for _, tc := range []struct {
-		prob float32
-		want Label
-	}{{0.2, Label{Entity: Person}}, {0.3, O}, {1, O}} {
-		m := &Model{labels: labels, opts: Options{EntityProb: tc.prob}}
-		got, p := m.decodeLogits(row)
+		labels []string
+		row    []float32
+		prob   float32
+		want   Label
+	}{
+		// p(O) ≈ 0.67, p(B-PER) ≈ 0.24, p(I-PER) ≈ 0.09.
+		{[]string{"O", "B-PER", "I-PER"}, []float32{1, 0, -1}, 0.2, Label{Entity: Person}},
+		{[]string{"O", "B-PER", "I-PER"}, []float32{1, 0, -1}, 0.3, O},
+		{[]string{"O", "B-PER", "I-PER"}, []float32{1, 0, -1}, 1, O},
+		// p(B-MISC) ≈ 0.67, p(B-ORG) ≈ 0.24: MISC is held down as O is,
+		// and a likely MISC is never chosen over O for the bias.
+		{[]string{"O", "B-ORG", "B-MISC"}, []float32{-1, 0, 1}, 0.2, Label{Entity: Organization}},
+		{[]string{"O", "B-ORG", "B-MISC"}, []float32{-1, 0, 1}, 0.3, misc},
+		{[]string{"O", "B-MISC", "B-ORG"}, []float32{1, 0.5, -3}, 0.2, O},
+	} {
+		m := &Model{opts: Options{EntityProb: tc.prob}}
+		m.setLabels(tc.labels)
+		got, p := m.decodeLogits(tc.row)
 		if got != tc.want {
-			t.Errorf("EntityProb %v: label %v (p %.2f), want %v", tc.prob, got, p, tc.want)
+			t.Errorf("%v %v EntityProb %v: label %v (p %.2f), want %v", tc.labels, tc.row, tc.prob, got, p, tc.want)
 		}
 	}
 }

@@ -134,10 +134,7 @@ func (m *Model) loadHF(dir string) error {
 	if err != nil {
 		return err
 	}
-	for _, n := range names {
-		m.labels = append(m.labels, ParseLabel(n))
-	}
-	m.names = names
+	m.setLabels(names)
 	m.manifest = Manifest{Name: filepath.Base(dir), Version: "byo", Labels: names}
 	m.manifest.Tokenizer.WindowTokens = 64
 

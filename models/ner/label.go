@@ -21,6 +21,11 @@ const (
 
 var entityTags = [...]string{None: "O", Person: "PER", Organization: "ORG", Location: "LOC", Address: "ADDR", Misc: "MISC"}
 
+// Masked reports whether the detector masks entities of e: Person,
+// Organization, Location (as an address, see DetectorOptions) and
+// Address; not None or Misc.
+func (e Entity) Masked() bool { return e != None && e != Misc }
+
 func (e Entity) String() string {
 	if int(e) < len(entityTags) {
 		return entityTags[e]

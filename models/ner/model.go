@@ -68,9 +68,11 @@ type Model struct {
 	opts   Options
 	labels []Label  // per output class
 	names  []string // per output class, as the model's label map says
-	isO    []bool   // per output class: no entity (what the recall bias lowers)
-	sess   *ort.Session
-	b      *batch.Batcher[*seq, result]
+	// isO per output class: no entity the detector masks (O, and MISC or
+	// any other type: what the recall bias lowers).
+	isO  []bool
+	sess *ort.Session
+	b    *batch.Batcher[*seq, result]
 
 	// Exactly one of these is set.
 	own *ownModel
@@ -275,6 +277,18 @@ func (m *Model) run(_ context.Context, reqs []*seq) ([]result, error) {
 	return m.own.run(m, reqs)
 }
 
+// setLabels reads the model's output classes from their names (labels,
+// names and isO, by class index).
+func (m *Model) setLabels(names []string) {
+	m.names = names
+	m.labels = make([]Label, len(names))
+	m.isO = make([]bool, len(names))
+	for j, n := range names {
+		m.labels[j] = ParseLabel(n)
+		m.isO[j] = !m.labels[j].Entity.Masked()
+	}
+}
+
 // decodeSeq labels the n tokens of one sequence from their logits (n
 // rows of len(m.labels)): with Viterbi when the model has a CRF, else
 // token by token (decodeLogits). A token's score is its label's softmax
@@ -298,12 +312,12 @@ func (m *Model) decodeSeq(logits []float32, n int) result {
 
 // decodeLogits turns one row of logits into a label and its probability.
 func (m *Model) decodeLogits(row []float32) (Label, float32) {
-	best, ent := 0, -1 // most likely class; most likely entity class
+	best, ent := 0, -1 // most likely class; most likely masked entity class
 	for j := range row {
 		if row[j] > row[best] {
 			best = j
 		}
-		if m.labels[j].Entity != None && (ent < 0 || row[j] > row[ent]) {
+		if !m.isO[j] && (ent < 0 || row[j] > row[ent]) {
 			ent = j
 		}
 	}
@@ -312,7 +326,7 @@ func (m *Model) decodeLogits(row []float32) (Label, float32) {
 		sum += math.Exp(float64(v - row[best]))
 	}
 	p := float32(1 / sum)
-	if m.labels[best].Entity == None && ent >= 0 {
+	if m.isO[best] && ent >= 0 {
 		// p(ent) = exp(row[ent]-row[best]) * p(best)
 		if pe := float32(math.Exp(float64(row[ent]-row[best]))) * p; pe >= m.opts.EntityProb {
 			return m.labels[ent], pe

@@ -51,12 +51,7 @@ func (m *Model) loadOwn(fsys fs.FS, where string) error {
 		return err
 	}
 	m.own = om
-	for _, n := range m.manifest.Labels {
-		l := ParseLabel(n)
-		m.labels = append(m.labels, l)
-		m.names = append(m.names, n)
-		m.isO = append(m.isO, l.Entity == None)
-	}
+	m.setLabels(m.manifest.Labels)
 	if c := m.manifest.CRF; c != nil {
 		if err := c.check(len(m.labels)); err != nil {
 			return fmt.Errorf("ner: %s: %w", name(manifestFile), err)
