@@ -2,6 +2,7 @@ package rules
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -607,6 +608,9 @@ func (a *addressFinder) prefixName(v *view.View, i, first, end int, wantNumber b
 		if !hasLetter(l) || addrNameStop[l] || !(view.IsCapitalised(t) || view.HasDigit(t) || isLowerLine(v, first, end) && !a.gz.Common.Has(l)) {
 			break
 		}
+		if wantNumber && pattern.MonthNumber(l) > 0 && k+1 < end && isDayNumber(tw(v, k+1, first, end)) {
+			return 0, false // "AM December 15": a time and a date, not "Am Markt 3"
+		}
 		last = k
 		if endsClause(v, k) {
 			if wantNumber && k+1 < end && houseNumber.MatchString(tw(v, k+1, first, end)) {
@@ -619,6 +623,16 @@ func (a *addressFinder) prefixName(v *view.View, i, first, end int, wantNumber b
 		return 0, false
 	}
 	return last, true
+}
+
+// isDayNumber reports whether t is a day of the month, 1 to 31, in one
+// or two digits.
+func isDayNumber(t string) bool {
+	if len(t) == 0 || len(t) > 2 || !pattern.AllDigits(t) {
+		return false
+	}
+	d, _ := strconv.Atoi(t)
+	return d >= 1 && d <= 31
 }
 
 // isLowerLine reports whether the line has no capitalised word, as in
