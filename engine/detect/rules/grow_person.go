@@ -40,6 +40,22 @@ func (g *grower) postNominalAt(v *view.View, i int, lowerLine bool) bool {
 	return false
 }
 
+// initialsBefore grows a name starting at first over up to three initials
+// right before it on its line ("T. S. Eliot", "J. R. R. Tolkien" where the
+// model found only the surname): a capital letter and a dot, written as a
+// word of its own, with no punctuation after it but its dot.
+func (g *grower) initialsBefore(v *view.View, first int) int {
+	f := first
+	for k := first - 1; k >= 0 && k >= first-3 && v.LineOf(k) == v.LineOf(first); k-- {
+		w := v.WordText(k)
+		if len(w) != 2 || w[1] != '.' || w[0] < 'A' || w[0] > 'Z' {
+			break
+		}
+		f = k
+	}
+	return f
+}
+
 // postNominalsAfter grows a name ending at last over up to two
 // post-nominals on its line, after a space or a comma ("Smith, MD").
 func (g *grower) postNominalsAfter(v *view.View, last int) int {
