@@ -35,11 +35,27 @@ TYPE_MAP = {
 IGN = "IGN"
 
 
+# MISC: with enable_misc (train.py --misc 1) a typed entity of no type in
+# TYPE_MAP (MISC, WNUT product and creative-work, CrossNER award, event,
+# book, ...) is labelled B-/I-MISC instead of O, so that the model learns
+# a named thing that is neither person, organization nor place apart from
+# plain words; the detector masks no MISC (models/ner label.go).
+MISC = False
+
+
+def enable_misc():
+    """Adds B-MISC and I-MISC to LABELS (in place) and maps other types to them."""
+    global MISC
+    MISC = True
+    if "B-MISC" not in LABELS:
+        LABELS.extend(["B-MISC", "I-MISC"])
+
+
 def _map_tag(tag):
     if tag == "O" or "-" not in tag:
         return "O", None
     p, t = tag.split("-", 1)
-    t = TYPE_MAP.get(t)
+    t = TYPE_MAP.get(t, "MISC" if MISC else None)
     if t is None:
         return "O", None
     if t == IGN:

@@ -516,6 +516,9 @@ def from_checkpoint(path):
     """The model of a checkpoint with its vocabularies: (model, words,
     chars, gazetteer lists, wv, cv, gi)."""
     ck = torch.load(path)
+    if "B-MISC" in ck.get("labels", []):
+        corpora.enable_misc()
+        L2I.update({l: i for i, l in enumerate(LABELS)})
     words, chars, gaz = ck["words"], ck["chars"], ck.get("gazetteer", {})
     model = NER(len(words), len(chars), nertok.N_SHAPES, len(LABELS), wdim=ck.get("wdim", 96),
                 hidden=ck.get("hidden", 128), n_gaz=nertok.N_GAZ if gaz else 0, crf=ck.get("crf", False))
@@ -605,6 +608,8 @@ def main():
     ap.add_argument("--gaz-drop", type=float, default=0.2, help="share of tokens whose gazetteer bits are hidden in training")
     ap.add_argument("--page-windows", type=int, default=1,
                     help="1: also train on the public sentences laid out as wrapped running text (page_windows)")
+    ap.add_argument("--misc", type=int, default=0,
+                    help="1: other named things (MISC, product, award, ...) get labels B-/I-MISC of their own instead of O")
     ap.add_argument("--crf", type=int, default=0, help="1: a CRF output layer (Viterbi decoding), 0: per-token softmax")
     ap.add_argument("--ce-weight", type=float, default=0.5,
                     help="with --crf: weight of a per-token cross-entropy on the emissions beside the CRF loss, "
@@ -612,6 +617,9 @@ def main():
     ap.add_argument("--export", action="store_true", help="only export --checkpoint to --out (runtime files, no scores)")
     ap.add_argument("--rescore", default="", help="only re-evaluate --checkpoint and rewrite the scores of this manifest.json")
     args = ap.parse_args()
+    if args.misc:
+        corpora.enable_misc()
+        L2I.update({l: i for i, l in enumerate(LABELS)})
 
     torch.set_num_threads(1)
     if args.export:
@@ -708,7 +716,8 @@ def main():
         torch.save({"model": model.state_dict(), "opt_s": opt_s.state_dict(), "opt_d": opt_d.state_dict(),
                     "step": step, "epoch": epoch, "seconds": time.time() - t_train, "rng": rng.getstate(),
                     "torch_rng": torch.get_rng_state(), "words": words, "chars": chars, "gazetteer": gaz,
-                    "crf": bool(args.crf), "wdim": args.wdim, "hidden": args.hidden}, tmp)
+                    "crf": bool(args.crf), "wdim": args.wdim, "hidden": args.hidden,
+                    "labels": list(LABELS)}, tmp)
         os.replace(tmp, args.checkpoint)
 
     deadline = t_train + args.minutes * 60
