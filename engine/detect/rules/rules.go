@@ -76,6 +76,10 @@ var Rules = []Rule{
 			on := func(name string) bool { return !slices.Contains(rc.off, name) }
 			return view.Merge(append(ss, rc.g.grow(rc.v, ss, on)...))
 		}},
+	{Name: "repeat-names", Kind: "grow", Category: page.Person,
+		Example: "Ramona Betancourt wrote it. Betancourt agreed.", Effect: `the second "Betancourt", which the built-in stack leaves, is masked as a word of "Ramona Betancourt"`,
+		Scope: "other occurrences on the page of a capitalised name word a Person span holds, no ordinary word, title, month, weekday or nationality, where no span covers them",
+		apply: func(rc ruleContext, ss []page.Span) []page.Span { return view.Merge(repeatNames(rc.v, rc.g.gz, ss)) }},
 	{Name: "drop-amount-rows", Kind: "drop", Category: page.Address,
 		Example: "Wifi 16 GB Zilver 1 € 399,00 21% € 399,00", Effect: "a model Address over an invoice row is dropped (the built-in model no longer reads this row so; TestRuleExamples feeds the span)",
 		Scope: "the NER model's Address spans holding a money amount and nothing only an address holds",
