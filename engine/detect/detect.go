@@ -91,7 +91,12 @@ type Options struct {
 //   - spans of different categories that overlap are all kept: recall comes
 //     first, the mask is the union anyway, and the category filter must not
 //     lose an Address because a model called the same words a Person;
-//   - categories not in opts.Categories are dropped;
+//   - spans grow over their context: honorifics, initials and listed
+//     names around a person, an organization's words, the rest of an
+//     address (the grow parts of Rules);
+//   - a capitalised name word that a Person span holds is masked, as a
+//     Person, wherever else it stands on the page uncovered and after no
+//     determiner (repeatNames);
 //   - the NER model's Address spans that hold a money amount and nothing
 //     only an address holds (invoice rows) are dropped (dropAmountRows);
 //   - the NER model's Person spans of ordinary words that stand alone
@@ -110,6 +115,7 @@ type Options struct {
 //   - Person spans are cut at the "and", "or", "&" or "und" between two
 //     of their words, so that listed names stay masked and the word
 //     listing them does not (splitListedNames);
+//   - categories not in opts.Categories are dropped;
 //   - spans within an occurrence of an excluded term are dropped;
 //   - included terms are added as IncludedTerm spans (score 1).
 //
