@@ -36,16 +36,25 @@ func repeatNames(v *view.View, gz *gazetteer.Gazetteers, ss []page.Span) []page.
 		return ss
 	}
 	for i := range v.Len() {
-		if covered[i] || i > 0 && determiners[v.CoreLower(i-1)] {
+		// A word written as a repeatable name is one: the map lookup
+		// alone decides, and most words fail it at once.
+		if covered[i] || !names[withoutPossessive(v.CoreText(i))] || i > 0 && determiners[v.CoreLower(i-1)] {
 			continue
 		}
-		if n, ok := repeatable(v, gz, i); ok && names[n] {
-			if sp, ok := v.CoreSpan(i, i, page.Person, 0.5, "repeat-name"); ok {
-				ss = append(ss, sp)
-			}
+		if sp, ok := v.CoreSpan(i, i, page.Person, 0.5, "repeat-name"); ok {
+			ss = append(ss, sp)
 		}
 	}
 	return ss
+}
+
+// withoutPossessive is t without a possessive "'s" or "’s".
+func withoutPossessive(t string) string {
+	if t, ok := strings.CutSuffix(t, "'s"); ok {
+		return t
+	}
+	t, _ = strings.CutSuffix(t, "’s")
+	return t
 }
 
 // determiners before a capitalised word make it a defined term or a
@@ -57,10 +66,7 @@ var determiners = setOf("the", "a", "an", "this", "that", "these", "those", "eac
 // repeatable returns word i as a name that may repeat (its core without a
 // possessive ending), or false.
 func repeatable(v *view.View, gz *gazetteer.Gazetteers, i int) (string, bool) {
-	t := v.CoreText(i)
-	for _, p := range []string{"'s", "’s"} {
-		t = strings.TrimSuffix(t, p)
-	}
+	t := withoutPossessive(v.CoreText(i))
 	if len(t) < 3 || !nameShaped(t) || view.IsAllUpper(t) {
 		return "", false
 	}
