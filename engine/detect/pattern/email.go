@@ -16,24 +16,7 @@ import (
 // and obfuscated ones ("jo [at] x [dot] org", "jo(at)x.org",
 // "jo @ x . org", and with a mail label nearby "jo dot e at x dot org").
 func FindEmails(v *view.View) []page.Span {
-	var out []page.Span
-	t := v.Text
-	for off := 0; ; {
-		i := strings.IndexByte(t[off:], '@')
-		if i < 0 {
-			break
-		}
-		at := off + i
-		off = at + 1
-		s, e, ok := emailAround(t, at)
-		if !ok {
-			continue
-		}
-		if sp, ok := v.Span(s, e, page.Email, 0.95, "email"); ok {
-			out = append(out, sp)
-		}
-		off = e
-	}
+	out := spansAround(v, "@", emailAround, page.Email, 0.95, "email")
 	out = append(out, findObfuscatedEmails(v)...)
 	out = append(out, findMisreadAts(v)...)
 	return out
@@ -49,24 +32,9 @@ var misreadAts = []string{"(œ", "(@", "©", "®"}
 // misreadAts, glued to both its local part and its domain.
 func findMisreadAts(v *view.View) []page.Span {
 	var out []page.Span
-	t := v.Text
 	for _, at := range misreadAts {
-		for off := 0; ; {
-			i := strings.Index(t[off:], at)
-			if i < 0 {
-				break
-			}
-			a := off + i
-			off = a + len(at)
-			s, e, ok := emailAroundAt(t, a, len(at))
-			if !ok {
-				continue
-			}
-			if sp, ok := v.Span(s, e, page.Email, 0.85, "email-ocr"); ok {
-				out = append(out, sp)
-			}
-			off = e
-		}
+		around := func(t string, a int) (int, int, bool) { return emailAroundAt(t, a, len(at)) }
+		out = append(out, spansAround(v, at, around, page.Email, 0.85, "email-ocr")...)
 	}
 	return out
 }

@@ -19,33 +19,24 @@ import (
 // "@ noon" (a lone '@' for "at"), "@5pm" (a time), a handle that goes on
 // with ".word" or another '@' (a domain or address).
 func FindHandles(v *view.View) []page.Span {
-	var out []page.Span
-	t := v.Text
-	for off := 0; ; {
-		i := strings.IndexByte(t[off:], '@')
-		if i < 0 {
-			break
-		}
-		at := off + i
-		off = at + 1
-		if r, _ := utf8.DecodeLastRuneInString(t[:at]); at > 0 && !handleMayFollow(r) {
-			continue
-		}
-		e := at + 1
-		for e < len(t) && e-at-1 < maxHandle && isHandleByte(t[e]) {
-			e++
-		}
-		n := e - at - 1
-		if n == 0 || t[at+1] >= '0' && t[at+1] <= '9' || e < len(t) && isHandleByte(t[e]) ||
-			e < len(t) && t[e] == '@' || e+1 < len(t) && t[e] == '.' && isHandleByte(t[e+1]) {
-			continue
-		}
-		if sp, ok := v.Span(at, e, page.Person, 0.6, "handle"); ok {
-			out = append(out, sp)
-		}
-		off = e
+	return spansAround(v, "@", handleAt, page.Person, 0.6, "handle")
+}
+
+// handleAt returns the handle whose '@' is t[at], as the byte range
+// [at, e) of t, or false (FindHandles says what is no handle).
+func handleAt(t string, at int) (int, int, bool) {
+	if r, _ := utf8.DecodeLastRuneInString(t[:at]); at > 0 && !handleMayFollow(r) {
+		return 0, 0, false
 	}
-	return out
+	e := at + 1
+	for e < len(t) && e-at-1 < maxHandle && isHandleByte(t[e]) {
+		e++
+	}
+	if e == at+1 || t[at+1] >= '0' && t[at+1] <= '9' || e < len(t) && isHandleByte(t[e]) ||
+		e < len(t) && t[e] == '@' || e+1 < len(t) && t[e] == '.' && isHandleByte(t[e+1]) {
+		return 0, 0, false
+	}
+	return at, e, true
 }
 
 // maxHandle is the longest handle taken: Twitter allows 15 characters,
