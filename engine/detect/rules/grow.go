@@ -52,7 +52,7 @@ func (g *grower) grow(v *view.View, ss []page.Span, on func(string) bool) []page
 		case s.Category == page.Person && person:
 			f := g.honorificsBefore(v, g.wrappedHonorific(v, g.initialsBefore(v, s.First)))
 			f = g.coordinatedBefore(v, f)
-			l := g.wrappedAfter(v, g.nameLineAfter(v, s.First, s.Last))
+			l := g.wrappedAfter(v, g.surnameAfter(v, g.nameLineAfter(v, s.First, s.Last)))
 			l = g.postNominalsAfter(v, g.coordinatedAfter(v, l))
 			if f < s.First || l > s.Last {
 				out = appendCore(out, v, f, l, page.Person, s.Score, s.Recognizer)

@@ -155,6 +155,20 @@ func (g *grower) nameLineAfter(v *view.View, first, last int) int {
 	return w
 }
 
+// surnameAfter grows a name whose last word is a known first name over the
+// capitalised word right after it on its line that goes on a name
+// (nameContinues): "Ulf Grenander", "Sepp Hochreiter" where the model
+// found only the first name.
+func (g *grower) surnameAfter(v *view.View, last int) int {
+	w := last + 1
+	if w >= v.Len() || v.LineOf(w) != v.LineOf(last) || v.CoreEnd(last) != v.WordEnd(last) ||
+		!nameShaped(v.CoreText(last)) || g.gz.Lex[v.CoreLower(last)]&gazetteer.FirstName == 0 ||
+		orgHeads[v.CoreLower(w)] || !g.nameContinues(v, w, false) {
+		return last
+	}
+	return w
+}
+
 // knownLower reports whether word i is a lower-case first name or
 // surname that is no ordinary word: in lower-case text only a name the
 // lists know may pull the next line's word into it.
