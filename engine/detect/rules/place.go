@@ -74,7 +74,8 @@ func dropNationalities(v *view.View, ss []page.Span) []page.Span {
 		if s.Category != page.Person || s.First == s.Last {
 			continue
 		}
-		for w := max(s.First-v.First, 0); w <= min(s.Last-v.First, v.Len()-1); w++ {
+		f, l := v.SpanWords(s)
+		for w := f; w <= l; w++ {
 			named[v.CoreLower(w)] = true
 		}
 	}

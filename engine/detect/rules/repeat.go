@@ -23,7 +23,8 @@ func repeatNames(v *view.View, gz *gazetteer.Gazetteers, ss []page.Span) []page.
 	covered := make([]bool, v.Len())
 	names := map[string]bool{}
 	for _, s := range ss {
-		for w := max(s.First-v.First, 0); w <= min(s.Last-v.First, v.Len()-1); w++ {
+		f, l := v.SpanWords(s)
+		for w := f; w <= l; w++ {
 			covered[w] = true
 			if s.Category == page.Person {
 				if n, ok := repeatable(v, gz, w); ok {

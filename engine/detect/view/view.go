@@ -223,6 +223,12 @@ func (v *View) WordSpan(first, last int, c page.Category, score float32, recogni
 	return page.Span{First: v.First + first, Last: v.First + last, Category: c, Score: score, Recognizer: recognizer}
 }
 
+// SpanWords returns the view indices of the first and last words of s
+// that lie in v (last < first when none does): the inverse of WordSpan.
+func (v *View) SpanWords(s page.Span) (first, last int) {
+	return max(s.First-v.First, 0), min(s.Last-v.First, len(v.words)-1)
+}
+
 // trailing and leading punctuation that is never part of an entity;
 // itemMarks start an item of their own: an e-mail quote mark (">John
 // Smith" in a quoted reply) or a bullet.
