@@ -47,11 +47,15 @@ var contractionTails = gazetteer.MustWords("context", "contraction-tail")
 // a contraction's ending: the model reads "Don" in "Don't", but a
 // contraction is no name. It also drops Person spans that start at the
 // tail of a contraction ("t worry" of "Don't worry"), never at the rest
-// of a name after an apostrophe ("Brien" of "O'Brien").
+// of a name after an apostrophe ("Brien" of "O'Brien"), and a Person span
+// of one whole contracted word ("Don't", "Won’t").
 func dropContractions(v *view.View, ss []page.Span) []page.Span {
 	out := ss[:0]
 	for _, s := range ss {
 		if s.Category == page.Person && s.Start > 0 && startsAtContractionTail(v, s) {
+			continue
+		}
+		if s.Category == page.Person && s.First == s.Last && s.Start == 0 && s.End == 0 && isContracted(v, s.First-v.First) {
 			continue
 		}
 		if s.Category == page.Person && s.First == s.Last && s.End != 0 {
@@ -66,4 +70,19 @@ func dropContractions(v *view.View, ss []page.Span) []page.Span {
 		out = append(out, s)
 	}
 	return out
+}
+
+// isContracted reports whether word i of v ends in a negated verb's
+// contraction ("Don't", "won’t", "Can't."): no name does.
+func isContracted(v *view.View, i int) bool {
+	if i < 0 || i >= v.Len() {
+		return false
+	}
+	w := strings.ToLower(strings.TrimRight(v.WordText(i), ".,;:!?\"'”’)"))
+	for _, c := range contractions {
+		if head, ok := strings.CutSuffix(w, c); ok && head != "" {
+			return true
+		}
+	}
+	return false
 }
