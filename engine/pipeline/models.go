@@ -52,7 +52,7 @@ func LoadModels(cfg Settings, met *Metrics) (*Models, error) {
 	}
 	lane := batch.NewLane(1)
 	m := &Models{}
-	m.NER, err = ner.Load(cfg.NERModel, ner.Options{BatchSize: cfg.BatchSize, BatchWait: cfg.BatchWait, Lane: lane, Observe: met.batch, EntityProb: float32(cfg.NERRecall)})
+	m.NER, err = ner.Load(cfg.NERModel, ner.Options{BatchSize: cfg.BatchSize, BatchWait: cfg.BatchWait, Lane: lane, Observe: met.batch, EntityProb: float32(cfg.NERRecall), PersonProb: float32(cfg.NERPersonRecall)})
 	if err != nil {
 		return nil, fmt.Errorf("ner model %q: %w", cfg.NERModel, err)
 	}

@@ -32,10 +32,12 @@ type Settings struct {
 	ORTThreads int
 	NERModel   string
 	NERRecall  float64
-	BatchSize  int
-	BatchWait  time.Duration
-	OCRMaxSide int
-	OCRCharset string
+	// NERPersonRecall is NERRecall for person labels alone.
+	NERPersonRecall float64
+	BatchSize       int
+	BatchWait       time.Duration
+	OCRMaxSide      int
+	OCRCharset      string
 	// OCRModel picks the recogniser: ppocrv4 or redactd-latin.
 	OCRModel string
 }

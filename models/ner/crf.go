@@ -37,7 +37,9 @@ func (c *CRF) check(n int) error {
 // labels the detector does not mask (Model.isO) for
 // Options.EntityProb p: ln((1-p)/p), so that at a token on its own an
 // entity label whose probability is p ties with O, as in per-token
-// decoding (decodeLogits). p of 0.5 or more adds no bias.
+// decoding (decodeLogits). p of 0.5 or more adds no bias. An entity type
+// with a probability of its own (Options.PersonProb) gets the difference
+// back on its labels' emissions (Model.bias).
 func recallBias(p float32) float32 {
 	if p <= 0 || p >= 0.5 {
 		return 0
@@ -46,16 +48,16 @@ func recallBias(p float32) float32 {
 }
 
 // viterbi writes into path (len n) the best label path of the n rows of
-// emit (n×L, row-major), with bias subtracted from the emission of every
-// label for which isO is true.
-func (c *CRF) viterbi(emit []float32, n, L int, isO []bool, bias float32, path []int) {
+// emit (n×L, row-major), with bias[j] subtracted from the emission of
+// label j (nil: no bias).
+func (c *CRF) viterbi(emit []float32, n, L int, bias []float32, path []int) {
 	if n == 0 {
 		return
 	}
 	at := func(t, j int) float32 {
 		v := emit[t*L+j]
-		if isO[j] {
-			v -= bias
+		if bias != nil {
+			v -= bias[j]
 		}
 		return v
 	}

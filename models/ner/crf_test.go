@@ -21,7 +21,6 @@ func TestViterbiTransitions(t *testing.T) {
 		Start:       []float32{0, 0, inf},
 		End:         []float32{0, 0, 0},
 	}
-	isO := []bool{true, false, false}
 	for _, tc := range []struct {
 		name string
 		emit []float32 // 3 labels a row
@@ -36,7 +35,7 @@ func TestViterbiTransitions(t *testing.T) {
 	} {
 		n := len(tc.emit) / 3
 		got := make([]int, n)
-		c.viterbi(tc.emit, n, 3, isO, tc.bias, got)
+		c.viterbi(tc.emit, n, 3, []float32{tc.bias, 0, 0}, got)
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("%s: path %v, want %v", tc.name, got, tc.want)
 		}

@@ -281,30 +281,66 @@ func TestParseLabel(t *testing.T) {
 
 // TestDecodeLogitsRecallBias checks Options.EntityProb: an entity label
 // likely enough wins over a likelier O, or a likelier MISC (which the
-// detector does not mask either), and 1 restores plain argmax.
+// detector does not mask either), and 1 restores plain argmax; and
+// Options.PersonProb, the same bar for person labels alone.
 func TestDecodeLogitsRecallBias(t *testing.T) {
 	misc := Label{Entity: Misc}
+	per, org := Label{Entity: Person}, Label{Entity: Organization}
 	for _, tc := range []struct {
-		labels []string
-		row    []float32
-		prob   float32
-		want   Label
+		labels       []string
+		row          []float32
+		prob, person float32
+		want         Label
 	}{
 		// p(O) ≈ 0.67, p(B-PER) ≈ 0.24, p(I-PER) ≈ 0.09.
-		{[]string{"O", "B-PER", "I-PER"}, []float32{1, 0, -1}, 0.2, Label{Entity: Person}},
-		{[]string{"O", "B-PER", "I-PER"}, []float32{1, 0, -1}, 0.3, O},
-		{[]string{"O", "B-PER", "I-PER"}, []float32{1, 0, -1}, 1, O},
+		{[]string{"O", "B-PER", "I-PER"}, []float32{1, 0, -1}, 0.2, 0.2, per},
+		{[]string{"O", "B-PER", "I-PER"}, []float32{1, 0, -1}, 0.3, 0.3, O},
+		{[]string{"O", "B-PER", "I-PER"}, []float32{1, 0, -1}, 1, 1, O},
 		// p(B-MISC) ≈ 0.67, p(B-ORG) ≈ 0.24: MISC is held down as O is,
 		// and a likely MISC is never chosen over O for the bias.
-		{[]string{"O", "B-ORG", "B-MISC"}, []float32{-1, 0, 1}, 0.2, Label{Entity: Organization}},
-		{[]string{"O", "B-ORG", "B-MISC"}, []float32{-1, 0, 1}, 0.3, misc},
-		{[]string{"O", "B-MISC", "B-ORG"}, []float32{1, 0.5, -3}, 0.2, O},
+		{[]string{"O", "B-ORG", "B-MISC"}, []float32{-1, 0, 1}, 0.2, 0.2, org},
+		{[]string{"O", "B-ORG", "B-MISC"}, []float32{-1, 0, 1}, 0.3, 0.3, misc},
+		{[]string{"O", "B-MISC", "B-ORG"}, []float32{1, 0.5, -3}, 0.2, 0.2, O},
+		// p(O) ≈ 0.84, p(B-PER) = p(B-ORG) ≈ 0.08: only the person's bar
+		// is that low.
+		{[]string{"O", "B-PER", "B-ORG"}, []float32{2.4, 0, 0}, 0.2, 0.05, per},
+		{[]string{"O", "B-ORG", "B-PER"}, []float32{2.4, 0, 0}, 0.05, 0.2, org},
+		{[]string{"O", "B-PER", "B-ORG"}, []float32{2.4, 0, 0}, 0.2, 0.1, O},
+		// p(B-ORG) ≈ 0.15 misses its bar of 0.2, p(B-PER) ≈ 0.12 reaches
+		// its own of 0.1: the person wins though the organization is
+		// likelier.
+		{[]string{"O", "B-ORG", "B-PER"}, []float32{1.7, 0, -0.25}, 0.2, 0.1, per},
+		{[]string{"O", "B-ORG", "B-PER"}, []float32{1.7, 0, -0.25}, 0.1, 0.1, org},
 	} {
-		m := &Model{opts: Options{EntityProb: tc.prob}}
+		m := &Model{opts: Options{EntityProb: tc.prob, PersonProb: tc.person}}
 		m.setLabels(tc.labels)
 		got, p := m.decodeLogits(tc.row)
 		if got != tc.want {
-			t.Errorf("%v %v EntityProb %v: label %v (p %.2f), want %v", tc.labels, tc.row, tc.prob, got, p, tc.want)
+			t.Errorf("%v %v EntityProb %v PersonProb %v: label %v (p %.2f), want %v", tc.labels, tc.row, tc.prob, tc.person, got, p, tc.want)
+		}
+	}
+}
+
+// TestViterbiPersonBias checks that the CRF path honours PersonProb as
+// per-token decoding does: a weak person token becomes a span under a
+// low person bar, an organization token as weak does not.
+func TestViterbiPersonBias(t *testing.T) {
+	c := &CRF{
+		Transitions: [][]float32{{0, 0, 0}, {0, 0, 0}, {0, 0, 0}},
+		Start:       []float32{0, 0, 0},
+		End:         []float32{0, 0, 0},
+	}
+	emit := []float32{2.4, 0, 0} // p(O) ≈ 0.84, p(B-PER) = p(B-ORG) ≈ 0.08
+	for _, tc := range []struct {
+		person float32
+		want   int
+	}{{0.2, 0}, {0.1, 0}, {0.05, 1}} {
+		m := &Model{opts: Options{EntityProb: 0.2, PersonProb: tc.person}}
+		m.setLabels([]string{"O", "B-PER", "B-ORG"})
+		got := make([]int, 1)
+		c.viterbi(emit, 1, 3, m.bias, got)
+		if got[0] != tc.want {
+			t.Errorf("PersonProb %v: label %d, want %d", tc.person, got[0], tc.want)
 		}
 	}
 }

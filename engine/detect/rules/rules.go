@@ -77,7 +77,7 @@ var Rules = []Rule{
 			return view.Merge(append(ss, rc.g.grow(rc.v, ss, on)...))
 		}},
 	{Name: "repeat-names", Kind: "grow", Category: page.Person,
-		Example: "Ramona Betancourt wrote it. Betancourt agreed.", Effect: `the second "Betancourt", which the built-in stack leaves, is masked as a word of "Ramona Betancourt"`,
+		Example: "Ramona Betancourt wrote it. Ask Betancourt.", Effect: `the second "Betancourt", which the built-in stack leaves, is masked as a word of "Ramona Betancourt"`,
 		Scope: "other occurrences on the page of a capitalised name word a Person span holds, no ordinary word, title, month, weekday or nationality, where no span covers them",
 		apply: func(rc ruleContext, ss []page.Span) []page.Span { return view.Merge(repeatNames(rc.v, rc.g.gz, ss)) }},
 	{Name: "drop-amount-rows", Kind: "drop", Category: page.Address,

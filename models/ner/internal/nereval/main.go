@@ -85,6 +85,7 @@ func main() {
 	floorsOut := flag.String("write-floors", "", "with -table test: write the gate's floors (scores less a margin) to this file")
 	pages := flag.Int("pages", 1, "with -table: lay up to this many consecutive sentences of one document on a page (1: sentence by sentence, as the gate scores)")
 	entityProb := flag.Float64("entity-prob", ner.DefaultEntityProb, "decoding's recall bias (the service's ner-entity-prob); tune it with -table dev")
+	personProb := flag.Float64("person-prob", ner.DefaultPersonProb, "the same for person labels alone (the service's ner-person-prob)")
 	flag.Parse()
 	log.SetFlags(0)
 
@@ -99,7 +100,7 @@ func main() {
 	if err := ort.Init(ort.Options{Threads: *threads}); err != nil {
 		log.Fatal(err)
 	}
-	m, err := ner.Load(*modelDir, ner.Options{EntityProb: float32(*entityProb)})
+	m, err := ner.Load(*modelDir, ner.Options{EntityProb: float32(*entityProb), PersonProb: float32(*personProb)})
 	if err != nil {
 		log.Fatal(err)
 	}
