@@ -2,7 +2,6 @@ package rules
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
 	"github.com/redactd/redactd/engine/detect/view"
@@ -21,6 +20,6 @@ func dropEventNames(v *view.View, ss []page.Span) []page.Span {
 	return slices.DeleteFunc(ss, func(s page.Span) bool {
 		l := s.Last - v.First
 		return s.Category == page.Organization && l >= 0 && l < v.Len() &&
-			eventHeads[strings.TrimSuffix(v.CoreLower(l), "'s")]
+			eventHeads[withoutPossessive(v.CoreLower(l))]
 	})
 }
