@@ -585,6 +585,12 @@ func (o *orgFinder) find(v *view.View) []page.Span {
 				}
 				continue
 			}
+			if o.institutionAt(v, j, end) {
+				if sp, ok := o.span(v, j, j, 0.5); ok {
+					out = append(out, sp)
+				}
+				continue
+			}
 			n, score := o.legalAt(v, j, end)
 			head := false
 			if n == 0 {
@@ -647,6 +653,34 @@ func (o *orgFinder) partners(lower bool, ws ...string) bool {
 		plain = plain || f&(gazetteer.Common|gazetteer.City) == 0
 	}
 	return plain
+}
+
+// institutions are public bodies that a capitalised noun names on its
+// own after "the" ("the Commission", "the Senate").
+var institutions = gazetteer.MustWords("organizations", "institution")
+
+// institutionAt reports whether word j is an institution named by its
+// noun alone: capitalised (not all capitals: a heading), after "the" or
+// "this", on its line or ending the line before ("the Commission must
+// address", "this Parliament"),
+// and not the start of a longer name, which is the model's to find ("the
+// House of Representatives", "the Senate Armed Services Committee", "The
+// House of Mirth").
+func (o *orgFinder) institutionAt(v *view.View, j, end int) bool {
+	t := v.CoreText(j)
+	if j == 0 || !institutions[v.CoreLower(j)] || !view.IsCapitalised(t) || view.IsAllUpper(t) {
+		return false
+	}
+	if p := v.WordLower(j - 1); p != "the" && p != "this" {
+		return false
+	}
+	if j+1 < end && v.CoreEnd(j) == v.WordEnd(j) {
+		next := v.CoreText(j + 1)
+		if v.CoreLower(j+1) == "of" || view.IsCapitalised(next) && next != "I" {
+			return false
+		}
+	}
+	return true
 }
 
 // workplaces are nouns that, after "the" and a name, make the name an
