@@ -656,13 +656,18 @@ func (o *orgFinder) partners(lower bool, ws ...string) bool {
 }
 
 // institutions are public bodies that a capitalised noun names on its
-// own after "the" ("the Commission", "the Senate").
-var institutions = gazetteer.MustWords("organizations", "institution")
+// own after "the" ("the Commission", "the Senate"); properInstitutions
+// name one without the article too ("Congress authorized it").
+var (
+	institutions       = gazetteer.MustWords("organizations", "institution")
+	properInstitutions = gazetteer.MustWords("organizations", "proper")
+)
 
 // institutionAt reports whether word j is an institution named by its
 // noun alone: capitalised (not all capitals: a heading), after "the" or
 // "this", on its line or ending the line before ("the Commission must
-// address", "this Parliament"),
+// address", "this Parliament"), or after any word when the noun names
+// one body by itself ("for Congress to say"),
 // and not the start of a longer name, which is the model's to find ("the
 // House of Representatives", "the Senate Armed Services Committee", "The
 // House of Mirth").
@@ -671,7 +676,7 @@ func (o *orgFinder) institutionAt(v *view.View, j, end int) bool {
 	if j == 0 || !institutions[v.CoreLower(j)] || !view.IsCapitalised(t) || view.IsAllUpper(t) {
 		return false
 	}
-	if p := v.WordLower(j - 1); p != "the" && p != "this" {
+	if p := v.WordLower(j - 1); p != "the" && p != "this" && !properInstitutions[v.CoreLower(j)] {
 		return false
 	}
 	if j+1 < end && v.CoreEnd(j) == v.WordEnd(j) {
