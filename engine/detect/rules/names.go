@@ -664,13 +664,13 @@ var (
 )
 
 // institutionAt reports whether word j is an institution named by its
-// noun alone: capitalised (not all capitals: a heading), after "the" or
+// noun alone: capitalised (not all capitals: a heading); after "the" or
 // "this", on its line or ending the line before ("the Commission must
 // address", "this Parliament"), or after any word when the noun names
-// one body by itself ("for Congress to say"),
-// and not the start of a longer name, which is the model's to find ("the
-// House of Representatives", "the Senate Armed Services Committee", "The
-// House of Mirth").
+// one body by itself ("for Congress to say"); and not the start of a
+// longer name, which is the model's to find ("the House of
+// Representatives", "the Senate Armed Services Committee", "The House of
+// Mirth").
 func (o *orgFinder) institutionAt(v *view.View, j, end int) bool {
 	t := v.CoreText(j)
 	if j == 0 || !institutions[v.CoreLower(j)] || !view.IsCapitalised(t) || view.IsAllUpper(t) {
