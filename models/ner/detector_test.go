@@ -221,6 +221,9 @@ func TestAssemble(t *testing.T) {
 func TestDecode(t *testing.T) {
 	P := func(in bool) Label { return Label{Entity: Person, Inside: in} }
 	A := func(in bool) Label { return Label{Entity: Address, Inside: in} }
+	L := func(in bool) Label { return Label{Entity: Location, Inside: in} }
+	G := func(in bool) Label { return Label{Entity: Organization, Inside: in} }
+	M := func(in bool) Label { return Label{Entity: Misc, Inside: in} }
 	tests := []struct {
 		name   string
 		toks   []string
@@ -230,6 +233,12 @@ func TestDecode(t *testing.T) {
 		{"plain", []string{"a", "b", "c"}, []Label{P(false), P(true), O}, []Span{{Person, 0, 1, 1}}},
 		{"I after O starts", []string{"a", "b"}, []Label{O, P(true)}, []Span{{Person, 1, 1, 1}}},
 		{"type change", []string{"a", "b"}, []Label{P(false), A(true)}, []Span{{Person, 0, 0, 1}, {Address, 1, 1, 1}}},
+		{"place inside a person", []string{"a", "b", "c"}, []Label{P(false), L(true), P(true)}, []Span{{Person, 0, 2, 1}}},
+		{"person after a place", []string{"a", "b"}, []Label{L(false), P(true)}, []Span{{Person, 0, 1, 1}}},
+		{"organization after a place", []string{"a", "b", "c"}, []Label{L(false), L(true), G(true)}, []Span{{Organization, 0, 2, 1}}},
+		{"misc inside an address", []string{"a", "b"}, []Label{A(false), M(true)}, []Span{{Address, 0, 1, 1}}},
+		{"place then misc", []string{"a", "b"}, []Label{L(false), M(true)}, []Span{{Location, 0, 0, 1}, {Misc, 1, 1, 1}}},
+		{"B of a place splits", []string{"a", "b"}, []Label{P(false), L(false)}, []Span{{Person, 0, 0, 1}, {Location, 1, 1, 1}}},
 		{"B splits", []string{"a", "b"}, []Label{P(false), P(false)}, []Span{{Person, 0, 0, 1}, {Person, 1, 1, 1}}},
 		{"NL inside", []string{"a", NL, "b"}, []Label{A(false), A(true), A(true)}, []Span{{Address, 0, 2, 1}}},
 		{"NL trimmed", []string{NL, "a", NL}, []Label{A(false), A(true), A(true)}, []Span{{Address, 1, 1, 1}}},

@@ -100,7 +100,12 @@ type Span struct {
 }
 
 // Decode turns per-token labels into spans greedily, repairing invalid
-// BIO (an I- after O or after another entity starts a new span). NL
+// BIO: an I- after O starts a new span. An I- of a place (or an ignored
+// type) inside a person, organization or address continues that span, and
+// an I- of one of those after a place makes the place part of it (see
+// continues): the I- says the token belongs to the entity before it, the
+// type is what the model is least sure of ("Ľubomír/B-PER Ďurčo/I-LOC" is
+// one person; "Washington/B-LOC Irving/I-PER" too). NL
 // tokens and punctuation at the edges of a span are trimmed (see
 // trimSpan); an NL inside a span (an address over two lines) keeps it
 // whole. It mirrors decode() in train/train.py.
@@ -131,15 +136,30 @@ func Decode(tokens []string, labels []Label, scores []float32) []Span {
 		switch {
 		case l.Entity == None:
 			closeSpan()
-		case !l.Inside || !in || cur.Entity != l.Entity:
+		case !l.Inside || !in || !continues(cur.Entity, l.Entity):
 			closeSpan()
 			cur, in = Span{Entity: l.Entity, First: i, Last: i}, true
 		default:
 			cur.Last = i
+			if weak(cur.Entity) {
+				cur.Entity = l.Entity
+			}
 		}
 	}
 	closeSpan()
 	return out
+}
+
+// weak reports whether e is a place or a type the detector ignores: what
+// the model may call a word of a name it is unsure of ("Ďurčo", "Irving").
+func weak(e Entity) bool { return e == Location || e == Misc }
+
+// continues reports whether a token labelled I-next continues a span of
+// type open: the same type, or one of the two is weak and the other not.
+// Two masked types (a person, then an organization) stay two spans: both
+// are masked, each in its own category.
+func continues(open, next Entity) bool {
+	return open == next || weak(open) != weak(next)
 }
 
 // trimSpan narrows tokens[a..b] to drop NL tokens at both ends, single

@@ -312,8 +312,10 @@ def trim_span(toks, a, b):
 
 
 def decode(tags, toks):
-    """Greedy BIO decode with repair; spans (type, start, end) inclusive,
-    edges trimmed by trim_span. Mirrors Decode in models/ner/label.go."""
+    """Greedy BIO decode with repair (an I- of a place joins a person,
+    organization or address next to it); spans (type, start, end)
+    inclusive, edges trimmed by trim_span. Mirrors Decode in
+    models/ner/label.go."""
     spans, cur = [], None
 
     def close():
@@ -326,13 +328,25 @@ def decode(tags, toks):
         if g == "O":
             close()
             cur = None
-        elif g.startswith("B-") or cur is None or cur[0] != g[2:]:
+        elif g.startswith("B-") or cur is None or not continues(cur[0], g[2:]):
             close()
             cur = [g[2:], i, i]
         else:
             cur[2] = i
+            if weak(cur[0]):
+                cur[0] = g[2:]
     close()
     return spans
+
+
+def weak(typ):
+    """A place or a type the detector ignores (weak in label.go)."""
+    return typ not in ("PER", "ORG", "ADDR")
+
+
+def continues(open_typ, next_typ):
+    """Whether I-next_typ continues a span of open_typ (continues in label.go)."""
+    return open_typ == next_typ or weak(open_typ) != weak(next_typ)
 
 
 def score(golds, preds, toks_list, merge_addr=False):
