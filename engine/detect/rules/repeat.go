@@ -78,3 +78,63 @@ func repeatable(v *view.View, gz *gazetteer.Gazetteers, i int) (string, bool) {
 	}
 	return t, true
 }
+
+// repeatOrgs masks, as an Organization, the other occurrences on the page
+// of a whole Organization span's words: a club or firm found once and left
+// where it comes again ("Heerenveen won ... at Heerenveen"). The words must
+// match exactly, in order, where no span covers any of them; a name of one
+// word must be repeatable (see repeatable), and a longer one must not
+// start after a determiner only when its first word is an ordinary one.
+func repeatOrgs(v *view.View, gz *gazetteer.Gazetteers, ss []page.Span) []page.Span {
+	covered := make([]bool, v.Len())
+	var names [][]string
+	seen := map[string]bool{}
+	for _, s := range ss {
+		f, l := v.SpanWords(s)
+		for w := f; w <= l; w++ {
+			covered[w] = true
+		}
+		if s.Category != page.Organization || l-f > 5 {
+			continue
+		}
+		words := make([]string, 0, l-f+1)
+		for w := f; w <= l; w++ {
+			words = append(words, withoutPossessive(v.CoreText(w)))
+		}
+		if l == f {
+			if _, ok := repeatable(v, gz, f); !ok {
+				continue
+			}
+		} else if !nameShaped(words[0]) || !nameShaped(words[len(words)-1]) {
+			continue
+		}
+		k := strings.Join(words, " ")
+		if gz.Countries.Has(strings.ToLower(k)) {
+			continue
+		}
+		if !seen[k] {
+			seen[k] = true
+			names = append(names, words)
+		}
+	}
+	for _, n := range names {
+	next:
+		for i := 0; i+len(n) <= v.Len(); i++ {
+			for j, w := range n {
+				if covered[i+j] || withoutPossessive(v.CoreText(i+j)) != w {
+					continue next
+				}
+			}
+			if len(n) == 1 && i > 0 && determiners[v.CoreLower(i-1)] {
+				continue
+			}
+			if sp, ok := v.CoreSpan(i, i+len(n)-1, page.Organization, 0.5, "repeat-org"); ok {
+				ss = append(ss, sp)
+				for j := range n {
+					covered[i+j] = true
+				}
+			}
+		}
+	}
+	return ss
+}
