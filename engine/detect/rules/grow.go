@@ -50,7 +50,7 @@ func (g *grower) grow(v *view.View, ss []page.Span, on func(string) bool) []page
 	for _, s := range ss {
 		switch {
 		case s.Category == page.Person && person:
-			f := g.honorificsBefore(v, g.wrappedHonorific(v, g.initialsBefore(v, s.First)))
+			f := g.honorificsBefore(v, g.wrappedHonorific(v, g.initialsBefore(v, g.firstNameBefore(v, s.First))))
 			f = g.coordinatedBefore(v, f)
 			l := g.wrappedAfter(v, g.surnameAfter(v, g.nameLineAfter(v, s.First, s.Last)))
 			l = g.postNominalsAfter(v, g.coordinatedAfter(v, l))

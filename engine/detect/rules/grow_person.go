@@ -177,6 +177,20 @@ func (g *grower) knownLower(v *view.View, i int) bool {
 	return f&(gazetteer.FirstName|gazetteer.Surname) != 0 && f&(gazetteer.Common|gazetteer.City|gazetteer.Country) == 0
 }
 
+// firstNameBefore grows a name starting at first over the known first
+// name right before it on its line ("Mette" of "Mette Froslev", where the
+// model found only the surname): a capitalised first name of the lists
+// that is no ordinary word, place or title, with nothing but a space
+// between them.
+func (g *grower) firstNameBefore(v *view.View, first int) int {
+	k := first - 1
+	if k < 0 || v.LineOf(k) != v.LineOf(first) || v.CoreEnd(k) != v.WordEnd(k) || !nameShaped(v.CoreText(first)) ||
+		!g.knownName(v, k) || g.gz.Lex[v.CoreLower(k)]&gazetteer.FirstName == 0 {
+		return first
+	}
+	return k
+}
+
 // wrappedHonorific returns the last word of the line before first when
 // first starts its line and that word is an honorific written as one
 // ("Mr." / "Allen Tazuka"), else first.

@@ -50,7 +50,7 @@ var Rules = []Rule{
 		apply: func(rc ruleContext, ss []page.Span) []page.Span { return trimLeadingFunctionWords(rc.v, ss) }},
 	{Name: "grow-person", Kind: "grow", Category: page.Person, growPart: true,
 		Example: "Please ask Dr. Jacob Smith today.", Effect: `"Jacob Smith" grows over "Dr."`,
-		Scope: "words next to a Person span: honorifics, ranks and offices before it, initials before it, the surname after a lone known first name, names listed with it, post-nominals, a name wrapped onto the next line, the one unknown word after a lone first name on a line of two"},
+		Scope: "words next to a Person span: honorifics, ranks and offices before it, initials before it, a known first name before it, the surname after a lone known first name, names listed with it, post-nominals, a name wrapped onto the next line, the one unknown word after a lone first name on a line of two"},
 	{Name: "grow-organization", Kind: "grow", Category: page.Organization, growPart: true,
 		Example: growOrgExample, Effect: `a model Organization "Google Public Data" grows over "Explorer" (no input was found where the built-in stack needs it; TestRuleExamples feeds the span alone)`,
 		Scope: "organization words next to an Organization span"},
