@@ -686,11 +686,19 @@ func isASCII(s string) bool {
 func (a *addressFinder) streetNameWord(v *view.View, k int) bool {
 	t := v.CoreText(k)
 	l := v.CoreLower(k)
-	if addrNameStop[l] || !hasLetter(l) && !houseNumber.MatchString(t) {
+	if addrNameStop[l] || !hasLetter(l) && !houseNumber.MatchString(t) || isLink(v.WordText(k)) {
 		return false
 	}
 	// "40th", "5th"; "Main"; lower case only inside a lower-case line.
 	return view.IsCapitalised(t) || view.HasDigit(t) || isDirectional(l) || isLowerLine(v, v.LineFirst(k), v.LineEnd(k))
+}
+
+// isLink reports whether a word is a web address or an account handle
+// ("http://t.co/QGBMGU3w3o", "www.example.com", "@ESPNNFL"): no street's
+// name holds one, and a tweet's "18 2015 http://t.co/m6Mli6Bxa6 RT" (a
+// number, a link, "RT" read as Route) is no address.
+func isLink(w string) bool {
+	return strings.Contains(w, "://") || strings.HasPrefix(strings.ToLower(w), "www.") || strings.HasPrefix(w, "@")
 }
 
 func isDirectional(l string) bool {
