@@ -605,7 +605,7 @@ func (a *addressFinder) prefixName(v *view.View, i, first, end int, wantNumber b
 		if addrParticles[l] || strings.HasPrefix(l, "d'") || strings.HasPrefix(l, "l'") || strings.HasPrefix(l, "d’") {
 			continue
 		}
-		if !hasLetter(l) || addrNameStop[l] || !(view.IsCapitalised(t) || view.HasDigit(t) || isLowerLine(v, first, end) && !a.gz.Common.Has(l)) {
+		if !hasLetter(l) || addrNameStop[l] || isLink(v.WordText(k)) || !(view.IsCapitalised(t) || view.HasDigit(t) || isLowerLine(v, first, end) && !a.gz.Common.Has(l)) {
 			break
 		}
 		if wantNumber && pattern.MonthNumber(l) > 0 && k+1 < end && isDayNumber(tw(v, k+1, first, end)) {
