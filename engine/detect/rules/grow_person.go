@@ -178,8 +178,8 @@ func (g *grower) knownLower(v *view.View, i int) bool {
 }
 
 // firstNameBefore grows a name starting at first over the known first
-// name right before it on its line ("Mette" of "Mette Froslev", where the
-// model found only the surname): a capitalised first name of the lists
+// name right before it on its line ("Sandra" of "Sandra Kowalczyk", where
+// the model found only the surname): a capitalised first name of the lists
 // that is no ordinary word, place or title, with nothing but a space
 // between them.
 func (g *grower) firstNameBefore(v *view.View, first int) int {

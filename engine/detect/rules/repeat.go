@@ -20,16 +20,16 @@ import (
 // leaving them out cost gum's dev pages 1.9 points of Person recall (a
 // surname is a town as often) for 0.4 of precision.
 func repeatNames(v *view.View, gz *gazetteer.Gazetteers, ss []page.Span) []page.Span {
-	covered := make([]bool, v.Len())
+	covered := coveredWords(v, ss)
 	names := map[string]bool{}
 	for _, s := range ss {
+		if s.Category != page.Person {
+			continue
+		}
 		f, l := v.SpanWords(s)
 		for w := f; w <= l; w++ {
-			covered[w] = true
-			if s.Category == page.Person {
-				if n, ok := repeatable(v, gz, w); ok {
-					names[n] = true
-				}
+			if n, ok := repeatable(v, gz, w); ok {
+				names[n] = true
 			}
 		}
 	}
@@ -47,6 +47,18 @@ func repeatNames(v *view.View, gz *gazetteer.Gazetteers, ss []page.Span) []page.
 		}
 	}
 	return ss
+}
+
+// coveredWords marks the view's words that a span of ss covers.
+func coveredWords(v *view.View, ss []page.Span) []bool {
+	covered := make([]bool, v.Len())
+	for _, s := range ss {
+		f, l := v.SpanWords(s)
+		for w := f; w <= l; w++ {
+			covered[w] = true
+		}
+	}
+	return covered
 }
 
 // withoutPossessive is t without a possessive "'s" or "’s".
@@ -82,18 +94,18 @@ func repeatable(v *view.View, gz *gazetteer.Gazetteers, i int) (string, bool) {
 // repeatOrgs masks, as an Organization, the other occurrences on the page
 // of a whole Organization span's words: a club or firm found once and left
 // where it comes again ("Heerenveen won ... at Heerenveen"). The words must
-// match exactly, in order, where no span covers any of them; a name of one
-// word must be repeatable (see repeatable), and a longer one must not
-// start after a determiner only when its first word is an ordinary one.
+// match exactly (a possessive "'s" aside), in order, where no span covers
+// any of them. A name of one word must be repeatable (see repeatable) and
+// does not repeat after a determiner; a longer one, of at most six words,
+// must start and end with a capitalised word. A country's name never
+// repeats: the model reads "the United States" as a government now and
+// then, and the country is named everywhere.
 func repeatOrgs(v *view.View, gz *gazetteer.Gazetteers, ss []page.Span) []page.Span {
-	covered := make([]bool, v.Len())
+	covered := coveredWords(v, ss)
 	var names [][]string
 	seen := map[string]bool{}
 	for _, s := range ss {
 		f, l := v.SpanWords(s)
-		for w := f; w <= l; w++ {
-			covered[w] = true
-		}
 		if s.Category != page.Organization || l-f > 5 {
 			continue
 		}
