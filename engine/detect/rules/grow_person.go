@@ -185,7 +185,7 @@ func (g *grower) knownLower(v *view.View, i int) bool {
 func (g *grower) firstNameBefore(v *view.View, first int) int {
 	k := first - 1
 	if k < 0 || v.LineOf(k) != v.LineOf(first) || v.CoreEnd(k) != v.WordEnd(k) || !nameShaped(v.CoreText(first)) ||
-		!g.knownName(v, k) || g.gz.Lex[v.CoreLower(k)]&gazetteer.FirstName == 0 {
+		!g.knownName(v, k) || !g.firstName(v, k) {
 		return first
 	}
 	return k
