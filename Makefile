@@ -32,10 +32,12 @@ lint: vet
 	$(GO) run $(STATICCHECK) ./...
 
 # test-setup installs what the tests drive besides the code: Debian's
-# chromium for the review editor's real-browser test (idempotent; it says
-# so and goes on when it cannot install).
+# chromium for the review editor's real-browser test, and the fonts the
+# OCR tests draw text with (idempotent; each says so and goes on when it
+# cannot install).
 test-setup:
 	./.ci/browser-setup.sh
+	./.ci/fonts-setup.sh
 
 # The job service's tests run a second time on the cluster's record store
 # (engine/storelog over the pebble engine of engine/store), so both stores
