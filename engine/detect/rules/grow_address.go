@@ -438,7 +438,7 @@ func (g *grower) labelledAddresses(v *view.View) []page.Span {
 		for k < v.Len() && k <= i+4 && (addressFiller[v.CoreLower(k)] || g.classify(v, k) == awNeutral) {
 			k++
 		}
-		if k >= v.Len() || v.LineOf(k)-v.LineOf(i) > 2 || g.classify(v, k) != awPart {
+		if k >= v.Len() || v.LineOf(k)-v.LineOf(i) > 2 || g.classify(v, k) != awPart || !label && !cueJoined(v, i, k) {
 			continue
 		}
 		last := g.addressAfter(v, k)
@@ -448,6 +448,16 @@ func (g *grower) labelledAddresses(v *view.View) []page.Span {
 		i = last
 	}
 	return out
+}
+
+// cueJoined reports whether the address cue at word i reaches the word
+// k where an address would start the way cues do: through a colon ("Ship
+// to: 12 Harlow Road", "Bill to: Acme, 3 Main St") or a preposition
+// ("located in", "deliver to"). A cue right before a name or word is no
+// cue: "Bill Perkins (1934)", "located Beijing, Istanbul", "return can be
+// achieved", "delivered nice and hot".
+func cueJoined(v *view.View, i, k int) bool {
+	return k > i+1 || strings.HasPrefix(v.Text[v.CoreEnd(i):v.WordEnd(i)], ":")
 }
 
 // hasWord reports whether words [f, l] hold one without digits.
