@@ -3,7 +3,6 @@ package server
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/netip"
@@ -88,12 +87,7 @@ func refuseConn(c net.Conn, m *httpMetrics) {
 	b = append(b, '\n')
 	c.SetWriteDeadline(time.Now().Add(5 * time.Second))
 	fmt.Fprintf(c, "HTTP/1.1 429 Too Many Requests\r\nServer: redactd\r\nContent-Type: application/json\r\nContent-Length: %d\r\nRetry-After: 1\r\nX-Request-Id: %s\r\nConnection: close\r\n\r\n%s", len(b), id, b)
-	// Let the client read the answer: closing with its request unread
-	// would reset the connection and could drop the answer with it.
-	if tc, ok := c.(*net.TCPConn); ok {
-		tc.CloseWrite()
-		c.SetReadDeadline(time.Now().Add(time.Second))
-		io.Copy(io.Discard, io.LimitReader(c, 64<<10))
-	}
+	// The deferred Close lingers (lingerConn): the client reads the
+	// answer before the connection goes.
 	m.answered("unparsed", http.StatusTooManyRequests, CodeRateLimited, -1)
 }

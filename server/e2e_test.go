@@ -938,15 +938,15 @@ func TestE2EMalformedHTTP(t *testing.T) {
 	e := start(t, testConfig(t))
 	key := e.key("m@example.com", engine.PlanStandard, 10)
 	addr := strings.TrimPrefix(e.url, "http://")
-	// Hundreds of tiny parts (fifteen times the limit of 50 files and 8
-	// fields), a missing boundary and a torn body over a raw connection:
-	// each gets an answer and the server stays up. The parts stay under
-	// the 64 KiB the server drains after an early answer (drainLimit): a
-	// larger body is answered and its connection closed while the client
-	// may still be writing, and the client then sees a reset instead of
-	// the answer (5000 parts, 325 KB, failed so once under CI load).
+	// Thousands of tiny parts (a hundred times the limit of 50 files and
+	// 8 fields), a missing boundary and a torn body over a raw
+	// connection: each gets an answer and the server stays up. The parts
+	// (325 KB) are more than the server drains after an early answer
+	// (drainLimit): it answers and closes while the client may still be
+	// writing, and the client must read the answer, not a reset
+	// (lingerConn; TestE2EEarlyAnswerToLargeUpload).
 	var parts strings.Builder
-	for i := 0; i < 900; i++ {
+	for i := 0; i < 5000; i++ {
 		parts.WriteString("--b\r\nContent-Disposition: form-data; name=\"retention\"\r\n\r\nstudio\r\n")
 	}
 	parts.WriteString("--b--\r\n")

@@ -142,7 +142,7 @@ func (s *Server) Serve(ln net.Listener) error {
 		u := "http://" + listenHost(s.cfg.Listen, ln.Addr())
 		s.publicURL.CompareAndSwap(nil, &u)
 	}
-	return s.srv.Serve(newCapListener(ln, s.cfg.MaxConnsPerAddress, s.proxies, s.metrics))
+	return s.srv.Serve(newCapListener(lingerListener{ln}, s.cfg.MaxConnsPerAddress, s.proxies, s.metrics))
 }
 
 // Shutdown stops accepting connections and waits for in-flight requests
