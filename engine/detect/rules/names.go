@@ -635,8 +635,8 @@ func (o *orgFinder) firmAt(v *view.View, j, end int, lower bool) int {
 
 // partners reports whether ws can be the surnames in a firm's name:
 // capitalised (any case on a line written in lower case), known surnames
-// that are no country, title, street or legal word, one of them at least
-// neither an ordinary word nor a town.
+// that are no country, title or office ("Vice-President"), street or
+// legal word, one of them at least neither an ordinary word nor a town.
 func (o *orgFinder) partners(lower bool, ws ...string) bool {
 	const not = gazetteer.Country | gazetteer.Title | gazetteer.StreetSuffix | gazetteer.StreetPrefix |
 		gazetteer.Unit | gazetteer.LegalForm
@@ -647,7 +647,7 @@ func (o *orgFinder) partners(lower bool, ws ...string) bool {
 			return false
 		}
 		f := o.gz.Lex[l]
-		if f&gazetteer.Surname == 0 || f&not != 0 {
+		if f&gazetteer.Surname == 0 || f&not != 0 || isTitleWord(o.gz, l) {
 			return false
 		}
 		plain = plain || f&(gazetteer.Common|gazetteer.City) == 0
