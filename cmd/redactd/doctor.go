@@ -570,7 +570,7 @@ func (d *doctorRun) checkOCR() {
 			d.add(checkFail, "ocr models", "loaded, but a test run failed: %v", err)
 			return
 		}
-		d.add(checkOK, "ocr models", "detection, direction and recognition loaded; test run ok")
+		d.add(checkOK, "ocr models", "detection, direction and recognition (%s) loaded; test run ok", ocr.Describe(d.cfg.OCRModel))
 		return
 	}
 	g := d.page
@@ -588,7 +588,7 @@ func (d *doctorRun) checkOCR() {
 		d.add(checkWarn, "ocr models", "loaded, but the test page read as %q, want %q", got, want)
 		return
 	}
-	d.add(checkOK, "ocr models", "detection, direction and recognition loaded; test page read correctly")
+	d.add(checkOK, "ocr models", "detection, direction and recognition (%s) loaded; test page read correctly", ocr.Describe(d.cfg.OCRModel))
 }
 
 // sumsResult is the outcome of checking files against a SHA256SUMS file;

@@ -47,3 +47,20 @@ func latinModel() []byte {
 	}
 	return latinRecFloat
 }
+
+// Describe names the recogniser Options.Model picks ("" for the
+// default) and, for redactd-latin, the copy this machine runs, for logs
+// and `redactd doctor`: "redactd-latin, float32 copy: this CPU has no
+// VNNI".
+func Describe(model string) string {
+	if model == "" {
+		model = DefaultModel
+	}
+	if model != ModelLatin {
+		return model
+	}
+	if p := LatinPrecision(); p != PrecisionInt8 {
+		return model + ", " + p + " copy: this CPU has no VNNI"
+	}
+	return model + ", " + PrecisionInt8 + " copy"
+}

@@ -2,6 +2,7 @@ package ocr
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 )
 
@@ -27,4 +28,14 @@ func TestInt8OnlyWhereExact(t *testing.T) {
 		t.Errorf("latinModel() is not the %s copy", LatinPrecision())
 	}
 	t.Logf("this CPU runs the %s copy of %s", LatinPrecision(), ModelLatin)
+}
+
+func TestDescribe(t *testing.T) {
+	if got := Describe(ModelPPOCRv4); got != ModelPPOCRv4 {
+		t.Errorf("Describe(%q) = %q", ModelPPOCRv4, got)
+	}
+	got := Describe("")
+	if !strings.HasPrefix(got, ModelLatin+", "+LatinPrecision()+" copy") {
+		t.Errorf("Describe(\"\") = %q, want the default recogniser and its copy (%s)", got, LatinPrecision())
+	}
 }
