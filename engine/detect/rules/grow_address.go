@@ -438,7 +438,7 @@ func (g *grower) labelledAddresses(v *view.View) []page.Span {
 		for k < v.Len() && k <= i+4 && (addressFiller[v.CoreLower(k)] || g.classify(v, k) == awNeutral) {
 			k++
 		}
-		if k >= v.Len() || v.LineOf(k)-v.LineOf(i) > 2 || g.classify(v, k) != awPart || !label && !cueJoined(v, i, k) {
+		if k >= v.Len() || v.LineOf(k)-v.LineOf(i) > 2 || g.classify(v, k) != awPart || !label && !cueJoined(v, i, k) || g.ordinaryLower(v, k) {
 			continue
 		}
 		last := g.addressAfter(v, k)
@@ -448,6 +448,14 @@ func (g *grower) labelledAddresses(v *view.View) []page.Span {
 		i = last
 	}
 	return out
+}
+
+// ordinaryLower reports whether word k is an ordinary word written in
+// lower case, which starts no address even where a list knows it as a
+// town: "plz can I get" ("PLZ" labels a German postcode, "Can" is a town).
+func (g *grower) ordinaryLower(v *view.View, k int) bool {
+	t, l := bare(v, k)
+	return t == l && g.gz.Lex[l]&gazetteer.Common != 0
 }
 
 // cueJoined reports whether the address cue at word i reaches the word
