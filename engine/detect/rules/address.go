@@ -423,7 +423,7 @@ func (a *addressFinder) street(v *view.View, i, first, end int) (part, bool) {
 	t := tw(v, i, first, end)
 	// English order: "15 Millicent Drive", "4589 40th Street NW".
 	// French order: "12 rue de la Paix", "12, rue de la Paix", "12 bis rue".
-	if houseNumber.MatchString(t) {
+	if houseNumber.MatchString(t) && !articleBefore(v, i, first) {
 		j := i + 1
 		if c := lw(v, j, first, end); c == "bis" || c == "ter" {
 			j++
@@ -861,7 +861,7 @@ func (a *addressFinder) postal(v *view.View, i, first, end int, afterStreet bool
 	}
 	// "10115 Berlin", "F-75002 Paris", "1010 Wien": the city must be known.
 	if len(t) <= 8 && (postcode5.MatchString(t) || postcode4.MatchString(t) && (i == first || endsClause(v, i-1))) {
-		if c := a.cityAfter(v, i+1, first, end, afterStreet); c > i {
+		if c := a.cityAfter(v, i+1, first, end, afterStreet); c > i && !(yearLike(t) && sentenceGoesOn(v, c, end)) {
 			score := float32(0.7)
 			if len(l) == 4 {
 				score = 0.6
@@ -870,6 +870,38 @@ func (a *addressFinder) postal(v *view.View, i, first, end int, afterStreet bool
 		}
 	}
 	return part{}, false
+}
+
+// articleBefore reports whether word i, on the line starting at first,
+// follows an article: "the 2017 BRICS summit", "a 1979 Ford Mustang".
+// A house number never does.
+func articleBefore(v *view.View, i, first int) bool {
+	if i <= first {
+		return false
+	}
+	switch v.CoreLower(i - 1) {
+	case "the", "a", "an":
+		return v.CoreEnd(i-1) == v.WordEnd(i-1)
+	}
+	return false
+}
+
+// yearLike reports whether t is a year of the last two centuries or so
+// (1800-2099), which a four-digit postcode may also be.
+func yearLike(t string) bool {
+	return len(t) == 4 && pattern.AllDigits(t) && (t[:2] == "18" || t[:2] == "19" || t[:2] == "20")
+}
+
+// sentenceGoesOn reports whether the sentence goes on after word c with a
+// word in lower case: "1979 Baltimore mayoral election", "2007 Ontario
+// general election" are a year and a place, not a postcode and a town,
+// which end an address line or come before a country.
+func sentenceGoesOn(v *view.View, c, end int) bool {
+	if c+1 >= end || endsClause(v, c) {
+		return false
+	}
+	n := v.CoreText(c + 1)
+	return n != "" && n == strings.ToLower(n) && hasLetter(n)
 }
 
 // militaryPost are the US military post office designators, and
