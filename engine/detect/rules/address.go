@@ -861,7 +861,7 @@ func (a *addressFinder) postal(v *view.View, i, first, end int, afterStreet bool
 	}
 	// "10115 Berlin", "F-75002 Paris", "1010 Wien": the city must be known.
 	if len(t) <= 8 && (postcode5.MatchString(t) || postcode4.MatchString(t) && (i == first || endsClause(v, i-1))) {
-		if c := a.cityAfter(v, i+1, first, end, afterStreet); c > i && !(yearLike(t) && sentenceGoesOn(v, c, end)) {
+		if c := a.cityAfter(v, i+1, first, end, afterStreet); c > i && !(yearLike(t) && (sentenceGoesOn(v, c, end) || monthBefore(v, i, first))) {
 			score := float32(0.7)
 			if len(l) == 4 {
 				score = 0.6
@@ -890,6 +890,18 @@ func articleBefore(v *view.View, i, first int) bool {
 // (1800-2099), which a four-digit postcode may also be.
 func yearLike(t string) bool {
 	return len(t) == 4 && pattern.AllDigits(t) && (t[:2] == "18" || t[:2] == "19" || t[:2] == "20")
+}
+
+// monthBefore reports whether a month name is among the three words
+// before word i on its line: the number ends a date ("Dec. 31, 1999
+// Bloomfield Compression", "JUNE , 2015 LEEDS , UK").
+func monthBefore(v *view.View, i, first int) bool {
+	for k := i - 1; k >= first && k >= i-3; k-- {
+		if pattern.MonthNumber(strings.TrimSuffix(v.CoreLower(k), ".")) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // sentenceGoesOn reports whether the sentence goes on after word c with a
