@@ -569,7 +569,7 @@ def rescore(args):
     the held-out sets) and rewrites the scores of a manifest, keeping the
     Go detector scores."""
     model, _, _, wv, cv, gi = from_checkpoint(args.checkpoint)
-    corp = corpora.load_all(os.path.join(args.data, "ner"))
+    corp = corpora.load_all(os.path.join(args.data, "ner"), gum=args.gum)
     src = synth.Sources(args.data, synth.corpus_names(corp))
     heldout, presidio = heldout_sets(corp, src, args.data)
     scores = all_scores(model, heldout, presidio, wv, cv, gi)
@@ -624,6 +624,8 @@ def main():
                     help="1: also train on the public sentences laid out as wrapped running text (page_windows)")
     ap.add_argument("--misc", type=int, default=0,
                     help="1: other named things (MISC, product, award, ...) get labels B-/I-MISC of their own instead of O")
+    ap.add_argument("--gum", action="store_true",
+                    help="also train on GUM's train part (corpora._read_gum); tried and not adopted (models/ner/README.md)")
     ap.add_argument("--crf", type=int, default=0, help="1: a CRF output layer (Viterbi decoding), 0: per-token softmax")
     ap.add_argument("--ce-weight", type=float, default=0.5,
                     help="with --crf: weight of a per-token cross-entropy on the emissions beside the CRF loss, "
@@ -647,7 +649,7 @@ def main():
     t0 = time.time()
 
     log("loading corpora")
-    corp = corpora.load_all(os.path.join(args.data, "ner"))
+    corp = corpora.load_all(os.path.join(args.data, "ner"), gum=args.gum)
     names = synth.corpus_names(corp)
     src = synth.Sources(args.data, names)
 
