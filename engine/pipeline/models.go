@@ -90,7 +90,9 @@ func Open(cfg Settings, log *slog.Logger, reg prometheus.Registerer) (*Pipeline,
 	deps := Deps{Detectors: append(rs, ner.NewDetector(m.NER, ner.DetectorOptions{})), Log: log, Metrics: met}
 	if m.OCR != nil {
 		deps.OCR = ocrAdapter{m.OCR}
-		log.Info("ocr recogniser", "model", ocr.Describe(cfg.OCRModel))
+		if log != nil {
+			log.Info("ocr recogniser", "model", ocr.Describe(cfg.OCRModel))
+		}
 	}
 	p, err := New(cfg, deps)
 	if err != nil {
