@@ -19,10 +19,9 @@ const (
 	// PP-OCRv4's multiply-adds per input column. It is embedded in the
 	// binary (latin/rec.onnx, latin/charset.txt), so nothing has to be
 	// installed for it and the recogniser cannot be missing or mismatched.
-	// Two copies are embedded: the int8 copy of latin/rec.float.onnx that
-	// train/quantize.py writes, served where the CPU sums int8 exactly, and
-	// the float model everywhere else (precision.go, LatinPrecision;
-	// TestInt8ReadsAsFloat holds them together).
+	// The embedded file is the int8 copy of latin/rec.float.onnx that
+	// train/quantize.py writes, its weights in 7 bits so that every CPU
+	// sums them exactly (TestInt8ReadsAsFloat holds the two together).
 	ModelLatin = "redactd-latin"
 	// ModelPPOCRv4 is PaddleOCR's PP-OCRv4 recogniser installed by `make
 	// setup` next to the detector (rec.onnx, ppocr_keys_v1.txt).
@@ -77,8 +76,7 @@ func (e *Engine) openLatinRec(so []ort.SessionOption) (*ort.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	model := latinModel()
-	in, out, err := ort.ModelIOData(name, model)
+	in, out, err := ort.ModelIOData(name, latinRec)
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +87,7 @@ func (e *Engine) openLatinRec(so []ort.SessionOption) (*ort.Session, error) {
 		return nil, err
 	}
 	so = append([]ort.SessionOption{ort.WithoutMemPattern()}, so...)
-	s, err := ort.NewSessionFromData(name, model, []string{in[0].Name}, []string{out[0].Name}, so...)
+	s, err := ort.NewSessionFromData(name, latinRec, []string{in[0].Name}, []string{out[0].Name}, so...)
 	if err != nil {
 		return nil, err
 	}
