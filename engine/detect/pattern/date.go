@@ -234,7 +234,7 @@ func (f *dateFinder) lifeEvents(first, end int) {
 		}
 		for j := i + 1; j < end && j <= i+3; j++ {
 			w := f.cl(j, first, end)
-			if bareYear(w) || weekdays[w] && len(w) > 4 {
+			if BareYear(w) || weekdays[w] && len(w) > 4 {
 				s, e := f.v.Core(j)
 				if sp, ok := f.v.Span(s, e, page.Date, 0.6, "date"); ok {
 					f.out = append(f.out, sp)
@@ -248,8 +248,8 @@ func (f *dateFinder) lifeEvents(first, end int) {
 	}
 }
 
-// bareYear reports whether w is a four-digit year from 1800 to 2099.
-func bareYear(w string) bool {
+// BareYear reports whether w is a four-digit year from 1800 to 2099.
+func BareYear(w string) bool {
 	if len(w) != 4 || !AllDigits(w) {
 		return false
 	}

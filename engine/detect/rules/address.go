@@ -861,7 +861,7 @@ func (a *addressFinder) postal(v *view.View, i, first, end int, afterStreet bool
 	}
 	// "10115 Berlin", "F-75002 Paris", "1010 Wien": the city must be known.
 	if len(t) <= 8 && (postcode5.MatchString(t) || postcode4.MatchString(t) && (i == first || endsClause(v, i-1))) {
-		if c := a.cityAfter(v, i+1, first, end, afterStreet); c > i && !(yearLike(t) && (sentenceGoesOn(v, c, end) || monthBefore(v, i, first))) {
+		if c := a.cityAfter(v, i+1, first, end, afterStreet); c > i && !(pattern.BareYear(t) && (sentenceGoesOn(v, c, end) || monthBefore(v, i, first))) {
 			score := float32(0.7)
 			if len(l) == 4 {
 				score = 0.6
@@ -884,12 +884,6 @@ func articleBefore(v *view.View, i, first int) bool {
 		return v.CoreEnd(i-1) == v.WordEnd(i-1)
 	}
 	return false
-}
-
-// yearLike reports whether t is a year of the last two centuries or so
-// (1800-2099), which a four-digit postcode may also be.
-func yearLike(t string) bool {
-	return len(t) == 4 && pattern.AllDigits(t) && (t[:2] == "18" || t[:2] == "19" || t[:2] == "20")
 }
 
 // monthBefore reports whether a month name is among the three words
