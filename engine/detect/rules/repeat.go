@@ -39,7 +39,7 @@ func repeatNames(v *view.View, gz *gazetteer.Gazetteers, ss []page.Span) []page.
 	for i := range v.Len() {
 		// A word written as a repeatable name is one: the map lookup
 		// alone decides, and most words fail it at once.
-		if covered[i] || !names[withoutPossessive(v.CoreText(i))] || i > 0 && determiners[v.CoreLower(i-1)] {
+		if covered[i] || !names[withoutPossessive(v.CoreText(i))] || determinerBefore(v, i) {
 			continue
 		}
 		if sp, ok := v.CoreSpan(i, i, page.Person, 0.5, "repeat-name"); ok {
@@ -75,6 +75,18 @@ func withoutPossessive(t string) string {
 // filter"), not a person's: an occurrence after one does not repeat.
 var determiners = setOf("the", "a", "an", "this", "that", "these", "those", "each", "every", "any", "such", "said",
 	"our", "your", "their", "its", "his", "her", "my")
+
+// determinerBefore reports whether a determiner stands right before word
+// i, with no punctuation between them: in "he said. Smith left" the
+// "said" ends a sentence and determines nothing.
+func determinerBefore(v *view.View, i int) bool {
+	if i == 0 || !determiners[v.CoreLower(i-1)] {
+		return false
+	}
+	_, e := v.WordRange(i - 1)
+	_, ce := v.Core(i - 1)
+	return ce == e
+}
 
 // repeatable returns word i as a name that may repeat (its core without a
 // possessive ending), or false.
@@ -137,7 +149,7 @@ func repeatOrgs(v *view.View, gz *gazetteer.Gazetteers, ss []page.Span) []page.S
 					continue next
 				}
 			}
-			if len(n) == 1 && i > 0 && determiners[v.CoreLower(i-1)] {
+			if len(n) == 1 && determinerBefore(v, i) {
 				continue
 			}
 			if sp, ok := v.CoreSpan(i, i+len(n)-1, page.Organization, 0.5, "repeat-org"); ok {
