@@ -107,11 +107,14 @@ func repeatable(v *view.View, gz *gazetteer.Gazetteers, i int) (string, bool) {
 // of a whole Organization span's words: a club or firm found once and left
 // where it comes again ("Heerenveen won ... at Heerenveen"). The words must
 // match exactly (a possessive "'s" aside), in order, where no span covers
-// any of them. A name of one word must be repeatable (see repeatable) and
-// does not repeat after a determiner; a longer one, of at most six words,
-// must start and end with a capitalised word. A country's name never
-// repeats: the model reads "the United States" as a government now and
-// then, and the country is named everywhere.
+// any of them. A name of one word must be repeatable (see repeatable) or
+// an organisation's initials (see acronym: re3d's "ISIL", which the model
+// finds in one sentence and misses in the next), and does not repeat
+// after a determiner;
+// a longer one, of at most six words, must start and end with a
+// capitalised word. A country's name never repeats: the model reads "the
+// United States" as a government now and then, and the country is named
+// everywhere.
 func repeatOrgs(v *view.View, gz *gazetteer.Gazetteers, ss []page.Span) []page.Span {
 	covered := coveredWords(v, ss)
 	var names [][]string
@@ -126,7 +129,7 @@ func repeatOrgs(v *view.View, gz *gazetteer.Gazetteers, ss []page.Span) []page.S
 			words = append(words, withoutPossessive(v.CoreText(w)))
 		}
 		if l == f {
-			if _, ok := repeatable(v, gz, f); !ok {
+			if _, ok := repeatable(v, gz, f); !ok && !acronym(gz, words[0]) {
 				continue
 			}
 		} else if !nameShaped(words[0]) || !nameShaped(words[len(words)-1]) {
@@ -161,4 +164,26 @@ func repeatOrgs(v *view.View, gz *gazetteer.Gazetteers, ss []page.Span) []page.S
 		}
 	}
 	return ss
+}
+
+// acronym reports whether w is an organisation's initials: two to six
+// capital letters (a dot after each allowed, "U.N."), not a word any list
+// knows as ordinary or as a title, unit or country ("NOTE", "MR", "UK").
+func acronym(gz *gazetteer.Gazetteers, w string) bool {
+	letters := 0
+	for _, r := range w {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			letters++
+		case r == '.':
+		default:
+			return false
+		}
+	}
+	if letters < 2 || letters > 6 {
+		return false
+	}
+	l := strings.ToLower(strings.ReplaceAll(w, ".", ""))
+	return gz.Lex[l]&(gazetteer.Common|gazetteer.Title|gazetteer.Unit) == 0 && !stopwords[l] &&
+		!gz.Countries.Has(l) && pattern.MonthNumber(l) == 0 && !pattern.IsWeekday(l)
 }

@@ -82,7 +82,7 @@ var Rules = []Rule{
 		apply: func(rc ruleContext, ss []page.Span) []page.Span { return view.Merge(repeatNames(rc.v, rc.g.gz, ss)) }},
 	{Name: "repeat-orgs", Kind: "grow", Category: page.Organization,
 		Example: "Heerenveen won 4-2 at Groningen on Sunday. Heerenveen are now top, and Groningen sixth.", Effect: `the first "Groningen", which the built-in model leaves, is masked as the second is`,
-		Scope: "other occurrences on the page of an Organization span's words, in order (one word: no ordinary word, title, month, weekday or nationality; no country), where no span covers them",
+		Scope: "other occurrences on the page of an Organization span's words, in order (one word: no ordinary word, title, month, weekday or nationality, or initials such as \"ISIL\"; no country), where no span covers them",
 		apply: func(rc ruleContext, ss []page.Span) []page.Span { return view.Merge(repeatOrgs(rc.v, rc.g.gz, ss)) }},
 	{Name: "drop-amount-rows", Kind: "drop", Category: page.Address,
 		Example: "Wifi 16 GB Zilver 1 € 399,00 21% € 399,00", Effect: "a model Address over an invoice row is dropped (the built-in model no longer reads this row so; TestRuleExamples feeds the span)",
