@@ -38,10 +38,17 @@ type tableOptions struct {
 	// pages lays up to this many consecutive sentences of one document
 	// on a page (eval.Pages); 0 or 1 scores sentence by sentence.
 	pages int
+	// printed writes the corpora's text as printed (eval.Detokenize:
+	// punctuation against its word) before laying it out.
+	printed bool
 }
 
 // pagesSuffix marks a corpus's row scored as pages (tableOptions.pages).
 const pagesSuffix = "@pages"
+
+// printedSuffix marks a corpus's row scored as printed text
+// (tableOptions.printed).
+const printedSuffix = "+printed"
 
 // gateTables are the tables the gate holds to floors: the test splits
 // sentence by sentence, and again laid out as pages of gatePages
@@ -110,6 +117,9 @@ func domainTablesWithout(m *ner.Model, o tableOptions, disabled []string) (table
 		if o.dev {
 			recs, src = s.Dev, s.DevSource
 		}
+		if o.printed {
+			recs = eval.Detokenize(recs)
+		}
 		recs = eval.Pages(recs, o.pages)
 		if len(recs) == 0 {
 			continue
@@ -121,6 +131,9 @@ func domainTablesWithout(m *ner.Model, o tableOptions, disabled []string) (table
 		name := s.Name
 		if o.pages > 1 {
 			name += pagesSuffix
+		}
+		if o.printed {
+			name += printedSuffix
 		}
 		t.rows = append(t.rows, eval.DomainRow{Name: name, Domain: s.Domain, Split: src, Report: rep})
 	}

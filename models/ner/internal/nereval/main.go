@@ -84,6 +84,7 @@ func main() {
 	only := flag.String("only", "", "with -table: only these corpora (comma-separated names; the generated sets always)")
 	floorsOut := flag.String("write-floors", "", "with -table test: write the gate's floors (scores less a margin) to this file")
 	pages := flag.Int("pages", 1, "with -table: lay up to this many consecutive sentences of one document on a page (1: sentence by sentence, as the gate scores)")
+	printed := flag.Bool("printed", false, "with -table: write the corpora's text as printed, punctuation against its word (eval.Detokenize)")
 	entityProb := flag.Float64("entity-prob", ner.DefaultEntityProb, "decoding's recall bias (the service's ner-entity-prob); tune it with -table dev")
 	personProb := flag.Float64("person-prob", ner.DefaultPersonProb, "the same for person labels alone (the service's ner-person-prob)")
 	flag.Parse()
@@ -109,7 +110,7 @@ func main() {
 		if *tableOnly != "test" && *tableOnly != "dev" {
 			log.Fatalf("-table %q: want test or dev", *tableOnly)
 		}
-		o := tableOptions{root: *nerData, large: *data, small: *small, dev: *tableOnly == "dev", only: *only, pages: *pages}
+		o := tableOptions{root: *nerData, large: *data, small: *small, dev: *tableOnly == "dev", only: *only, pages: *pages, printed: *printed}
 		if *ablate {
 			out, err := ablation(m, o)
 			if err != nil {
@@ -123,10 +124,10 @@ func main() {
 			log.Fatal(err)
 		}
 		fmt.Print(tab.markdown())
-		if *floorsOut == "" && (o.dev || o.only != "" || o.pages > 1) {
+		if *floorsOut == "" && (o.dev || o.only != "" || o.pages > 1 || o.printed) {
 			return
 		}
-		if *floorsOut != "" && (o.dev || o.only != "") {
+		if *floorsOut != "" && (o.dev || o.only != "" || o.printed) {
 			log.Fatal("-write-floors needs -table test and every corpus")
 		}
 		gate, err := gateTables(m, o)
