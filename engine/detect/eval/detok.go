@@ -102,3 +102,22 @@ func opens(tok string) bool {
 	}
 	return false
 }
+
+// Uppercase writes each record's text in capitals (ASCII letters only,
+// so no offset moves), as headlines, form fields and some letterheads
+// are printed: the model loses the capital letters that mark a name, and
+// scoring the corpora so shows what is left.
+func Uppercase(recs []Record) []Record {
+	out := make([]Record, len(recs))
+	for i, r := range recs {
+		b := []byte(r.Text)
+		for k, c := range b {
+			if 'a' <= c && c <= 'z' {
+				b[k] = c - 'a' + 'A'
+			}
+		}
+		r.Text = string(b)
+		out[i] = r
+	}
+	return out
+}

@@ -30,3 +30,14 @@ func TestDetokenize(t *testing.T) {
 		}
 	}
 }
+
+func TestUppercase(t *testing.T) {
+	r := Record{Text: "Jürgen met Ann at 5 pm.", Doc: "d", Spans: []Gold{{Start: 0, End: 7, Type: "PER", Category: page.Person}}}
+	got := Uppercase([]Record{r})[0]
+	if got.Text != "JüRGEN MET ANN AT 5 PM." || got.Spans[0] != r.Spans[0] || got.Doc != "d" {
+		t.Errorf("Uppercase = %q %+v", got.Text, got.Spans)
+	}
+	if r.Text != "Jürgen met Ann at 5 pm." {
+		t.Errorf("Uppercase changed its input: %q", r.Text)
+	}
+}

@@ -41,6 +41,8 @@ type tableOptions struct {
 	// printed writes the corpora's text as printed (eval.Detokenize:
 	// punctuation against its word) before laying it out.
 	printed bool
+	// upper writes the corpora's text in capitals (eval.Uppercase).
+	upper bool
 }
 
 // pagesSuffix marks a corpus's row scored as pages (tableOptions.pages).
@@ -49,6 +51,9 @@ const pagesSuffix = "@pages"
 // printedSuffix marks a corpus's row scored as printed text
 // (tableOptions.printed).
 const printedSuffix = "+printed"
+
+// upperSuffix marks a corpus's row scored in capitals (tableOptions.upper).
+const upperSuffix = "+upper"
 
 // gateTables are the tables the gate holds to floors: the test splits
 // sentence by sentence, and again laid out as pages of gatePages
@@ -120,6 +125,9 @@ func domainTablesWithout(m *ner.Model, o tableOptions, disabled []string) (table
 		if o.printed {
 			recs = eval.Detokenize(recs)
 		}
+		if o.upper {
+			recs = eval.Uppercase(recs)
+		}
 		recs = eval.Pages(recs, o.pages)
 		if len(recs) == 0 {
 			continue
@@ -134,6 +142,9 @@ func domainTablesWithout(m *ner.Model, o tableOptions, disabled []string) (table
 		}
 		if o.printed {
 			name += printedSuffix
+		}
+		if o.upper {
+			name += upperSuffix
 		}
 		t.rows = append(t.rows, eval.DomainRow{Name: name, Domain: s.Domain, Split: src, Report: rep})
 	}

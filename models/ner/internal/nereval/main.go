@@ -85,6 +85,7 @@ func main() {
 	floorsOut := flag.String("write-floors", "", "with -table test: write the gate's floors (scores less a margin) to this file")
 	pages := flag.Int("pages", 1, "with -table: lay up to this many consecutive sentences of one document on a page (1: sentence by sentence, as the gate scores)")
 	printed := flag.Bool("printed", false, "with -table: write the corpora's text as printed, punctuation against its word (eval.Detokenize)")
+	upper := flag.Bool("upper", false, "with -table: write the corpora's text in capitals (eval.Uppercase)")
 	entityProb := flag.Float64("entity-prob", ner.DefaultEntityProb, "decoding's recall bias (the service's ner-entity-prob); tune it with -table dev")
 	personProb := flag.Float64("person-prob", ner.DefaultPersonProb, "the same for person labels alone (the service's ner-person-prob)")
 	flag.Parse()
@@ -110,7 +111,7 @@ func main() {
 		if *tableOnly != "test" && *tableOnly != "dev" {
 			log.Fatalf("-table %q: want test or dev", *tableOnly)
 		}
-		o := tableOptions{root: *nerData, large: *data, small: *small, dev: *tableOnly == "dev", only: *only, pages: *pages, printed: *printed}
+		o := tableOptions{root: *nerData, large: *data, small: *small, dev: *tableOnly == "dev", only: *only, pages: *pages, printed: *printed, upper: *upper}
 		if *ablate {
 			out, err := ablation(m, o)
 			if err != nil {
@@ -124,10 +125,10 @@ func main() {
 			log.Fatal(err)
 		}
 		fmt.Print(tab.markdown())
-		if *floorsOut == "" && (o.dev || o.only != "" || o.pages > 1 || o.printed) {
+		if *floorsOut == "" && (o.dev || o.only != "" || o.pages > 1 || o.printed || o.upper) {
 			return
 		}
-		if *floorsOut != "" && (o.dev || o.only != "" || o.printed) {
+		if *floorsOut != "" && (o.dev || o.only != "" || o.printed || o.upper) {
 			log.Fatal("-write-floors needs -table test and every corpus")
 		}
 		gate, err := gateTables(m, o)
