@@ -333,11 +333,43 @@ func (g *grower) orgBefore(v *view.View, first int) int {
 
 // orgGrowWord reports whether word i may join an organization's name it
 // stands next to: a capitalised word of letters that is no stopword,
-// month, weekday, title or workplace noun.
+// month, weekday, title or workplace noun. On a line printed in capitals
+// every word is capitalised, so there an ordinary word joins only when it
+// can end a firm's name ("WIDGETS CORPORATION", not "SERVICES HAVE NOT
+// INCLUDED").
 func (g *grower) orgGrowWord(v *view.View, i int) bool {
 	t, l := v.CoreText(i), v.CoreLower(i)
-	return t != "" && view.IsCapitalised(t) && !view.HasDigit(t) && !stopwords[l] && pattern.MonthNumber(l) == 0 && !pattern.IsWeekday(l) &&
-		!workplaces[l] && !g.gz.Titles.Has(strings.TrimSuffix(l, "."))
+	if t == "" || !view.IsCapitalised(t) || view.HasDigit(t) || stopwords[l] || pattern.MonthNumber(l) > 0 || pattern.IsWeekday(l) ||
+		workplaces[l] || g.gz.Titles.Has(strings.TrimSuffix(l, ".")) {
+		return false
+	}
+	if g.gz.Common.Has(l) && !orgHeads[l] && !institutions[l] && g.gz.Lex[l]&gazetteer.LegalForm == 0 && view.IsAllUpper(t) {
+		first, end := v.Line(v.LineOf(i))
+		return !isUpperLine(v, first, end)
+	}
+	return true
+}
+
+// isUpperLine reports whether words first..end-1 are printed in capitals:
+// no lower-case letter, and three words of two letters or more at least
+// (a name alone in capitals, "JOHN SMITH", is a field, not a headline).
+func isUpperLine(v *view.View, first, end int) bool {
+	n := 0
+	for i := first; i < end; i++ {
+		letters := 0
+		for _, r := range v.CoreText(i) {
+			if unicode.IsLower(r) {
+				return false
+			}
+			if unicode.IsLetter(r) {
+				letters++
+			}
+		}
+		if letters >= 2 {
+			n++
+		}
+	}
+	return n >= 3
 }
 
 // startsSentence reports whether word i starts a sentence, a line or a
