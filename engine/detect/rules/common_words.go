@@ -21,12 +21,16 @@ import (
 //     near another detection on their line, where the model has cut a
 //     larger entity short ("Open" of "Open Data Nation", "Pas" of
 //     "William ten Pas");
+//
 //   - an Address of such words and short numbers, wherever it stands
 //     ("45 Closure Temporary" in a table of notices): an address has a
 //     street, place or unit word, or a name no list of words holds.
 //
-// Organizations are left alone: firms are often named with ordinary words
-// ("Open Data Nation", "Ministry of Agriculture").
+//   - an Organization of two or more such words written in lower case
+//     (the first word of a sentence aside) in text with capitals: "His
+//     social security number is ...", europarl's "the committee on
+//     budgets". Firms are often named with ordinary words, but
+//     capitalised ("Open Data Nation", "Ministry of Agriculture").
 func dropCommonWordSpans(p *page.Page, v *view.View, gz *gazetteer.Gazetteers, ss []page.Span) []page.Span {
 	var drop []bool
 	for i, s := range ss {
@@ -35,7 +39,8 @@ func dropCommonWordSpans(p *page.Page, v *view.View, gz *gazetteer.Gazetteers, s
 		}
 		switch {
 		case s.Category == page.Person && plainWords(v, gz, s, false) && !touchesOther(p, ss, i),
-			s.Category == page.Address && plainWords(v, gz, s, true):
+			s.Category == page.Address && plainWords(v, gz, s, true),
+			s.Category == page.Organization && writtenLower(v, gz, s) && plainOrgWords(v, gz, s):
 			if drop == nil {
 				drop = make([]bool, len(ss))
 			}
@@ -150,4 +155,51 @@ func setOf(ws ...string) map[string]bool {
 		m[w] = true
 	}
 	return m
+}
+
+// plainOrgWords reports whether every word of span s is a stopword or an
+// ordinary word that is no place, legal form or street or unit word. Name
+// flags do not count: written in lower case, "number" and "on" are no
+// surnames.
+func plainOrgWords(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
+	const not = gazetteer.City | gazetteer.Country | gazetteer.LegalForm | gazetteer.StreetSuffix | gazetteer.StreetPrefix |
+		gazetteer.Unit | gazetteer.POBox
+	for w := s.First; w <= s.Last; w++ {
+		l := v.CoreLower(w - v.First)
+		if f := gz.Lex[l]; !stopwords[l] && (f&gazetteer.Common == 0 || f&not != 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// writtenLower reports whether span s, of two words or more, holds a
+// word written in lower case and no capitalised one but the first word of
+// a sentence or line (no name: "Ray's pizza"), in text that has capitals
+// elsewhere (in text
+// written all in lower case, "open data nation invested", the case tells
+// nothing).
+func writtenLower(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
+	if s.Last == s.First {
+		return false // "facebook", "twitter": a brand written alone in lower case
+	}
+	if isLowerLine(v, 0, v.Len()) {
+		return false
+	}
+	lower := false
+	for w := s.First; w <= s.Last; w++ {
+		i := w - v.First
+		t := v.CoreText(i)
+		if !view.IsCapitalised(t) {
+			lower = lower || hasLetter(t)
+			continue
+		}
+		if w != s.First || !(i == 0 || v.LineOf(i-1) != v.LineOf(i) || view.EndsSentence(v, i-1)) {
+			return false
+		}
+		if l := v.CoreLower(i); !stopwords[l] && gz.Lex[l]&(gazetteer.FirstName|gazetteer.Surname) != 0 {
+			return false // "Ray's pizza": a name starts it
+		}
+	}
+	return lower
 }
