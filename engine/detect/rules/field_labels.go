@@ -35,7 +35,11 @@ func trimFieldLabels(v *view.View, ss []page.Span) []page.Span {
 // isFieldLabel reports whether word i of v is a name label followed by a
 // colon, in the word ("Cc:") or as the next word (":").
 func isFieldLabel(v *view.View, i int) bool {
-	if i < 0 || i >= v.Len() || !nameLabels[v.CoreLower(i)] {
+	if i < 0 || i >= v.Len() {
+		return false
+	}
+	// A mail archive's header names its fields "X-From", "X-To", "X-cc".
+	if l := v.CoreLower(i); !nameLabels[l] && !nameLabels[strings.TrimPrefix(l, "x-")] {
 		return false
 	}
 	if strings.HasPrefix(v.Text[v.CoreEnd(i):v.WordEnd(i)], ":") {
