@@ -526,9 +526,11 @@ def all_scores(model, heldout, presidio, wv, cv, gi):
     return scores
 
 
-def from_checkpoint(path):
+def from_checkpoint(path, raw=False):
     """The model of a checkpoint with its vocabularies: (model, words,
-    chars, gazetteer lists, wv, cv, gi)."""
+    chars, gazetteer lists, wv, cv, gi). A run with --ema gives its
+    average of the weights (what it exports), or with raw the weights of
+    its last step."""
     ck = torch.load(path)
     if "B-MISC" in ck.get("labels", []):
         corpora.enable_misc()
@@ -536,7 +538,7 @@ def from_checkpoint(path):
     words, chars, gaz = ck["words"], ck["chars"], ck.get("gazetteer", {})
     model = NER(len(words), len(chars), nertok.N_SHAPES, len(LABELS), wdim=ck.get("wdim", 96),
                 hidden=ck.get("hidden", 128), n_gaz=nertok.N_GAZ if gaz else 0, crf=ck.get("crf", False))
-    model.load_state_dict(ck["model"])
+    model.load_state_dict(ck["model"] if raw or ck.get("ema") is None else ck["ema"])
     wv = {w: i for i, w in enumerate(words)}
     cv = {c: i for i, c in enumerate(chars)}
     return model, ck, gaz, wv, cv, nertok.gaz_index(gaz)
@@ -630,6 +632,10 @@ def main():
     ap.add_argument("--ce-weight", type=float, default=0.5,
                     help="with --crf: weight of a per-token cross-entropy on the emissions beside the CRF loss, "
                          "so that the emissions stay probabilities for the score and the recall bias")
+    ap.add_argument("--ema", type=float, default=0.0,
+                    help="decay of an exponential moving average of the weights, updated every step; the average is what is exported and scored (0: off, the last step's weights)")
+    ap.add_argument("--raw-out", default="",
+                    help="with --ema: also write the last step's weights as a loadable model here (runtime files, no scores), to compare")
     ap.add_argument("--export", action="store_true", help="only export --checkpoint to --out (runtime files, no scores)")
     ap.add_argument("--rescore", default="", help="only re-evaluate --checkpoint and rewrite the scores of this manifest.json")
     args = ap.parse_args()
@@ -712,12 +718,21 @@ def main():
     lossf = nn.CrossEntropyLoss(ignore_index=-100)
     word_drop = 0.1
 
+    # The average of the weights (--ema): a copy of every parameter, moved
+    # towards the live ones after each step. It draws no random numbers,
+    # so the live weights follow the same path as a run without it.
+    ema = {n: t.detach().clone() for n, t in model.state_dict().items()} if args.ema > 0 else None
+
     step, epoch, t_train = 0, 0, time.time()
     if args.resume and os.path.exists(args.checkpoint):
         ck = torch.load(args.checkpoint)
         if ck["words"] != words or ck["chars"] != chars or ck.get("gazetteer", {}) != gaz:
             raise SystemExit("checkpoint vocabulary differs from this run's: same --seed and data needed to resume")
         model.load_state_dict(ck["model"])
+        if ema is not None:
+            if ck.get("ema") is None:
+                raise SystemExit("checkpoint has no weight average: resume with the --ema it was started with")
+            ema = ck["ema"]
         opt_s.load_state_dict(ck["opt_s"])
         opt_d.load_state_dict(ck["opt_d"])
         step, epoch = ck["step"], ck["epoch"]
@@ -733,7 +748,7 @@ def main():
                     "step": step, "epoch": epoch, "seconds": time.time() - t_train, "rng": rng.getstate(),
                     "torch_rng": torch.get_rng_state(), "words": words, "chars": chars, "gazetteer": gaz,
                     "crf": bool(args.crf), "wdim": args.wdim, "hidden": args.hidden,
-                    "labels": list(LABELS)}, tmp)
+                    "labels": list(LABELS), "ema": ema}, tmp)
         os.replace(tmp, args.checkpoint)
 
     deadline = t_train + args.minutes * 60
@@ -772,6 +787,13 @@ def main():
             nn.utils.clip_grad_norm_(dense, 5.0)
             opt_s.step()
             opt_d.step()
+            if ema is not None:
+                # Warm-up: early on the average forgets faster, so the
+                # random start does not linger in it.
+                d = min(args.ema, (1 + step) / (10 + step))
+                with torch.no_grad():
+                    for n, t in model.state_dict().items():
+                        ema[n].mul_(d).add_(t, alpha=1 - d)
             tot += loss.item()
             nb += 1
             step += 1
@@ -783,6 +805,16 @@ def main():
             log(f"epoch {epoch} done, step {step}, mean loss {tot / nb:.4f}")
     train_secs = time.time() - t_train
     log("training done", step, "steps in", round(train_secs), "s")
+    if ema is not None:
+        if args.raw_out:
+            write_runtime(args.raw_out, model, words, chars, gaz, wv, cv, gi)
+            with open(os.path.join(args.raw_out, "manifest.json"), "w", encoding="utf-8") as f:
+                json.dump({"name": "redactd-ner", "version": "raw-step-%d" % step, **runtime_manifest(model)}, f, indent=1)
+            log("last step's weights written to", args.raw_out)
+        if args.checkpoint:
+            save_checkpoint()  # the live weights and the average, before the model takes the average
+        model.load_state_dict(ema)
+        log("exporting the weight average (decay %g)" % args.ema)
 
     scores = all_scores(model, heldout, presidio, wv, cv, gi)
 
@@ -832,6 +864,7 @@ def main():
             "word_dropout": word_drop, "dropout": 0.3, "gazetteer_dropout": args.gaz_drop if gaz else 0,
             "loss": ("CRF negative log-likelihood per token (partially labelled: IGN words sum over every label) + %g x per-token cross-entropy" % args.ce_weight) if model.crf is not None else "per-token cross-entropy",
             "seed": args.seed, "threads": 1,
+            "weight_average": ("exponential moving average of the weights, decay %g, exported" % args.ema) if args.ema > 0 else "none: the last step's weights",
             "data": counts,
             "augmentation": "public sentences: 6% upper-cased, 10% lower-cased, 3% Title Cased, 8% with OCR-like letter errors in 12% of their words, 25% wrapped over lines, WikiGold/UNER-EWT/SEC/CrossNER twice" + ("; and (all but WikiANN) once more as pages: 2-8 consecutive sentences wrapped over lines of 8-18 tokens, cut into runtime windows" if args.page_windows else "") + "; synthetic documents cut into windows of whole lines",
             "embeddings": ("fastText skip-gram (embed.py) from " + os.path.basename(args.embeddings)) if args.embeddings else "random",
