@@ -175,15 +175,14 @@ func plainOrgWords(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
 
 // writtenLower reports whether span s, of two words or more, holds a
 // word written in lower case and no capitalised one but the first word of
-// a sentence or line (no name: "Ray's pizza"), in text that has capitals
-// elsewhere (in text
-// written all in lower case, "open data nation invested", the case tells
-// nothing).
+// a sentence or line (no name: "Ray's pizza"), in a sentence that has
+// capitals elsewhere (in a sentence written all in lower case, "open data
+// nation invested", the case tells nothing).
 func writtenLower(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
 	if s.Last == s.First {
 		return false // "facebook", "twitter": a brand written alone in lower case
 	}
-	if isLowerLine(v, 0, v.Len()) {
+	if !sentenceHasCapitals(v, s.First-v.First) {
 		return false
 	}
 	lower := false
@@ -203,3 +202,25 @@ func writtenLower(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
 	}
 	return lower
 }
+
+// sentenceHasCapitals reports whether the sentence around word i (up to
+// sentenceReach words either way) has a capitalised word, its first
+// included: a sentence written all in lower case starts in lower case.
+func sentenceHasCapitals(v *view.View, i int) bool {
+	first := i
+	for first > 0 && i-first < sentenceReach && !view.EndsSentence(v, first-1) {
+		first--
+	}
+	for k := first; k < v.Len() && k-i <= sentenceReach; k++ {
+		if view.IsCapitalised(v.CoreText(k)) {
+			return true
+		}
+		if k >= i && view.EndsSentence(v, k) {
+			break
+		}
+	}
+	return false
+}
+
+// sentenceReach bounds the search for a sentence's ends.
+const sentenceReach = 60
