@@ -80,12 +80,7 @@ var determiners = setOf("the", "a", "an", "this", "that", "these", "those", "eac
 // i, with no punctuation between them: in "he said. Smith left" the
 // "said" ends a sentence and determines nothing.
 func determinerBefore(v *view.View, i int) bool {
-	if i == 0 || !determiners[v.CoreLower(i-1)] {
-		return false
-	}
-	_, e := v.WordRange(i - 1)
-	_, ce := v.Core(i - 1)
-	return ce == e
+	return i > 0 && determiners[v.CoreLower(i-1)] && v.CoreEnd(i-1) == v.WordEnd(i-1)
 }
 
 // repeatable returns word i as a name that may repeat (its core without a
