@@ -27,7 +27,7 @@ import (
 //     street, place or unit word, or a name no list of words holds.
 //
 //   - an Organization of two or more such words written in lower case
-//     (the first word of a sentence aside) in text with capitals: "His
+//     (the first word of a sentence aside) in a sentence with capitals: "His
 //     social security number is ...", europarl's "the committee on
 //     budgets". Firms are often named with ordinary words, but
 //     capitalised ("Open Data Nation", "Ministry of Agriculture").
