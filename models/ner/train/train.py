@@ -219,20 +219,62 @@ def build_vocab(examples, min_count=2, max_words=30000, min_char=3, max_chars=15
     return words, chars
 
 
-def extend_vocab(words, vec_path, max_words):
-    """Grows the word list with the most frequent words of the pretrained
-    embeddings (fastText .vec lists them by frequency) up to max_words."""
-    have = set(words)
-    with open(vec_path, encoding="utf-8", errors="replace") as f:
+def vec_words(embeddings):
+    """The words of the pretrained embeddings, most frequent first: the
+    .vec beside a fastText .bin, or a table's own list (vector_table)."""
+    if embeddings.endswith(".pt"):
+        yield from torch.load(embeddings)["vec_words"]
+        return
+    with open(embeddings[:-len(".bin")] + ".vec", encoding="utf-8", errors="replace") as f:
         next(f)
         for line in f:
-            if len(words) >= max_words:
-                break
-            w = line.split(" ", 1)[0]
-            if w and w not in have and w != "</s>":
-                words.append(w)
-                have.add(w)
+            yield line.split(" ", 1)[0]
+
+
+def extend_vocab(words, embeddings, max_words):
+    """Grows the word list with the most frequent words of the pretrained
+    embeddings up to max_words."""
+    have = set(words)
+    for w in vec_words(embeddings):
+        if len(words) >= max_words:
+            break
+        if w and w not in have and w != "</s>":
+            words.append(w)
+            have.add(w)
     return words
+
+
+def vector_table(bin_path, word_lists, out, dim):
+    """Writes out (.pt): the fastText vectors of every word in word_lists
+    (files of one word a line, from --vocab-out) and the .vec's word
+    order, so a machine without fastText and its 800 MB model (a
+    borrowed GPU) can start the word embedding as the recipe does."""
+    want = []
+    for p in word_lists:
+        with open(p, encoding="utf-8") as f:
+            want.extend(line.rstrip("\n") for line in f)
+    want = sorted(set(want[3:]) - {""})
+    top = []
+    for w in vec_words(bin_path):
+        top.append(w)
+        if len(top) >= 200000:
+            break
+    torch.save({"words": want, "rows": fasttext_rows(bin_path, want, dim), "vec_words": top}, out)
+    log("vector table", out, len(want), "words")
+
+
+def fasttext_rows(bin_path, words, dim):
+    import subprocess
+    q = "\n".join(words) + "\n"
+    r = subprocess.run(["fasttext", "print-word-vectors", bin_path], input=q, capture_output=True,
+                       text=True, check=True)
+    rows = []
+    for line in r.stdout.splitlines():
+        parts = line.rstrip().split(" ")
+        rows.append([float(x) for x in parts[-dim:]])
+    if len(rows) != len(words):
+        raise RuntimeError(f"fasttext returned {len(rows)} vectors for {len(words)} words")
+    return torch.tensor(rows)
 
 
 def pretrained_rows(bin_path, words, dim):
@@ -240,17 +282,17 @@ def pretrained_rows(bin_path, words, dim):
     text never saw), rescaled to unit standard deviation like the
     embedding's default initialisation. Rows 0-2 (pad, unknown, NL) stay
     as initialised."""
-    import subprocess
-    q = "\n".join(words[3:]) + "\n"
-    r = subprocess.run(["fasttext", "print-word-vectors", bin_path], input=q, capture_output=True,
-                       text=True, check=True)
-    rows = []
-    for line in r.stdout.splitlines():
-        parts = line.rstrip().split(" ")
-        rows.append([float(x) for x in parts[-dim:]])
-    if len(rows) != len(words) - 3:
-        raise RuntimeError(f"fasttext returned {len(rows)} vectors for {len(words) - 3} words")
-    t = torch.tensor(rows)
+    if bin_path.endswith(".pt"):
+        tab = torch.load(bin_path)
+        at = {w: i for i, w in enumerate(tab["words"])}
+        missing = [w for w in words[3:] if w not in at]
+        if missing:
+            raise SystemExit(f"{bin_path} lacks {len(missing)} words (first {missing[0]!r}): rebuild it with this seed's --vocab-out")
+        t = tab["rows"][[at[w] for w in words[3:]]]
+    else:
+        t = fasttext_rows(bin_path, words[3:], dim)
+    if t.shape[1] != dim:
+        raise SystemExit(f"embeddings have {t.shape[1]} dimensions, --wdim is {dim}")
     return t / t.std()
 
 
@@ -265,10 +307,24 @@ def encode(ex, wv, cv, gi):
     )
 
 
+def pack(enc):
+    """An encoded example as tensors (chars padded to its longest word), so
+    that batchify copies five slices instead of building a tensor per word:
+    the training loop's Python work per step, which a GPU step would wait on."""
+    w, c, s, y, g = enc
+    m = max(len(x) for x in c)
+    ch = torch.tensor([cs + [0] * (m - len(cs)) for cs in c], dtype=torch.long)
+    return (torch.tensor(w), ch, torch.tensor(s), torch.tensor(y), torch.tensor(g))
+
+
 def batchify(encs, idx):
+    """Pads the examples idx of encs (encode's lists, or pack's tensors)
+    into a batch: words, chars, shapes, labels (-100 where none) and
+    gazetteer bits."""
     B = len(idx)
     T = max(len(encs[i][0]) for i in idx)
-    C = max(max(len(c) for c in encs[i][1]) for i in idx)
+    C = max(encs[i][1].shape[1] if isinstance(encs[i][1], torch.Tensor) else max(len(c) for c in encs[i][1])
+            for i in idx)
     W = torch.zeros(B, T, dtype=torch.long)
     Ch = torch.zeros(B, T, C, dtype=torch.long)
     S = torch.zeros(B, T, dtype=torch.long)
@@ -277,6 +333,10 @@ def batchify(encs, idx):
     for b, i in enumerate(idx):
         w, c, s, y, g = encs[i]
         n = len(w)
+        if isinstance(w, torch.Tensor):
+            W[b, :n], S[b, :n], Y[b, :n], G[b, :n] = w, s, y, g
+            Ch[b, :n, :c.shape[1]] = c
+            continue
         W[b, :n] = torch.tensor(w)
         S[b, :n] = torch.tensor(s)
         Y[b, :n] = torch.tensor(y)
@@ -531,7 +591,7 @@ def from_checkpoint(path, raw=False):
     chars, gazetteer lists, wv, cv, gi). A run with --ema gives its
     average of the weights (what it exports), or with raw the weights of
     its last step."""
-    ck = torch.load(path)
+    ck = torch.load(path, map_location="cpu")
     if "B-MISC" in ck.get("labels", []):
         corpora.enable_misc()
         L2I.update({l: i for i, l in enumerate(LABELS)})
@@ -636,6 +696,15 @@ def main():
                     help="decay of an exponential moving average of the weights, updated every step; the average is what is exported and scored (0: off, the last step's weights)")
     ap.add_argument("--raw-out", default="",
                     help="with --ema: also write the last step's weights as a loadable model here (runtime files, no scores), to compare")
+    ap.add_argument("--device", default="cpu",
+                    help="torch device of the training steps (cpu, cuda); batches are drawn on the CPU either way, "
+                         "evaluation and export run on the CPU")
+    ap.add_argument("--vocab-out", default="", help="only write this run's word vocabulary (one a line) to this file")
+    ap.add_argument("--vector-table", nargs="+", default=None, metavar="FILE",
+                    help="only write the table OUT.pt of --embeddings' vectors for the words of --vocab-out files: "
+                         "--vector-table OUT.pt VOCAB...; --embeddings OUT.pt then needs no fastText")
+    ap.add_argument("--no-export", action="store_true",
+                    help="stop once the checkpoint is written (a borrowed machine); --resume here scores and exports it")
     ap.add_argument("--export", action="store_true", help="only export --checkpoint to --out (runtime files, no scores)")
     ap.add_argument("--rescore", default="", help="only re-evaluate --checkpoint and rewrite the scores of this manifest.json")
     args = ap.parse_args()
@@ -646,6 +715,9 @@ def main():
     torch.set_num_threads(1)
     if args.export:
         export_checkpoint(args)
+        return
+    if args.vector_table:
+        vector_table(args.embeddings, args.vector_table[1:], args.vector_table[0], args.wdim)
         return
     if args.rescore:
         rescore(args)
@@ -695,14 +767,19 @@ def main():
     words, chars = build_vocab(train)
     n_train_words = len(words)
     if args.embeddings:
-        words = extend_vocab(words, args.embeddings[:-len(".bin")] + ".vec", args.max_words)
+        words = extend_vocab(words, args.embeddings, args.max_words)
+    if args.vocab_out:
+        with open(args.vocab_out, "w", encoding="utf-8") as f:
+            f.write("\n".join(words) + "\n")
+        log("vocabulary written to", args.vocab_out)
+        return
     wv = {w: i for i, w in enumerate(words)}
     cv = {c: i for i, c in enumerate(chars)}
     gaz = nertok.load_gazetteer(args.gazetteer) if args.gazetteer else {}
     gi = nertok.gaz_index(gaz)
     log("vocab", len(words), "words", f"({n_train_words} from the training data)", len(chars), "chars",
         len(gi), "gazetteer words")
-    encs = [encode(ex, wv, cv, gi) for ex in train]
+    encs = [pack(encode(ex, wv, cv, gi)) for ex in train]
 
     model = NER(len(words), len(chars), nertok.N_SHAPES, len(LABELS), wdim=args.wdim, hidden=args.hidden,
                 n_gaz=nertok.N_GAZ if gaz else 0, crf=bool(args.crf))
@@ -710,6 +787,9 @@ def main():
         with torch.no_grad():
             model.wemb.weight[3:] = pretrained_rows(args.embeddings, words, args.wdim)
         log("word embedding initialised from", args.embeddings)
+    dev = torch.device(args.device)
+    trained_on = args.device  # a run finished with --resume keeps the device it trained on
+    model.to(dev)
     sparse = [model.wemb.weight]
     dense = [p for n, p in model.named_parameters() if n != "wemb.weight"]
     lr = 2e-3
@@ -725,17 +805,21 @@ def main():
 
     step, epoch, t_train = 0, 0, time.time()
     if args.resume and os.path.exists(args.checkpoint):
-        ck = torch.load(args.checkpoint)
+        ck = torch.load(args.checkpoint, map_location="cpu")
         if ck["words"] != words or ck["chars"] != chars or ck.get("gazetteer", {}) != gaz:
             raise SystemExit("checkpoint vocabulary differs from this run's: same --seed and data needed to resume")
         model.load_state_dict(ck["model"])
         if ema is not None:
             if ck.get("ema") is None:
                 raise SystemExit("checkpoint has no weight average: resume with the --ema it was started with")
-            ema = ck["ema"]
-        opt_s.load_state_dict(ck["opt_s"])
-        opt_d.load_state_dict(ck["opt_d"])
+            ema = {n: t.to(dev) for n, t in ck["ema"].items()}
+        if "opt_s" in ck:
+            opt_s.load_state_dict(ck["opt_s"])
+            opt_d.load_state_dict(ck["opt_d"])
+        elif ck["step"] < args.steps:
+            raise SystemExit("checkpoint has no optimizer state (stripped for transfer): it can be finished, not continued")
         step, epoch = ck["step"], ck["epoch"]
+        trained_on = ck.get("device", "cpu")
         t_train -= ck["seconds"]  # time already spent counts against --minutes
         rng.setstate(ck["rng"])
         torch.set_rng_state(ck["torch_rng"])
@@ -748,7 +832,7 @@ def main():
                     "step": step, "epoch": epoch, "seconds": time.time() - t_train, "rng": rng.getstate(),
                     "torch_rng": torch.get_rng_state(), "words": words, "chars": chars, "gazetteer": gaz,
                     "crf": bool(args.crf), "wdim": args.wdim, "hidden": args.hidden,
-                    "labels": list(LABELS), "ema": ema}, tmp)
+                    "labels": list(LABELS), "ema": ema, "device": trained_on}, tmp)
         os.replace(tmp, args.checkpoint)
 
     deadline = t_train + args.minutes * 60
@@ -768,6 +852,7 @@ def main():
             W = W.masked_fill(drop, nertok.UNK)
             if gaz:  # (no draw without the feature: the random stream stays the recipe's)
                 G = G.masked_fill(torch.rand(G.shape) < args.gaz_drop, 0)
+            W, Ch, S, Y, G = (x.to(dev, non_blocking=True) for x in (W, Ch, S, Y, G))
             # Progress is steps done or time spent, whichever is further, so
             # the learning rate still anneals when the time limit binds.
             frac = max(step / args.steps, (time.time() - t_train) / (args.minutes * 60))
@@ -805,14 +890,20 @@ def main():
             log(f"epoch {epoch} done, step {step}, mean loss {tot / nb:.4f}")
     train_secs = time.time() - t_train
     log("training done", step, "steps in", round(train_secs), "s")
+    model.to("cpu")
+    if ema is not None:
+        ema = {n: t.cpu() for n, t in ema.items()}
+    if args.checkpoint:
+        save_checkpoint()  # the live weights (and the average), before the model takes the average
+    if args.no_export:
+        log("checkpoint", args.checkpoint, "written; --no-export: finish it with --resume")
+        return
     if ema is not None:
         if args.raw_out:
             write_runtime(args.raw_out, model, words, chars, gaz, wv, cv, gi)
             with open(os.path.join(args.raw_out, "manifest.json"), "w", encoding="utf-8") as f:
                 json.dump({"name": "redactd-ner", "version": "raw-step-%d" % step, **runtime_manifest(model)}, f, indent=1)
             log("last step's weights written to", args.raw_out)
-        if args.checkpoint:
-            save_checkpoint()  # the live weights and the average, before the model takes the average
         model.load_state_dict(ema)
         log("exporting the weight average (decay %g)" % args.ema)
 
@@ -820,8 +911,6 @@ def main():
 
     os.makedirs(args.out, exist_ok=True)
     os.makedirs(args.testdata, exist_ok=True)
-    if args.checkpoint:
-        save_checkpoint()
     size = write_runtime(args.out, model, words, chars, gaz, wv, cv, gi)
     diff = parity_fixture(model, wv, cv, gi, os.path.join(args.testdata, "parity_fixture.json"))
     log("batch padding max logit diff", diff)
@@ -863,7 +952,7 @@ def main():
             "stopped_by_time_limit": stopped_early, "optimizer": "Adam + SparseAdam, lr 2e-3 warmup 300, linear decay over max(step/steps, time/limit)",
             "word_dropout": word_drop, "dropout": 0.3, "gazetteer_dropout": args.gaz_drop if gaz else 0,
             "loss": ("CRF negative log-likelihood per token (partially labelled: IGN words sum over every label) + %g x per-token cross-entropy" % args.ce_weight) if model.crf is not None else "per-token cross-entropy",
-            "seed": args.seed, "threads": 1,
+            "seed": args.seed, "threads": 1, "device": trained_on,
             "weight_average": ("exponential moving average of the weights, decay %g, exported" % args.ema) if args.ema > 0 else "none: the last step's weights",
             "data": counts,
             "augmentation": "public sentences: 6% upper-cased, 10% lower-cased, 3% Title Cased, 8% with OCR-like letter errors in 12% of their words, 25% wrapped over lines, WikiGold/UNER-EWT/SEC/CrossNER twice" + ("; and (all but WikiANN) once more as pages: 2-8 consecutive sentences wrapped over lines of 8-18 tokens, cut into runtime windows" if args.page_windows else "") + "; synthetic documents cut into windows of whole lines",
