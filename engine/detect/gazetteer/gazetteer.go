@@ -64,6 +64,11 @@ const (
 	// trying.
 	MultiStart
 	TopFirstName // among the 1000 most frequent first names
+	// Prose marks words that novels write in lower case inside their
+	// sentences and no name list holds (prose_words.txt): wider than
+	// Common, read only where a model span is judged to be made of
+	// ordinary words.
+	Prose
 )
 
 // Gazetteers are the loaded lists. All keys are lower case except the UK
@@ -73,7 +78,9 @@ type Gazetteers struct {
 	FirstNames Ranked
 	Surnames   Set
 	// Common holds words written in lower case in running text.
-	Common            Set
+	Common Set
+	// Prose holds words written in lower case in novels (see Prose).
+	Prose             Set
 	Cities, Countries Set
 	Titles            Set
 	// LegalForms are normalised with NormLegal.
@@ -113,7 +120,7 @@ func load() (*Gazetteers, error) {
 		file string
 		dst  *Set
 	}{
-		{"surnames.txt", &z.Surnames}, {"common_words.txt", &z.Common},
+		{"surnames.txt", &z.Surnames}, {"common_words.txt", &z.Common}, {"prose_words.txt", &z.Prose},
 		{"cities.txt", &z.Cities}, {"countries.txt", &z.Countries}, {"titles.txt", &z.Titles},
 		{"legal_forms.txt", &z.LegalForms}, {"gb_outward.txt", &z.GBOutward}, {"ca_fsa.txt", &z.CAFSA},
 	}
@@ -204,6 +211,7 @@ func (z *Gazetteers) buildLex() {
 	}
 	mark(z.Surnames, Surname)
 	mark(z.Common, Common)
+	mark(z.Prose, Prose)
 	mark(z.Cities, City)
 	mark(z.Countries, Country)
 	mark(z.Titles, Title)

