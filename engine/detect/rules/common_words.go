@@ -25,6 +25,13 @@ import (
 //   - an Address of such words and short numbers, wherever it stands
 //     ("45 Closure Temporary" in a table of notices): an address has a
 //     street, place or unit word, or a name no list of words holds.
+//     Ordinary here takes in the novels' words too (gazetteer.Prose).
+//
+//   - a Person or Organization of one such word (the novels' words
+//     included) that opens its sentence before a comma: "Furthermore,
+//     the Member States ...", "Firstly, ...", europarl's sentence
+//     adverbs. A lone Person elsewhere is judged by common_words.txt
+//     alone: names made of words ("bin Laden", "Jar Jar") stand there.
 //
 //   - an Organization of two or more such words written in lower case
 //     (the first word of a sentence aside) in a sentence with capitals: "His
@@ -38,9 +45,10 @@ func dropCommonWordSpans(p *page.Page, v *view.View, gz *gazetteer.Gazetteers, s
 			continue
 		}
 		switch {
-		case s.Category == page.Person && plainWords(v, gz, s, false) && !touchesOther(p, ss, i),
-			s.Category == page.Address && plainWords(v, gz, s, true),
-			s.Category == page.Organization && writtenLower(v, gz, s) && plainOrgWords(v, gz, s):
+		case s.Category == page.Person && plainWords(v, gz, s, gazetteer.Common, false) && !touchesOther(p, ss, i),
+			s.Category == page.Address && plainWords(v, gz, s, gazetteer.Common|gazetteer.Prose, true),
+			s.Category == page.Organization && writtenLower(v, gz, s) && plainOrgWords(v, gz, s),
+			(s.Category == page.Person || s.Category == page.Organization) && opensWithComma(v, s) && plainWords(v, gz, s, gazetteer.Common|gazetteer.Prose, false):
 			if drop == nil {
 				drop = make([]bool, len(ss))
 			}
@@ -59,6 +67,25 @@ func dropCommonWordSpans(p *page.Page, v *view.View, gz *gazetteer.Gazetteers, s
 	return out
 }
 
+// opensWithComma reports whether span s is one word that opens its
+// sentence and is followed by a comma: "Furthermore, the Member States
+// ...", "Fourthly, ...". Sentence adverbs stand there, capitalised; the
+// model, which has seen many names open a sentence, takes some for
+// names.
+func opensWithComma(v *view.View, s page.Span) bool {
+	if s.First != s.Last {
+		return false
+	}
+	i := s.First - v.First
+	if i > 0 && !view.EndsSentence(v, i-1) {
+		return false
+	}
+	if strings.HasPrefix(v.Text[v.CoreEnd(i):v.WordEnd(i)], ",") {
+		return true
+	}
+	return i+1 < v.Len() && strings.HasPrefix(v.WordText(i+1), ",")
+}
+
 // nerRecognizer is the name models/ner's detector gives its spans.
 const nerRecognizer = "ner"
 
@@ -68,16 +95,17 @@ const notPlainWord = gazetteer.FirstName | gazetteer.Surname | gazetteer.Title |
 	gazetteer.StreetSuffix | gazetteer.StreetPrefix | gazetteer.Unit | gazetteer.POBox | gazetteer.City | gazetteer.Country
 
 // plainWords reports whether span s holds at least one word and every
-// word is ordinary (gazetteer.Common, no flag of notPlainWord), or, when
-// numbers is set, a number of at most four digits.
-func plainWords(v *view.View, gz *gazetteer.Gazetteers, s page.Span, numbers bool) bool {
+// word is ordinary (a flag of ordinary: gazetteer.Common, or with
+// gazetteer.Prose too; no flag of notPlainWord), or, when numbers is set,
+// a number of at most four digits.
+func plainWords(v *view.View, gz *gazetteer.Gazetteers, s page.Span, ordinary uint32, numbers bool) bool {
 	words := 0
 	for w := s.First; w <= s.Last; w++ {
 		l := v.CoreLower(w - v.First)
 		if numbers && pattern.AllDigits(l) && len(l) <= 4 {
 			continue
 		}
-		if f := gz.Lex[l]; l == "" || f&gazetteer.Common == 0 || f&notPlainWord != 0 {
+		if f := gz.Lex[l]; l == "" || f&ordinary == 0 || f&notPlainWord != 0 {
 			return false
 		}
 		words++
