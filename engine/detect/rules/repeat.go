@@ -13,7 +13,8 @@ import (
 // name word that a Person span holds: a novel's "Aubert" found in one
 // sentence and left in the next, a surname repeated after the full name
 // ("Mary Smith ... Smith said"). Only capitalised words that no list
-// knows as ordinary words, titles, months, weekdays or nationalities
+// knows as ordinary words (common or novels' lower-case words, gazetteer.Prose),
+// titles, months, weekdays or nationalities
 // repeat, written exactly as in the span (a possessive "'s" aside), and
 // only where no span of any category covers them already and no
 // determiner stands before them (below). Towns and countries do repeat:
@@ -91,7 +92,7 @@ func repeatable(v *view.View, gz *gazetteer.Gazetteers, i int) (string, bool) {
 		return "", false
 	}
 	l := strings.ToLower(t)
-	if gz.Lex[l]&(gazetteer.Common|gazetteer.Title) != 0 || stopwords[l] || isTitleWord(gz, l) || nationalities[l] ||
+	if gz.Lex[l]&(gazetteer.Common|gazetteer.Prose|gazetteer.Title) != 0 || stopwords[l] || isTitleWord(gz, l) || nationalities[l] ||
 		pattern.MonthNumber(l) > 0 || pattern.IsWeekday(l) {
 		return "", false
 	}
