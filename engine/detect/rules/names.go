@@ -571,6 +571,10 @@ func (o *orgFinder) find(v *view.View) []page.Span {
 	for k := 0; k < v.Lines(); k++ {
 		first, end := v.Line(k)
 		lower := isLowerLine(v, first, end)
+		// On a line printed in capitals every word looks like a name's:
+		// a legal form there needs a distinctive word before it too
+		// ("ACME HOLDINGS LIMITED", not "A PERIOD OF LIMITED EXPOSURE").
+		upper := isUpperLine(v, first, end)
 		for j := first; j < end; j++ {
 			if n := o.firmAt(v, j, end, lower); n > 0 {
 				if sp, ok := o.span(v, j, j+n-1, 0.6); ok {
@@ -600,7 +604,7 @@ func (o *orgFinder) find(v *view.View) []page.Span {
 				n, score, head = 1, 0.5, true
 			}
 			s := o.nameStart(v, j, first, n)
-			if s < 0 || head && !o.distinctive(v, s, j) {
+			if s < 0 || head && !o.distinctive(v, s, j) || upper && !o.distinctiveOrPlace(v, s, j) {
 				continue
 			}
 			if sp, ok := o.span(v, s, j+n-1, score); ok {
@@ -746,6 +750,19 @@ func (o *orgFinder) distinctive(v *view.View, s, j int) bool {
 		}
 	}
 	return false
+}
+
+// distinctiveOrPlace is distinctive with towns and countries counted:
+// in capitals a legal form after a place still names a firm ("SYRIA
+// SUPPORT GROUP", "BANK OF AMERICA CORPORATION").
+func (o *orgFinder) distinctiveOrPlace(v *view.View, s, j int) bool {
+	for k := s; k < j; k++ {
+		l := v.CoreLower(k)
+		if o.gz.Lex[l]&(gazetteer.City|gazetteer.Country) != 0 {
+			return true
+		}
+	}
+	return o.distinctive(v, s, j)
 }
 
 // span is the organization's span: the words' cores, except that a
