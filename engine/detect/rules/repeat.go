@@ -13,8 +13,8 @@ import (
 // name word that a Person span holds: a novel's "Aubert" found in one
 // sentence and left in the next, a surname repeated after the full name
 // ("Mary Smith ... Smith said"). Only capitalised words that no list
-// knows as ordinary words (common or novels' lower-case words, gazetteer.Prose),
-// titles, months, weekdays or nationalities
+// knows as ordinary words (common_words.txt, or prose_words.txt: the
+// novels' lower-case words), titles, months, weekdays or nationalities
 // repeat, written exactly as in the span (a possessive "'s" aside), and
 // only where no span of any category covers them already and no
 // determiner stands before them (below). Towns and countries do repeat:
