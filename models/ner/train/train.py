@@ -318,13 +318,11 @@ def pack(enc):
 
 
 def batchify(encs, idx):
-    """Pads the examples idx of encs (encode's lists, or pack's tensors)
-    into a batch: words, chars, shapes, labels (-100 where none) and
-    gazetteer bits."""
+    """Pads the examples idx of encs (pack's tensors) into a batch: words,
+    chars, shapes, labels (-100 where none) and gazetteer bits."""
     B = len(idx)
     T = max(len(encs[i][0]) for i in idx)
-    C = max(encs[i][1].shape[1] if isinstance(encs[i][1], torch.Tensor) else max(len(c) for c in encs[i][1])
-            for i in idx)
+    C = max(encs[i][1].shape[1] for i in idx)
     W = torch.zeros(B, T, dtype=torch.long)
     Ch = torch.zeros(B, T, C, dtype=torch.long)
     S = torch.zeros(B, T, dtype=torch.long)
@@ -333,16 +331,8 @@ def batchify(encs, idx):
     for b, i in enumerate(idx):
         w, c, s, y, g = encs[i]
         n = len(w)
-        if isinstance(w, torch.Tensor):
-            W[b, :n], S[b, :n], Y[b, :n], G[b, :n] = w, s, y, g
-            Ch[b, :n, :c.shape[1]] = c
-            continue
-        W[b, :n] = torch.tensor(w)
-        S[b, :n] = torch.tensor(s)
-        Y[b, :n] = torch.tensor(y)
-        G[b, :n] = torch.tensor(g)
-        for t, cs in enumerate(c):
-            Ch[b, t, :len(cs)] = torch.tensor(cs)
+        W[b, :n], S[b, :n], Y[b, :n], G[b, :n] = w, s, y, g
+        Ch[b, :n, :c.shape[1]] = c
     return W, Ch, S, Y, G
 
 
@@ -473,7 +463,7 @@ def predict(model, encs, bsz=128):
 
 
 def evaluate(model, examples, wv, cv, gi, merge_addr=False):
-    encs = [encode(ex, wv, cv, gi) for ex in examples]
+    encs = [pack(encode(ex, wv, cv, gi)) for ex in examples]
     preds = predict(model, encs)
     golds = [[g for _, g in ex] for ex in examples]
     toks = [[t for t, _ in ex] for ex in examples]
@@ -499,7 +489,7 @@ def export_onnx(model, path, wv, cv, gi):
     it has a CRF)."""
     model.eval()
     ex = [["John", "Smith", "works", "at", "Acme", "Corp", "."]]
-    enc = [encode([(t, "O") for t in e], wv, cv, gi) for e in ex]
+    enc = [pack(encode([(t, "O") for t in e], wv, cv, gi)) for e in ex]
     W, Ch, S, _, G = batchify(enc, [0])
     args, names = (W, Ch, S), ["words", "chars", "shapes"]
     axes = {"words": {0: "batch", 1: "tokens"}, "chars": {0: "batch", 1: "tokens", 2: "chars"},
@@ -541,7 +531,7 @@ def parity_fixture(model, wv, cv, gi, path):
         cases.append({"text": t, "tokens": toks, "words": enc[0], "chars": enc[1], "shapes": enc[2],
                       "gazetteer": enc[4]})
     # One batch with all of them (padded), plus each alone.
-    encs = [(c["words"], c["chars"], c["shapes"], [0] * len(c["words"]), c["gazetteer"]) for c in cases]
+    encs = [pack((c["words"], c["chars"], c["shapes"], [0] * len(c["words"]), c["gazetteer"])) for c in cases]
     W, Ch, S, _, G = batchify(encs, list(range(len(encs))))
     batched = model(W, Ch, S, G)
     for i, c in enumerate(cases):
