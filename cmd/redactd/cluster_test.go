@@ -232,7 +232,7 @@ func TestClusterFaults(t *testing.T) {
 			continue
 		}
 		if n != 1 {
-			t.Errorf("document %s finished %d times", d, n)
+			t.Errorf("document %s finished %d times (killed at %s):\n%s", d, n, killedAt.UTC().Format(time.RFC3339Nano), grepLogs(dir, d))
 		}
 	}
 	for _, point := range []string{"after-charge", "before-ack"} {

@@ -243,29 +243,23 @@ func (b *Batch) Commit(sync bool) error {
 	return nil
 }
 
-// enqueueFor bounds the retries of one enqueue. The document's record
-// already says it is queued, so a publish that fails for good leaves it
-// waiting for the janitor's repair (engine: recoverShared); retrying
-// through a leader election avoids that. A publish whose answer was lost
-// and is repeated puts a second copy in the queue, which the job service
-// drops or processes harmlessly (see the package documentation).
-const enqueueFor = time.Minute
-
+// enqueue publishes a queue entry, retried through a leader election
+// (retry). The document's record already says it is queued, so a
+// publish that fails for good leaves it waiting for the janitor's repair
+// (engine: recoverShared). A publish whose answer was lost and is
+// repeated puts a second copy in the queue, which the job service drops
+// or processes harmlessly (see the package documentation).
 func (b *Batch) enqueue(q record.QueueEntry) error {
 	p, _ := json.Marshal(queued{At: q.At, Job: q.JobID})
-	deadline := time.Now().Add(enqueueFor)
-	for try := 1; ; try++ {
-		c, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		err := b.l.s.Queue.Enqueue(c, Pool, q.DocID, p)
-		cancel()
-		if err == nil {
-			return nil
-		}
-		if time.Now().After(deadline) || b.l.closed.Load() {
-			return fmt.Errorf("storelog: enqueue: %w", err)
-		}
-		time.Sleep(min(time.Duration(try)*100*time.Millisecond, time.Second))
+	err := b.retry(func() error {
+		c, cancel := context.WithTimeout(context.Background(), tryTimeout)
+		defer cancel()
+		return b.l.s.Queue.Enqueue(c, Pool, q.DocID, p)
+	})
+	if err != nil {
+		return fmt.Errorf("storelog: enqueue: %w", err)
 	}
+	return nil
 }
 
 // charge makes the batch's ledger charges and returns those it made
@@ -328,16 +322,50 @@ func (b *Batch) put(c context.Context, key string, v any, rev uint64) (uint64, e
 }
 
 // landed reports whether the record at key holds val at a revision past
-// rev: a write whose answer was lost but which the store applied. It
-// reads with a fresh context, since the write's may have expired.
+// rev: a write whose answer was lost but which the store applied. A
+// leader election that loses a write's answer usually fails the next
+// reads as well, for a few seconds, so the read is retried until the
+// store answers (the record, or that there is none), for up to
+// retryFor. Giving up sooner would report a write that landed as
+// failed: the batch's caller then retries a transition the store has
+// already made, and its effects (the "document done" line, the
+// terminal count) never run.
 func (b *Batch) landed(key string, val []byte, rev uint64) (uint64, bool) {
-	c, cancel := ctx()
-	defer cancel()
-	r, err := b.l.s.Docs.Get(c, key)
+	var r store.Record
+	err := b.retry(func() error {
+		c, cancel := context.WithTimeout(context.Background(), tryTimeout)
+		defer cancel()
+		var err error
+		r, err = b.l.s.Docs.Get(c, key)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil
+		}
+		return err
+	})
 	if err != nil || r.Revision <= rev || !bytes.Equal(r.Value, val) {
 		return 0, false
 	}
 	return r.Revision, true
+}
+
+// retryFor bounds the retries of one store call that must get an
+// answer through a leader election (an enqueue, a write's read-back).
+const retryFor = time.Minute
+
+// tryTimeout bounds one try of such a call.
+const tryTimeout = 5 * time.Second
+
+// retry calls try until it succeeds, for up to retryFor, backing off
+// between tries; it gives up early once the log is closed.
+func (b *Batch) retry(try func() error) error {
+	deadline := time.Now().Add(retryFor)
+	for n := 1; ; n++ {
+		err := try()
+		if err == nil || time.Now().After(deadline) || b.l.closed.Load() {
+			return err
+		}
+		time.Sleep(min(time.Duration(n)*100*time.Millisecond, time.Second))
+	}
 }
 
 // index creates key → value, accepting a record that holds value
