@@ -33,6 +33,13 @@ import (
 //     adverbs. A lone Person elsewhere is judged by common_words.txt
 //     alone: names made of words ("bin Laden", "Jar Jar") stand there.
 //
+//   - a Person or Organization of one of the novels' words (gazetteer.Prose)
+//     written in lower case in a sentence with capitals: "the parson",
+//     "the bank" in fiction. Names are capitalised where the rest of the
+//     text is; brands written in lower case ("facebook", "twitter") are
+//     not the novels' words. Common words do not count here: they hold
+//     such brands.
+//
 //   - an Organization of two or more such words written in lower case
 //     (the first word of a sentence aside) in a sentence with capitals: "His
 //     social security number is ...", europarl's "the committee on
@@ -48,7 +55,8 @@ func dropCommonWordSpans(p *page.Page, v *view.View, gz *gazetteer.Gazetteers, s
 		case s.Category == page.Person && plainWords(v, gz, s, gazetteer.Common, false) && !touchesOther(p, ss, i),
 			s.Category == page.Address && plainWords(v, gz, s, gazetteer.Common|gazetteer.Prose, true),
 			s.Category == page.Organization && writtenLower(v, gz, s) && plainOrgWords(v, gz, s),
-			(s.Category == page.Person || s.Category == page.Organization) && opensWithComma(v, s) && plainWords(v, gz, s, gazetteer.Common|gazetteer.Prose, false):
+			(s.Category == page.Person || s.Category == page.Organization) && opensWithComma(v, s) && plainWords(v, gz, s, gazetteer.Common|gazetteer.Prose, false),
+			(s.Category == page.Person || s.Category == page.Organization) && loneLower(v, s) && plainWords(v, gz, s, gazetteer.Prose, false):
 			if drop == nil {
 				drop = make([]bool, len(ss))
 			}
@@ -84,6 +92,18 @@ func opensWithComma(v *view.View, s page.Span) bool {
 		return true
 	}
 	return i+1 < v.Len() && strings.HasPrefix(v.WordText(i+1), ",")
+}
+
+// loneLower reports whether span s is one word written in lower case in
+// a sentence that has capitals ("asked the parson", "at the bank"). In
+// a sentence written all in lower case the case tells nothing.
+func loneLower(v *view.View, s page.Span) bool {
+	if s.First != s.Last {
+		return false
+	}
+	i := s.First - v.First
+	t := v.CoreText(i)
+	return hasLetter(t) && t == strings.ToLower(t) && sentenceHasCapitals(v, i)
 }
 
 // nerRecognizer is the name models/ner's detector gives its spans.

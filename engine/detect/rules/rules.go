@@ -94,7 +94,7 @@ var Rules = []Rule{
 		apply: func(rc ruleContext, ss []page.Span) []page.Span { return rc.g.dropAmountRows(rc.p, rc.v, ss) }},
 	{Name: "drop-common-words", Kind: "drop", Category: page.Person,
 		Example: "Notes\nSummary", Effect: "a model Person of one ordinary word alone is dropped (the built-in model reads this \"Notes\" as an Organization; TestRuleExamples feeds a Person span)",
-		Scope: "the NER model's lone Person spans and Address spans of ordinary non-name words, its Organization spans of two or more ordinary words written in lower case in a sentence with capitals, and its Person or Organization spans of one ordinary word opening a sentence before a comma (\"Furthermore,\")",
+		Scope: "the NER model's lone Person spans and Address spans of ordinary non-name words, its Organization spans of two or more ordinary words written in lower case in a sentence with capitals, its Person or Organization spans of one ordinary word opening a sentence before a comma (\"Furthermore,\"), and those of one of the novels' words (prose_words.txt) written in lower case in a sentence with capitals (\"a bookworm\")",
 		apply: func(rc ruleContext, ss []page.Span) []page.Span {
 			return dropCommonWordSpans(rc.p, rc.v, rc.g.gz, ss)
 		}},
