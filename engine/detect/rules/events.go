@@ -8,8 +8,9 @@ import (
 	"github.com/redactd/redactd/engine/page"
 )
 
-// eventHeads end the name of an award, contest, war, election or law
-// ("Nobel Prize", "World Cup", "Civil War", "Clean Air Act").
+// eventHeads end the name of an award, contest, festival, war, election
+// or law ("Nobel Prize", "World Cup", "Olympic Games", "Civil War", "Clean
+// Air Act").
 var eventHeads = gazetteer.MustWords("organizations", "event")
 
 // dropEventNames drops Organization spans that end with an event head:

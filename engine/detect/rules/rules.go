@@ -112,7 +112,7 @@ var Rules = []Rule{
 		apply: func(rc ruleContext, ss []page.Span) []page.Span { return dropNationalities(rc.v, ss) }},
 	{Name: "drop-event-names", Kind: "drop", Category: page.Organization,
 		Example: "They won the World Cup in 2010.", Effect: `Organization "World Cup" (the built-in model's) is dropped`,
-		Scope: "Organization spans whose last word ends the name of an award, contest, war, election or law (gazetteer words/organizations.txt, use event)",
+		Scope: "Organization spans whose last word ends the name of an award, contest, festival, war, election or law (gazetteer words/organizations.txt, use event)",
 		apply: func(rc ruleContext, ss []page.Span) []page.Span { return dropEventNames(rc.v, ss) }},
 	{Name: "drop-title-only", Kind: "drop", Category: page.Person,
 		Example: "Thank you, Mr President.", Effect: `Person "Mr President" is dropped`,
