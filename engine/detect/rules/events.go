@@ -2,8 +2,10 @@ package rules
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/detect/pattern"
 	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
 )
@@ -15,12 +17,30 @@ var eventHeads = gazetteer.MustWords("organizations", "event")
 
 // dropEventNames drops Organization spans that end with an event head:
 // the model reads many such names as organizations, and they name no
-// one. A name that goes on past the head stays ("the Nobel Prize
+// one; a number after the head numbers the event of a series ("World
+// War II"). A name that goes on past the head stays ("the Nobel Prize
 // Committee").
 func dropEventNames(v *view.View, ss []page.Span) []page.Span {
 	return slices.DeleteFunc(ss, func(s page.Span) bool {
-		l := s.Last - v.First
-		return s.Category == page.Organization && l >= 0 && l < v.Len() &&
-			eventHeads[withoutPossessive(v.CoreLower(l))]
+		f, l := s.First-v.First, s.Last-v.First
+		if s.Category != page.Organization || f < 0 || l >= v.Len() {
+			return false
+		}
+		if l > f && isOrdinal(v.CoreText(l)) {
+			l-- // "World War II", "World Cup 2014"
+		}
+		return eventHeads[withoutPossessive(v.CoreLower(l))]
 	})
+}
+
+// isOrdinal reports whether w numbers an event of a series: a Roman
+// numeral in capitals ("II", "XLII") or a number of up to four digits.
+func isOrdinal(w string) bool {
+	if w == "" || len(w) > 7 {
+		return false
+	}
+	if pattern.AllDigits(w) {
+		return len(w) <= 4
+	}
+	return strings.Trim(w, "IVXLC") == ""
 }
