@@ -108,7 +108,7 @@ var Rules = []Rule{
 		apply: func(rc ruleContext, ss []page.Span) []page.Span { return dropPlaceNames(rc.v, rc.g.gz, ss) }},
 	{Name: "drop-nationalities", Kind: "drop", Category: page.Person,
 		Example: "A Dutch passenger was on board.", Effect: `Person "Dutch" (a surname in the lists) is dropped`,
-		Scope: "Person spans of one word that is an adjective of nationality, region, language or faith (gazetteer words/nationalities.txt)",
+		Scope: "Person spans of one or two words that are adjectives of nationality, region, language or faith (gazetteer words/nationalities.txt)",
 		apply: func(rc ruleContext, ss []page.Span) []page.Span { return dropNationalities(rc.v, ss) }},
 	{Name: "drop-event-names", Kind: "drop", Category: page.Organization,
 		Example: "They won the World Cup in 2010.", Effect: `Organization "World Cup" (the built-in model's) is dropped`,
