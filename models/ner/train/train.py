@@ -9,6 +9,7 @@ See ../README.md.
 """
 
 import argparse
+import functools
 import json
 import math
 import os
@@ -219,11 +220,18 @@ def build_vocab(examples, min_count=2, max_words=30000, min_char=3, max_chars=15
     return words, chars
 
 
+@functools.lru_cache(maxsize=1)
+def load_table(path):
+    """A vector table (vector_table), read once per run: the vocabulary
+    and the embedding's rows both come from it."""
+    return torch.load(path)
+
+
 def vec_words(embeddings):
     """The words of the pretrained embeddings, most frequent first: the
     .vec beside a fastText .bin, or a table's own list (vector_table)."""
     if embeddings.endswith(".pt"):
-        yield from torch.load(embeddings)["vec_words"]
+        yield from load_table(embeddings)["vec_words"]
         return
     with open(embeddings[:-len(".bin")] + ".vec", encoding="utf-8", errors="replace") as f:
         next(f)
@@ -283,7 +291,7 @@ def pretrained_rows(bin_path, words, dim):
     embedding's default initialisation. Rows 0-2 (pad, unknown, NL) stay
     as initialised."""
     if bin_path.endswith(".pt"):
-        tab = torch.load(bin_path)
+        tab = load_table(bin_path)
         at = {w: i for i, w in enumerate(tab["words"])}
         missing = [w for w in words[3:] if w not in at]
         if missing:
