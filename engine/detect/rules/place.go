@@ -57,11 +57,11 @@ var nationalities = gazetteer.MustWords("nationalities", "adjective")
 // ("a Dutch passenger", "the Sunni cleric") or two of them ("Sunni Arab
 // regions"): they name no one. With other name words it stays ("Dutch
 // Schultz"), and so does the lone word when a longer Person span on the
-// page holds it: "Dutch" after "Dutch Quigley"
-// is his name (the Enron dev threads). Organization spans keep theirs:
-// corpora label "Iraqi" in "Iraqi forces" an organization (re3d, BTC),
-// and dropping those cost 1.2-1.5 points of masking recall on their dev
-// splits for 0.3-2.4 of precision.
+// page holds it: "Dutch" after "Dutch Quigley" is his name (the Enron dev
+// threads). Organization spans keep theirs: corpora label "Iraqi" in
+// "Iraqi forces" an organization (re3d, BTC), and dropping those cost
+// 1.2-1.5 points of masking recall on their dev splits for 0.3-2.4 of
+// precision.
 func dropNationalities(v *view.View, ss []page.Span) []page.Span {
 	// lone: one adjective, or two ("Sunni Arab": a first name and a
 	// capitalised word to the name recognizer).
