@@ -2,6 +2,8 @@ package rules
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
 	"github.com/redactd/redactd/engine/detect/pattern"
@@ -24,12 +26,16 @@ func repeatNames(v *view.View, gz *gazetteer.Gazetteers, ss []page.Span) []page.
 	covered := coveredWords(v, ss)
 	names := map[string]bool{}
 	for _, s := range ss {
-		if s.Category != page.Person {
+		if s.Category != page.Person && s.Category != page.Email {
 			continue
 		}
 		f, l := v.SpanWords(s)
 		for w := f; w <= l; w++ {
-			if n, ok := repeatable(v, gz, w); ok {
+			if s.Category == page.Email {
+				for _, n := range addressNames(gz, v.WordText(w)) {
+					names[n] = true
+				}
+			} else if n, ok := repeatable(v, gz, w); ok {
 				names[n] = true
 			}
 		}
@@ -88,15 +94,53 @@ func determinerBefore(v *view.View, i int) bool {
 // possessive ending), or false.
 func repeatable(v *view.View, gz *gazetteer.Gazetteers, i int) (string, bool) {
 	t := withoutPossessive(v.CoreText(i))
+	return t, repeatableName(gz, t)
+}
+
+// addressNames returns the parts of an e-mail address's local part
+// ("ramona.betancourt" in "ramona.betancourt@enron.com", split at dots,
+// hyphens, underscores and digits) that may repeat as names, capitalised
+// as a name is written ("Ramona", "Betancourt"): an e-mail printout names
+// its sender in the address and again in the "From: Betancourt, Ramona"
+// line, where the model often reads neither word. Role addresses
+// ("info", "sales") are ordinary words and give nothing.
+func addressNames(gz *gazetteer.Gazetteers, word string) []string {
+	at := strings.IndexByte(word, '@')
+	if at < 0 {
+		return nil
+	}
+	local := word[:at]
+	if i := strings.LastIndexFunc(local, func(r rune) bool { return !isLocalPartRune(r) }); i >= 0 {
+		local = local[i+1:]
+	}
+	var out []string
+	for _, part := range strings.FieldsFunc(local, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		r, n := utf8.DecodeRuneInString(part)
+		if t := string(unicode.ToUpper(r)) + part[n:]; repeatableName(gz, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// isLocalPartRune reports whether r may stand in the local part of an
+// address as people write theirs.
+func isLocalPartRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '.' || r == '-' || r == '_' || r == '+'
+}
+
+// repeatableName reports whether t, a word without a possessive ending,
+// is a name that may repeat.
+func repeatableName(gz *gazetteer.Gazetteers, t string) bool {
 	if len(t) < 3 || !nameShaped(t) || view.IsAllUpper(t) {
-		return "", false
+		return false
 	}
 	l := strings.ToLower(t)
 	if gz.Lex[l]&(gazetteer.Common|gazetteer.Prose|gazetteer.Title) != 0 || stopwords[l] || isTitleWord(gz, l) || nationalities[l] ||
 		pattern.MonthNumber(l) > 0 || pattern.IsWeekday(l) {
-		return "", false
+		return false
 	}
-	return t, true
+	return true
 }
 
 // repeatOrgs masks, as an Organization, the other occurrences on the page

@@ -78,7 +78,7 @@ var Rules = []Rule{
 		}},
 	{Name: "repeat-names", Kind: "grow", Category: page.Person,
 		Example: "Ramona Betancourt wrote it. Ask Betancourt.", Effect: `the second "Betancourt", which the built-in stack leaves, is masked as a word of "Ramona Betancourt"`,
-		Scope: "other occurrences on the page of a capitalised name word a Person span holds, no ordinary word, title, month, weekday or nationality, where no span covers them",
+		Scope: "other occurrences on the page of a capitalised name word a Person span or an e-mail address's local part holds (\"ramona.betancourt@\"), no ordinary word, title, month, weekday or nationality, where no span covers them",
 		apply: func(rc ruleContext, ss []page.Span) []page.Span { return view.Merge(repeatNames(rc.v, rc.g.gz, ss)) }},
 	{Name: "family-names", Kind: "grow", Category: page.Person,
 		Example: "Nobody asked the Claytons about the mare.", Effect: `"Claytons", a surname in the plural after "the" that the built-in model leaves, is masked as a Person`,
