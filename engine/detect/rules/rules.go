@@ -76,14 +76,14 @@ var Rules = []Rule{
 			on := func(name string) bool { return !slices.Contains(rc.off, name) }
 			return view.Merge(append(ss, rc.g.grow(rc.v, ss, on)...))
 		}},
-	{Name: "header-names", Kind: "grow", Category: page.Person,
-		Example: "From: Frazier, Perry Sent: Monday\nTo: Donoho, Lindy; Lohman, TK Subject: Rates", Effect: `"Donoho", "Lohman" and "TK", listed with the names the model finds in the fields, are masked`,
-		Scope: `the words of a name field ("From:", "To:", "Cc:", "Name:") up to the next word with a colon or the line's end, when they are only name words, commas and semicolons and a Person span holds one (or, with no Person, a comma and a known first name: "From: Kowalke, Terry")`,
-		apply: func(rc ruleContext, ss []page.Span) []page.Span { return view.Merge(headerNames(rc.v, rc.g.gz, ss)) }},
 	{Name: "repeat-names", Kind: "grow", Category: page.Person,
 		Example: "Ramona Betancourt wrote it. Ask Betancourt.", Effect: `the second "Betancourt", which the built-in stack leaves, is masked as a word of "Ramona Betancourt"`,
 		Scope: "other occurrences on the page of a capitalised name word a Person span or an e-mail address's local part holds (\"ramona.betancourt@\"), no ordinary word, title, month, weekday or nationality, where no span covers them",
 		apply: func(rc ruleContext, ss []page.Span) []page.Span { return view.Merge(repeatNames(rc.v, rc.g.gz, ss)) }},
+	{Name: "header-names", Kind: "grow", Category: page.Person,
+		Example: "From: Frazier, Perry Sent: Monday\nTo: Donoho, Lindy; Lohman, TK Subject: Rates", Effect: `"Donoho", "Lohman" and "TK", listed with the names the model finds in the fields, are masked`,
+		Scope: `the words of a name field ("From:", "To:", "Cc:", "Name:") up to the next word with a colon or the line's end, when they are only name words, commas and semicolons and a Person span holds one (or, with no Person, a comma and a known first name: "From: Kowalke, Terry")`,
+		apply: func(rc ruleContext, ss []page.Span) []page.Span { return view.Merge(headerNames(rc.v, rc.g.gz, ss)) }},
 	{Name: "family-names", Kind: "grow", Category: page.Person,
 		Example: "Nobody asked the Claytons about the mare.", Effect: `"Claytons", a surname in the plural after "the" that the built-in model leaves, is masked as a Person`,
 		Scope: "a capitalised word after \"the\" ending in \"s\" whose singular is a listed surname and no ordinary word, the plural no ordinary word, place or nationality, where no span covers it",
