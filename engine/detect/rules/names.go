@@ -35,6 +35,10 @@ var salutations = gazetteer.MustWords("labels", "salutation")
 // stopwords never belong to a name or an organization's name.
 var stopwords = gazetteer.MustWords("stopwords", "name")
 
+// celestial names planets, moons, stars and constellations that the
+// first-name list holds too ("Venus", "Titan"): alone, no one's name.
+var celestial = gazetteer.MustWords("things", "celestial")
+
 type nameFinder struct {
 	gz  *gazetteer.Gazetteers
 	org *orgFinder
@@ -490,7 +494,7 @@ func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 	}
 	j, ok := next(i)
 	if !ok {
-		if n.single && t.first && !t.common && (!t.city || t.top) && !t.poss &&
+		if n.single && t.first && !t.common && (!t.city || t.top) && !t.poss && !celestial[t.low] &&
 			!view.IsAllUpper(t.core) && !n.placeAfter(toks, i) && !(t.city && n.inPlace(toks, i)) {
 			// A lone known first name: "Why is David so impulsive?".
 			return i, i, 0.4
