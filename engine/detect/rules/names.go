@@ -623,7 +623,9 @@ func (o *orgFinder) find(v *view.View) []page.Span {
 // firmAt returns the number of words of a firm named after its partners
 // at word j, or 0: three surnames listed ("Craig, Palmer and Quinn",
 // "Rose, Turner & Thompson") or two joined into one word by a hyphen
-// ("Weeks-Rivas"). Every part must be a surname the lists know, and one
+// ("Weeks-Rivas"; capitalised even on a line in lower case, where a
+// wrapped line of prose puts "bunk-house" and "palm-trees"). Every part
+// must be a surname the lists know, and one
 // of them at least no ordinary word and no town: many surnames are both
 // ("Palmer", "Turner"), but "Paris, London and Berlin" and "Long-Term"
 // name no firm.
@@ -635,7 +637,7 @@ func (o *orgFinder) firmAt(v *view.View, j, end int, lower bool) int {
 	}
 	w := v.CoreText(j)
 	a, b, ok := strings.Cut(w, "-")
-	if ok && !strings.Contains(b, "-") && !o.gz.Cities.Has(strings.ToLower(w)) && o.partners(lower, a, b) {
+	if ok && !strings.Contains(b, "-") && !o.gz.Cities.Has(strings.ToLower(w)) && o.partners(false, a, b) {
 		return 1
 	}
 	return 0
