@@ -16,10 +16,11 @@ import (
 // sentence and left in the next, a surname repeated after the full name
 // ("Mary Smith ... Smith said"). Only capitalised words that no list
 // knows as ordinary words (common_words.txt, or prose_words.txt: the
-// novels' lower-case words), titles, months, weekdays or nationalities
-// repeat, written exactly as in the span (a possessive "'s" aside), and
-// only where no span of any category covers them already and no
-// determiner stands before them (below). Towns and countries do repeat:
+// novels' lower-case words), titles, months, weekdays, nationalities or
+// celestial bodies ("Venus", things.txt) repeat, written exactly as in
+// the span (a possessive "'s" aside), and only where no span of any
+// category covers them already and no determiner stands before them
+// (below). Towns and countries do repeat:
 // leaving them out cost gum's dev pages 1.9 points of Person recall (a
 // surname is a town as often) for 0.4 of precision.
 func repeatNames(v *view.View, gz *gazetteer.Gazetteers, ss []page.Span) []page.Span {
@@ -136,7 +137,7 @@ func repeatableName(gz *gazetteer.Gazetteers, t string) bool {
 		return false
 	}
 	l := strings.ToLower(t)
-	if gz.Lex[l]&(gazetteer.Common|gazetteer.Prose|gazetteer.Title) != 0 || stopwords[l] || isTitleWord(gz, l) || nationalities[l] ||
+	if gz.Lex[l]&(gazetteer.Common|gazetteer.Prose|gazetteer.Title) != 0 || stopwords[l] || isTitleWord(gz, l) || nationalities[l] || celestial[l] ||
 		pattern.MonthNumber(l) > 0 || pattern.IsWeekday(l) {
 		return false
 	}
