@@ -35,10 +35,6 @@ var salutations = gazetteer.MustWords("labels", "salutation")
 // stopwords never belong to a name or an organization's name.
 var stopwords = gazetteer.MustWords("stopwords", "name")
 
-// celestial names planets, moons, stars and constellations that the
-// first-name list holds too ("Venus", "Titan"): alone, no one's name.
-var celestial = gazetteer.MustWords("things", "celestial")
-
 type nameFinder struct {
 	gz  *gazetteer.Gazetteers
 	org *orgFinder
