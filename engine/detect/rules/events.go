@@ -29,8 +29,24 @@ func dropEventNames(v *view.View, ss []page.Span) []page.Span {
 		if l > f && isOrdinal(v.CoreText(l)) {
 			l-- // "World War II", "World Cup 2014"
 		}
-		return eventHeads[withoutPossessive(v.CoreLower(l))]
+		return eventHeads[withoutPossessive(v.CoreLower(l))] || headOfField(v, f, l)
 	})
+}
+
+// headOfField reports whether an event head inside words f..l is
+// followed by "of", "for" or "in" and the field it is given for: "the
+// National Medal of Science", "the Nobel Prize in Physics", "the
+// National Book Award for Fiction".
+func headOfField(v *view.View, f, l int) bool {
+	for k := f; k+1 < l; k++ {
+		if eventHeads[v.CoreLower(k)] && view.IsCapitalised(v.CoreText(k)) {
+			switch v.CoreLower(k + 1) {
+			case "of", "for", "in":
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // isOrdinal reports whether w numbers an event of a series: a Roman

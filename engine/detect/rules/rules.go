@@ -116,7 +116,7 @@ var Rules = []Rule{
 		apply: func(rc ruleContext, ss []page.Span) []page.Span { return dropNationalities(rc.v, ss) }},
 	{Name: "drop-event-names", Kind: "drop", Category: page.Organization,
 		Example: "They won the World Cup in 2010.", Effect: `Organization "World Cup" (the built-in model's) is dropped`,
-		Scope: "Organization spans whose last word ends the name of an award, contest, festival, war, election or law (gazetteer words/organizations.txt, use event)",
+		Scope: "Organization spans whose last word ends the name of an award, contest, festival, war, election or law (gazetteer words/organizations.txt, use event), or where such a word is followed by \"of\", \"for\" or \"in\" (\"National Medal of Science\")",
 		apply: func(rc ruleContext, ss []page.Span) []page.Span { return dropEventNames(rc.v, ss) }},
 	{Name: "drop-thing-names", Kind: "drop", Category: page.Person,
 		Example: "Hurricane Rita is now a Category 5 storm. Rita packed winds of 175 mph.", Effect: `the Person spans "Rita" (the name recognizer's and the model's) are dropped`,
