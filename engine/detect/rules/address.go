@@ -860,7 +860,7 @@ func (a *addressFinder) postal(v *view.View, i, first, end int, afterStreet bool
 		return part{first: i, last: a.cityAfter(v, i+1, first, end, true), score: 0.7, kind: partPostal}, true
 	}
 	// "10115 Berlin", "F-75002 Paris", "1010 Wien": the city must be known.
-	if len(t) <= 8 && (postcode5.MatchString(t) || postcode4.MatchString(t) && (i == first || endsClause(v, i-1))) {
+	if len(t) <= 8 && (postcode5.MatchString(t) || postcode4.MatchString(t) && (i == first || endsClause(v, i-1))) && !articleBefore(v, i, first) {
 		if c := a.cityAfter(v, i+1, first, end, afterStreet); c > i && !(pattern.BareYear(t) && (sentenceGoesOn(v, c, end) || monthBefore(v, i, first))) {
 			score := float32(0.7)
 			if len(l) == 4 {
@@ -873,10 +873,15 @@ func (a *addressFinder) postal(v *view.View, i, first, end int, afterStreet bool
 }
 
 // articleBefore reports whether word i, on the line starting at first,
-// follows an article: "the 2017 BRICS summit", "a 1979 Ford Mustang".
-// A house number never does.
+// follows an article: "the 2017 BRICS summit", "a 1979 Ford Mustang",
+// also at the end of the line before where the paragraph flows on (a
+// line of prose wrapped after "the"). A house number or a postcode
+// never does.
 func articleBefore(v *view.View, i, first int) bool {
-	if i <= first {
+	if i <= 0 || i < first {
+		return false
+	}
+	if ln := v.LineOf(i); i == first && (v.LineFirst(i) != i || ln == 0 || !v.FlowsOn(ln-1)) {
 		return false
 	}
 	switch v.CoreLower(i - 1) {
