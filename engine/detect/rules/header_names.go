@@ -22,7 +22,10 @@ const maxFieldWords = 60
 // ("Sent:", "Subject:") or the end of its line. Only a field made of
 // nothing but name words (see nameWord), words other spans cover, commas
 // and semicolons is read as a list of names, so "To: the Board of
-// Directors" or "From: Sales, 12 May" adds nothing.
+// Directors" or "From: Sales, 12 May" adds nothing. Where no Person span
+// holds a word of the field, a comma and a word no list knows as an
+// ordinary word, a place, a title or a legal form make it one ("From:
+// Frolov, Yevgeny"); "To: Sales, Marketing" stays.
 func headerNames(v *view.View, gz *gazetteer.Gazetteers, ss []page.Span) []page.Span {
 	covered := coveredWords(v, ss)
 	person := make([]bool, v.Len())
@@ -110,9 +113,10 @@ func labelsField(v *view.View, i int) bool {
 
 // listsNames reports whether words [start, end) are a list of names with
 // at least one word no span covers and one a Person span holds, or a
-// comma and a known first name.
+// comma and an unlisted word (no ordinary word, novels' word, place,
+// title or legal form).
 func listsNames(v *view.View, gz *gazetteer.Gazetteers, person, covered []bool, start, end int) bool {
-	found, open, comma, first := false, false, false, false
+	found, open, comma, unlisted := false, false, false, false
 	for k := start; k < end; k++ {
 		t := v.CoreText(k)
 		switch {
@@ -136,12 +140,12 @@ func listsNames(v *view.View, gz *gazetteer.Gazetteers, person, covered []bool, 
 			comma = true
 		}
 		l := v.CoreLower(k)
-		if f := gz.Lex[l]; f&gazetteer.FirstName != 0 && f&(gazetteer.Common|gazetteer.City|gazetteer.Country|gazetteer.Title) == 0 {
-			first = true
+		if f := gz.Lex[l]; f&(gazetteer.Common|gazetteer.Prose|gazetteer.City|gazetteer.Country|gazetteer.Title|gazetteer.LegalForm) == 0 && isLetters(l) && len(l) >= 3 {
+			unlisted = true
 		}
 		open = true
 	}
-	return (found || comma && first) && open
+	return (found || comma && unlisted) && open
 }
 
 // nameWord reports whether word i may be a word of a listed name: a

@@ -82,7 +82,7 @@ var Rules = []Rule{
 		apply: func(rc ruleContext, ss []page.Span) []page.Span { return view.Merge(repeatNames(rc.v, rc.g.gz, ss)) }},
 	{Name: "header-names", Kind: "grow", Category: page.Person,
 		Example: "From: Frazier, Perry Sent: Monday\nTo: Donoho, Lindy; Lohman, TK Subject: Rates", Effect: `"Donoho", "Lohman" and "TK", listed with the names the model finds in the fields, are masked`,
-		Scope: `the words of a name field ("From:", "To:", "Cc:", "Name:") up to the next word with a colon or the line's end, when they are only name words, commas and semicolons and a Person span holds one (or, with no Person, a comma and a known first name: "From: Kowalke, Terry")`,
+		Scope: `the words of a name field ("From:", "To:", "Cc:", "Name:") up to the next word with a colon or the line's end, when they are only name words, commas and semicolons and a Person span holds one (or, with no Person, a comma and a word no list knows as ordinary, a place, a title or a legal form: "From: Frolov, Yevgeny")`,
 		apply: func(rc ruleContext, ss []page.Span) []page.Span { return view.Merge(headerNames(rc.v, rc.g.gz, ss)) }},
 	{Name: "family-names", Kind: "grow", Category: page.Person,
 		Example: "Nobody asked the Claytons about the mare.", Effect: `"Claytons", a surname in the plural after "the" that the built-in model leaves, is masked as a Person`,
