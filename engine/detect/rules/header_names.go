@@ -39,7 +39,9 @@ func headerNames(v *view.View, gz *gazetteer.Gazetteers, ss []page.Span) []page.
 	}
 	var out []page.Span
 	for i := 0; i < v.Len(); i++ {
-		if !isFieldLabel(v, i) {
+		// The colon first: most words have none, and the test is a
+		// byte compare where the label is two map lookups.
+		if !labelsField(v, i) || !isFieldLabel(v, i) {
 			continue
 		}
 		start := i + 1
