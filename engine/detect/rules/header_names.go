@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
-
 	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
 )
@@ -39,9 +38,7 @@ func headerNames(v *view.View, gz *gazetteer.Gazetteers, ss []page.Span) []page.
 	}
 	var out []page.Span
 	for i := 0; i < v.Len(); i++ {
-		// The colon first: most words have none, and the test is a
-		// byte compare where the label is two map lookups.
-		if !labelsField(v, i) || !isFieldLabel(v, i) {
+		if !isFieldLabel(v, i) {
 			continue
 		}
 		start := i + 1
