@@ -30,13 +30,17 @@ func repeatNames(v *view.View, gz *gazetteer.Gazetteers, ss []page.Span) []page.
 		if s.Category != page.Person && s.Category != page.Email {
 			continue
 		}
-		f, l := v.SpanWords(s)
-		for w := f; w <= l; w++ {
-			if s.Category == page.Email {
-				for _, n := range addressNames(gz, v.WordText(w)) {
+		if s.Category == page.Email {
+			if a, b, ok := v.ByteRange(s); ok {
+				for _, n := range addressNames(gz, v.Text[a:b]) {
 					names[n] = true
 				}
-			} else if n, ok := repeatable(v, gz, w); ok {
+			}
+			continue
+		}
+		f, l := v.SpanWords(s)
+		for w := f; w <= l; w++ {
+			if n, ok := repeatable(v, gz, w); ok {
 				names[n] = true
 			}
 		}
@@ -104,15 +108,12 @@ func repeatable(v *view.View, gz *gazetteer.Gazetteers, i int) (string, bool) {
 // as a name is written ("Ramona", "Betancourt"): an e-mail printout names
 // its sender in the address and again in the "From: Betancourt, Ramona"
 // line, where the model often reads neither word. Role addresses
-// ("info", "sales") are ordinary words and give nothing.
-func addressNames(gz *gazetteer.Gazetteers, word string) []string {
-	at := strings.IndexByte(word, '@')
-	if at < 0 {
+// ("info", "sales") are ordinary words and give nothing. addr is the
+// text of an Email span: the recognizer has bounded the address.
+func addressNames(gz *gazetteer.Gazetteers, addr string) []string {
+	local, _, ok := strings.Cut(addr, "@")
+	if !ok {
 		return nil
-	}
-	local := word[:at]
-	if i := strings.LastIndexFunc(local, func(r rune) bool { return !isLocalPartRune(r) }); i >= 0 {
-		local = local[i+1:]
 	}
 	var out []string
 	for _, part := range strings.FieldsFunc(local, func(r rune) bool { return !unicode.IsLetter(r) }) {
@@ -122,12 +123,6 @@ func addressNames(gz *gazetteer.Gazetteers, word string) []string {
 		}
 	}
 	return out
-}
-
-// isLocalPartRune reports whether r may stand in the local part of an
-// address as people write theirs.
-func isLocalPartRune(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '.' || r == '-' || r == '_' || r == '+'
 }
 
 // repeatableName reports whether t, a word without a possessive ending,
