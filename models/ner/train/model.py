@@ -37,6 +37,14 @@ class NER(nn.Module):
         self.crf = CRF(n_labels) if crf else None
 
     def forward(self, words, chars, shapes, gaz=None):
+        yf, yb = self.encode(words, chars, shapes, gaz)
+        return self.out(self.drop(torch.cat([yf, yb], dim=-1)))
+
+    def encode(self, words, chars, shapes, gaz=None):
+        """The two LSTMs' outputs [B,T,hidden] each, both in token order:
+        yf[t] has read tokens 0..t, yb[t] tokens t..len-1. The tagger reads
+        both; lm.py's language-model pretraining predicts token t+1 from
+        yf[t] and token t-1 from yb[t]."""
         B, T = words.shape
         C = chars.shape[2]
         ch = chars.reshape(B * T, C)
@@ -58,8 +66,7 @@ class NER(nn.Module):
         yf, _ = self.fwd(x)
         yb, _ = self.bwd(torch.gather(x, 1, idx))
         yb = torch.gather(yb, 1, rev.unsqueeze(2).expand(B, T, yb.shape[2]))
-        y = self.drop(torch.cat([yf, yb], dim=-1))
-        return self.out(y)
+        return yf, yb
 
 
 class CRF(nn.Module):

@@ -22,6 +22,7 @@ import torch
 import torch.nn as nn
 
 import corpora
+import lm
 import nertok
 import synth
 from model import NER
@@ -673,6 +674,10 @@ def main():
     ap.add_argument("--max-words", type=int, default=50000, help="word vocabulary size with --embeddings")
     ap.add_argument("--wdim", type=int, default=100)
     ap.add_argument("--hidden", type=int, default=160)
+    ap.add_argument("--lm-minutes", type=float, default=0.0,
+                    help="pretrain the encoder as a two-way language model on unlabelled text this long first (lm.py)")
+    ap.add_argument("--lm-classes", type=int, default=20000, help="words the pretraining predicts (the rest are one class)")
+    ap.add_argument("--lm-batch", type=int, default=64, help="windows per pretraining step")
     # Gazetteer features and the CRF were measured against the shipped
     # model on the dev splits and not adopted (../README.md, "Tried and
     # not adopted"); the runtime reads models trained with either.
@@ -785,6 +790,11 @@ def main():
         with torch.no_grad():
             model.wemb.weight[3:] = pretrained_rows(args.embeddings, words, args.wdim)
         log("word embedding initialised from", args.embeddings)
+    lm_info = None
+    if args.lm_minutes > 0 and not (args.resume and os.path.exists(args.checkpoint)):
+        lm_info = lm.pretrain(model, words, chars, wv, cv,
+                              [s for name, sp in corp.items() if name != "wikiann" for s in sp["train"]],
+                              args, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".cache", "lm"))
     dev = torch.device(args.device)
     trained_on = args.device  # a run finished with --resume keeps the device it trained on
     model.to(dev)
@@ -818,6 +828,7 @@ def main():
             raise SystemExit("checkpoint has no optimizer state (stripped for transfer): it can be finished, not continued")
         step, epoch = ck["step"], ck["epoch"]
         trained_on = ck.get("device", "cpu")
+        lm_info = ck.get("lm", lm_info)
         t_train -= ck["seconds"]  # time already spent counts against --minutes
         rng.setstate(ck["rng"])
         torch.set_rng_state(ck["torch_rng"])
@@ -830,7 +841,7 @@ def main():
                     "step": step, "epoch": epoch, "seconds": time.time() - t_train, "rng": rng.getstate(),
                     "torch_rng": torch.get_rng_state(), "words": words, "chars": chars, "gazetteer": gaz,
                     "crf": bool(args.crf), "wdim": args.wdim, "hidden": args.hidden,
-                    "labels": list(LABELS), "ema": ema, "device": trained_on}, tmp)
+                    "labels": list(LABELS), "ema": ema, "device": trained_on, "lm": lm_info}, tmp)
         os.replace(tmp, args.checkpoint)
 
     deadline = t_train + args.minutes * 60
@@ -954,6 +965,7 @@ def main():
             "weight_average": ("exponential moving average of the weights, decay %g, exported" % args.ema) if args.ema > 0 else "none: the last step's weights",
             "data": counts,
             "augmentation": "public sentences: 6% upper-cased, 10% lower-cased, 3% Title Cased, 8% with OCR-like letter errors in 12% of their words, 25% wrapped over lines, WikiGold/UNER-EWT/SEC/CrossNER twice" + ("; and (all but WikiANN) once more as pages: 2-8 consecutive sentences wrapped over lines of 8-18 tokens, cut into runtime windows" if args.page_windows else "") + "; synthetic documents cut into windows of whole lines",
+            "lm_pretraining": lm_info or "none",
             "embeddings": ("fastText skip-gram (embed.py) from " + os.path.basename(args.embeddings)) if args.embeddings else "random",
             "vocab_from_training_data": n_train_words,
             "label_mapping": "corpora.py TYPE_MAP; CrossNER roles -> PER/ORG/LOC; WNUT-16 musicartist and LitBank name words outside PROP mentions ignored (no loss); LitBank PROP_PER/ORG/GPE/LOC/FAC -> PER/ORG/LOC/LOC/LOC, pronouns, titles and common nouns O",
