@@ -27,6 +27,7 @@ import torch
 import torch.nn as nn
 
 import nertok
+import optim
 from embed import gutenberg_free
 from nertok import NL
 
@@ -151,9 +152,7 @@ def pretrain(model, words, chars, wv, cv, train_sents, args, cache_dir):
     sparse = [model.wemb.weight]
     dense = [p for n, p in model.named_parameters() if n != "wemb.weight" and not n.startswith("out.")]
     dense += list(head.parameters())
-    lr = 2e-3
-    opt_s = torch.optim.SparseAdam(sparse, lr=lr)
-    opt_d = torch.optim.Adam(dense, lr=lr)
+    opt = optim.Optimizer(sparse, dense)
     model.train()
     head.train()
     budget = args.lm_minutes * 60
@@ -169,10 +168,7 @@ def pretrain(model, words, chars, wv, cv, train_sents, args, cache_dir):
             if frac >= 1:
                 done = True
                 break
-            cur = lr * min(1.0, (step + 1) / 300) * max(0.05, 1 - frac)
-            for o in (opt_s, opt_d):
-                for g in o.param_groups:
-                    g["lr"] = cur
+            opt.set_lr(optim.schedule(step, frac))
             W, Ch, S, Y = batch(encs, order[i:i + args.lm_batch])
             G = torch.zeros_like(W)
             yf, yb = model.encode(W, Ch, S, G)
@@ -182,12 +178,7 @@ def pretrain(model, words, chars, wv, cv, train_sents, args, cache_dir):
             hf, tf = yf[:, :-1][nxt], Y[:, 1:][nxt]
             hb, tb = yb[:, 1:][nxt], Y[:, :-1][nxt]
             loss = head(torch.cat([hf, hb]), torch.cat([tf, tb]))
-            opt_s.zero_grad()
-            opt_d.zero_grad()
-            loss.backward()
-            nn.utils.clip_grad_norm_(dense, 5.0)
-            opt_s.step()
-            opt_d.step()
+            opt.step(loss)
             tot += loss.item()
             nb += 1
             step += 1

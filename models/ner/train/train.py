@@ -24,6 +24,7 @@ import torch.nn as nn
 import corpora
 import lm
 import nertok
+import optim
 import synth
 from model import NER
 from nertok import NL
@@ -800,9 +801,7 @@ def main():
     model.to(dev)
     sparse = [model.wemb.weight]
     dense = [p for n, p in model.named_parameters() if n != "wemb.weight"]
-    lr = 2e-3
-    opt_s = torch.optim.SparseAdam(sparse, lr=lr)
-    opt_d = torch.optim.Adam(dense, lr=lr)
+    opt = optim.Optimizer(sparse, dense)
     lossf = nn.CrossEntropyLoss(ignore_index=-100)
     word_drop = 0.1
 
@@ -822,8 +821,8 @@ def main():
                 raise SystemExit("checkpoint has no weight average: resume with the --ema it was started with")
             ema = {n: t.to(dev) for n, t in ck["ema"].items()}
         if "opt_s" in ck:
-            opt_s.load_state_dict(ck["opt_s"])
-            opt_d.load_state_dict(ck["opt_d"])
+            opt.sparse.load_state_dict(ck["opt_s"])
+            opt.dense.load_state_dict(ck["opt_d"])
         elif ck["step"] < args.steps:
             raise SystemExit("checkpoint has no optimizer state (stripped for transfer): it can be finished, not continued")
         step, epoch = ck["step"], ck["epoch"]
@@ -837,7 +836,7 @@ def main():
     def save_checkpoint():
         os.makedirs(os.path.dirname(args.checkpoint) or ".", exist_ok=True)
         tmp = args.checkpoint + ".tmp"
-        torch.save({"model": model.state_dict(), "opt_s": opt_s.state_dict(), "opt_d": opt_d.state_dict(),
+        torch.save({"model": model.state_dict(), "opt_s": opt.sparse.state_dict(), "opt_d": opt.dense.state_dict(),
                     "step": step, "epoch": epoch, "seconds": time.time() - t_train, "rng": rng.getstate(),
                     "torch_rng": torch.get_rng_state(), "words": words, "chars": chars, "gazetteer": gaz,
                     "crf": bool(args.crf), "wdim": args.wdim, "hidden": args.hidden,
@@ -865,22 +864,15 @@ def main():
             # Progress is steps done or time spent, whichever is further, so
             # the learning rate still anneals when the time limit binds.
             frac = max(step / args.steps, (time.time() - t_train) / (args.minutes * 60))
-            cur = lr * min(1.0, (step + 1) / 300) * max(0.05, 1 - frac)
-            for o in (opt_s, opt_d):
-                for g in o.param_groups:
-                    g["lr"] = cur
+            cur = optim.schedule(step, frac)
+            opt.set_lr(cur)
             logits = model(W, Ch, S, G)
             loss = lossf(logits.reshape(-1, len(LABELS)), Y.reshape(-1))
             if model.crf is not None:
                 mask = W != 0
                 crf = model.crf.nll(logits, Y, mask).sum() / mask.sum()
                 loss = crf + args.ce_weight * loss
-            opt_s.zero_grad()
-            opt_d.zero_grad()
-            loss.backward()
-            nn.utils.clip_grad_norm_(dense, 5.0)
-            opt_s.step()
-            opt_d.step()
+            opt.step(loss)
             if ema is not None:
                 # Warm-up: early on the average forgets faster, so the
                 # random start does not linger in it.
