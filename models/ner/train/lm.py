@@ -97,15 +97,21 @@ class SampledSoftmax(nn.Module):
 
 
 def encode(win, wv, cv, tv, rare):
+    """A window as tensors: word ids, char ids (padded to its longest
+    word once here, as train.pack does, so that batch copies slices
+    instead of building a tensor per word every step), shapes and the
+    target classes."""
+    c = [nertok.char_ids(t, cv) for t in win]
+    m = max(len(x) for x in c)
     return (torch.tensor([nertok.word_id(t, wv) for t in win]),
-            [nertok.char_ids(t, cv) for t in win],
+            torch.tensor([x + [0] * (m - len(x)) for x in c], dtype=torch.long),
             torch.tensor([nertok.shape(t) for t in win]),
             torch.tensor([tv.get(nertok.norm(t), rare) for t in win]))
 
 
 def batch(encs, idx):
     B, T = len(idx), max(len(encs[i][0]) for i in idx)
-    C = max(len(c) for i in idx for c in encs[i][1])
+    C = max(encs[i][1].shape[1] for i in idx)
     W = torch.zeros(B, T, dtype=torch.long)
     Ch = torch.zeros(B, T, C, dtype=torch.long)
     S = torch.zeros(B, T, dtype=torch.long)
@@ -114,8 +120,7 @@ def batch(encs, idx):
         w, c, s, y = encs[i]
         n = len(w)
         W[b, :n], S[b, :n], Y[b, :n] = w, s, y
-        for t, cs in enumerate(c):
-            Ch[b, t, :len(cs)] = torch.tensor(cs)
+        Ch[b, :n, :c.shape[1]] = c
     return W, Ch, S, Y
 
 
