@@ -22,6 +22,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/redactd/redactd/engine/pdfout"
+	"github.com/redactd/redactd/internal/testkit/ports"
 )
 
 // TestClusterFaults is issue 17's fault test, with real processes on
@@ -491,13 +492,14 @@ func finalLine(s string) string {
 }
 
 // freeNodeBase picks a base whose 8 node ports and their metrics ports
-// (+100) are free.
+// (+100) are free, in [24100, 32100): below Linux's default ephemeral
+// range and above freeBase's NATS ports.
 func freeNodeBase(t *testing.T) int {
 	var offs []int
 	for off := range 8 {
 		offs = append(offs, off, 100+off)
 	}
-	return freePorts(t, 40000, offs)
+	return ports.Base(t, 24100, 8000, offs)
 }
 
 // killBusyNode waits until one of the nodes has a document in flight

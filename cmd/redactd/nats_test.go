@@ -5,8 +5,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"math/rand/v2"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +17,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	natsstore "github.com/redactd/redactd/engine/store/nats"
+	"github.com/redactd/redactd/internal/testkit/ports"
 )
 
 // TestNatsCommandLine checks what `redactd nats` refuses before it
@@ -184,32 +183,10 @@ func running(pid int) bool {
 }
 
 // freeBase picks a client port base whose 3 client, route and monitoring
-// ports are free (local.sh uses base..+2, +2000.., +4000..).
+// ports are free (local.sh uses base..+2, +2000.., +4000..). Its window,
+// [10000, 20000), stays clear of freeNodeBase's and natskit's.
 func freeBase(t *testing.T) int {
-	return freePorts(t, 20000, []int{0, 1, 2, 2000, 2001, 2002, 4000, 4001, 4002})
-}
-
-// freePorts picks a random base in [lo, lo+20000) such that base+off is
-// a free loopback port for every off.
-func freePorts(t *testing.T, lo int, offs []int) int {
-	t.Helper()
-	for range 50 {
-		base := lo + rand.IntN(20000)
-		ok := true
-		for _, off := range offs {
-			l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(base+off))
-			if err != nil {
-				ok = false
-				break
-			}
-			l.Close()
-		}
-		if ok {
-			return base
-		}
-	}
-	t.Fatal("no free port range")
-	return 0
+	return ports.Base(t, 10000, 10000, []int{0, 1, 2, 2000, 2001, 2002, 4000, 4001, 4002})
 }
 
 // localSh runs deploy/cluster/local.sh with env and returns its standard

@@ -13,7 +13,6 @@ package natskit
 import (
 	"context"
 	"fmt"
-	"net"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -23,6 +22,8 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/redactd/redactd/internal/testkit/ports"
 )
 
 // readyTimeout bounds how long a cluster may take to elect its JetStream
@@ -53,8 +54,11 @@ func Start(t testing.TB, n int) *Cluster {
 	}
 	t.Cleanup(c.Shutdown)
 	if n > 1 {
+		// A clustered JetStream server refuses to start without routes,
+		// so the route ports are fixed before the first server starts.
+		routeBase := ports.Base(t, 5000, 5000, []int{0, 1, 2})
 		for i := range n {
-			c.routes[i] = freePort(t)
+			c.routes[i] = routeBase + i
 		}
 	}
 	for i := range n {
@@ -62,18 +66,6 @@ func Start(t testing.TB, n int) *Cluster {
 	}
 	c.WaitReady()
 	return c
-}
-
-// freePort returns a loopback TCP port that was free a moment ago. A
-// clustered JetStream server refuses to start without routes, so the
-// route ports must be known before the first server starts.
-func freePort(t testing.TB) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("natskit: %v", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
 
 // options builds server i's options: routes to every other server. A
