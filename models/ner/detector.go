@@ -72,7 +72,7 @@ func (d *Detector) Detect(ctx context.Context, p *page.Page) ([]page.Span, error
 	if err != nil {
 		return nil, fmt.Errorf("ner: page %d: %w", p.Index, err)
 	}
-	toks, refs, labels, scores := assemble(units, wins, tagged)
+	toks, refs, labels, scores := assemble(units, wins, tagged, d.m.DecodeProbs)
 	return d.spans(p, toks, refs, labels, scores), nil
 }
 
@@ -148,56 +148,106 @@ func windows(units []unit, n int) []window {
 }
 
 // assemble builds the page-wide token sequence (units joined, NL between
-// lines) with each unit's labels taken from its owner: the first window in
-// which it is not the last unit, else the last window holding it. The NL
-// after a unit is labelled by the same window when it holds the next unit
-// too, and O otherwise.
-func assemble(units []unit, wins []window, tagged []Tagged) (toks []string, refs []tokRef, labels []Label, scores []float32) {
-	owner := make([]int, len(units))
-	for i := range owner {
-		owner[i] = -1
-	}
-	for wi, w := range wins {
-		for u := w.from; u < w.to; u++ {
-			if owner[u] >= 0 && wins[owner[u]].to-1 != u {
-				continue // owned by a window where it is not last
-			}
-			owner[u] = wi
-		}
-	}
-	// offset of unit u inside window w's token sequence
-	offset := func(w window, u int) int {
-		off := 0
-		for i := w.from; i < u; i++ {
-			off += len(units[i].toks)
-			if sepAfter(units, i) {
-				off++
-			}
-		}
-		return off
-	}
+// lines) and labels it. A window's tokens are a run of the page's; the
+// tokens of a line two windows share are seen twice, once near the end of
+// the first window and once near the start of the second, each time with
+// context on one side only. When the model gives class probabilities,
+// each token is labelled from their mean over the windows holding it
+// (dec decodes them as the model decodes its own); else each takes its
+// label from the window where it has the most context on its shorter
+// side, so a shared line is split between the two at its middle. An NL
+// no window holds (after a window of one unit) is O.
+func assemble(units []unit, wins []window, tagged []Tagged, dec func(probs []float32, n int) ([]Label, []float32)) (toks []string, refs []tokRef, labels []Label, scores []float32) {
+	start := make([]int, len(units)) // unit u's first token on the page
 	for u := range units {
-		w := wins[owner[u]]
-		t := tagged[owner[u]]
-		off := offset(w, u)
+		start[u] = len(toks)
 		toks = append(toks, units[u].toks...)
 		refs = append(refs, units[u].refs...)
-		labels = append(labels, t.Labels[off:off+len(units[u].toks)]...)
-		scores = append(scores, t.Scores[off:off+len(units[u].toks)]...)
 		if u+1 < len(units) && sepAfter(units, u) {
 			toks = append(toks, NL)
 			refs = append(refs, tokRef{word: -1})
-			if u+1 < w.to {
-				k := off + len(units[u].toks)
-				labels = append(labels, t.Labels[k])
-				scores = append(scores, t.Scores[k])
-			} else {
-				labels = append(labels, O)
-				scores = append(scores, 1)
+		}
+	}
+	spans := make([][2]int, len(wins)) // window w's tokens on the page
+	for wi, w := range wins {
+		spans[wi] = [2]int{start[w.from], start[w.to-1] + len(units[w.to-1].toks)}
+	}
+	if labels, scores, ok := meanLabels(len(toks), spans, tagged, dec); ok {
+		return toks, refs, labels, scores
+	}
+	labels, scores = centralLabels(len(toks), spans, tagged)
+	return toks, refs, labels, scores
+}
+
+// meanLabels labels n page tokens from the mean of the class
+// probabilities of the windows holding each; ok is false when some window
+// has no probabilities.
+func meanLabels(n int, spans [][2]int, tagged []Tagged, dec func([]float32, int) ([]Label, []float32)) (labels []Label, scores []float32, ok bool) {
+	if dec == nil || len(tagged) == 0 {
+		return nil, nil, false
+	}
+	L := len(tagged[0].Probs) / max(1, len(tagged[0].Labels))
+	if L == 0 {
+		return nil, nil, false
+	}
+	for wi, sp := range spans {
+		if len(tagged[wi].Probs) != (sp[1]-sp[0])*L {
+			return nil, nil, false
+		}
+	}
+	sum := make([]float32, n*L)
+	views := make([]float32, n)
+	for wi, sp := range spans {
+		p := tagged[wi].Probs
+		for t := sp[0]; t < sp[1]; t++ {
+			row := p[(t-sp[0])*L : (t-sp[0]+1)*L]
+			for j, v := range row {
+				sum[t*L+j] += v
+			}
+			views[t]++
+		}
+	}
+	for t := range n {
+		for j := range L {
+			sum[t*L+j] /= max(views[t], 1)
+		}
+	}
+	labels, scores = dec(sum, n)
+	for t := range n {
+		if views[t] == 0 {
+			labels[t], scores[t] = O, 1
+		}
+	}
+	return labels, scores, true
+}
+
+// centralLabels labels each of n page tokens from the window where it has
+// the most context on its shorter side (the page's own start and end
+// count as whole context), the first on a tie.
+func centralLabels(n int, spans [][2]int, tagged []Tagged) (labels []Label, scores []float32) {
+	labels = make([]Label, n)
+	scores = make([]float32, n)
+	best := make([]int, n)
+	for t := range n {
+		labels[t], scores[t], best[t] = O, 1, -1
+	}
+	const whole = 1 << 30
+	for wi, sp := range spans {
+		for t := sp[0]; t < sp[1]; t++ {
+			left, right := t-sp[0], sp[1]-1-t
+			if wi == 0 {
+				left = whole
+			}
+			if wi == len(spans)-1 {
+				right = whole
+			}
+			if c := min(left, right); c > best[t] {
+				best[t] = c
+				labels[t], scores[t] = tagged[wi].Labels[t-sp[0]], tagged[wi].Scores[t-sp[0]]
 			}
 		}
 	}
-	return toks, refs, labels, scores
+	return labels, scores
 }
 
 // spans decodes the labels and maps token spans to page spans.

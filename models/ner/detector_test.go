@@ -2,6 +2,7 @@ package ner
 
 import (
 	"context"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -189,32 +190,119 @@ func TestWindows(t *testing.T) {
 	}
 }
 
-// TestAssemble: each unit takes its labels from the first window where it
-// is not last, and NL labels come from the window holding both lines.
+// TestAssemble: each token takes its label from the window where it has
+// the most context on its shorter side (the page's ends count as whole),
+// so a line two windows share is split between them at its middle.
 func TestAssemble(t *testing.T) {
-	units := []unit{
-		{line: 0, toks: []string{"a", "b"}, refs: make([]tokRef, 2)},
-		{line: 1, toks: []string{"c"}, refs: make([]tokRef, 1)},
-		{line: 2, toks: []string{"d", "e"}, refs: make([]tokRef, 2)},
+	mk := func(line int, toks ...string) unit {
+		return unit{line: line, toks: toks, refs: make([]tokRef, len(toks))}
 	}
-	wins := []window{{0, 2}, {1, 3}}
 	lab := func(e Entity) Label { return Label{Entity: e} }
-	// Window 0: a b NL c -> tagged PER; window 1: c NL d e -> tagged ORG.
-	tagged := []Tagged{
-		{Labels: []Label{lab(Person), lab(Person), lab(Person), lab(Person)}, Scores: []float32{1, 1, 1, 1}},
-		{Labels: []Label{lab(Organization), lab(Organization), lab(Organization), lab(Organization)}, Scores: []float32{.5, .5, .5, .5}},
-	}
-	toks, _, labels, _ := assemble(units, wins, tagged)
-	wantToks := []string{"a", "b", NL, "c", NL, "d", "e"}
-	if !slices.Equal(toks, wantToks) {
-		t.Fatalf("tokens %q, want %q", toks, wantToks)
-	}
-	// c is last in window 0, so window 1 owns it.
-	want := []Entity{Person, Person, Person, Organization, Organization, Organization, Organization}
-	for i, l := range labels {
-		if l.Entity != want[i] {
-			t.Errorf("token %d %q: %v, want %v", i, toks[i], l.Entity, want[i])
+	tag := func(e Entity, n int) Tagged {
+		tg := Tagged{}
+		for range n {
+			tg.Labels = append(tg.Labels, lab(e))
+			tg.Scores = append(tg.Scores, 1)
 		}
+		return tg
+	}
+	tests := []struct {
+		name     string
+		units    []unit
+		wins     []window
+		wantToks []string
+		want     []Entity
+	}{
+		{
+			// Window 0: a b NL c (PER); window 1: c NL d e (ORG). "c" has
+			// no context after it in window 0 and none before it in window
+			// 1: a tie, so window 0's. The NL after it only window 1 holds.
+			name:     "one-token line shared",
+			units:    []unit{mk(0, "a", "b"), mk(1, "c"), mk(2, "d", "e")},
+			wins:     []window{{0, 2}, {1, 3}},
+			wantToks: []string{"a", "b", NL, "c", NL, "d", "e"},
+			want:     []Entity{Person, Person, Person, Person, Organization, Organization, Organization},
+		},
+		{
+			name:     "long line shared",
+			units:    []unit{mk(0, "a", "b"), mk(1, "s1", "s2", "s3", "s4"), mk(2, "d", "e")},
+			wins:     []window{{0, 2}, {1, 3}},
+			wantToks: []string{"a", "b", NL, "s1", "s2", "s3", "s4", NL, "d", "e"},
+			want:     []Entity{Person, Person, Person, Person, Person, Organization, Organization, Organization, Organization, Organization},
+		},
+		{
+			// A window of one unit ends before the NL after it; the next
+			// window starts after it.
+			name:     "NL between windows",
+			units:    []unit{mk(0, "a"), mk(1, "b")},
+			wins:     []window{{0, 1}, {1, 2}},
+			wantToks: []string{"a", NL, "b"},
+			want:     []Entity{Person, None, Organization},
+		},
+	}
+	for _, tt := range tests {
+		var tagged []Tagged
+		for i, w := range tt.wins {
+			e := Person
+			if i%2 == 1 {
+				e = Organization
+			}
+			tagged = append(tagged, tag(e, len(w.tokens(tt.units))))
+		}
+		toks, _, labels, _ := assemble(tt.units, tt.wins, tagged, nil)
+		if !slices.Equal(toks, tt.wantToks) {
+			t.Fatalf("%s: tokens %q, want %q", tt.name, toks, tt.wantToks)
+		}
+		for i, l := range labels {
+			if l.Entity != tt.want[i] {
+				t.Errorf("%s: token %d %q: %v, want %v", tt.name, i, toks[i], l.Entity, tt.want[i])
+			}
+		}
+	}
+}
+
+// TestMeanLabels: a token two windows hold is decoded from the mean of
+// their probabilities; a token one window holds from its own.
+func TestMeanLabels(t *testing.T) {
+	// Two classes: O and B-PER. Page tokens 0..3; window 0 holds 0..2,
+	// window 1 holds 2..3.
+	spans := [][2]int{{0, 3}, {2, 4}}
+	tagged := []Tagged{
+		{Labels: make([]Label, 3), Probs: []float32{0.9, 0.1, 0.2, 0.8, 0.3, 0.7}},
+		{Labels: make([]Label, 2), Probs: []float32{0.9, 0.1, 0.4, 0.6}},
+	}
+	var got []float32
+	dec := func(p []float32, n int) ([]Label, []float32) {
+		got = append([]float32(nil), p...)
+		ls, ss := make([]Label, n), make([]float32, n)
+		for i := range n {
+			if p[2*i+1] > p[2*i] {
+				ls[i] = Label{Entity: Person}
+			}
+			ss[i] = max(p[2*i], p[2*i+1])
+		}
+		return ls, ss
+	}
+	labels, scores, ok := meanLabels(4, spans, tagged, dec)
+	if !ok {
+		t.Fatal("meanLabels refused windows with probabilities")
+	}
+	want := []float32{0.9, 0.1, 0.2, 0.8, 0.6, 0.4, 0.4, 0.6}
+	for i := range want {
+		if math.Abs(float64(got[i]-want[i])) > 1e-6 {
+			t.Fatalf("mean probabilities %v, want %v", got, want)
+		}
+	}
+	wantE := []Entity{None, Person, None, Person}
+	for i, l := range labels {
+		if l.Entity != wantE[i] {
+			t.Errorf("token %d: %v, want %v (score %v)", i, l.Entity, wantE[i], scores[i])
+		}
+	}
+	// A window without probabilities (a Hugging Face model) falls back.
+	tagged[1].Probs = nil
+	if _, _, ok := meanLabels(4, spans, tagged, dec); ok {
+		t.Error("meanLabels took a window without probabilities")
 	}
 }
 
@@ -352,4 +440,31 @@ func TestViterbiPersonBias(t *testing.T) {
 			t.Errorf("PersonProb %v: label %d, want %d", tc.person, got[0], tc.want)
 		}
 	}
+}
+
+// BenchmarkDetectPage runs the detector over a page of 48 lines of prose
+// (the bench sentences wrapped at about 80 bytes): windows, one TagAll,
+// the mean over shared lines and the spans.
+func BenchmarkDetectPage(b *testing.B) {
+	m := builtin(b)
+	var lines []string
+	line := ""
+	for i := 0; len(lines) < 48; i++ {
+		for _, w := range strings.Fields(benchSentences[i%len(benchSentences)]) {
+			if len(line)+len(w) > 80 {
+				lines = append(lines, line)
+				line = ""
+			}
+			line = strings.TrimSpace(line + " " + w)
+		}
+	}
+	p := testPage(lines...)
+	d := NewDetector(m, DetectorOptions{})
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := d.Detect(ctx, p); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pages/s")
 }

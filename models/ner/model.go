@@ -110,6 +110,9 @@ type seq struct {
 type result struct {
 	labels []Label
 	scores []float32
+	// probs are the tokens' class probabilities (len(labels) rows of
+	// len(m.labels)), for callers that combine several views of a token.
+	probs []float32
 }
 
 // Manifest is the part of manifest.json the runtime reads.
@@ -221,6 +224,9 @@ func (m *Model) Tag(ctx context.Context, tokens []string) ([]Label, []float32, e
 type Tagged struct {
 	Labels []Label
 	Scores []float32
+	// Probs are the class probabilities, one row per token with a column
+	// per class of Labels; nil for Hugging Face models.
+	Probs []float32
 }
 
 // TagAll tags many sequences at once; they share batches with each other
@@ -255,6 +261,7 @@ func (m *Model) TagAll(ctx context.Context, seqs [][]string) ([]Tagged, error) {
 		o := &out[owner[k]]
 		o.Labels = append(o.Labels, r.labels...)
 		o.Scores = append(o.Scores, r.scores...)
+		o.Probs = append(o.Probs, r.probs...)
 	}
 	return out, nil
 }
@@ -324,7 +331,10 @@ func (m *Model) setLabels(names []string) {
 // probability.
 func (m *Model) decodeSeq(logits []float32, n int) result {
 	L := len(m.labels)
-	res := result{labels: make([]Label, n), scores: make([]float32, n)}
+	res := result{labels: make([]Label, n), scores: make([]float32, n), probs: make([]float32, n*L)}
+	for t := range n {
+		softmaxInto(res.probs[t*L:(t+1)*L], logits[t*L:(t+1)*L])
+	}
 	if c := m.manifest.CRF; c != nil {
 		path := make([]int, n)
 		c.viterbi(logits, n, L, m.bias, path)
@@ -372,6 +382,37 @@ func (m *Model) decodeLogits(row []float32) (Label, float32) {
 		return m.labels[ent], pEnt
 	}
 	return m.labels[best], p
+}
+
+// softmaxInto writes the softmax of row into dst.
+func softmaxInto(dst, row []float32) {
+	best := row[0]
+	for _, v := range row {
+		best = max(best, v)
+	}
+	var sum float32
+	for j, v := range row {
+		dst[j] = float32(math.Exp(float64(v - best)))
+		sum += dst[j]
+	}
+	for j := range dst {
+		dst[j] /= sum
+	}
+}
+
+// DecodeProbs labels n tokens from class probabilities (n rows, one
+// column per class of Labels), as the model labels its own outputs: the
+// detector averages a token's probabilities over the windows that saw it.
+// The log of a softmax differs from the logits by one constant per token,
+// which changes neither the token-by-token decision nor the Viterbi path.
+func (m *Model) DecodeProbs(probs []float32, n int) ([]Label, []float32) {
+	L := len(m.labels)
+	logits := make([]float32, n*L)
+	for i, p := range probs[:n*L] {
+		logits[i] = float32(math.Log(float64(max(p, 1e-30))))
+	}
+	r := m.decodeSeq(logits, n)
+	return r.labels, r.scores
 }
 
 // Close stops the batcher (after the queued sequences ran) and releases the

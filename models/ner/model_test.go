@@ -284,6 +284,40 @@ func TestTagExample(t *testing.T) {
 // TestBatchIndependence: a sequence gets the same labels and scores
 // whatever it is batched with, and concurrent callers share batches
 // without mixing their results.
+// TestDecodeProbsMatchesTag: decoding a sequence's own probabilities
+// again, as the detector does with its mean over windows, gives the
+// labels and scores TagAll gave, token by token and through a CRF.
+func TestDecodeProbsMatchesTag(t *testing.T) {
+	needORT(t)
+	crf, err := Load(filepath.Join("testdata", "crfgaz"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer crf.Close()
+	seqs := [][]string{
+		Tokenize("Please send the invoice to Maria Garcia, 12 Main Street, Springfield, IL 62704."),
+		Tokenize("Siemens AG and Deutsche Bank announced the deal in Frankfurt on Monday."),
+	}
+	for name, m := range map[string]*Model{"builtin": builtin(t), "crfgaz": crf} {
+		tagged, err := m.TagAll(context.Background(), seqs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, tg := range tagged {
+			if len(tg.Probs) != len(tg.Labels)*len(m.Labels()) {
+				t.Fatalf("%s: %d probabilities for %d tokens of %d classes", name, len(tg.Probs), len(tg.Labels), len(m.Labels()))
+			}
+			labels, scores := m.DecodeProbs(tg.Probs, len(tg.Labels))
+			for k := range labels {
+				if labels[k] != tg.Labels[k] || math.Abs(float64(scores[k]-tg.Scores[k])) > 1e-5 {
+					t.Errorf("%s: sequence %d token %q: %v %.6f from probabilities, %v %.6f from TagAll",
+						name, i, seqs[i][k], labels[k], scores[k], tg.Labels[k], tg.Scores[k])
+				}
+			}
+		}
+	}
+}
+
 func TestBatchIndependence(t *testing.T) {
 	m := builtin(t)
 	texts := []string{
@@ -301,7 +335,7 @@ func TestBatchIndependence(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		alone[i] = Tagged{l, s}
+		alone[i] = Tagged{Labels: l, Scores: s}
 	}
 	var wg sync.WaitGroup
 	errs := make(chan error, 64)
