@@ -12,6 +12,7 @@ import (
 	"github.com/cockroachdb/datadriven"
 
 	"github.com/redactd/redactd/engine/detect"
+	"github.com/redactd/redactd/engine/detect/gazetteer"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/models/ner"
 	"github.com/redactd/redactd/models/ort"
@@ -128,7 +129,12 @@ func serviceDetectors(t *testing.T) ([]detect.Detector, bool) {
 			nerErr = err
 			return
 		}
-		nerDs = append(rs, ner.NewDetector(m, ner.DetectorOptions{}))
+		gz, err := gazetteer.Get()
+		if err != nil {
+			nerErr = err
+			return
+		}
+		nerDs = append(rs, ner.NewDetector(m, ner.DetectorOptions{LowerCase: gz.LowerCase}))
 	})
 	if nerErr != nil {
 		t.Fatal(nerErr)

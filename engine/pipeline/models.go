@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/redactd/redactd/engine/detect"
+	"github.com/redactd/redactd/engine/detect/gazetteer"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/kernels"
 	"github.com/redactd/redactd/models/batch"
@@ -87,7 +88,11 @@ func Open(cfg Settings, log *slog.Logger, reg prometheus.Registerer) (*Pipeline,
 	if err != nil {
 		return nil, err
 	}
-	deps := Deps{Detectors: append(rs, ner.NewDetector(m.NER, ner.DetectorOptions{})), Log: log, Metrics: met}
+	gz, err := gazetteer.Get()
+	if err != nil {
+		return nil, err
+	}
+	deps := Deps{Detectors: append(rs, ner.NewDetector(m.NER, ner.DetectorOptions{LowerCase: gz.LowerCase})), Log: log, Metrics: met}
 	if m.OCR != nil {
 		deps.OCR = ocrAdapter{m.OCR}
 		if log != nil {

@@ -3,6 +3,8 @@ package ner
 import (
 	"context"
 	"fmt"
+	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/redactd/redactd/engine/page"
@@ -22,6 +24,13 @@ type DetectorOptions struct {
 	// windows; consecutive windows share one line so that an entity
 	// crossing their boundary is seen whole by one of them.
 	WindowTokens int
+	// LowerCase reports whether a word (in lower case) is usually written
+	// in lower case in running text. With it, a window mostly in capitals
+	// is read twice more, its capitals lines truecased (such words in
+	// lower case, others capitalised) and in lower case, and its tokens
+	// are labelled from the mean over the three readings: capitals hide
+	// which words are names. Only for models that give probabilities.
+	LowerCase func(word string) bool
 }
 
 // Detector applies a Model to the words of a page. It implements the
@@ -68,12 +77,88 @@ func (d *Detector) Detect(ctx context.Context, p *page.Page) ([]page.Span, error
 	for i, w := range wins {
 		seqs[i] = w.tokens(units)
 	}
+	views := d.caseViews(units, wins)
+	for _, v := range views {
+		seqs = append(seqs, v.toks)
+	}
 	tagged, err := d.m.TagAll(ctx, seqs)
 	if err != nil {
 		return nil, fmt.Errorf("ner: page %d: %w", p.Index, err)
 	}
-	toks, refs, labels, scores := assemble(units, wins, tagged, d.m.DecodeProbs)
+	toks, refs, labels, scores := assemble(units, wins, views, tagged, d.m.DecodeProbs)
 	return d.spans(p, toks, refs, labels, scores), nil
+}
+
+// view is a window read once more with its tokens rewritten.
+type view struct {
+	win  int // the window it rereads
+	toks []string
+}
+
+// caseViews returns the extra readings of the windows mostly in capitals
+// (see DetectorOptions.LowerCase): truecased and in lower case, only
+// their lines in capitals rewritten.
+func (d *Detector) caseViews(units []unit, wins []window) []view {
+	if d.o.LowerCase == nil || !d.m.Probabilities() {
+		return nil
+	}
+	var out []view
+	for wi, w := range wins {
+		caps, all := 0, 0
+		for u := w.from; u < w.to; u++ {
+			all += len(units[u].toks)
+			if inCapitals(units[u].toks) {
+				caps += len(units[u].toks)
+			}
+		}
+		if 2*caps < all {
+			continue
+		}
+		truecased := w.rewrite(units, func(t string) string {
+			l := strings.ToLower(t)
+			if d.o.LowerCase(l) {
+				return l
+			}
+			r, n := utf8.DecodeRuneInString(l)
+			return string(unicode.ToUpper(r)) + l[n:]
+		})
+		lower := w.rewrite(units, strings.ToLower)
+		out = append(out, view{wi, truecased}, view{wi, lower})
+	}
+	return out
+}
+
+// rewrite returns the window's tokens with f applied to those of its
+// units in capitals.
+func (w window) rewrite(units []unit, f func(string) string) []string {
+	var out []string
+	for i := w.from; i < w.to; i++ {
+		if i > w.from && sepAfter(units, i-1) {
+			out = append(out, NL)
+		}
+		if !inCapitals(units[i].toks) {
+			out = append(out, units[i].toks...)
+			continue
+		}
+		for _, t := range units[i].toks {
+			out = append(out, f(t))
+		}
+	}
+	return out
+}
+
+// inCapitals reports whether toks have a letter and none in lower case.
+func inCapitals(toks []string) bool {
+	upper := false
+	for _, t := range toks {
+		for _, r := range t {
+			if unicode.IsLower(r) {
+				return false
+			}
+			upper = upper || unicode.IsUpper(r)
+		}
+	}
+	return upper
 }
 
 // units tokenizes the page line by line.
@@ -155,9 +240,11 @@ func windows(units []unit, n int) []window {
 // each token is labelled from their mean over the windows holding it
 // (dec decodes them as the model decodes its own); else each takes its
 // label from the window where it has the most context on its shorter
-// side, so a shared line is split between the two at its middle. An NL
-// no window holds (after a window of one unit) is O.
-func assemble(units []unit, wins []window, tagged []Tagged, dec func(probs []float32, n int) ([]Label, []float32)) (toks []string, refs []tokRef, labels []Label, scores []float32) {
+// side, so a shared line is split between the two at its middle. views
+// (tagged after the windows, in order) are further readings of a window
+// and join its tokens' mean. An NL no window holds (after a window of one
+// unit) is O.
+func assemble(units []unit, wins []window, views []view, tagged []Tagged, dec func(probs []float32, n int) ([]Label, []float32)) (toks []string, refs []tokRef, labels []Label, scores []float32) {
 	start := make([]int, len(units)) // unit u's first token on the page
 	for u := range units {
 		start[u] = len(toks)
@@ -172,10 +259,13 @@ func assemble(units []unit, wins []window, tagged []Tagged, dec func(probs []flo
 	for wi, w := range wins {
 		spans[wi] = [2]int{start[w.from], start[w.to-1] + len(units[w.to-1].toks)}
 	}
+	for _, v := range views {
+		spans = append(spans, spans[v.win])
+	}
 	if labels, scores, ok := meanLabels(len(toks), spans, tagged, dec); ok {
 		return toks, refs, labels, scores
 	}
-	labels, scores = centralLabels(len(toks), spans, tagged)
+	labels, scores = centralLabels(len(toks), spans[:len(wins)], tagged[:len(wins)])
 	return toks, refs, labels, scores
 }
 

@@ -249,7 +249,7 @@ func TestAssemble(t *testing.T) {
 			}
 			tagged = append(tagged, tag(e, len(w.tokens(tt.units))))
 		}
-		toks, _, labels, _ := assemble(tt.units, tt.wins, tagged, nil)
+		toks, _, labels, _ := assemble(tt.units, tt.wins, nil, tagged, nil)
 		if !slices.Equal(toks, tt.wantToks) {
 			t.Fatalf("%s: tokens %q, want %q", tt.name, toks, tt.wantToks)
 		}
@@ -444,7 +444,8 @@ func TestViterbiPersonBias(t *testing.T) {
 
 // BenchmarkDetectPage runs the detector over a page of 48 lines of prose
 // (the bench sentences wrapped at about 80 bytes): windows, one TagAll,
-// the mean over shared lines and the spans.
+// the mean over shared lines and the spans; "capitals" is the same page
+// in capitals, read three times (DetectorOptions.LowerCase).
 func BenchmarkDetectPage(b *testing.B) {
 	m := builtin(b)
 	var lines []string
@@ -458,13 +459,63 @@ func BenchmarkDetectPage(b *testing.B) {
 			line = strings.TrimSpace(line + " " + w)
 		}
 	}
-	p := testPage(lines...)
-	d := NewDetector(m, DetectorOptions{})
-	ctx := context.Background()
-	for b.Loop() {
-		if _, err := d.Detect(ctx, p); err != nil {
-			b.Fatal(err)
+	caps := make([]string, len(lines))
+	for i, l := range lines {
+		caps[i] = strings.ToUpper(l)
+	}
+	d := NewDetector(m, DetectorOptions{LowerCase: func(w string) bool { return len(w) < 4 }})
+	for _, bc := range []struct {
+		name  string
+		lines []string
+	}{{"mixed", lines}, {"capitals", caps}} {
+		b.Run(bc.name, func(b *testing.B) {
+			p := testPage(bc.lines...)
+			ctx := context.Background()
+			for b.Loop() {
+				if _, err := d.Detect(ctx, p); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pages/s")
+		})
+	}
+}
+
+// TestCaseViews: a window mostly in capitals is read twice more, its
+// lines in capitals truecased and in lower case; a window mostly in
+// lower case is not, and without LowerCase nothing is.
+func TestCaseViews(t *testing.T) {
+	m := builtin(t)
+	lower := map[string]bool{"the": true, "report": true, "by": true, "was": true, "written": true}
+	d := NewDetector(m, DetectorOptions{LowerCase: func(w string) bool { return lower[w] }})
+	caps := testPage("THE REPORT WAS WRITTEN BY MARIA GARCIA", "Page 2 of 7")
+	units := d.units(caps)
+	wins := windows(units, 64)
+	views := d.caseViews(units, wins)
+	if len(views) != 2 {
+		t.Fatalf("%d views of a page in capitals, want 2", len(views))
+	}
+	want := [][]string{
+		{"the", "report", "was", "written", "by", "Maria", "Garcia", NL, "Page", "2", "of", "7"},
+		{"the", "report", "was", "written", "by", "maria", "garcia", NL, "Page", "2", "of", "7"},
+	}
+	for i, v := range views {
+		if v.win != 0 || !slices.Equal(v.toks, want[i]) {
+			t.Errorf("view %d: window %d %q, want window 0 %q", i, v.win, v.toks, want[i])
 		}
 	}
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pages/s")
+	mixed := testPage("The report was written by Maria Garcia", "SUMMARY")
+	if v := d.caseViews(d.units(mixed), windows(d.units(mixed), 64)); len(v) != 0 {
+		t.Errorf("%d views of a page mostly in lower case, want none", len(v))
+	}
+	plain := NewDetector(m, DetectorOptions{})
+	if v := plain.caseViews(units, wins); len(v) != 0 {
+		t.Errorf("%d views without LowerCase, want none", len(v))
+	}
+	// Detect reads the views without error and keeps spans on the page.
+	spans, err := d.Detect(context.Background(), caps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSpans(t, caps, spans)
 }

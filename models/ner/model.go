@@ -400,6 +400,10 @@ func softmaxInto(dst, row []float32) {
 	}
 }
 
+// Probabilities reports whether TagAll gives class probabilities
+// (Tagged.Probs): the built-in kind does, Hugging Face models do not.
+func (m *Model) Probabilities() bool { return m.hf == nil }
+
 // DecodeProbs labels n tokens from class probabilities (n rows, one
 // column per class of Labels), as the model labels its own outputs: the
 // detector averages a token's probabilities over the windows that saw it.

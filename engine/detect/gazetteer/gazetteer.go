@@ -100,6 +100,12 @@ type Gazetteers struct {
 	Lex map[string]uint32
 }
 
+// LowerCase reports whether w (lower case) is usually written in lower
+// case in running text: a word of Common or Prose. The NER detector reads
+// a window in capitals once more truecased by it (models/ner
+// DetectorOptions.LowerCase).
+func (z *Gazetteers) LowerCase(w string) bool { return z.Lex[w]&(Common|Prose) != 0 }
+
 var (
 	once sync.Once
 	g    *Gazetteers

@@ -80,3 +80,17 @@ func TestLegalFormsNormalised(t *testing.T) {
 		}
 	}
 }
+
+// TestLowerCase: words of common_words.txt and prose_words.txt are
+// written in lower case; names and places are not.
+func TestLowerCase(t *testing.T) {
+	z, err := Get()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for w, want := range map[string]bool{"the": true, "report": true, "written": true, "maria": false, "garcia": false, "london": false} {
+		if got := z.LowerCase(w); got != want {
+			t.Errorf("LowerCase(%q) = %v, want %v", w, got, want)
+		}
+	}
+}

@@ -39,6 +39,7 @@ import (
 
 	"github.com/redactd/redactd/engine/detect"
 	"github.com/redactd/redactd/engine/detect/eval"
+	"github.com/redactd/redactd/engine/detect/gazetteer"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/models/ner"
 	"github.com/redactd/redactd/models/ort"
@@ -232,7 +233,11 @@ func serviceDetectors(m *ner.Model) ([]detect.Detector, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(ds, ner.NewDetector(m, ner.DetectorOptions{})), nil
+	gz, err := gazetteer.Get()
+	if err != nil {
+		return nil, err
+	}
+	return append(ds, ner.NewDetector(m, ner.DetectorOptions{LowerCase: gz.LowerCase})), nil
 }
 
 // wordScores runs ds through detect.Run on recs and returns per-category,
