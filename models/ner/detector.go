@@ -129,14 +129,14 @@ func (d *Detector) caseViews(units []unit, wins []window) []view {
 }
 
 // rewrite returns the window's tokens with f applied to those of its
-// units in capitals.
+// units in capitals (f nil: none).
 func (w window) rewrite(units []unit, f func(string) string) []string {
 	var out []string
 	for i := w.from; i < w.to; i++ {
 		if i > w.from && sepAfter(units, i-1) {
 			out = append(out, NL)
 		}
-		if !inCapitals(units[i].toks) {
+		if f == nil || !inCapitals(units[i].toks) {
 			out = append(out, units[i].toks...)
 			continue
 		}
@@ -190,16 +190,9 @@ type window struct{ from, to int }
 // sepAfter reports whether an NL token separates unit i from unit i+1.
 func sepAfter(units []unit, i int) bool { return units[i].line != units[i+1].line }
 
-func (w window) tokens(units []unit) []string {
-	var out []string
-	for i := w.from; i < w.to; i++ {
-		if i > w.from && sepAfter(units, i-1) {
-			out = append(out, NL)
-		}
-		out = append(out, units[i].toks...)
-	}
-	return out
-}
+// tokens is the window as the model reads it: its units joined, NL
+// between lines.
+func (w window) tokens(units []unit) []string { return w.rewrite(units, nil) }
 
 // windows packs units greedily into windows of at most n tokens; each
 // window after the first starts with the last unit of the one before
