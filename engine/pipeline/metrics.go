@@ -21,6 +21,7 @@ type Metrics struct {
 	ocrColumns     prometheus.Counter       // models/ocr (ObserveColumns)
 	fontChecks     *prometheus.CounterVec   // checkSample
 	fontColumns    prometheus.Counter       // checkSample
+	nerWindows     *prometheus.CounterVec   // models/ner (ObserveWindows)
 	batchSize      *prometheus.HistogramVec // batch
 	batchDuration  *prometheus.HistogramVec // batch
 }
@@ -60,6 +61,9 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 		fontColumns: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "redactd_font_check_columns_total", Help: "Recogniser input columns (at height 48) spent checking fonts.",
 		}),
+		nerWindows: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "redactd_ner_windows_total", Help: "Windows of up to 64 tokens the NER model read, by reading: as_written, and reread (a window mostly in capitals is read again truecased and in lower case): the NER step's work.",
+		}, []string{"reading"}),
 		batchSize: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "redactd_model_batch_size", Help: "Requests per model batch.",
 			Buckets: []float64{1, 2, 4, 8, 16, 32, 64, 128, 256},
@@ -71,7 +75,7 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 	}
 	if reg != nil {
 		for _, c := range []prometheus.Collector{m.stage, m.pages, m.outputBytes, m.pixelsInFlight, m.detections,
-			m.ocrRegions, m.ocrKnownLines, m.ocrColumns, m.fontChecks, m.fontColumns, m.batchSize, m.batchDuration} {
+			m.ocrRegions, m.ocrKnownLines, m.ocrColumns, m.fontChecks, m.fontColumns, m.nerWindows, m.batchSize, m.batchDuration} {
 			if err := reg.Register(c); err != nil {
 				return nil, err
 			}
@@ -83,6 +87,12 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 // observe records a stage's duration for one page.
 func (m *Metrics) observe(stage string, start time.Time) {
 	m.stage.WithLabelValues(stage).Observe(time.Since(start).Seconds())
+}
+
+// nerRead is the NER detector's hook (ner.DetectorOptions.ObserveWindows).
+func (m *Metrics) nerRead(windows, rereads int) {
+	m.nerWindows.WithLabelValues("as_written").Add(float64(windows))
+	m.nerWindows.WithLabelValues("reread").Add(float64(rereads))
 }
 
 // batch is the models' batch hook (ner.Options.Observe, ocr.Options.Observe).

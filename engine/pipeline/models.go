@@ -92,7 +92,7 @@ func Open(cfg Settings, log *slog.Logger, reg prometheus.Registerer) (*Pipeline,
 	if err != nil {
 		return nil, err
 	}
-	deps := Deps{Detectors: append(rs, ner.NewDetector(m.NER, ner.DetectorOptions{LowerCase: gz.LowerCase})), Log: log, Metrics: met}
+	deps := Deps{Detectors: append(rs, ner.NewDetector(m.NER, ner.DetectorOptions{LowerCase: gz.LowerCase, ObserveWindows: met.nerRead})), Log: log, Metrics: met}
 	if m.OCR != nil {
 		deps.OCR = ocrAdapter{m.OCR}
 		if log != nil {

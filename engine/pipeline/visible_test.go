@@ -15,6 +15,7 @@ import (
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/internal/shareddata"
 	"github.com/redactd/redactd/internal/testkit/hostile/visible"
+	"github.com/redactd/redactd/internal/testkit/testpdf"
 	"github.com/redactd/redactd/models/ocr"
 )
 
@@ -292,5 +293,28 @@ func TestKnownLinesNotRead(t *testing.T) {
 	}
 	if ocrMasks < 3 {
 		t.Errorf("%d masks from OCR words, want the name twice and the e-mail address", ocrMasks)
+	}
+}
+
+// TestNERRereadsCounted: a page in capitals is read by the NER model
+// again (truecased and in lower case), and redactd_ner_windows_total
+// counts the rereads apart from the windows as written.
+func TestNERRereadsCounted(t *testing.T) {
+	full := sharedFullPipeline(t)
+	doc := testpdf.New()
+	pg := doc.AddPage(612, 792, 0)
+	for i, l := range []string{"THE REPORT WAS WRITTEN BY MARIA GARCIA OF ACME CORPORATION", "SHE SENT IT TO JOHN SMITH IN LONDON ON MONDAY"} {
+		pg.Text(72, 700-15*float64(i), 10, l)
+	}
+	reread := full.metrics.nerWindows.WithLabelValues("reread")
+	written := full.metrics.nerWindows.WithLabelValues("as_written")
+	r0, w0 := testutil.ToFloat64(reread), testutil.ToFloat64(written)
+	m, err := NewMetrics(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	processWith(t, full, full.deps.OCR, m, doc.Bytes())
+	if dr, dw := testutil.ToFloat64(reread)-r0, testutil.ToFloat64(written)-w0; dr < 2 || dw < 1 {
+		t.Errorf("after a page in capitals: %v windows as written and %v rereads counted, want at least 1 and 2", dw, dr)
 	}
 }

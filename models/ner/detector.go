@@ -31,6 +31,10 @@ type DetectorOptions struct {
 	// are labelled from the mean over the three readings: capitals hide
 	// which words are names. Only for models that give probabilities.
 	LowerCase func(word string) bool
+	// ObserveWindows, when set, is told per page how many windows the
+	// model read as written and how many readings of windows in capitals
+	// it added: the NER step's work.
+	ObserveWindows func(windows, rereads int)
 }
 
 // Detector applies a Model to the words of a page. It implements the
@@ -84,6 +88,9 @@ func (d *Detector) Detect(ctx context.Context, p *page.Page) ([]page.Span, error
 	tagged, err := d.m.TagAll(ctx, seqs)
 	if err != nil {
 		return nil, fmt.Errorf("ner: page %d: %w", p.Index, err)
+	}
+	if d.o.ObserveWindows != nil {
+		d.o.ObserveWindows(len(wins), len(views))
 	}
 	toks, refs, labels, scores := assemble(units, wins, views, tagged, d.m.DecodeProbs)
 	return d.spans(p, toks, refs, labels, scores), nil

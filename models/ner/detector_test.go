@@ -512,10 +512,22 @@ func TestCaseViews(t *testing.T) {
 	if v := plain.caseViews(units, wins); len(v) != 0 {
 		t.Errorf("%d views without LowerCase, want none", len(v))
 	}
-	// Detect reads the views without error and keeps spans on the page.
+	// Detect reads the views, keeps spans on the page and reports the
+	// readings.
+	var got [2]int
+	d.o.ObserveWindows = func(w, r int) { got = [2]int{w, r} }
 	spans, err := d.Detect(context.Background(), caps)
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkSpans(t, caps, spans)
+	if got != [2]int{1, 2} {
+		t.Errorf("page in capitals: observed %d windows and %d rereads, want 1 and 2", got[0], got[1])
+	}
+	if _, err := d.Detect(context.Background(), mixed); err != nil {
+		t.Fatal(err)
+	}
+	if got != [2]int{1, 0} {
+		t.Errorf("page in mixed case: observed %d windows and %d rereads, want 1 and 0", got[0], got[1])
+	}
 }
