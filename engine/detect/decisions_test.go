@@ -12,8 +12,8 @@ import (
 	"github.com/cockroachdb/datadriven"
 
 	"github.com/redactd/redactd/engine/detect"
-	"github.com/redactd/redactd/engine/detect/gazetteer"
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/engine/pipeline"
 	"github.com/redactd/redactd/models/ner"
 	"github.com/redactd/redactd/models/ort"
 )
@@ -124,17 +124,7 @@ func serviceDetectors(t *testing.T) ([]detect.Detector, bool) {
 			nerErr = err
 			return
 		}
-		rs, err := detect.Recognizers()
-		if err != nil {
-			nerErr = err
-			return
-		}
-		gz, err := gazetteer.Get()
-		if err != nil {
-			nerErr = err
-			return
-		}
-		nerDs = append(rs, ner.NewDetector(m, ner.DetectorOptions{LowerCase: gz.LowerCase}))
+		nerDs, nerErr = pipeline.Detectors(m, nil)
 	})
 	if nerErr != nil {
 		t.Fatal(nerErr)

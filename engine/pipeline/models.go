@@ -72,14 +72,32 @@ func LoadModels(cfg Settings, met *Metrics) (*Models, error) {
 	return m, nil
 }
 
-// Open builds the complete pipeline of cfg: recognizers, the NER model and
-// OCR. It is what `redactd serve`, the demo and the end-to-end tests run.
-// Closing the returned Pipeline also releases its models.
-func Open(cfg Settings, log *slog.Logger, reg prometheus.Registerer) (*Pipeline, error) {
+// Detectors are what the pipeline runs on a page: the recognizers and the
+// NER model m, which reads windows in capitals three ways
+// (ner.DetectorOptions.LowerCase, from the gazetteer). The evaluation
+// (models/ner/internal/nereval) and the detection decisions' tests call
+// it too, so that they score what the service masks. met, when not nil,
+// counts the model's windows.
+func Detectors(m *ner.Model, met *Metrics) ([]detect.Detector, error) {
 	rs, err := detect.Recognizers()
 	if err != nil {
 		return nil, err
 	}
+	gz, err := gazetteer.Get()
+	if err != nil {
+		return nil, err
+	}
+	o := ner.DetectorOptions{LowerCase: gz.LowerCase}
+	if met != nil {
+		o.ObserveWindows = met.nerRead
+	}
+	return append(rs, ner.NewDetector(m, o)), nil
+}
+
+// Open builds the complete pipeline of cfg: recognizers, the NER model and
+// OCR. It is what `redactd serve`, the demo and the end-to-end tests run.
+// Closing the returned Pipeline also releases its models.
+func Open(cfg Settings, log *slog.Logger, reg prometheus.Registerer) (*Pipeline, error) {
 	met, err := NewMetrics(reg)
 	if err != nil {
 		return nil, fmt.Errorf("pipeline: metrics: %w", err)
@@ -88,11 +106,12 @@ func Open(cfg Settings, log *slog.Logger, reg prometheus.Registerer) (*Pipeline,
 	if err != nil {
 		return nil, err
 	}
-	gz, err := gazetteer.Get()
+	ds, err := Detectors(m.NER, met)
 	if err != nil {
+		m.Close()
 		return nil, err
 	}
-	deps := Deps{Detectors: append(rs, ner.NewDetector(m.NER, ner.DetectorOptions{LowerCase: gz.LowerCase, ObserveWindows: met.nerRead})), Log: log, Metrics: met}
+	deps := Deps{Detectors: ds, Log: log, Metrics: met}
 	if m.OCR != nil {
 		deps.OCR = ocrAdapter{m.OCR}
 		if log != nil {

@@ -39,8 +39,8 @@ import (
 
 	"github.com/redactd/redactd/engine/detect"
 	"github.com/redactd/redactd/engine/detect/eval"
-	"github.com/redactd/redactd/engine/detect/gazetteer"
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/engine/pipeline"
 	"github.com/redactd/redactd/models/ner"
 	"github.com/redactd/redactd/models/ort"
 
@@ -229,15 +229,7 @@ func serviceScores(m *ner.Model, data string) (map[string]any, error) {
 
 // serviceDetectors are the detectors engine/pipeline runs on a page.
 func serviceDetectors(m *ner.Model) ([]detect.Detector, error) {
-	ds, err := detect.Recognizers()
-	if err != nil {
-		return nil, err
-	}
-	gz, err := gazetteer.Get()
-	if err != nil {
-		return nil, err
-	}
-	return append(ds, ner.NewDetector(m, ner.DetectorOptions{LowerCase: gz.LowerCase})), nil
+	return pipeline.Detectors(m, nil)
 }
 
 // wordScores runs ds through detect.Run on recs and returns per-category,
