@@ -331,10 +331,7 @@ func (m *Model) setLabels(names []string) {
 // probability.
 func (m *Model) decodeSeq(logits []float32, n int) result {
 	L := len(m.labels)
-	res := result{labels: make([]Label, n), scores: make([]float32, n), probs: make([]float32, n*L)}
-	for t := range n {
-		softmaxInto(res.probs[t*L:(t+1)*L], logits[t*L:(t+1)*L])
-	}
+	res := result{labels: make([]Label, n), scores: make([]float32, n)}
 	if c := m.manifest.CRF; c != nil {
 		path := make([]int, n)
 		c.viterbi(logits, n, L, m.bias, path)
@@ -382,6 +379,17 @@ func (m *Model) decodeLogits(row []float32) (Label, float32) {
 		return m.labels[ent], pEnt
 	}
 	return m.labels[best], p
+}
+
+// probsOf returns the class probabilities of the n tokens whose logits
+// are n rows of len(m.labels) (result.probs).
+func (m *Model) probsOf(logits []float32, n int) []float32 {
+	L := len(m.labels)
+	out := make([]float32, n*L)
+	for t := range n {
+		softmaxInto(out[t*L:(t+1)*L], logits[t*L:(t+1)*L])
+	}
+	return out
 }
 
 // softmaxInto writes the softmax of row into dst.

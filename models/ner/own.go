@@ -229,6 +229,7 @@ func (om *ownModel) run(m *Model, reqs []*seq) ([]result, error) {
 	out := make([]result, B)
 	for b, r := range reqs {
 		out[b] = m.decodeSeq(logits[b*T*L:], len(r.tokens))
+		out[b].probs = m.probsOf(logits[b*T*L:], len(r.tokens))
 	}
 	return out, nil
 }
