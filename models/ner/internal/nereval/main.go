@@ -82,6 +82,7 @@ func main() {
 	small := flag.String("small", shareddata.Path("pii", "presidio_research", "generated_small.json"), "presidio-research generated_small JSON (held out)")
 	tableOnly := flag.String("table", "", "only print the per-domain table of the service on this split of every corpus: test or dev")
 	ablate := flag.Bool("ablate", false, "with -table: print what each rule of detect.Rules adds and costs per corpus instead")
+	placeOrgs := flag.Bool("place-orgs", false, "with -table: print, per corpus, the Organization words of mentions that are only a place name and the recall the place rule leaves instead")
 	only := flag.String("only", "", "with -table: only these corpora (comma-separated names; the generated sets always)")
 	floorsOut := flag.String("write-floors", "", "with -table test: write the gate's floors (scores less a margin) to this file")
 	pages := flag.Int("pages", 1, "with -table: lay up to this many consecutive sentences of one document on a page (1: sentence by sentence, as the gate scores)")
@@ -124,6 +125,10 @@ func main() {
 		tab, err := domainTables(m, o)
 		if err != nil {
 			log.Fatal(err)
+		}
+		if *placeOrgs {
+			fmt.Print(eval.PlaceOrganizationTable(tab.rows))
+			return
 		}
 		fmt.Print(tab.markdown())
 		if *floorsOut == "" && (o.dev || o.only != "" || o.pages > 1 || o.printed || o.upper) {

@@ -1,0 +1,66 @@
+package eval
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/redactd/redactd/engine/detect"
+	"github.com/redactd/redactd/engine/page"
+)
+
+// wordsDetector finds the words of its list as Organization spans: the
+// tests below check what EvaluateDomain counts, not what a model finds.
+type wordsDetector []string
+
+func (wordsDetector) Name() string { return "words" }
+
+func (d wordsDetector) Detect(_ context.Context, p *page.Page) ([]page.Span, error) {
+	var ss []page.Span
+	for i, w := range p.Words {
+		for _, t := range d {
+			if w.Text == t {
+				ss = append(ss, page.Span{First: i, Last: i, Start: 0, End: len([]rune(w.Text)), Category: page.Organization, Score: 1, Recognizer: "words"})
+			}
+		}
+	}
+	return ss, nil
+}
+
+// gold labels each of words in text as an Organization.
+func gold(text string, words ...string) Record {
+	r := Record{Text: text}
+	for _, w := range words {
+		i := strings.Index(text, w)
+		r.Spans = append(r.Spans, Gold{Start: i, End: i + len(w), Type: "ORG", Category: page.Organization})
+	}
+	return r
+}
+
+// TestPlaceOrganization checks which Organization words count as mentions
+// that are only a place name: a country or town, with or without "the",
+// and no word a name list knows as a person's name.
+func TestPlaceOrganization(t *testing.T) {
+	recs := []Record{
+		gold("Russia announced sanctions on Acme Holdings today.", "Russia", "Acme Holdings"),
+		gold("The deal was signed by the United States and Bank of Chile.", "the United States", "Bank of Chile"),
+		gold("Washington said so.", "Washington"), // a town, and a surname
+	}
+	rep, err := EvaluateDomain(context.Background(), []detect.Detector{wordsDetector{"Russia", "Acme"}}, recs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Russia (masked), the, United, States (left): a place name alone.
+	if want := (Counts{TP: 1, FN: 3}); rep.PlaceOrganization != want {
+		t.Errorf("PlaceOrganization = %+v, want %+v", rep.PlaceOrganization, want)
+	}
+	// Russia, Acme and Holdings (its legal form, grown over) masked; the,
+	// United, States, Bank, of, Chile, Washington left.
+	if want := (Counts{TP: 3, FN: 7}); rep.Organization != want {
+		t.Errorf("Organization = %+v, want %+v", rep.Organization, want)
+	}
+	tab := PlaceOrganizationTable([]DomainRow{{Name: "news", Split: "test", Report: rep}})
+	if !strings.Contains(tab, "| news | test | 10 | 4 (40.0%) | 1 | 0.300 | 0.600 |") {
+		t.Errorf("table:\n%s", tab)
+	}
+}
