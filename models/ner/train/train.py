@@ -83,6 +83,41 @@ def recase(sent, rng, p_up=0.06, p_low=0.10, p_title=0.03):
     return sent
 
 
+def swap_names(sent, rng, names, p_sent):
+    """Mention replacement: with probability p_sent, every Person mention
+    of the sentence gets other names of as many words (first names, then
+    a surname; a mention of one word is a surname seven times in ten),
+    written in the case the original was. The corpora repeat a few
+    thousand famous names; a document names people no corpus has seen,
+    and this teaches the network to read them from their context."""
+    if names is None or rng.random() >= p_sent or not any(g == "B-PER" for _, g in sent):
+        return sent
+    first, last = names
+    out = list(sent)
+    i = 0
+    while i < len(out):
+        if out[i][1] != "B-PER":
+            i += 1
+            continue
+        j = i + 1
+        while j < len(out) and out[j][1] == "I-PER":
+            j += 1
+        alpha = [k for k in range(i, j) if out[k][0].isalpha()]
+        for n, k in enumerate(alpha):
+            t = out[k][0]
+            if n == len(alpha) - 1:
+                new = rng.choice(last) if len(alpha) > 1 or rng.random() < 0.7 else rng.choice(first)
+            else:
+                new = rng.choice(first)
+            if t.isupper() and len(t) > 1:
+                new = new.upper()
+            elif t.islower():
+                new = new.lower()
+            out[k] = (new, out[k][1])
+        i = j
+    return out
+
+
 # OCR-like confusions that keep a token one token (letters and digits
 # only: nertok would split a word at any other rune).
 OCR_SUBS = {"l": "1", "I": "l", "O": "0", "o": "0", "e": "c", "c": "e", "S": "5", "B": "8", "rn": "m",
@@ -688,6 +723,8 @@ def main():
     ap.add_argument("--gaz-drop", type=float, default=0.2, help="share of tokens whose gazetteer bits are hidden in training")
     ap.add_argument("--page-windows", type=int, default=1,
                     help="1: also train on the public sentences laid out as wrapped running text (page_windows)")
+    ap.add_argument("--name-swap", type=float, default=0.0,
+                    help="share of the public sentences with a person whose Person mentions get other names (mention replacement; 0: off)")
     ap.add_argument("--misc", type=int, default=0,
                     help="1: other named things (MISC, product, award, ...) get labels B-/I-MISC of their own instead of O")
     ap.add_argument("--gum", action="store_true",
@@ -735,6 +772,11 @@ def main():
     names = synth.corpus_names(corp)
     src = synth.Sources(args.data, names)
 
+    swap_pool = None
+    if args.name_swap > 0:
+        swap_pool = ([n for n in src.first_common + src.first_rare if n.isalpha()],
+                     [n for n in src.last_common + src.last_rare if n.isalpha()])
+        log("name swap:", args.name_swap, "of sentences with a person;", len(swap_pool[0]), "first names,", len(swap_pool[1]), "surnames")
     counts = {}
     train = []
     for name, sp in corp.items():
@@ -745,13 +787,13 @@ def main():
         # Small gold-labelled corpora count twice.
         reps = 2 if name in ("wikigold", "uner_ewt", "sec", "crossner") else 1
         for s in sents * reps:
-            s = ocr_noise(recase(s, rng), rng)
+            s = ocr_noise(recase(swap_names(s, rng, swap_pool, args.name_swap), rng), rng)
             if rng.random() < 0.25 and len(s) > 6:
                 s = wrap(s, rng)
             for w in chunk(s):
                 train.append(fix_bio(w))
         if args.page_windows and name != "wikiann":  # WikiANN's fragments are not running text
-            wins = page_windows([ocr_noise(recase(s, rng), rng) for s in sents], rng)
+            wins = page_windows([ocr_noise(recase(swap_names(s, rng, swap_pool, args.name_swap), rng), rng) for s in sents], rng)
             train.extend(fix_bio(w) for w in wins)
             counts[name]["page_windows"] = len(wins)
     n_public = len(train)
@@ -956,7 +998,7 @@ def main():
             "seed": args.seed, "threads": 1, "device": trained_on,
             "weight_average": ("exponential moving average of the weights, decay %g, exported" % args.ema) if args.ema > 0 else "none: the last step's weights",
             "data": counts,
-            "augmentation": "public sentences: 6% upper-cased, 10% lower-cased, 3% Title Cased, 8% with OCR-like letter errors in 12% of their words, 25% wrapped over lines, WikiGold/UNER-EWT/SEC/CrossNER twice" + ("; and (all but WikiANN) once more as pages: 2-8 consecutive sentences wrapped over lines of 8-18 tokens, cut into runtime windows" if args.page_windows else "") + "; synthetic documents cut into windows of whole lines",
+            "augmentation": "public sentences: 6% upper-cased, 10% lower-cased, 3% Title Cased, 8% with OCR-like letter errors in 12% of their words, 25% wrapped over lines, WikiGold/UNER-EWT/SEC/CrossNER twice" + ("; and (all but WikiANN) once more as pages: 2-8 consecutive sentences wrapped over lines of 8-18 tokens, cut into runtime windows" if args.page_windows else "") + "; synthetic documents cut into windows of whole lines" + ("; in %d%% of the public sentences with a person, its Person mentions renamed (first names and surnames of the synthetic documents' lists)" % round(100 * args.name_swap) if args.name_swap else ""),
             "lm_pretraining": lm_info or "none",
             "embeddings": ("fastText skip-gram (embed.py) from " + os.path.basename(args.embeddings)) if args.embeddings else "random",
             "vocab_from_training_data": n_train_words,
