@@ -48,9 +48,13 @@ type DomainReport struct {
 // disabled names rules of detect.Rules to skip (ablation; nil for none).
 func EvaluateDomain(ctx context.Context, ds []detect.Detector, recs []Record, disabled []string) (DomainReport, error) {
 	rep := DomainReport{Records: len(recs)}
+	gz, err := gazetteer.Get()
+	if err != nil {
+		return rep, err
+	}
 	var mu sync.Mutex
-	err := parallel(ctx, len(recs), func(i int) error {
-		r, err := evaluateDomainRecord(ctx, ds, recs[i], disabled)
+	err = parallel(ctx, len(recs), func(i int) error {
+		r, err := evaluateDomainRecord(ctx, ds, gz, recs[i], disabled)
 		if err != nil {
 			return err
 		}
@@ -62,8 +66,9 @@ func EvaluateDomain(ctx context.Context, ds []detect.Detector, recs []Record, di
 	return rep, err
 }
 
-// evaluateDomainRecord scores one record (EvaluateDomain).
-func evaluateDomainRecord(ctx context.Context, ds []detect.Detector, r Record, disabled []string) (DomainReport, error) {
+// evaluateDomainRecord scores one record (EvaluateDomain); gz tells the
+// place names (placeOnly).
+func evaluateDomainRecord(ctx context.Context, ds []detect.Detector, gz *gazetteer.Gazetteers, r Record, disabled []string) (DomainReport, error) {
 	var rep DomainReport
 	p, offs := detect.PageFromText(r.Text)
 	spans, err := detect.Run(ctx, p, ds, detect.Options{Categories: DomainCategories, DisabledRules: disabled})
@@ -78,10 +83,6 @@ func evaluateDomainRecord(ctx context.Context, ds []detect.Detector, r Record, d
 			}
 			pred[w][s.Category] = true
 		}
-	}
-	gz, err := gazetteer.Get()
-	if err != nil {
-		return rep, err
 	}
 	for w, word := range p.Words {
 		typ := goldType(r.Spans, offs[w], offs[w]+len(word.Text))
@@ -120,8 +121,8 @@ func (r *DomainReport) add(o DomainReport) {
 
 // placeOnly reports whether the Organization mention of r over the word
 // [s, e) is only a place name: a country or a town, after an optional
-// "the", that no name list knows as a first name or surname ("Obama" and
-// "Washington" are towns too).
+// "the", that no name list knows as a first name or surname ("Washington"
+// and "Jordan" are people too).
 func placeOnly(gz *gazetteer.Gazetteers, r Record, s, e int) bool {
 	for _, g := range r.Spans {
 		if g.Category != page.Organization || g.Start >= e || s >= g.End {
