@@ -7,6 +7,7 @@ import (
 
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/contract"
+	"github.com/redactd/redactd/internal/qparam"
 )
 
 // Stable machine codes of error bodies. The spec fixes invalid_request,
@@ -45,6 +46,15 @@ func (e *APIError) Error() string { return e.Message }
 // name, e.g. "pii_categories: unknown category \"Foo\"".
 func invalidf(field, format string, args ...any) *APIError {
 	return &APIError{Status: http.StatusBadRequest, Code: CodeInvalid, Message: field + ": " + fmt.Sprintf(format, args...)}
+}
+
+// paramError is the 400 of a query parameter that broke its qparam rule.
+func paramError(err error) *APIError {
+	var pe *qparam.Error
+	if errors.As(err, &pe) {
+		return invalidf(pe.Name, "%s", pe.Rule)
+	}
+	return &APIError{Status: http.StatusBadRequest, Code: CodeInvalid, Message: err.Error()}
 }
 
 func tooLargef(format string, args ...any) *APIError {

@@ -1,12 +1,14 @@
 package server
 
 import (
-	"strconv"
-
 	"github.com/valyala/fasthttp"
 
 	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/internal/qparam"
 )
+
+// listLimit is the limit parameter of GET /v1/jobs.
+var listLimit = qparam.Int{Name: "limit", Min: 1, Max: engine.MaxListLimit}
 
 // jobListBody is the answer of GET /v1/jobs.
 type jobListBody struct {
@@ -29,17 +31,20 @@ func (s *Server) listJobs(r *reqCtx) error {
 		seen[name] = true
 		switch name {
 		case "limit":
-			n, err := strconv.Atoi(string(v))
-			if err != nil || n < 1 || n > engine.MaxListLimit {
-				return invalidf("limit", "must be an integer between 1 and %d", engine.MaxListLimit)
+			n, err := listLimit.Parse(v)
+			if err != nil {
+				return paramError(err)
 			}
-			req.Limit = n
+			req.Limit = int(n)
 		case "cursor":
 			if len(v) == 0 {
 				return invalidf("cursor", "empty; omit it for the first page")
 			}
 			req.Cursor = string(v)
 		case "status":
+			if len(v) == 0 {
+				return invalidf("status", "empty; omit it for every status")
+			}
 			req.Status = engine.Status(v)
 		default:
 			return invalidf(truncName(name), "unknown query parameter (allowed: limit, cursor, status)")

@@ -17,6 +17,7 @@ import (
 	"html/template"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"runtime"
 	"strconv"
@@ -28,6 +29,7 @@ import (
 	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/page"
 	ereview "github.com/redactd/redactd/engine/review"
+	"github.com/redactd/redactd/internal/qparam"
 )
 
 // Prefix is where the editor lives.
@@ -481,6 +483,13 @@ func (ed *Editor) audit(r *req, docID string) {
 	ed.json(r, http.StatusOK, map[string]any{"entries": ents})
 }
 
+// The numbers of a preview's URL: the page (a path segment) and the
+// dpi parameter (default 72).
+var (
+	previewPage = qparam.Int{Name: "page", Min: 1, Max: math.MaxInt32}
+	previewDPI  = qparam.Number{Name: "dpi", Min: 9, Max: ereview.MaxPreviewDPI}
+)
+
 // preview renders a page: layer original (reviewers only; never cached)
 // or burned (the real output file).
 func (ed *Editor) preview(r *req, docID, pageStr, file string) {
@@ -496,19 +505,16 @@ func (ed *Editor) preview(r *req, docID, pageStr, file string) {
 		ed.fail(r, http.StatusForbidden, "viewers see the burned layer only")
 		return
 	}
-	pg, err := strconv.Atoi(pageStr)
-	if err != nil || pg < 1 {
-		ed.fail(r, http.StatusNotFound, "not found")
+	pg64, err := previewPage.Parse([]byte(pageStr))
+	if err != nil {
+		ed.fail(r, http.StatusNotFound, "not found") // a path, not a parameter
 		return
 	}
-	dpi := 72.0
-	if v := r.QueryArgs().Peek("dpi"); len(v) > 0 {
-		d, err := strconv.ParseFloat(string(v), 64)
-		if err != nil || d < 9 || d > ereview.MaxPreviewDPI {
-			ed.fail(r, http.StatusBadRequest, "dpi: between 9 and 300")
-			return
-		}
-		dpi = d
+	pg := int(pg64)
+	dpi, err := previewDPI.From(r.QueryArgs(), 72)
+	if err != nil {
+		ed.fail(r, http.StatusBadRequest, err.Error())
+		return
 	}
 	path, release, err := ed.svc.ReviewFile(r.ctx, r.g.acct, docID, layer != "original")
 	if err != nil {
