@@ -120,6 +120,13 @@ type Docs interface {
 	// "doc." or "", for all), in no promised order. It is for sweeps
 	// (retention, recovery), not for request paths.
 	Keys(ctx context.Context, prefix string) ([]string, error)
+	// KeysAfter lists up to limit keys under prefix (as for Keys) that
+	// sort after after ("": from the first), in ascending byte order,
+	// each holding a record. It is for request paths that page through
+	// an index (job listing): the records it reads are O(limit), not
+	// O(keys under prefix), so an index whose keys sort in the wanted
+	// order is read a page at a time.
+	KeysAfter(ctx context.Context, prefix, after string, limit int) ([]string, error)
 }
 
 // Idempotency records which job an idempotency key created. A key is

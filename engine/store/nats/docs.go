@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -191,6 +192,54 @@ func (d *Docs) Keys(ctx context.Context, prefix string) ([]string, error) {
 	var keys []string
 	for subj := range info.State.Subjects {
 		key := strings.TrimPrefix(subj, subjPrefix)
+		_, err := get(ctx, d.kv, key)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+		case err != nil:
+			return nil, err
+		default:
+			keys = append(keys, key)
+		}
+	}
+	return keys, nil
+}
+
+// KeysAfter implements store.Docs. The stream leader names the keys
+// under prefix (stream info with a subject filter: names only, no
+// message is read); they are sorted here, and from the first one after
+// after each is read, in order, until limit hold a record (a purged
+// key's marker lingers for MarkerTTL and is skipped). So it reads
+// O(limit) records, plus the purged keys among them, whatever the
+// number of keys under prefix.
+func (d *Docs) KeysAfter(ctx context.Context, prefix, after string, limit int) ([]string, error) {
+	defer d.m.since("docs_keys_after", time.Now())
+	if err := store.CheckPrefix(prefix); err != nil {
+		return nil, err
+	}
+	if limit < 1 {
+		return nil, nil
+	}
+	s, err := d.js.Stream(ctx, d.stream)
+	if err != nil {
+		return nil, fmt.Errorf("natsstore: keys: %w", err)
+	}
+	subjPrefix := "$KV." + d.bucket + "."
+	info, err := s.Info(ctx, jetstream.WithSubjectFilter(subjPrefix+prefix+">"))
+	if err != nil {
+		return nil, fmt.Errorf("natsstore: keys %s: %w", prefix, err)
+	}
+	names := make([]string, 0, len(info.State.Subjects))
+	for subj := range info.State.Subjects {
+		if key := strings.TrimPrefix(subj, subjPrefix); key > after {
+			names = append(names, key)
+		}
+	}
+	slices.Sort(names)
+	var keys []string
+	for _, key := range names {
+		if len(keys) == limit {
+			break
+		}
 		_, err := get(ctx, d.kv, key)
 		switch {
 		case errors.Is(err, store.ErrNotFound):

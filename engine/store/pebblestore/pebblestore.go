@@ -246,6 +246,32 @@ func (d docs) Keys(ctx context.Context, prefix string) ([]string, error) {
 	return keys, it.Error()
 }
 
+// KeysAfter implements store.Docs: one iterator from the key after
+// after, stopped at limit keys.
+func (d docs) KeysAfter(ctx context.Context, prefix, after string, limit int) ([]string, error) {
+	if err := store.CheckPrefix(prefix); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	lo := []byte(pDoc + prefix)
+	hi := upper(lo)
+	if a := []byte(pDoc + after + "\x00"); after != "" && bytes.Compare(a, lo) > 0 {
+		lo = a
+	}
+	it, err := d.s.db.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: hi})
+	if err != nil {
+		return nil, err
+	}
+	defer it.Close()
+	var keys []string
+	for ok := it.First(); ok && len(keys) < limit; ok = it.Next() {
+		keys = append(keys, string(it.Key()[len(pDoc):]))
+	}
+	return keys, it.Error()
+}
+
 // upper is the least key greater than every key with prefix p.
 func upper(p []byte) []byte {
 	u := bytes.Clone(p)

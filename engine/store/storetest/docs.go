@@ -110,6 +110,42 @@ func Docs(t *testing.T, newDocs func(t *testing.T) store.Docs) {
 			t.Fatalf("Keys() = %q, %v; want 3 keys", all, err)
 		}
 	})
+	t.Run("KeysAfter", func(t *testing.T) {
+		d, ctx := newDocs(t), ctxT(t)
+		// Created out of order; "idx.ab." and "idx." keys lie outside
+		// prefix "idx.a.", whatever their byte order.
+		for _, k := range []string{"idx.a.3", "idx.a.1", "idx.ab.0", "idx.a.5", "idx.a.2", "idx.0", "idx.a.4", "idx.b.1", "idx.a.2.x"} {
+			if _, err := d.Create(ctx, k, []byte(k)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r, _ := d.Get(ctx, "idx.a.3")
+		if err := d.Delete(ctx, "idx.a.3", r.Revision); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			after string
+			limit int
+			want  []string
+		}{
+			{"", 10, []string{"idx.a.1", "idx.a.2", "idx.a.2.x", "idx.a.4", "idx.a.5"}},
+			{"", 2, []string{"idx.a.1", "idx.a.2"}},
+			{"idx.a.2", 2, []string{"idx.a.2.x", "idx.a.4"}}, // the deleted idx.a.3 skipped
+			{"idx.a.2.x", 1, []string{"idx.a.4"}},
+			{"idx.a.25", 10, []string{"idx.a.4", "idx.a.5"}}, // after need not be a key
+			{"idx.a.5", 10, nil},
+			{"idx.0", 1, []string{"idx.a.1"}}, // before the prefix: from the first
+			{"idx.z", 10, nil},
+			{"", 0, nil},
+		} {
+			keys, err := d.KeysAfter(ctx, "idx.a.", c.after, c.limit)
+			if err != nil || !slices.Equal(keys, c.want) {
+				t.Errorf("KeysAfter(idx.a., %q, %d) = %q, %v; want %q", c.after, c.limit, keys, err, c.want)
+			}
+		}
+		_, err := d.KeysAfter(ctx, "idx.a", "", 1)
+		wantErr(t, "KeysAfter(idx.a)", err, store.ErrInvalidKey)
+	})
 	t.Run("ReadYourWrites", func(t *testing.T) {
 		// A Get right after an acknowledged write sees it: a node that
 		// just committed a state must not read the older one back.
