@@ -444,6 +444,9 @@ func (b *Batch) writeJob(c context.Context, jobID string, o *jobOps) (isNew bool
 		if err := b.index(c, "ajob."+o.job.AccountID+"."+jobID, ns); err != nil {
 			return false, err
 		}
+		if err := b.index(c, listKey(o.job.AccountID, o.job.CreatedAt.UnixNano(), jobID), jobID); err != nil {
+			return false, err
+		}
 		rev, err := b.put(c, key, bu, 0)
 		if err != nil {
 			return false, err
@@ -516,6 +519,7 @@ func (b *Batch) purge(c context.Context, j *record.Job) error {
 		b.unindex(c, "doc."+id)
 	}
 	b.unindex(c, "ajob."+j.AccountID+"."+j.ID)
+	b.unindex(c, listKey(j.AccountID, j.CreatedAt.UnixNano(), j.ID))
 	if j.IdemKey != "" {
 		if err := b.l.s.Idempotency.Release(c, idemKey(j.AccountID, j.IdemNS, j.IdemKey)); err != nil {
 			return fmt.Errorf("storelog: idempotency: %w", err)
@@ -558,4 +562,5 @@ func (b *Batch) purgeQuiet(c context.Context, j *record.Job) {
 		b.unindex(c, "doc."+id)
 	}
 	b.unindex(c, "ajob."+j.AccountID+"."+j.ID)
+	b.unindex(c, listKey(j.AccountID, j.CreatedAt.UnixNano(), j.ID))
 }

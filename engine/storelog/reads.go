@@ -1,7 +1,6 @@
 package storelog
 
 import (
-	"bytes"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
@@ -323,64 +322,116 @@ func (l *Log) Count(kind string) (int, error) {
 // AllKeys lists every record key.
 func (l *Log) AllKeys() ([]string, error) { return l.keys("") }
 
+// maxListScan bounds the index entries one listing call reads, as the
+// job log's: a status filter that matches nothing in a large account
+// still answers, the page ending early with a cursor to go on from.
+const maxListScan = 5000
+
 // ListJobs returns a page of an account's jobs, newest first. A position
 // is record.ListCursorLen bytes: creation time (8 bytes, big-endian unix
-// ns) and job id, as the job log's.
+// ns) and job id, as the job log's. It pages through the account's
+// listing index (listKey) from the position on, so one call reads the
+// index entries and jobs of one page (limit, plus one entry to tell
+// whether more remain, plus what a status filter skips, at most
+// maxListScan), whatever the number of the account's jobs.
 func (l *Log) ListJobs(accountID string, before []byte, limit int, status string) ([]record.ListedJob, []byte, error) {
 	if before != nil && len(before) != record.ListCursorLen {
 		return nil, nil, errors.New("storelog: bad listing position")
 	}
-	if !validToken(accountID) {
+	if !validToken(accountID) || limit < 1 {
 		return nil, nil, nil
 	}
-	ks, err := l.keys("ajob." + accountID + ".")
-	if err != nil {
+	if err := l.open(); err != nil {
 		return nil, nil, err
 	}
-	type pos struct {
-		key []byte
-		id  string
+	prefix := listPrefix(accountID)
+	after := ""
+	if before != nil {
+		after = listKey(accountID, int64(binary.BigEndian.Uint64(before[:8])), string(before[8:]))
 	}
-	var all []pos
-	for _, k := range ks {
-		v, err := l.getString(k)
-		if record.IsNotFound(err) {
-			continue
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-		ns, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
-			continue
-		}
-		id := k[strings.LastIndexByte(k, '.')+1:]
-		all = append(all, pos{key: cursor(ns, id), id: id})
-	}
-	slices.SortFunc(all, func(a, b pos) int { return bytes.Compare(b.key, a.key) })
 	var jobs []record.ListedJob
-	var last []byte
-	for _, p := range all {
-		if before != nil && bytes.Compare(p.key, before) >= 0 {
-			continue
-		}
-		if len(jobs) == limit {
-			return jobs, last, nil
-		}
-		j, docs, err := l.JobAndDocs(p.id)
-		if record.IsNotFound(err) {
-			continue
-		}
+	var next []byte
+	scanned := 0
+	for {
+		// One entry more than the page can take: whether any remains.
+		want := min(limit-len(jobs), maxListScan-scanned) + 1
+		c, cancel := ctx()
+		keys, err := l.s.Docs.KeysAfter(c, prefix, after, want)
+		cancel()
 		if err != nil {
 			return nil, nil, err
 		}
-		if status != "" && j.Status != status {
-			continue
+		for _, k := range keys {
+			if len(jobs) == limit || scanned == maxListScan {
+				return jobs, next, nil // more remain: next is the last position read
+			}
+			scanned++
+			pos, id, ok := listPosition(k[len(prefix):])
+			if !ok {
+				return nil, nil, fmt.Errorf("storelog: corrupt listing key %q", k)
+			}
+			next, after = pos, k
+			j, docs, err := l.JobAndDocs(id)
+			if record.IsNotFound(err) {
+				continue // purged meanwhile, or a crash left the entry
+			}
+			if err != nil {
+				return nil, nil, err
+			}
+			if status != "" && j.Status != status {
+				continue
+			}
+			jobs = append(jobs, record.ListedJob{Job: j, Docs: docs})
 		}
-		jobs = append(jobs, record.ListedJob{Job: j, Docs: docs})
-		last = p.key
+		if len(keys) < want {
+			return jobs, nil, nil // the index is exhausted
+		}
 	}
-	return jobs, nil, nil
+}
+
+// listPrefix is the prefix of an account's listing index.
+func listPrefix(accountID string) string { return "ajobt." + accountID + "." }
+
+// listKey is a job's entry in its account's listing index:
+//
+//	ajobt.<account>.<^created ns, 20 digits>.<job id, hex digits inverted>.<job id>
+//
+// Keys ascend as (creation time, job id) descend, so a KeysAfter from a
+// position lists the jobs after it newest first, in the job log's order
+// (ties in time by id, descending). The plain id ends the key.
+func listKey(accountID string, ns int64, jobID string) string {
+	return fmt.Sprintf("%s%020d.%s.%s", listPrefix(accountID), ^uint64(ns), invertHex(jobID), jobID)
+}
+
+// listPosition reads a listing key's part after the account's prefix
+// back into a position (creation time and job id) and the job id.
+func listPosition(rest string) (pos []byte, jobID string, ok bool) {
+	inv, rest, ok1 := strings.Cut(rest, ".")
+	_, id, ok2 := strings.Cut(rest, ".")
+	n, err := strconv.ParseUint(inv, 10, 64)
+	if !ok1 || !ok2 || err != nil || len(inv) != 20 || len(id)+8 != record.ListCursorLen {
+		return nil, "", false
+	}
+	return cursor(int64(^n), id), id, true
+}
+
+// invertHex maps each hex digit d of s to 15-d (lower case), so that
+// ascending order of the result is descending order of s; other bytes
+// stay.
+func invertHex(s string) string {
+	const digits = "0123456789abcdef"
+	b := []byte(s)
+	for i, c := range b {
+		switch {
+		case c >= '0' && c <= '9':
+			b[i] = digits[15-(c-'0')]
+		case c >= 'a' && c <= 'f':
+			b[i] = digits[15-(c-'a'+10)]
+		case c >= 'A' && c <= 'F':
+			b[i] = digits[15-(c-'A'+10)]
+		}
+	}
+	return string(b)
 }
 
 func cursor(ns int64, id string) []byte {

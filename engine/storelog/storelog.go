@@ -20,6 +20,8 @@
 //	job.<job>                    bundle: Job, Docs, Events, Hook
 //	doc.<doc>                    job id
 //	ajob.<account>.<job>         creation time (unix ns): the account's jobs
+//	ajobt.<account>.<pos>.<job>  job id: the account's jobs newest first,
+//	                             for listing a page at a time (listKey)
 //
 // Idempotency keys are store.Idempotency claims, quota is store.Ledger
 // (one charge per document whatever the retries), and the ready queue is
@@ -47,6 +49,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -60,8 +64,9 @@ const Pool = "cpu"
 // opTimeout bounds one read or one commit against the engine.
 const opTimeout = 30 * time.Second
 
-// schemaVersion is the layout written to meta.schema.
-const schemaVersion = 1
+// schemaVersion is the layout written to meta.schema: 2 since the
+// listing index (ajobt.); Open moves a layout-1 store to 2 (migrateListing).
+const schemaVersion = 2
 
 // Options configure Open.
 type Options struct {
@@ -101,10 +106,54 @@ func Open(ctx context.Context, s store.Store, o Options) (*Log, error) {
 	if _, err := s.Docs.Create(ctx, "meta.schema", []byte(fmt.Sprint(schemaVersion))); err != nil && !errors.Is(err, store.ErrConflict) {
 		return nil, fmt.Errorf("storelog: %w", err)
 	}
+	if err := l.migrateListing(ctx); err != nil {
+		return nil, err
+	}
 	if _, err := l.SchemaVersionOf(); err != nil {
 		return nil, err
 	}
 	return l, nil
+}
+
+// migrateListing moves a layout-1 store to layout 2: it adds the listing
+// index entry (listKey) of every job the account index (ajob.) names,
+// then records version 2. Every node of a cluster may run it at once:
+// each entry is created once (a Create that finds it is done), and the
+// version moves by compare-and-set. A binary of layout 1 then refuses
+// the store (Ready fails), so no job is created without its entry.
+func (l *Log) migrateListing(ctx context.Context) error {
+	r, err := l.s.Docs.Get(ctx, "meta.schema")
+	if err != nil {
+		return fmt.Errorf("storelog: %w", err)
+	}
+	if string(r.Value) != "1" {
+		return nil // new, migrated, or a layout SchemaVersionOf refuses
+	}
+	keys, err := l.s.Docs.Keys(ctx, "ajob.")
+	if err != nil {
+		return fmt.Errorf("storelog: migrate to layout 2: %w", err)
+	}
+	for _, k := range keys {
+		acct, jobID, ok := strings.Cut(strings.TrimPrefix(k, "ajob."), ".")
+		v, err := l.s.Docs.Get(ctx, k)
+		if errors.Is(err, store.ErrNotFound) {
+			continue // purged meanwhile
+		}
+		if err != nil {
+			return fmt.Errorf("storelog: migrate to layout 2: %w", err)
+		}
+		ns, perr := strconv.ParseInt(string(v.Value), 10, 64)
+		if !ok || perr != nil {
+			return fmt.Errorf("storelog: migrate to layout 2: corrupt index %s", k)
+		}
+		if _, err := l.s.Docs.Create(ctx, listKey(acct, ns, jobID), []byte(jobID)); err != nil && !errors.Is(err, store.ErrConflict) {
+			return fmt.Errorf("storelog: migrate to layout 2: %w", err)
+		}
+	}
+	if _, err := l.s.Docs.Update(ctx, "meta.schema", []byte(fmt.Sprint(schemaVersion)), r.Revision); err != nil && !errors.Is(err, store.ErrConflict) {
+		return fmt.Errorf("storelog: migrate to layout 2: %w", err)
+	}
+	return nil // on a conflict another node moved it; SchemaVersionOf reads which
 }
 
 // Close closes the engine connection, if Options.Close says how.
