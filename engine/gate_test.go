@@ -20,8 +20,10 @@ import (
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/pdfout"
 	"github.com/redactd/redactd/engine/pipeline"
+	"github.com/redactd/redactd/engine/review"
 	"github.com/redactd/redactd/internal/testkit"
 	"github.com/redactd/redactd/internal/testkit/testlog"
+	"github.com/redactd/redactd/internal/testkit/testpdf"
 )
 
 // The output gate (Engine.verify, pdfout.VerifyFile) tested through the
@@ -266,4 +268,115 @@ func readOutput(t *testing.T, eng *engine.Engine, acct *engine.Account, docID st
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestApplyRescanBlocks: the re-scan at apply is a gate, not only a
+// report. With the address's mask moved off its word (burned elsewhere),
+// the re-scan still reads the address: the apply is refused with
+// ErrOutputRejected naming the category and page, the old output stays,
+// the state keeps the leak for the editor and the audit log ends in
+// apply_failed. With the mask rejected on purpose (with a reason), the
+// same readable address is expected and the apply goes through.
+func TestApplyRescanBlocks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the OCR and NER models")
+	}
+	cfg := gateConfig(t)
+	cfg.OCR, cfg.DPI = "auto", 150
+	eng, _, logs := gateEngine(t, cfg, func(engine.ProcessInput) bool { return false })
+	acct := gateAccount(t, eng)
+	d := testpdf.New()
+	p := d.AddPage(595, 842, 0)
+	p.Text(72, 760, 14, "Quarterly note")
+	p.Text(72, 700, 14, "Write to "+gateAddress+" for copies")
+	ctx := context.Background()
+	job, err := eng.CreateJob(ctx, acct, engine.CreateJobRequest{
+		Files: []engine.File{{Name: "note.pdf", Data: d.Bytes()}}, Retention: engine.Studio})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := waitTerminal(t, eng, acct, job.ID).Documents[0]
+	if doc.Status != engine.StatusRedacted {
+		t.Fatalf("first run: %+v", doc)
+	}
+	before := readOutput(t, eng, acct, doc.ID)
+
+	// put changes the e-mail's mask and saves the state.
+	put := func(mut func(m *review.Mask)) {
+		t.Helper()
+		st, err := eng.ReviewState(ctx, acct, doc.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms := append([]review.Mask(nil), st.Masks...)
+		n := 0
+		for i := range ms {
+			if ms[i].Category == "Email" {
+				mut(&ms[i])
+				n++
+			}
+		}
+		if n != 1 {
+			t.Fatalf("%d e-mail masks in %+v, want 1", n, st.Masks)
+		}
+		if _, err := eng.PutReview(ctx, acct, doc.ID, st.Version, ms, "api:test"); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// Moved to an empty corner, still burned: the address stays readable.
+	var word review.Mask
+	put(func(m *review.Mask) {
+		word = *m
+		m.Status, m.X0, m.Y0, m.X1, m.Y1 = review.Accepted, 400, 780, 500, 800
+	})
+	_, err = eng.ApplyReview(ctx, acct, doc.ID, "api:test")
+	var ee *engine.Error
+	if !errors.Is(err, engine.ErrOutputRejected) || !errors.As(err, &ee) ||
+		!strings.Contains(ee.Message(), "Email on page 1") || !strings.HasSuffix(ee.Message(), "the previous output is kept") {
+		t.Fatalf("apply with the address readable: %v, want ErrOutputRejected naming Email on page 1", err)
+	}
+	if after := readOutput(t, eng, acct, doc.ID); !bytes.Equal(after, before) {
+		t.Fatal("a refused apply replaced the output")
+	}
+	if j, err := eng.GetJob(ctx, acct, job.ID); err != nil || j.Documents[0].Status != engine.StatusRedacted {
+		t.Fatalf("after a refused apply: %+v %v", j, err)
+	}
+	st, err := eng.ReviewState(ctx, acct, doc.ID)
+	if err != nil || !hasLeak(st.Leaks, "Email", false) {
+		t.Fatalf("state leaks %+v %v, want the address as an unexpected leak", st, err)
+	}
+	audit, err := eng.ReviewAudit(ctx, acct, doc.ID)
+	if err != nil || audit[len(audit)-1].Action != "apply_failed" || !strings.Contains(audit[len(audit)-1].Reason, ":leaks=") {
+		t.Fatalf("audit %+v %v, want apply_failed with its leak count", audit, err)
+	}
+
+	// Rejected on purpose, with a reason: readable on purpose, not a leak
+	// that blocks.
+	put(func(m *review.Mask) {
+		m.X0, m.Y0, m.X1, m.Y1 = word.X0, word.Y0, word.X1, word.Y1
+		m.Status, m.Reason = review.Rejected, "third-party"
+	})
+	ap, err := eng.ApplyReview(ctx, acct, doc.ID, "api:test")
+	if err != nil {
+		t.Fatalf("apply with the address's mask rejected: %v", err)
+	}
+	if !ap.Rescanned || !hasLeak(ap.Leaks, "Email", true) {
+		t.Fatalf("apply %+v, want the address found and expected", ap)
+	}
+	if after := readOutput(t, eng, acct, doc.ID); bytes.Equal(after, before) {
+		t.Fatal("the accepted apply did not replace the output")
+	}
+	if strings.Contains(logs.String(), gateAddress) {
+		t.Fatal("the log names the address")
+	}
+}
+
+func hasLeak(ls []review.Leak, category string, expected bool) bool {
+	for _, l := range ls {
+		if l.Category == category && l.Expected == expected {
+			return true
+		}
+	}
+	return false
 }

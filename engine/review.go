@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/redactd/redactd/engine/record"
@@ -26,15 +27,19 @@ import (
 // the version check of a PUT and its write are one step. Apply re-burns
 // the original with the reviewed masks through the Processor (its Fixed
 // input: the same render, encode and write path), then the same output
-// gate as the first run (the verifier), and only then replaces the
-// output; the document shows redacting meanwhile and redacted after,
-// also when the gate refused the new file (the old one is kept).
+// gate as the first run (the verifier), then, with review-rescan, reads
+// the new file again and refuses it when PII no rejected mask covers is
+// still readable (leakGate), and only then replaces the output; the
+// document shows redacting meanwhile and redacted after, also when the
+// gate refused the new file (the old one is kept).
 
 // ErrStale is PutReview's answer when If-Match names an older version.
 var ErrStale = errors.New("stale version")
 
 // ErrOutputRejected is ApplyReview's answer when the re-burnt output did
-// not pass the gate (or could not be produced); the old output is kept.
+// not pass the gate (the verifier, or the re-scan still read PII that no
+// rejected mask covers) or could not be produced; the old output is kept
+// and the message says why.
 var ErrOutputRejected = errors.New("output rejected")
 
 // Reviewer is what the review routes and the editor need from the job
@@ -380,7 +385,8 @@ func (e *Engine) ReviewFile(ctx context.Context, acct *Account, docID string, ou
 	return path, release, nil
 }
 
-// ApplyReview implements Reviewer: re-burn, gate, replace, audit. It runs
+// ApplyReview implements Reviewer: re-burn, gate (verifier, re-scan),
+// replace, audit. It runs
 // as a scheduler worker (in flight, so a delete cancels and waits for it,
 // and Drain waits for it too).
 func (e *Engine) ApplyReview(ctx context.Context, acct *Account, docID, actor string) (*review.Applied, error) {
@@ -436,6 +442,7 @@ func (e *Engine) ApplyReview(ctx context.Context, acct *Account, docID, actor st
 		t1 := time.Now()
 		applied.Leaks, applied.Rescanned = e.rescan(rctx, job, docID, out, st)
 		applied.Timings["rescan"] = time.Since(t1).Milliseconds()
+		perr = leakGate(applied.Leaks)
 	}
 	if err := e.finishApply(context.WithoutCancel(ctx), docID, actor, out, res, perr, applied); err != nil {
 		return nil, err
@@ -443,11 +450,36 @@ func (e *Engine) ApplyReview(ctx context.Context, acct *Account, docID, actor st
 	return applied, nil
 }
 
+// leakGate is the second half of an apply's output gate: a re-burned
+// output in which the re-scan still reads PII that no rejected mask
+// covers (an unexpected leak: a mask moved off its word, a word the
+// first run missed) is refused like one the verifier refused, so the
+// old output stays. PII under a mask the reviewer rejected is readable
+// on purpose and passes. The message names categories and pages only.
+func leakGate(leaks []review.Leak) error {
+	var bad []string
+	for _, l := range leaks {
+		if !l.Expected {
+			bad = append(bad, fmt.Sprintf("%s on page %d", l.Category, l.Page))
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	const show = 5
+	list := strings.Join(bad[:min(len(bad), show)], ", ")
+	if len(bad) > show {
+		list += fmt.Sprintf(" and %d more", len(bad)-show)
+	}
+	return DocErrorf(fmt.Sprintf("the re-scan of the new output still reads PII that no rejected mask covers (%s); mask it or reject its mask", list))
+}
+
 // rescan reads a re-burned output with the processor's own OCR and
 // detection, as a new document (the output is pixels only, so every page
-// is read by OCR), and returns what it still finds as PII. It is skipped
-// when review-rescan or OCR is off; a failure is logged and reported as
-// not rescanned, never as a failed apply.
+// is read by OCR), and returns what it still finds as PII (leakGate
+// refuses the output for any leak not expected). It is skipped when
+// review-rescan or OCR is off; a failure of the re-scan itself is logged
+// and reported as not rescanned, never as a failed apply.
 func (e *Engine) rescan(ctx context.Context, j *record.Job, docID, path string, st *review.State) ([]review.Leak, bool) {
 	if !e.cfg.ReviewRescan || e.cfg.OCR == "off" {
 		return []review.Leak{}, false
@@ -519,6 +551,13 @@ func (e *Engine) finishApply(ctx context.Context, docID, actor, out string, res 
 			msg := UserMessage(perr)
 			e.log.Warn("engine: review apply failed", "doc", d.ID, "err", perr)
 			result = errorf(ErrOutputRejected, "", "%s; the previous output is kept", msg)
+			if applied.Rescanned {
+				// The refused output's leaks, for the editor to show.
+				st.Leaks = applied.Leaks
+				if err := e.saveReview(ctx, d, st); err != nil {
+					return err
+				}
+			}
 		} else {
 			d.OutputBytes = res.OutputBytes
 			st.Leaks = applied.Leaks

@@ -445,8 +445,10 @@ func writeTemp(t *testing.T, b []byte) string {
 
 // TestReviewRescan: at apply the new output is read again with the
 // appliance's own OCR and detection. A rejected e-mail comes back as an
-// expected leak; a detection moved off its word leaves the word readable,
-// an unexpected leak; with every mask burned nothing of it is found.
+// expected leak and the apply goes through; a detection moved off its
+// word leaves the word readable, an unexpected leak that refuses the
+// apply (422 output_rejected naming it, the old output kept, the leak in
+// the state); with every mask burned nothing of it is found.
 func TestReviewRescan(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the OCR and NER models")
@@ -467,7 +469,7 @@ func TestReviewRescan(t *testing.T) {
 		Rescanned bool           `json:"rescanned"`
 		Leaks     []ereview.Leak `json:"leaks"`
 	}
-	apply := func(mut func(m *ereview.Mask)) applied {
+	put := func(mut func(m *ereview.Mask)) {
 		t.Helper()
 		st := e.masks(key, docID)
 		ms := append([]ereview.Mask(nil), st.Masks...)
@@ -479,6 +481,10 @@ func TestReviewRescan(t *testing.T) {
 		if r := e.putMasks(key, docID, st.Version, ms); r.status != 200 {
 			t.Fatalf("PUT %d %s", r.status, r.body)
 		}
+	}
+	apply := func(mut func(m *ereview.Mask)) applied {
+		t.Helper()
+		put(mut)
 		r := e.do("POST", "/v1/documents/"+docID+"/apply", key, nil, nil)
 		var a applied
 		r.json(t, &a)
@@ -496,6 +502,7 @@ func TestReviewRescan(t *testing.T) {
 		}
 		return nil
 	}
+	output := func() []byte { return e.do("GET", "/v1/documents/"+docID+"/output", key, nil, nil).body }
 	if l := emailLeak(apply(func(m *ereview.Mask) { m.Status = "accepted" })); l != nil {
 		t.Fatalf("masked e-mail reported readable: %+v", l)
 	}
@@ -503,18 +510,26 @@ func TestReviewRescan(t *testing.T) {
 	if l := emailLeak(a); l == nil || !l.Expected {
 		t.Fatalf("rejected e-mail: leaks %+v, want it found and expected", a.Leaks)
 	}
-	a = apply(func(m *ereview.Mask) { // moved to an empty corner, burned
+	old := output()
+	put(func(m *ereview.Mask) { // moved to an empty corner, burned
 		m.Status, m.X0, m.Y0, m.X1, m.Y1 = "accepted", 400, 780, 500, 800
 	})
-	if l := emailLeak(a); l == nil || l.Expected {
-		t.Fatalf("moved mask: leaks %+v, want the e-mail found and unexpected", a.Leaks)
+	m := e.do("POST", "/v1/documents/"+docID+"/apply", key, nil, nil).wantError(t, 422, "output_rejected")
+	if msg, _ := m["error"].(string); !strings.Contains(msg, "Email on page 1") || !strings.Contains(msg, "previous output is kept") {
+		t.Fatalf("refused apply says %q, want the leak and that the old output is kept", msg)
 	}
-	var st reviewState
+	if !bytes.Equal(output(), old) {
+		t.Fatal("a refused apply replaced the output")
+	}
+	var st struct{ Leaks []ereview.Leak }
 	e.do("GET", "/v1/documents/"+docID+"/masks", key, nil, nil).json(t, &st)
+	if l := emailLeak(applied{Leaks: st.Leaks}); l == nil || l.Expected {
+		t.Fatalf("moved mask: state leaks %+v, want the e-mail found and unexpected", st.Leaks)
+	}
 	var audit struct{ Entries []ereview.Entry }
 	e.do("GET", "/v1/documents/"+docID+"/audit", key, nil, nil).json(t, &audit)
 	last := audit.Entries[len(audit.Entries)-1]
-	if last.Action != "apply" || !strings.Contains(last.Reason, ":leaks=") {
+	if last.Action != "apply_failed" || !strings.Contains(last.Reason, ":leaks=") {
 		t.Fatalf("last audit entry %+v", last)
 	}
 }

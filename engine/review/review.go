@@ -296,7 +296,9 @@ func Burn(masks []Mask) []contract.Mask {
 
 // Leak is something the appliance's own OCR and detection still read as
 // PII in a re-burned output (the re-scan at apply). Expected marks a leak
-// under a mask the reviewer rejected: readable on purpose.
+// under a mask the reviewer rejected: readable on purpose. A leak that is
+// not expected makes the job service refuse the apply (the old output
+// stays).
 type Leak struct {
 	Page       int     `json:"page"`
 	X0         float64 `json:"x0"`

@@ -426,9 +426,11 @@ async function save() {
 
 async function apply() {
   if (!REVIEWER) return;
+  let saved = false;
   try {
     document.body.dataset.state = 'applying';
     if (dirty) await save();
+    saved = true;
     status('Applying: re-burning from the original…');
     const res = await api('POST', `/docs/${DOC}/apply`);
     burnStamp++;
@@ -438,6 +440,10 @@ async function apply() {
     const scan = res.rescanned ? (bad ? ` The re-scan still reads ${bad} item(s) as PII: see the list.` : ' The re-scan of the output found nothing unexpected.') : ' (No re-scan: OCR is off.)';
     status(`Applied in ${res.apply_ms} ms: the output now has every mask that is not rejected (version ${res.version}).${scan}`, bad ? 'warn' : 'ok');
   } catch (err) {
+    // A refused apply keeps the old output; the state (saved, so nothing
+    // unsaved is lost) lists what the re-scan still read in the refused
+    // one, to mask it and apply again.
+    if (saved) await load().catch(() => {});
     document.body.dataset.state = 'failed';
     status(`Apply failed: ${err.message}`, 'error');
   }
