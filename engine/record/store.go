@@ -168,3 +168,11 @@ type ChargeReader interface {
 type SecretKeeper interface {
 	SharedSecret(candidate []byte) ([]byte, error)
 }
+
+// AuditKeyKeeper is offered by a shared store: the key every node seals
+// review audit logs with (engine/review), so that a log one node wrote
+// verifies and continues on any other. SharedAuditKey stores candidate
+// unless a key is stored already, and returns the stored one.
+type AuditKeyKeeper interface {
+	SharedAuditKey(candidate []byte) ([]byte, error)
+}

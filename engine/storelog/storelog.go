@@ -13,6 +13,7 @@
 //
 //	meta.schema                  layout version
 //	meta.upload-secret           the upload-signing secret all nodes share
+//	meta.audit-key               the review audit key all nodes share
 //	acct.<account>               Account (PagesUsed comes from the Ledger)
 //	email.<sha256 of e-mail>     account id
 //	key.<key>                    Key
@@ -89,11 +90,12 @@ type Log struct {
 }
 
 var (
-	_ record.Store        = (*Log)(nil)
-	_ record.LeasedQueue  = (*Log)(nil)
-	_ record.Roles        = (*Log)(nil)
-	_ record.ChargeReader = (*Log)(nil)
-	_ record.SecretKeeper = (*Log)(nil)
+	_ record.Store          = (*Log)(nil)
+	_ record.LeasedQueue    = (*Log)(nil)
+	_ record.Roles          = (*Log)(nil)
+	_ record.ChargeReader   = (*Log)(nil)
+	_ record.SecretKeeper   = (*Log)(nil)
+	_ record.AuditKeyKeeper = (*Log)(nil)
 )
 
 // Open returns the records kept in s, writing the layout version on
@@ -256,13 +258,25 @@ func (l *Log) DropLegacyUploadSecret() error { return nil }
 // SharedSecret returns the upload-signing secret every node shares,
 // storing candidate if none is stored yet (the first node to start wins).
 func (l *Log) SharedSecret(candidate []byte) ([]byte, error) {
+	return l.sharedMeta("meta.upload-secret", candidate)
+}
+
+// SharedAuditKey returns the review audit key every node shares, storing
+// candidate if none is stored yet (the first node to start wins).
+func (l *Log) SharedAuditKey(candidate []byte) ([]byte, error) {
+	return l.sharedMeta("meta.audit-key", candidate)
+}
+
+// sharedMeta creates the record key with candidate (hex) unless it
+// exists, and returns what it holds: written once, the same on every node.
+func (l *Log) sharedMeta(key string, candidate []byte) ([]byte, error) {
 	c, cancel := ctx()
 	defer cancel()
-	_, err := l.s.Docs.Create(c, "meta.upload-secret", []byte(hex.EncodeToString(candidate)))
+	_, err := l.s.Docs.Create(c, key, []byte(hex.EncodeToString(candidate)))
 	if err != nil && !errors.Is(err, store.ErrConflict) {
 		return nil, err
 	}
-	r, err := l.s.Docs.Get(c, "meta.upload-secret")
+	r, err := l.s.Docs.Get(c, key)
 	if err != nil {
 		return nil, err
 	}
