@@ -58,6 +58,7 @@ type Engine struct {
 
 	closing   atomic.Bool
 	secret    []byte          // signs upload URLs; DATA/upload-secret (loadUploadSecret)
+	auditKey  []byte          // keys review audit logs; DATA/audit-key (loadAuditKey)
 	base      context.Context // canceled by Close: workers stop
 	cancel    context.CancelFunc
 	stop      chan struct{}
@@ -172,6 +173,10 @@ func open(cfg Settings, proc Processor, log *slog.Logger, h hooks) (*Engine, err
 	if e.secret, err = e.loadUploadSecret(exposed); err != nil {
 		jl.Close()
 		return nil, fmt.Errorf("engine: upload secret: %w", err)
+	}
+	if e.auditKey, err = e.loadAuditKey(); err != nil {
+		jl.Close()
+		return nil, fmt.Errorf("engine: audit key: %w", err)
 	}
 	if err := e.recover(); err != nil {
 		jl.Close()

@@ -151,7 +151,7 @@ func (e *Engine) loadUploadSecret(exposed bool) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if err := writeSecret(e.cfg.Data, secret); err != nil {
+	if err := writeSecret(e.cfg.Data, uploadSecretFile, secret); err != nil {
 		return nil, fmt.Errorf("write %s: %w", path, err)
 	}
 	if ok {
@@ -172,11 +172,11 @@ func (e *Engine) dropLegacySecret(secret []byte) ([]byte, error) {
 	return secret, nil
 }
 
-// writeSecret writes DATA/upload-secret durably (temporary file, fsync,
-// rename, directory fsync), 0600 like every file createTemp makes. It
-// runs at Open only, so it uses the real fsync rather than the engine's
-// injectable one.
-func writeSecret(data string, secret []byte) error {
+// writeSecret writes DATA/name (upload-secret, audit-key) durably
+// (temporary file, fsync, rename, directory fsync), 0600 like every file
+// createTemp makes. It runs at Open only, so it uses the real fsync
+// rather than the engine's injectable one.
+func writeSecret(data, name string, secret []byte) error {
 	f, err := openDurable(data, (*os.File).Sync)
 	if err != nil {
 		return err
@@ -185,7 +185,7 @@ func writeSecret(data string, secret []byte) error {
 		f.abort()
 		return err
 	}
-	if err := f.place(uploadSecretFile); err != nil {
+	if err := f.place(name); err != nil {
 		return err
 	}
 	return syncDir(data)

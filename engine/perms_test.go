@@ -140,7 +140,7 @@ func TestPermsNobodyHelper(t *testing.T) {
 		t.Skip("run by TestDataDirPermissions")
 	}
 	fmt.Printf("uid=%d\n", os.Getuid())
-	names := []string{uploadSecretFile, "joblog", "joblog/CURRENT", "joblog/LOCK", "files"}
+	names := []string{uploadSecretFile, auditKeyFile, "joblog", "joblog/CURRENT", "joblog/LOCK", "files"}
 	if ents, err := os.ReadDir(filepath.Join(data, "joblog")); err == nil {
 		fmt.Printf("READ joblog/ (%d entries)\n", len(ents))
 	}

@@ -21,7 +21,8 @@ import (
 //	<doc id>.words.json    the pages' sizes and words with boxes, for search
 //	<doc id>.review.json   the review state (masks with status and reason,
 //	                       version); created from masks.json on first read
-//	<doc id>.audit.jsonl   the audit log, append-only, hash-chained
+//	<doc id>.audit.jsonl   the audit log, append-only, chained with
+//	                       HMAC-SHA256 under the audit key (auditkey.go)
 //
 // all purged with the job. State changes run under the account lock, so
 // the version check of a PUT and its write are one step. Apply re-burns
@@ -176,7 +177,9 @@ func (e *Engine) saveReview(ctx context.Context, d *record.Doc, st *review.State
 }
 
 // appendAudit adds entries to the document's audit log, chained to its
-// last entry, and syncs the file. The caller holds the account lock.
+// last entry and keyed with the installation's audit key (a log begun
+// before the key gets keyed entries after its legacy ones), and syncs
+// the file. The caller holds the account lock.
 func (e *Engine) appendAudit(ctx context.Context, d *record.Doc, actor string, changes []review.Change) error {
 	if len(changes) == 0 {
 		return nil
@@ -193,7 +196,7 @@ func (e *Engine) appendAudit(ctx context.Context, d *record.Doc, actor string, c
 	now := e.now()
 	for _, c := range changes {
 		ent := review.Seal(review.Entry{At: now, Actor: actor, Action: c.Action, MaskID: c.MaskID, Page: c.Page,
-			Category: c.Category, Reason: c.Reason}, last)
+			Category: c.Category, Reason: c.Reason}, last, e.auditKey)
 		buf.Write(review.AuditLine(ent))
 		last = &ent
 	}

@@ -256,7 +256,7 @@ func TestReviewAPI(t *testing.T) {
 	r = e.do("GET", "/v1/documents/"+docID+"/audit", key, nil, nil)
 	var audit struct{ Entries []ereview.Entry }
 	r.json(t, &audit)
-	if err := ereview.VerifyChain(audit.Entries); err != nil {
+	if err := e.eng.VerifyAudit(audit.Entries); err != nil {
 		t.Fatal(err)
 	}
 	actions := map[string]int{}
@@ -276,7 +276,7 @@ func TestReviewAPI(t *testing.T) {
 	}
 	r = e.do("GET", "/v1/documents/"+docID+"/audit", key, nil, map[string]string{"Accept": "text/csv"})
 	if r.status != 200 || !strings.HasPrefix(r.header.Get("Content-Type"), "text/csv") ||
-		!strings.HasPrefix(string(r.body), "seq,at,actor,action,mask_id,page,category,reason,prev,hash\n") ||
+		!strings.HasPrefix(string(r.body), "seq,at,actor,action,mask_id,page,category,reason,prev,hash,alg\n") ||
 		strings.Count(string(r.body), "\n") != len(audit.Entries)+1 {
 		t.Fatalf("CSV: %d %s %s", r.status, r.header.Get("Content-Type"), r.body)
 	}

@@ -2,7 +2,8 @@
 // the pipeline suggested, what a reviewer decided about each (accepted,
 // rejected, with a reason), the masks a reviewer drew, and a version for
 // optimistic concurrency (If-Match). It also holds the document's audit
-// log, append-only and hash-chained, and the words kept for search.
+// log, append-only and chained with HMAC-SHA256 under the installation's
+// audit key (audit.go), and the words kept for search.
 //
 // The package is pure: it validates and merges states and builds audit
 // entries; the job service (engine/review.go) stores them beside the

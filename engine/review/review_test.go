@@ -2,8 +2,6 @@ package review
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"strings"
 	"testing"
@@ -13,13 +11,30 @@ import (
 	"github.com/redactd/redactd/engine/page"
 )
 
+// testKey is an audit key of the tests.
+var testKey = []byte("0123456789abcdef0123456789abcdef")
+
 func chain(n int) []Entry {
 	var out []Entry
 	var prev *Entry
 	for i := 0; i < n; i++ {
-		e := Seal(Entry{At: time.Date(2026, 1, 2, 3, 4, i, 0, time.UTC), Actor: "api:a", Action: "reject", MaskID: "m1", Page: 1, Category: "Email"}, prev)
+		e := Seal(Entry{At: time.Date(2026, 1, 2, 3, 4, i, 0, time.UTC), Actor: "api:a", Action: "reject", MaskID: "m1", Page: 1, Category: "Email"}, prev, testKey)
 		out = append(out, e)
 		prev = &out[len(out)-1]
+	}
+	return out
+}
+
+// legacyChain is a chain as written before logs were keyed: plain
+// SHA-256, no alg.
+func legacyChain(n int) []Entry {
+	var out []Entry
+	prev := Genesis
+	for i := 0; i < n; i++ {
+		e := Entry{Seq: int64(i + 1), At: time.Date(2025, 1, 2, 3, 4, i, 0, time.UTC), Actor: "api:a", Action: "add", MaskID: "m2", Page: 2, Category: "Person", Prev: prev}
+		e.Hash = digest(e, nil)
+		out = append(out, e)
+		prev = e.Hash
 	}
 	return out
 }
@@ -28,21 +43,21 @@ func chain(n int) []Entry {
 // reordering or re-sealing a middle entry is found.
 func TestAuditChain(t *testing.T) {
 	c := chain(4)
-	if err := VerifyChain(c); err != nil {
+	if err := VerifyChain(c, testKey); err != nil {
 		t.Fatal(err)
 	}
-	if c[0].Prev != Genesis || c[1].Prev != c[0].Hash || c[3].Seq != 4 {
+	if c[0].Prev != Genesis || c[1].Prev != c[0].Hash || c[3].Seq != 4 || c[2].Alg != AlgHMAC {
 		t.Fatalf("links %+v", c)
 	}
 	tamper := map[string]func([]Entry) []Entry{
 		"edit":    func(c []Entry) []Entry { c[1].Action = "accept"; return c },
 		"remove":  func(c []Entry) []Entry { return append(c[:1], c[2:]...) },
 		"reorder": func(c []Entry) []Entry { c[1], c[2] = c[2], c[1]; return c },
-		"reseal":  func(c []Entry) []Entry { c[1].Reason = "x"; c[1] = Seal(c[1], &c[0]); return c },
+		"reseal":  func(c []Entry) []Entry { c[1].Reason = "x"; c[1] = Seal(c[1], &c[0], testKey); return c },
 		"actor":   func(c []Entry) []Entry { c[3].Actor = "api:b"; return c },
 	}
 	for name, f := range tamper {
-		if err := VerifyChain(f(chain(4))); !errors.Is(err, ErrBrokenChain) {
+		if err := VerifyChain(f(chain(4)), testKey); !errors.Is(err, ErrBrokenChain) {
 			t.Errorf("%s: %v, want a broken chain", name, err)
 		}
 	}
@@ -52,8 +67,8 @@ func TestAuditChain(t *testing.T) {
 		buf.Write(AuditLine(e))
 	}
 	back, err := ReadAudit(&buf)
-	if err != nil || VerifyChain(back) != nil || len(back) != 4 {
-		t.Fatalf("round trip: %v %v", err, VerifyChain(back))
+	if err != nil || VerifyChain(back, testKey) != nil || len(back) != 4 {
+		t.Fatalf("round trip: %v %v", err, VerifyChain(back, testKey))
 	}
 	buf.Reset()
 	WriteCSV(&buf, []Entry{{Actor: "=cmd()", Action: "add"}})
@@ -81,15 +96,68 @@ func TestAuditChainEveryField(t *testing.T) {
 		{"category", func(e *Entry) { e.Category = "Person" }},
 		{"reason", func(e *Entry) { e.Reason = "other" }},
 		{"prev", func(e *Entry) { e.Prev = Genesis }},
+		{"alg", func(e *Entry) { e.Alg = AlgLegacy }},
 	} {
 		ch := chain(3)
 		c.alter(&ch[1])
-		if err := VerifyChain(ch); !errors.Is(err, ErrBrokenChain) {
+		if err := VerifyChain(ch, testKey); !errors.Is(err, ErrBrokenChain) {
 			t.Errorf("%s altered: VerifyChain %v, want a broken chain", c.field, err)
 		}
-		if sum := sha256.Sum256(chainInput(ch[1])); hex.EncodeToString(sum[:]) == ch[1].Hash {
+		if digest(ch[1], testKey) == ch[1].Hash {
 			t.Errorf("%s altered: the entry's hash still matches; chainInput leaves it out", c.field)
 		}
+	}
+}
+
+// TestAuditChainKey: a chain sealed with one key does not verify with
+// another, nor without one.
+func TestAuditChainKey(t *testing.T) {
+	c := chain(3)
+	other := []byte("fedcba9876543210fedcba9876543210")
+	if err := VerifyChain(c, other); !errors.Is(err, ErrBrokenChain) {
+		t.Fatalf("with another key: %v, want a broken chain", err)
+	}
+	if err := VerifyChain(c, nil); err == nil {
+		t.Fatal("a keyed chain verified without a key")
+	}
+	// Recomputed as plain SHA-256 by someone without the key: a keyed
+	// entry relabeled legacy does not verify.
+	forged := chain(3)
+	forged[2].Alg = AlgLegacy
+	forged[2].Hash = digest(forged[2], nil)
+	if err := VerifyChain(forged, testKey); !errors.Is(err, ErrBrokenChain) {
+		t.Fatalf("keyed entry recomputed unkeyed: %v, want a broken chain", err)
+	}
+}
+
+// TestAuditChainLegacy: a log written before the key (plain SHA-256, no
+// alg) still verifies, also continued by keyed entries; an unkeyed entry
+// after a keyed one does not.
+func TestAuditChainLegacy(t *testing.T) {
+	old := legacyChain(3)
+	if err := VerifyChain(old, testKey); err != nil {
+		t.Fatalf("legacy chain: %v", err)
+	}
+	old[1].Page = 3
+	if err := VerifyChain(old, testKey); !errors.Is(err, ErrBrokenChain) {
+		t.Fatalf("legacy chain edited: %v, want a broken chain", err)
+	}
+	mixed := legacyChain(2)
+	mixed = append(mixed, Seal(Entry{At: time.Now(), Actor: "api:a", Action: "apply"}, &mixed[1], testKey))
+	if err := VerifyChain(mixed, testKey); err != nil {
+		t.Fatalf("legacy chain continued keyed: %v", err)
+	}
+	after := append(mixed[:3:3], Entry{Seq: 4, At: time.Now(), Actor: "api:a", Action: "add", Prev: mixed[2].Hash})
+	after[3].Hash = digest(after[3], nil)
+	if err := VerifyChain(after, testKey); !errors.Is(err, ErrBrokenChain) {
+		t.Fatalf("unkeyed entry after a keyed one: %v, want a broken chain", err)
+	}
+	var buf bytes.Buffer
+	for _, e := range mixed {
+		buf.Write(AuditLine(e))
+	}
+	if strings.Count(buf.String(), `"alg":"hmac-sha256"`) != 1 {
+		t.Fatalf("alg on the lines: %s", buf.String())
 	}
 }
 
