@@ -28,6 +28,7 @@
 //	queue/<unix ns, 8 bytes BE><doc>    QueueEntry value (job id)
 //	expire/<unix ns, 8 bytes BE><job>   empty: retention index
 //	hook/<job>                          Hook: pending webhook delivery
+//	review/<kind>/<sha256 of token>     ReviewGrant: review link or editor session
 //
 // Values are JSON records carrying a version field "v"; a record written by
 // a newer binary is refused rather than misread.
@@ -114,6 +115,9 @@ type Log struct {
 	mu     sync.RWMutex // write-held only by Close
 	closed bool
 	db     *pebble.DB
+	// reviewMu makes a review grant's read, compare and write one step
+	// (review.go).
+	reviewMu sync.Mutex
 }
 
 // Open opens or creates the job log in dir, checks the schema version

@@ -198,7 +198,7 @@ func (l *Log) Expired(now time.Time, limit int) ([]RetentionEntry, error) {
 func (l *Log) Count(kind string) (int, error) {
 	p, ok := map[string]string{
 		"account": pAccount, "key": pKey, "job": pJob, "doc": pDoc, "idem": pIdem,
-		"event": pEvent, "queue": pQueue, "expire": pRetention, "hook": pHook,
+		"event": pEvent, "queue": pQueue, "expire": pRetention, "hook": pHook, "review": pReview,
 	}[kind]
 	if !ok {
 		return 0, fmt.Errorf("joblog: unknown kind %q", kind)

@@ -1,5 +1,5 @@
 // Package record holds the job service's stored records (accounts, keys,
-// jobs, documents, events, idempotency and webhook records) and the
+// jobs, documents, events, idempotency, webhook and review records) and the
 // errors every record store returns. It is a leaf shared by the engine
 // and the stores under it (engine/joblog on pebble, engine/storelog on
 // the engine/store contract), so neither store imports the other and the
@@ -185,4 +185,42 @@ type QueueEntry struct {
 type RetentionEntry struct {
 	At    time.Time
 	JobID string
+}
+
+// Kinds of ReviewGrant.
+const (
+	ReviewLink    = "link"
+	ReviewSession = "session"
+)
+
+// ReviewGrant is a review link or an editor session (server/review): what
+// it allows (one job of one account, a role, the name the audit log gives
+// the person) and the API key that made it, so that revoking the key ends
+// it. It is stored under the SHA-256 of its token, never the token, so
+// the records show nothing a browser could present.
+type ReviewGrant struct {
+	V int `json:"v"`
+	// Rev is the revision the record was read at: UpdateReviewGrant and
+	// DeleteReviewGrant act only on an unchanged record.
+	Rev       uint64    `json:"-"`
+	AccountID string    `json:"account_id"`
+	KeyID     string    `json:"key_id"`
+	JobID     string    `json:"job_id"`
+	Role      string    `json:"role"`
+	Actor     string    `json:"actor"`
+	Created   time.Time `json:"created"`
+	// Expires is a link's end, or a session's absolute end (its
+	// redemption plus review-session-max).
+	Expires time.Time `json:"expires"`
+	// Seen is a session's last use as stored (refreshed only now and
+	// then, see engine/reviewaccess.go); Idle is the idle bound it was
+	// opened with. Both are zero for a link.
+	Seen time.Time     `json:"seen,omitzero"`
+	Idle time.Duration `json:"idle,omitempty"`
+}
+
+// Ended reports whether g no longer works at now: past its end, or, for
+// a session, idle for its idle bound.
+func (g *ReviewGrant) Ended(now time.Time) bool {
+	return !now.Before(g.Expires) || (g.Idle > 0 && now.Sub(g.Seen) >= g.Idle)
 }

@@ -176,3 +176,21 @@ type SecretKeeper interface {
 type AuditKeyKeeper interface {
 	SharedAuditKey(candidate []byte) ([]byte, error)
 }
+
+// ReviewStore keeps review links and editor sessions (ReviewGrant), so
+// that any node redeems a link another one made and serves a session
+// another one opened. Grants are keyed by kind (ReviewLink,
+// ReviewSession) and the SHA-256 of their token. Update and Delete act
+// on the record as read (its Rev): a changed one is a *ConflictError, a
+// deleted one ErrNotFound; so of two deletes of one link, on any nodes,
+// exactly one succeeds, which is what makes a link single-use.
+type ReviewStore interface {
+	ReviewGrant(kind string, hash []byte) (*ReviewGrant, error)
+	// CreateReviewGrant stores a new grant; a taken hash is a conflict.
+	CreateReviewGrant(kind string, hash []byte, g *ReviewGrant) error
+	UpdateReviewGrant(kind string, hash []byte, g *ReviewGrant) error
+	DeleteReviewGrant(kind string, hash []byte, g *ReviewGrant) error
+	// ReviewGrants calls fn for every stored grant until it returns
+	// false: for sweeps and revocation, never for a request path.
+	ReviewGrants(fn func(kind string, hash []byte, g *ReviewGrant) bool) error
+}

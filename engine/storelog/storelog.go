@@ -23,6 +23,7 @@
 //	ajob.<account>.<job>         creation time (unix ns): the account's jobs
 //	ajobt.<account>.<pos>.<job>  job id: the account's jobs newest first,
 //	                             for listing a page at a time (listKey)
+//	review.<kind>.<sha256>       ReviewGrant: review link or editor session (review.go)
 //
 // Idempotency keys are store.Idempotency claims, quota is store.Ledger
 // (one charge per document whatever the retries), and the ready queue is
@@ -96,6 +97,7 @@ var (
 	_ record.ChargeReader   = (*Log)(nil)
 	_ record.SecretKeeper   = (*Log)(nil)
 	_ record.AuditKeyKeeper = (*Log)(nil)
+	_ record.ReviewStore    = (*Log)(nil)
 )
 
 // Open returns the records kept in s, writing the layout version on
