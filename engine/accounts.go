@@ -47,7 +47,9 @@ func (e *Engine) Authenticate(ctx context.Context, apiKey string) (*Account, err
 	if err != nil {
 		return nil, e.logErr("authenticate", err)
 	}
-	return toAccount(a), nil
+	acct := toAccount(a)
+	acct.KeyID = k.ID
+	return acct, nil
 }
 
 // normalizeEmail trims and lower-cases an address and checks its syntax.
@@ -142,7 +144,8 @@ func (e *Engine) ListKeys(ctx context.Context) ([]KeyInfo, error) {
 }
 
 // RevokeKey revokes a key by its public id; revoking twice is not an
-// error. Unknown ids give ErrNotFound.
+// error. Unknown ids give ErrNotFound. The review links and editor
+// sessions made with the key end with it (reviewaccess.go).
 func (e *Engine) RevokeKey(ctx context.Context, keyID string) error {
 	e.adminMu.Lock()
 	defer e.adminMu.Unlock()
@@ -163,7 +166,14 @@ func (e *Engine) RevokeKey(ctx context.Context, keyID string) error {
 	if err := b.Commit(true); err != nil {
 		return e.logErr("revoke key", err)
 	}
-	e.log.Info("api key revoked", "key_id", k.ID, "account", k.AccountID)
+	// Its review links and sessions are refused from now on by every
+	// node (reviewGrant reads the key at each use); deleting them here
+	// only keeps the store tidy, so a failure is logged, not returned.
+	n, err := e.dropReviewGrants(func(g *record.ReviewGrant) bool { return g.KeyID == k.ID })
+	if err != nil {
+		e.log.Warn("engine: revoke key: deleting its review links and sessions", "key_id", k.ID, "err", err)
+	}
+	e.log.Info("api key revoked", "key_id", k.ID, "account", k.AccountID, "review_grants_deleted", n)
 	return nil
 }
 

@@ -74,6 +74,10 @@ type Account struct {
 	PagesUsed  int64
 	Defaults   Options
 	CreatedAt  time.Time
+	// KeyID is the API key the caller authenticated with (Authenticate):
+	// a review link records it, so that revoking the key ends the link
+	// and the sessions opened with it.
+	KeyID string
 }
 
 // Job is the API view of a job.

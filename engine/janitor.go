@@ -224,7 +224,8 @@ func (e *Engine) sweepBlobs(ctx context.Context) error {
 
 // janitorOnce handles the retention entries that are due: it purges
 // finished jobs and expires direct-upload reservations whose URLs ran
-// out. Then it removes old orphaned directories.
+// out. Then it deletes ended review links and sessions and removes old
+// orphaned directories.
 func (e *Engine) janitorOnce(ctx context.Context) {
 	e.janMu.Lock()
 	defer e.janMu.Unlock()
@@ -251,6 +252,7 @@ func (e *Engine) janitorOnce(ctx context.Context) {
 	if purged > 0 {
 		e.log.Info("engine: purged expired jobs", "jobs", purged)
 	}
+	e.sweepReview()
 	if err := e.sweepOrphans(orphanGrace, false); err != nil && ctx.Err() == nil {
 		e.log.Error("engine: janitor: sweeping orphans", "err", err)
 	}

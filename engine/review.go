@@ -59,6 +59,8 @@ type Reviewer interface {
 	// sent). The caller calls release when it is done with the path.
 	ReviewFile(ctx context.Context, acct *Account, docID string, output bool) (path string, release func(), err error)
 	ReviewLimits() review.Limits
+	// ReviewAccess keeps the editor's links and sessions.
+	ReviewAccess
 }
 
 var _ Reviewer = (*Engine)(nil)
