@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"strconv"
 	"strings"
@@ -253,7 +254,7 @@ type reviewLinkBody struct {
 
 // LinkIssuer creates single-use review links (server/review.Editor).
 type LinkIssuer interface {
-	CreateLink(acct *engine.Account, jobID, role, reviewer string, ttl time.Duration) (path string, expires time.Time, err error)
+	CreateLink(ctx context.Context, acct *engine.Account, jobID, role, reviewer string, ttl time.Duration) (path string, expires time.Time, err error)
 }
 
 // maxLinkMinutes bounds a link's validity: a day.
@@ -310,7 +311,7 @@ func (s *Server) reviewLink(r *reqCtx) error {
 	if req.Minutes > 0 {
 		ttl = time.Duration(req.Minutes) * time.Minute
 	}
-	path, exp, err := s.links.CreateLink(r.acct, id, req.Role, req.Reviewer, ttl)
+	path, exp, err := s.links.CreateLink(r.ctx, r.acct, id, req.Role, req.Reviewer, ttl)
 	if err != nil {
 		return err
 	}

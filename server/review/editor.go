@@ -61,14 +61,12 @@ type Options struct {
 	Reasons      []string
 	SecureCookie bool // __Host- cookie with Secure (HTTPS)
 	Log          *slog.Logger
-	Now          func() time.Time
 }
 
 // Editor serves /review/ and issues links.
 type Editor struct {
 	svc  engine.Reviewer
 	opts Options
-	st   *store
 	cop  *http.CrossOriginProtection
 	log  *slog.Logger
 	// renders bounds previews rendered at once: each costs a page of
@@ -78,19 +76,17 @@ type Editor struct {
 
 // New builds the editor over the job service's review side.
 func New(svc engine.Reviewer, opts Options) *Editor {
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
 	if opts.Log == nil {
 		opts.Log = slog.Default()
 	}
-	return &Editor{svc: svc, opts: opts, st: newStore(opts.Idle, opts.MaxAge, opts.Now),
+	return &Editor{svc: svc, opts: opts,
 		cop: http.NewCrossOriginProtection(), log: opts.Log, renders: make(chan struct{}, max(2, runtime.NumCPU()))}
 }
 
-// CreateLink registers a single-use link to a job for acct and returns
-// its path (the server prefixes its public URL).
-func (ed *Editor) CreateLink(acct *engine.Account, jobID, role, reviewer string, ttl time.Duration) (string, time.Time, error) {
+// CreateLink registers a single-use link to a job for acct (with the key
+// acct authenticated with) and returns its path (the server prefixes its
+// public URL).
+func (ed *Editor) CreateLink(ctx context.Context, acct *engine.Account, jobID, role, reviewer string, ttl time.Duration) (string, time.Time, error) {
 	actor := "reviewer"
 	if reviewer != "" {
 		actor = "reviewer:" + reviewer
@@ -98,7 +94,10 @@ func (ed *Editor) CreateLink(acct *engine.Account, jobID, role, reviewer string,
 	if role == RoleViewer {
 		actor = "viewer"
 	}
-	tok, exp := ed.st.addLink(grant{acct: acct, jobID: jobID, role: role, actor: actor}, ttl)
+	tok, exp, err := ed.svc.CreateReviewLink(ctx, acct, jobID, role, actor, ttl)
+	if err != nil {
+		return "", time.Time{}, err
+	}
 	return Prefix + "link/" + tok, exp, nil
 }
 
@@ -107,7 +106,7 @@ type req struct {
 	*fasthttp.RequestCtx
 	ctx  context.Context
 	segs []string // path after /review/, split
-	g    grant
+	g    *engine.ReviewGrant
 	tok  string
 }
 
@@ -136,7 +135,11 @@ func (ed *Editor) Handle(fctx *fasthttp.RequestCtx) {
 		ed.redeem(r, r.segs[1])
 		return
 	}
-	if !ed.authorize(r) {
+	if ok, err := ed.authorize(r); !ok {
+		if err != nil {
+			ed.engineFail(r, err)
+			return
+		}
 		if crossSiteArrival(fctx) {
 			ed.bounce(r)
 			return
@@ -169,14 +172,20 @@ func (ed *Editor) cookieName() string {
 	return cookiePlain
 }
 
-func (ed *Editor) authorize(r *req) bool {
+// authorize finds the request's session. A session that is unknown,
+// ended or made with a revoked key is no session (false, nil); err is
+// the service failing.
+func (ed *Editor) authorize(r *req) (bool, error) {
 	tok := string(r.Request.Header.Cookie(ed.cookieName()))
-	g, ok := ed.st.session(tok)
-	if !ok {
-		return false
+	g, err := ed.svc.ReviewSession(r.ctx, tok)
+	if errors.Is(err, engine.ErrUnauthorized) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
 	}
 	r.g, r.tok = g, tok
-	return true
+	return true, nil
 }
 
 // redeem spends a link: a session cookie, then a redirect to the job's
@@ -184,9 +193,13 @@ func (ed *Editor) authorize(r *req) bool {
 // the link's URL from leaking onward).
 func (ed *Editor) redeem(r *req, tok string) {
 	r.Response.Header.Set("Cache-Control", "no-store")
-	stok, g, err := ed.st.redeem(tok)
-	if err != nil {
+	stok, g, err := ed.svc.RedeemReviewLink(r.ctx, tok, ed.opts.Idle, ed.opts.MaxAge)
+	if errors.Is(err, engine.ErrNotFound) {
 		ed.fail(r, http.StatusNotFound, "this review link is unknown, used or expired; ask for a new one")
+		return
+	}
+	if err != nil {
+		ed.engineFail(r, err)
 		return
 	}
 	c := fasthttp.AcquireCookie()
@@ -203,7 +216,7 @@ func (ed *Editor) redeem(r *req, tok string) {
 	}
 	c.SetMaxAge(int(ed.opts.MaxAge / time.Second))
 	r.Response.Header.SetCookie(c)
-	r.Response.Header.Set("Location", Prefix+"jobs/"+g.jobID)
+	r.Response.Header.Set("Location", Prefix+"jobs/"+g.JobID)
 	r.SetStatusCode(http.StatusSeeOther)
 }
 
@@ -241,7 +254,10 @@ func (ed *Editor) route(r *req, method string) {
 	case n == 2 && s[0] == "docs" && method == "GET":
 		ed.editorPage(r, s[1])
 	case n == 1 && s[0] == "signout" && method == "POST":
-		ed.st.end(r.tok)
+		if err := ed.svc.EndReviewSession(r.ctx, r.tok); err != nil {
+			ed.engineFail(r, err)
+			return
+		}
 		r.Response.Header.Set("Clear-Site-Data", `"cookies"`)
 		ed.json(r, http.StatusOK, map[string]bool{"signed_out": true})
 	case n == 4 && s[0] == "api" && s[1] == "docs" && s[3] == "state" && method == "GET":
@@ -268,7 +284,7 @@ func (ed *Editor) route(r *req, method string) {
 // jobDoc checks that docID belongs to the session's job and returns the
 // job.
 func (ed *Editor) jobDoc(r *req, docID string) (*engine.Job, bool) {
-	j, err := ed.svc.StudioJob(r.ctx, r.g.acct, r.g.jobID)
+	j, err := ed.svc.StudioJob(r.ctx, r.g.Account, r.g.JobID)
 	if err != nil {
 		ed.engineFail(r, err)
 		return nil, false
@@ -288,7 +304,7 @@ func (ed *Editor) jobDoc(r *req, docID string) (*engine.Job, bool) {
 // sameJob is for job-scoped API routes: the path's job must be the
 // session's.
 func (ed *Editor) sameJob(r *req, jobID string) (*engine.Job, bool) {
-	if jobID != r.g.jobID {
+	if jobID != r.g.JobID {
 		ed.fail(r, http.StatusNotFound, "not found")
 		return nil, false
 	}
@@ -296,7 +312,7 @@ func (ed *Editor) sameJob(r *req, jobID string) (*engine.Job, bool) {
 }
 
 func (ed *Editor) mayEdit(r *req) bool {
-	if r.g.role != RoleReviewer {
+	if r.g.Role != RoleReviewer {
 		ed.fail(r, http.StatusForbidden, "this link is for viewing only")
 		return false
 	}
@@ -321,7 +337,7 @@ func (ed *Editor) jobPage(r *req, jobID string) {
 	if !ok {
 		return
 	}
-	ed.html(r, "job.html", pageData{JobID: j.ID, Job: j, Role: r.g.role, Actor: r.g.actor, Docs: j.Documents})
+	ed.html(r, "job.html", pageData{JobID: j.ID, Job: j, Role: r.g.Role, Actor: r.g.Actor, Docs: j.Documents})
 }
 
 func (ed *Editor) editorPage(r *req, docID string) {
@@ -340,7 +356,7 @@ func (ed *Editor) editorPage(r *req, docID string) {
 		cats = append(cats, string(c))
 	}
 	cats = append(cats, string(page.IncludedTerm))
-	ed.html(r, "editor.html", pageData{JobID: j.ID, Job: j, Doc: doc, Role: r.g.role, Actor: r.g.actor,
+	ed.html(r, "editor.html", pageData{JobID: j.ID, Job: j, Doc: doc, Role: r.g.Role, Actor: r.g.Actor,
 		Reasons: strings.Join(ed.opts.Reasons, ","), Categories: strings.Join(cats, ","), Docs: j.Documents})
 }
 
@@ -389,13 +405,13 @@ func (ed *Editor) state(r *req, docID string) {
 	if _, ok := ed.jobDoc(r, docID); !ok {
 		return
 	}
-	st, err := ed.svc.ReviewState(r.ctx, r.g.acct, docID)
+	st, err := ed.svc.ReviewState(r.ctx, r.g.Account, docID)
 	if err != nil {
 		ed.engineFail(r, err)
 		return
 	}
 	r.Response.Header.Set("ETag", strconv.Quote(strconv.FormatInt(st.Version, 10)))
-	ed.json(r, http.StatusOK, stateBody{State: st, Role: r.g.role})
+	ed.json(r, http.StatusOK, stateBody{State: st, Role: r.g.Role})
 }
 
 // previewWait is how long a preview waits for a render slot before 503.
@@ -446,12 +462,12 @@ func (ed *Editor) putMasks(r *req, docID string) {
 		ed.fail(r, http.StatusBadRequest, `body: want {"masks": [...]}`)
 		return
 	}
-	st, err := ed.svc.PutReview(r.ctx, r.g.acct, docID, v, body.Masks, r.g.actor)
+	st, err := ed.svc.PutReview(r.ctx, r.g.Account, docID, v, body.Masks, r.g.Actor)
 	if err != nil {
 		ed.engineFail(r, err)
 		return
 	}
-	ed.json(r, http.StatusOK, stateBody{State: st, Role: r.g.role})
+	ed.json(r, http.StatusOK, stateBody{State: st, Role: r.g.Role})
 }
 
 func (ed *Editor) apply(r *req, docID string) {
@@ -462,7 +478,7 @@ func (ed *Editor) apply(r *req, docID string) {
 		return
 	}
 	start := time.Now()
-	ap, err := ed.svc.ApplyReview(r.ctx, r.g.acct, docID, r.g.actor)
+	ap, err := ed.svc.ApplyReview(r.ctx, r.g.Account, docID, r.g.Actor)
 	if err != nil {
 		ed.engineFail(r, err)
 		return
@@ -475,7 +491,7 @@ func (ed *Editor) audit(r *req, docID string) {
 	if _, ok := ed.jobDoc(r, docID); !ok {
 		return
 	}
-	ents, err := ed.svc.ReviewAudit(r.ctx, r.g.acct, docID)
+	ents, err := ed.svc.ReviewAudit(r.ctx, r.g.Account, docID)
 	if err != nil {
 		ed.engineFail(r, err)
 		return
@@ -501,7 +517,7 @@ func (ed *Editor) preview(r *req, docID, pageStr, file string) {
 		ed.fail(r, http.StatusNotFound, "not found")
 		return
 	}
-	if layer == "original" && r.g.role != RoleReviewer {
+	if layer == "original" && r.g.Role != RoleReviewer {
 		ed.fail(r, http.StatusForbidden, "viewers see the burned layer only")
 		return
 	}
@@ -516,7 +532,7 @@ func (ed *Editor) preview(r *req, docID, pageStr, file string) {
 		ed.fail(r, http.StatusBadRequest, err.Error())
 		return
 	}
-	path, release, err := ed.svc.ReviewFile(r.ctx, r.g.acct, docID, layer != "original")
+	path, release, err := ed.svc.ReviewFile(r.ctx, r.g.Account, docID, layer != "original")
 	if err != nil {
 		ed.engineFail(r, err)
 		return

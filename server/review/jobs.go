@@ -78,7 +78,7 @@ func (ed *Editor) search(r *req, jobID string) {
 	}
 	hits := []hit{}
 	for _, d := range j.Documents {
-		ws, err := ed.svc.ReviewWords(r.ctx, r.g.acct, d.ID)
+		ws, err := ed.svc.ReviewWords(r.ctx, r.g.Account, d.ID)
 		if err != nil {
 			continue // not reviewable (error, in progress)
 		}
@@ -132,7 +132,7 @@ func (ed *Editor) terms(r *req, jobID string) {
 	}
 	changed := map[string]int64{}
 	for _, d := range j.Documents {
-		ws, err := ed.svc.ReviewWords(r.ctx, r.g.acct, d.ID)
+		ws, err := ed.svc.ReviewWords(r.ctx, r.g.Account, d.ID)
 		if err != nil {
 			continue
 		}
@@ -140,7 +140,7 @@ func (ed *Editor) terms(r *req, jobID string) {
 		if len(hits) == 0 {
 			continue
 		}
-		st, err := ed.svc.ReviewState(r.ctx, r.g.acct, d.ID)
+		st, err := ed.svc.ReviewState(r.ctx, r.g.Account, d.ID)
 		if err != nil {
 			continue
 		}
@@ -148,7 +148,7 @@ func (ed *Editor) terms(r *req, jobID string) {
 		if n == 0 {
 			continue
 		}
-		st, err = ed.svc.PutReview(r.ctx, r.g.acct, d.ID, st.Version, masks, r.g.actor)
+		st, err = ed.svc.PutReview(r.ctx, r.g.Account, d.ID, st.Version, masks, r.g.Actor)
 		if err != nil {
 			ed.engineFail(r, err)
 			return
@@ -211,7 +211,7 @@ func (ed *Editor) summary(r *req, jobID string) {
 	c := counts{ByStatus: map[string]int{}, ByCategory: map[string]map[string]int{}, BySource: map[string]map[string]int{}}
 	masked, unmasked := map[string]int{}, map[string]int{}
 	for _, d := range j.Documents {
-		st, err := ed.svc.ReviewState(r.ctx, r.g.acct, d.ID)
+		st, err := ed.svc.ReviewState(r.ctx, r.g.Account, d.ID)
 		if err != nil {
 			continue
 		}
@@ -224,10 +224,10 @@ func (ed *Editor) summary(r *req, jobID string) {
 			inc(c.ByCategory, m.Category, status)
 			inc(c.BySource, m.Source, status)
 		}
-		if r.g.role != RoleReviewer {
+		if r.g.Role != RoleReviewer {
 			continue // a viewer is not shown words of the document
 		}
-		ws, err := ed.svc.ReviewWords(r.ctx, r.g.acct, d.ID)
+		ws, err := ed.svc.ReviewWords(r.ctx, r.g.Account, d.ID)
 		if err != nil {
 			continue
 		}
