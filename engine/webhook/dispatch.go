@@ -3,14 +3,19 @@ package webhook
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"net"
 	"net/http"
-	"net/url"
+	"strconv"
+	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -212,24 +217,68 @@ func (d *Dispatcher) attempt(dl Delivery) {
 	now := d.now()
 	if now.Sub(dl.FirstAt) >= d.opts.RetryFor {
 		d.metrics.dropped.Inc()
-		d.log.Warn("webhook dropped", "job", dl.JobID, "attempts", attempts, "err", cause(err))
+		d.log.Warn("webhook dropped", "job", dl.JobID, "attempts", attempts, "failure", failure(err))
 		d.record(d.store.Dropped(dl.JobID), dl)
 		return
 	}
 	next := now.Add(d.backoff(attempts))
-	d.log.Info("webhook attempt failed", "job", dl.JobID, "attempt", attempts, "outcome", outcome, "err", cause(err), "retry_at", next)
+	d.log.Info("webhook attempt failed", "job", dl.JobID, "attempt", attempts, "outcome", outcome, "failure", failure(err), "retry_at", next)
 	d.record(d.store.Retry(dl.JobID, attempts, next), dl)
 }
 
-// cause is err without the request URL net/http puts into it: callback
-// URLs may hold tokens and never go into logs.
-func cause(err error) string {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err.Error()
+// failure names the kind of a failed attempt for the log, never its
+// text. Callback URLs may hold tokens and their hosts are the caller's
+// business, so neither goes into logs, and the errors of a delivery carry
+// them: *url.Error prints the URL, *net.DNSError the host name,
+// *net.OpError the address and port, x509.HostnameError the names the
+// certificate is valid for.
+func failure(err error) string {
+	var (
+		st      statusError
+		dnsErr  *net.DNSError
+		certErr *tls.CertificateVerificationError
+		alert   tls.AlertError
+		record  tls.RecordHeaderError
+		host    x509.HostnameError
+		unknown x509.UnknownAuthorityError
+		invalid x509.CertificateInvalidError
+		ne      net.Error
+	)
+	switch {
+	case errors.As(err, &st):
+		return "status " + strconv.Itoa(st.code)
+	case errors.Is(err, ErrRefused):
+		return "not allowed" // no address permitted by webhook-allow-hosts
+	case errors.As(err, &dnsErr):
+		return "dns"
+	case errors.As(err, &certErr), errors.As(err, &alert), errors.As(err, &record),
+		errors.As(err, &host), errors.As(err, &unknown), errors.As(err, &invalid):
+		return "tls"
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused"
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
+		return "connection reset"
+	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
+		return "unreachable"
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
+		return "timeout"
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "connection closed"
+	case errors.Is(err, errBadURL):
+		return "bad url"
+	case strings.Contains(err.Error(), "tls:"):
+		return "tls" // crypto/tls's own errors are mostly plain strings
 	}
-	return err.Error()
+	return "other"
 }
+
+// statusError is a receiver's answer other than 2xx.
+type statusError struct{ code int }
+
+func (e statusError) Error() string { return "webhook: receiver answered " + strconv.Itoa(e.code) }
+
+// errBadURL: a stored callback URL that no longer parses.
+var errBadURL = errors.New("webhook: bad callback URL")
 
 func (d *Dispatcher) record(err error, dl Delivery) {
 	if err != nil {
@@ -255,7 +304,7 @@ func (d *Dispatcher) send(dl Delivery, body, secret []byte) error {
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, dl.URL, bytes.NewReader(body))
 	if err != nil {
-		return err
+		return errBadURL // err would echo the URL
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "redactd-webhook")
@@ -268,7 +317,7 @@ func (d *Dispatcher) send(dl Delivery, body, secret []byte) error {
 	defer resp.Body.Close()
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("webhook: receiver answered %d", resp.StatusCode)
+		return statusError{resp.StatusCode}
 	}
 	return nil
 }
