@@ -53,14 +53,14 @@ func Engine(cfg config.Config, reg prometheus.Registerer) engine.Settings {
 type natsCluster struct {
 	cfg config.Config
 	reg prometheus.Registerer
-	st  *natsstore.Store // set by records
+	st  store.Store // set by records: the cluster store, retried (natsstore.Store.Contract)
 }
 
 func (c *natsCluster) blobs() (store.Blobs, error) {
 	if c.cfg.BlobStore == "dir" {
 		return dirblob.Open(c.cfg.BlobDir)
 	}
-	if c.st == nil {
+	if c.st.Blobs == nil {
 		return nil, fmt.Errorf("nats: blobs opened before records")
 	}
 	return c.st.Blobs, nil
@@ -95,7 +95,8 @@ func (c *natsCluster) records() (record.Store, error) {
 		nc.Close()
 		return nil, err
 	}
-	l, err := storelog.Open(ctx, st.Contract(), storelog.Options{
+	contract := st.Contract()
+	l, err := storelog.Open(ctx, contract, storelog.Options{
 		LeaseTime: cfg.NATSLease,
 		Close:     func() error { nc.Close(); return nil },
 	})
@@ -103,7 +104,7 @@ func (c *natsCluster) records() (record.Store, error) {
 		nc.Close()
 		return nil, err
 	}
-	c.st = st
+	c.st = contract
 	return l, nil
 }
 

@@ -29,6 +29,10 @@ type Metrics struct {
 	// ConsumerRecreations counts pull consumers re-created by the
 	// watchdog.
 	ConsumerRecreations prometheus.Counter
+	// Retries counts calls tried again after a transient error (a
+	// leader election, a reconnect), by op (docs_create, blobs_put...):
+	// bursts when a server is lost, none in a healthy cluster.
+	Retries *prometheus.CounterVec
 }
 
 // NewMetrics creates the metrics and registers them on reg (nil: not
@@ -54,9 +58,12 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		ConsumerRecreations: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "redactd_store_consumer_recreations_total", Help: "Pull consumers re-created by the queue's watchdog.",
 		}),
+		Retries: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "redactd_store_retries_total", Help: "Store calls tried again after a transient error (leader election, reconnect), by operation.",
+		}, []string{"op"}),
 	}
 	if reg != nil {
-		reg.MustRegister(m.OpDuration, m.Conflicts, m.Redeliveries, m.Exhausted, m.StaleLeases, m.ConsumerRecreations)
+		reg.MustRegister(m.OpDuration, m.Conflicts, m.Redeliveries, m.Exhausted, m.StaleLeases, m.ConsumerRecreations, m.Retries)
 	}
 	return m
 }

@@ -135,11 +135,23 @@ type Store struct {
 	Ledger     *Ledger
 	Blobs      *Blobs
 	Singletons *Singletons
+
+	m *Metrics
 }
 
-// Contract returns the store as the job service takes it.
+// Contract returns the store as the job service takes it: every call
+// retried through a leader election (store.WithRetry with Transient, for
+// store.DefaultRetryFor), each retry counted in Metrics.Retries.
 func (s *Store) Contract() store.Store {
-	return store.Store{Docs: s.Docs, Idempotency: s.Idem, Queue: s.Queue, Ledger: s.Ledger, Blobs: s.Blobs, Singletons: s.Singletons}
+	raw := store.Store{Docs: s.Docs, Idempotency: s.Idem, Queue: s.Queue, Ledger: s.Ledger, Blobs: s.Blobs, Singletons: s.Singletons}
+	return store.WithRetry(raw, store.Retry{
+		Transient: Transient,
+		Retried: func(op string) {
+			if s.m != nil {
+				s.m.Retries.WithLabelValues(op).Inc()
+			}
+		},
+	})
 }
 
 // openTry bounds one attempt of Open. Nodes started together create the
@@ -179,7 +191,7 @@ func Open(ctx context.Context, nc *nats.Conn, o Options) (*Store, error) {
 
 func open(ctx context.Context, js jetstream.JetStream, o Options) (*Store, error) {
 	var err error
-	var s Store
+	s := Store{m: o.Metrics}
 	if s.Docs, err = OpenDocs(ctx, js, o); err != nil {
 		return nil, err
 	}
@@ -308,6 +320,41 @@ func isUncertain(err error) bool {
 	return errors.Is(err, nats.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) ||
 		errors.Is(err, nats.ErrNoResponders) || errors.Is(err, jetstream.ErrNoStreamResponse) ||
 		errors.Is(err, nats.ErrConnectionClosed) || errors.Is(err, nats.ErrDisconnected)
+}
+
+// Transient reports an error after which the same call may succeed in a
+// moment: the cluster is electing a stream's leader, or the connection
+// is moving to another server. It is the classification store.Retry
+// uses. A request to a stream without a leader is refused (no
+// responders, "JetStream system temporarily unavailable", "cluster can
+// not handle request", stream or consumer offline) or not answered at
+// all (a timeout, the try's deadline); a connection being re-established
+// refuses or holds requests. A closed connection (the node is stopping),
+// a conflict, a missing key, a refused charge or any other API error is
+// not transient.
+func Transient(err error) bool {
+	switch {
+	case err == nil, errors.Is(err, nats.ErrConnectionClosed), errors.Is(err, context.Canceled):
+		return false
+	case errors.Is(err, nats.ErrTimeout), errors.Is(err, context.DeadlineExceeded),
+		errors.Is(err, nats.ErrNoResponders), errors.Is(err, jetstream.ErrNoStreamResponse),
+		errors.Is(err, nats.ErrDisconnected), errors.Is(err, nats.ErrConnectionReconnecting),
+		errors.Is(err, nats.ErrStaleConnection):
+		return true
+	}
+	var api *jetstream.APIError
+	if errors.As(err, &api) {
+		switch api.ErrorCode {
+		case 10008, // JSClusterNotAvailErr: JetStream system temporarily unavailable
+			10009,        // JSClusterNotLeaderErr: cluster can not handle request
+			10004,        // JSClusterIncompleteErr: incomplete results
+			10118, 10194, // JSStreamOfflineErr(F): stream is offline
+			10119, 10195, // JSConsumerOfflineErr(F): consumer is offline
+			10163: // expected last sequence per subject temporarily unavailable
+			return true
+		}
+	}
+	return false
 }
 
 // retryWait is the pause before a CAS loop retries after a conflict with
