@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/redactd/redactd/engine/imagein"
+	"github.com/redactd/redactd/engine/store"
 )
 
 // Files live under DATA/files/<job id>/, one directory per job so that a
@@ -193,6 +194,8 @@ func storageError(err error) error {
 		return errorf(ErrUnavailable, "", "storage is full")
 	case errors.Is(err, syscall.EROFS):
 		return errorf(ErrUnavailable, "", "storage is read-only")
+	case errors.Is(err, store.ErrUnavailable):
+		return errorf(ErrUnavailable, "", "storage temporarily unavailable")
 	default:
 		return errorf(ErrUnavailable, "", "storage error")
 	}

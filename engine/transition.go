@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/redactd/redactd/engine/record"
+	"github.com/redactd/redactd/engine/store"
 )
 
 // The transition function.
@@ -305,6 +306,11 @@ func (e *Engine) apiErr(op string, err error) error {
 	}
 	if ee := (*Error)(nil); errors.As(err, &ee) {
 		return err
+	}
+	if errors.Is(err, store.ErrUnavailable) {
+		// The store's retries ran out (their deadline included): a 503,
+		// not the caller's own deadline.
+		return e.logErr(op, err)
 	}
 	for _, known := range []error{ErrUnauthorized, ErrInvalid, ErrQuota, ErrNotFound, ErrTooLarge, ErrConflict, ErrUnavailable, context.Canceled, context.DeadlineExceeded} {
 		if errors.Is(err, known) {
