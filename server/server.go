@@ -394,11 +394,21 @@ func (s *Server) drain(r *reqCtx) {
 	}
 }
 
-// writeError writes the JSON error body.
+// unavailableRetryAfter is the Retry-After of a 503, in seconds. A
+// store call has been retried for store.DefaultRetryFor (10 s) before a
+// request gets one; a cluster that is still electing leaders needs a few
+// more seconds, a full or read-only disk or a node shutting down longer.
+const unavailableRetryAfter = "5"
+
+// writeError writes the JSON error body; a 503 says when to try again
+// (Retry-After) unless its handler said so already.
 func (s *Server) writeError(r *reqCtx, ae *APIError) {
 	r.code = ae.Code
 	r.Response.ResetBody() // also closes a body stream already set
 	r.Response.Header.Del("Content-Disposition")
+	if ae.Status == fasthttp.StatusServiceUnavailable && len(r.Response.Header.Peek("Retry-After")) == 0 {
+		r.Response.Header.Set("Retry-After", unavailableRetryAfter)
+	}
 	writeJSON(r, ae.Status, errorBody{Error: ae.Message, Code: ae.Code, RequestID: r.id})
 }
 
