@@ -244,6 +244,14 @@ func (r retryDocs) Keys(ctx context.Context, prefix string) (keys []string, err 
 	return keys, err
 }
 
+func (r retryDocs) KeysAfter(ctx context.Context, prefix, after string, limit int) (keys []string, err error) {
+	err = r.p.Do(ctx, "docs_keys_after", false, func(c context.Context, _ bool) error {
+		keys, err = r.d.KeysAfter(c, prefix, after, limit)
+		return err
+	})
+	return keys, err
+}
+
 type retryIdem struct {
 	i Idempotency
 	p Retry

@@ -275,6 +275,9 @@ func (f *flaky) Delete(_ context.Context, key string, rev uint64) error {
 }
 
 func (f *flaky) Keys(context.Context, string) ([]string, error) { return nil, nil }
+func (f *flaky) KeysAfter(context.Context, string, string, int) ([]string, error) {
+	return nil, nil
+}
 
 func (f *flaky) Claim(_ context.Context, key string, value []byte) ([]byte, bool, error) {
 	f.mu.Lock()
