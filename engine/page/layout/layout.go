@@ -29,7 +29,8 @@
 //     Single letters at an even spacing of an ordinary space ("x = y")
 //     read as one word: geometry cannot tell them from letter spacing.
 //   - A row splits into lines at gaps no letter spacing explains (column
-//     gutters, table cells).
+//     gutters, table cells) between glyphs the producer put on different
+//     lines; what it drew as one line stays one.
 //   - A column of single letters, each alone on its row, aligned and at an
 //     even pitch of about a line, is one word read top to bottom.
 //   - Look-alike letters are folded conservatively: fullwidth ASCII always,
@@ -81,17 +82,16 @@ const (
 	touchEm = 0.05
 	// maxSpacingEm is the widest letter spacing that still joins letters.
 	maxSpacingEm = 1.5
-	// gutterEm is the gap that starts a new line whatever the producer
-	// says; producerGutterEm the one that does between different producer
-	// lines.
-	gutterEm         = 3.0
-	producerGutterEm = 1.0
+	// gutterEm is the gap between glyphs of different producer lines that
+	// starts a new line.
+	gutterEm = 1.0
 	// emPerHeight converts a box height to ems: MuPDF's boxes span the
 	// font's ascender to descender, about 1.3 em for common fonts.
 	emPerHeight = 0.75
-	// rowTolerance is how far, in box heights, two boxes' bottom edges may
-	// lie apart on one row.
-	rowTolerance = 0.4
+	// rowOverlap is the share of the lower of two boxes that must overlap
+	// the other across the line for both to be on one row: a superscript
+	// joins its line, the next line at tight leading does not.
+	rowOverlap = 0.5
 	// angleTolerance groups glyphs whose baselines differ by less (rad).
 	angleTolerance = 2 * math.Pi / 180
 )
@@ -117,6 +117,7 @@ type rec struct {
 	r           rune
 	ang         float64
 	a0, a1      float64 // extent along the orientation's direction
+	key         float64 // where it sorts along: a0, or its ligature's
 	t, b        float64 // top and bottom edge across it
 	ext         float64 // along-extension taken from dropped duplicates
 	cl          int32   // orientation cluster
@@ -169,7 +170,7 @@ func (b *Builder) Build(dst []page.Word, gs []Glyph, src page.Source, firstLine 
 		ref := &b.recs[b.order[s]]
 		for e < nrec {
 			r := &b.recs[b.order[e]]
-			if r.cl != ref.cl || r.b-ref.b > rowTolerance*max(ref.h(), r.h()) {
+			if r.cl != ref.cl || min(r.b, ref.b)-max(r.t, ref.t) < rowOverlap*min(r.h(), ref.h()) {
 				break
 			}
 			e++
@@ -241,6 +242,21 @@ func (b *Builder) cluster(gs []Glyph) {
 		r.cl = int32(len(b.frames) - 1)
 		measure(r, gs[r.g].Q, b.frames[r.cl])
 	}
+	// MuPDF reports the letters after the first of a ligature ("ffi") as
+	// empty boxes at its end, where the next glyph may start a hair
+	// earlier: they sort with the ligature's first letter, in the
+	// producer's order. So do combining marks drawn after their letter.
+	for i := range b.recs {
+		r := &b.recs[i]
+		r.key = r.a0
+		if i > 0 {
+			p := &b.recs[i-1]
+			eps := 0.02 * max(r.h(), p.h())
+			if p.cl == r.cl && r.a1-r.a0 <= eps && math.Abs(r.a0-p.a1) <= eps+p.ext && math.Abs(r.b-p.b) <= eps {
+				r.key = p.key
+			}
+		}
+	}
 	slices.SortFunc(b.order, func(x, y int32) int {
 		rx, ry := &b.recs[x], &b.recs[y]
 		if rx.cl != ry.cl {
@@ -267,7 +283,7 @@ func (b *Builder) row(gs []Glyph, s, e int) {
 	o := b.order[s:e]
 	slices.SortFunc(o, func(x, y int32) int {
 		rx, ry := &b.recs[x], &b.recs[y]
-		if c := cmpF(rx.a0, ry.a0); c != 0 {
+		if c := cmpF(rx.key, ry.key); c != 0 {
 			return c
 		}
 		return int(rx.g - ry.g)
@@ -307,8 +323,10 @@ func (b *Builder) row(gs []Glyph, s, e int) {
 	for k, g := range b.gaps {
 		l := b.spacing(k)
 		x, y := o[k], o[k+1]
-		newLine := g > max(gutterEm, 2*l+1.5) ||
-			gs[b.recs[x].g].Line != gs[b.recs[y].g].Line && g > max(producerGutterEm, 2*l+0.5)
+		// What the producer drew as one line stays one (a report's
+		// columns of one string); a gap no letter spacing explains
+		// between two of its lines is a gutter or a cell's edge.
+		newLine := gs[b.recs[x].g].Line != gs[b.recs[y].g].Line && g > max(gutterEm, 2*l+0.5)
 		space := y == x+1 && b.recs[y].spaceBefore || x == y+1 && b.recs[x].spaceBefore
 		if newLine || g > l+max(spaceEm, spaceRatio*l) || space && l < 0.05 && g > 0.05 {
 			endWord(k)

@@ -20,17 +20,22 @@ import (
 // words built from them, a line of output per line, words separated by
 // " | ". Input lines, in drawing order:
 //
-//	line x y size [tc=em] [angle=deg] [order=rtl|words-back] [hint=glyph] text
+//	line x y size [tc=em] [angle=deg] [order=rtl|words-back] [hint=glyph|prev] text
 //	stack x y size pitch text
 //	bold x y size text
+//	ligature x y size before lig after
 //
 // line draws text with its baseline starting at (x, y) in display space
 // (y down), tc ems of letter spacing after every glyph, turned angle
 // degrees (counter-clockwise as seen), its glyphs or words in reverse
 // order; each line directive is one producer line, or each glyph its
-// own with hint=glyph (as MuPDF reports glyphs drawn backwards). stack
+// own with hint=glyph (as MuPDF reports glyphs drawn backwards), or the
+// line directive's before with hint=prev; x "+"
+// continues where the line before ended. stack
 // draws text one glyph per line, centred on x, from baseline y down at
-// pitch. bold draws text twice, 0.4 pt apart (fake bold). Command
+// pitch. bold draws text twice, 0.4 pt apart (fake bold). ligature draws
+// before, lig as one ligature glyph and after, as MuPDF reports them.
+// Command
 // arguments: shuffle draws all glyphs in a random order, each its own
 // producer line. Every word must have one quad per rune.
 func TestBuild(t *testing.T) {
@@ -77,6 +82,8 @@ func TestBuild(t *testing.T) {
 // glyphs parses the input of d.
 func glyphs(t *testing.T, d *datadriven.TestData) []Glyph {
 	var gs []Glyph
+	pen := 0.0 // where the last line directive ended
+	var prevLine int32
 	for n, l := range strings.Split(d.Input, "\n") {
 		if strings.TrimSpace(l) == "" {
 			continue
@@ -91,7 +98,10 @@ func glyphs(t *testing.T, d *datadriven.TestData) []Glyph {
 		}
 		switch f[0] {
 		case "line":
-			x, y, size := num(1), num(2), num(3)
+			x, y, size := pen, num(2), num(3)
+			if f[1] != "+" {
+				x = num(1)
+			}
 			opts := map[string]string{}
 			rest := f[4:]
 			for len(rest) > 0 && strings.Contains(rest[0], "=") {
@@ -108,6 +118,7 @@ func glyphs(t *testing.T, d *datadriven.TestData) []Glyph {
 				line = append(line, glyph(r, x, y, size, angle, adv, int32(n)))
 				adv += width(r, size) + tc*size
 			}
+			pen = x + adv
 			switch opts["order"] {
 			case "rtl":
 				reverse(line)
@@ -127,11 +138,17 @@ func glyphs(t *testing.T, d *datadriven.TestData) []Glyph {
 				}
 				line = out
 			}
-			if opts["hint"] == "glyph" {
+			switch opts["hint"] {
+			case "glyph":
 				for i := range line {
 					line[i].Line = int32(1000*n + i)
 				}
+			case "prev":
+				for i := range line {
+					line[i].Line = prevLine
+				}
 			}
+			prevLine = line[0].Line
 			gs = append(gs, line...)
 		case "stack":
 			x, y, size, pitch := num(1), num(2), num(3), num(4)
@@ -139,6 +156,31 @@ func glyphs(t *testing.T, d *datadriven.TestData) []Glyph {
 				if r != ' ' {
 					gs = append(gs, glyph(r, x-width(r, size)/2, y+float64(i)*pitch, size, 0, 0, int32(1000*n+i)))
 				}
+			}
+		case "ligature":
+			// before, then a ligature of lig as MuPDF reports one (its
+			// first letter spanning it, the others empty at its end),
+			// then after, starting 0.02 pt early (kerning, rounding).
+			x, y, size := num(1), num(2), num(3)
+			adv := 0.0
+			for _, r := range f[4] {
+				gs = append(gs, glyph(r, x, y, size, 0, adv, int32(n)))
+				adv += width(r, size)
+			}
+			lig := []rune(f[5])
+			g := glyph(lig[0], x, y, size, 0, adv, int32(n))
+			adv += width(lig[0], size) + width(lig[1], size)*0.6
+			g.Q.UR.X, g.Q.LR.X = x+adv, x+adv
+			gs = append(gs, g)
+			for _, r := range lig[1:] {
+				g := glyph(r, x, y, size, 0, adv, int32(n))
+				g.Q.UR.X, g.Q.LR.X = g.Q.UL.X, g.Q.LL.X
+				gs = append(gs, g)
+			}
+			adv -= 0.02
+			for _, r := range f[6] {
+				gs = append(gs, glyph(r, x, y, size, 0, adv, int32(n)))
+				adv += width(r, size)
 			}
 		case "bold":
 			x, y, size := num(1), num(2), num(3)
