@@ -38,8 +38,6 @@ import (
 	"math"
 	"os"
 	"sync"
-	"unicode"
-	"unicode/utf8"
 	"unsafe"
 
 	// go-fitz carries MuPDF's static libraries; importing it puts its cgo
@@ -47,6 +45,7 @@ import (
 	_ "github.com/gen2brain/go-fitz"
 
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/engine/page/layout"
 )
 
 // Errors a caller may test with errors.Is. Their messages are safe to show
@@ -274,8 +273,9 @@ func (p *Page) Width() float64 { return p.width }
 func (p *Page) Height() float64 { return p.height }
 
 // Words returns the page's words in reading order: the page contents'
-// text first, then annotations', then form fields', each by MuPDF's
-// block and line order. Words of a line are contiguous and share Line.
+// text first, then annotations', then form fields', each laid out from
+// its glyphs' boxes by package layout (lines in the order their first
+// glyph was drawn). Words of a line are contiguous and share Line.
 // Every call returns the same slice, which the Page never modifies; it
 // stays valid after Close.
 func (p *Page) Words() []page.Word { return p.words }
@@ -430,65 +430,42 @@ var sources = [C.RD_NSRC]page.Source{
 	C.RD_SRC_WIDGETS:  page.SourceFormField,
 }
 
-// buildWords splits MuPDF's characters into words at whitespace and line
-// changes. All words' character quads share one backing array.
+// builders hold the word builders' scratch memory between pages.
+var builders = sync.Pool{New: func() any { return new(layout.Builder) }}
+
+// buildWords lays MuPDF's characters out into words by their geometry
+// (package layout), each source apart: the page contents', then the
+// annotations', then the form fields'. MuPDF's lines only hint at column
+// gutters; drawing order does not decide what a word is.
 func buildWords(chars []C.rd_char) []page.Word {
-	quads := make([]page.Quad, 0, len(chars))
-	var (
-		words []page.Word
-		text  []byte
-		start = -1 // index in quads of the current word's first char
-		line  C.int
-		src   C.int
-		font  C.uint64_t
-		plain C.int
-	)
-	flush := func() {
-		if start < 0 {
-			return
-		}
-		q := quads[start:len(quads):len(quads)]
-		words = append(words, page.Word{
-			Text:   string(text),
-			Quad:   page.Quad{UL: q[0].UL, LL: q[0].LL, UR: q[len(q)-1].UR, LR: q[len(q)-1].LR},
-			Chars:  q,
-			Line:   int(line),
-			Source: sources[src],
-			Conf:   1,
-			Font:   uint64(font),
-			Plain:  plain != 0,
-		})
-		text, start = text[:0], -1
-	}
+	gs := make([]layout.Glyph, len(chars))
 	for i := range chars {
 		c := &chars[i]
-		if c.line != line || c.src != src {
-			flush()
-			line, src = c.line, c.src
+		gs[i] = layout.Glyph{
+			R: rune(c.c),
+			Q: page.Quad{
+				UL: page.Point{X: float64(c.q[0]), Y: float64(c.q[1])},
+				UR: page.Point{X: float64(c.q[2]), Y: float64(c.q[3])},
+				LL: page.Point{X: float64(c.q[4]), Y: float64(c.q[5])},
+				LR: page.Point{X: float64(c.q[6]), Y: float64(c.q[7])},
+			},
+			Font:  uint64(c.font),
+			Plain: c.plain != 0,
+			Line:  int32(c.line),
 		}
-		r := rune(c.c)
-		if r == 0 || !utf8.ValidRune(r) {
-			r = utf8.RuneError
-		}
-		if unicode.IsSpace(r) || unicode.IsControl(r) {
-			// Control characters carry no text; they come from symbol
-			// fonts (check marks) and broken ToUnicode maps.
-			flush()
-			continue
-		}
-		if start < 0 {
-			start = len(quads)
-			font, plain = c.font, c.plain
-		}
-		text = utf8.AppendRune(text, r)
-		quads = append(quads, page.Quad{
-			UL: page.Point{X: float64(c.q[0]), Y: float64(c.q[1])},
-			UR: page.Point{X: float64(c.q[2]), Y: float64(c.q[3])},
-			LL: page.Point{X: float64(c.q[4]), Y: float64(c.q[5])},
-			LR: page.Point{X: float64(c.q[6]), Y: float64(c.q[7])},
-		})
 	}
-	flush()
+	b := builders.Get().(*layout.Builder)
+	defer builders.Put(b)
+	var words []page.Word
+	line := 0
+	for s := 0; s < len(chars); {
+		e := s + 1
+		for e < len(chars) && chars[e].src == chars[s].src {
+			e++
+		}
+		words, line = b.Build(words, gs[s:e], sources[chars[s].src], line)
+		s = e
+	}
 	return words
 }
 
