@@ -31,11 +31,17 @@ type Case struct {
 	// Kind is the case: "layer" (ToUnicode lies), "outline" (text
 	// drawn as vector paths), "image" (a picture of a line of text),
 	// "scan" (a wrong invisible OCR layer over a scan), "type3" (glyphs
-	// larger than the declared font box) or "control".
+	// larger than the declared font box), "spacing" (letter-spaced
+	// text), "order" (glyphs drawn out of reading order), "format"
+	// (invisible format characters inside words), "vertical" (one letter
+	// per line) or "control".
 	Kind string
 	PDF  []byte
 	// PII is what must not be readable in the output's pixels.
 	PII []string
+	// Vertical: the data reads top to bottom, one letter per line, so a
+	// recogniser's lines are joined before looking for it.
+	Vertical bool
 }
 
 // Body text drawn around the planted data, so every page mixes the case
@@ -89,6 +95,16 @@ func Corpus() ([]Case, error) {
 		{"outline-under-invisible-plain-layer", "outline", func() ([]byte, error) { return outlineUnderInvisible(14) }, outlinePII},
 		{"type3-12pt", "type3", func() ([]byte, error) { return type3Page(12) }, type3PII},
 		{"type3-20pt", "type3", func() ([]byte, error) { return type3Page(20) }, type3PII},
+		{"spacing-tc-0.3em", "spacing", func() ([]byte, error) { return letterSpaced(spaceTc, 0.3) }, orderPII},
+		{"spacing-tj-kern-0.25em", "spacing", func() ([]byte, error) { return letterSpaced(spaceTJ, 0.25) }, orderPII},
+		{"spacing-type3-wide-0.3em", "spacing", func() ([]byte, error) { return letterSpaced(spaceType3, 0.3) }, orderPII},
+		{"order-shuffled", "order", func() ([]byte, error) { return outOfOrder(orderShuffled) }, orderPII},
+		{"order-lines-right-to-left", "order", func() ([]byte, error) { return outOfOrder(orderRTL) }, orderPII},
+		{"order-words-reversed", "order", func() ([]byte, error) { return outOfOrder(orderWordsBack) }, orderPII},
+		{"format-zwsp", "format", func() ([]byte, error) { return formatChars(0) }, orderPII},
+		{"format-soft-hyphen", "format", func() ([]byte, error) { return formatChars(1) }, orderPII},
+		{"format-zwj", "format", func() ([]byte, error) { return formatChars(2) }, orderPII},
+		{"format-bidi-override", "format", func() ([]byte, error) { return formatChars(3) }, orderPII},
 		{"control-scan-correct-layer", "control", func() ([]byte, error) { return scanPage(scanLayerCorrect, 0) }, scanPII},
 		{"control-text", "control", controlText, controlPII},
 	} {
@@ -97,6 +113,11 @@ func Corpus() ([]Case, error) {
 			return nil, err
 		}
 	}
+	pdf, err := verticalName()
+	if err := add("vertical-name", "vertical", pdf, err, orderPII[0]); err != nil {
+		return nil, err
+	}
+	out[len(out)-1].Vertical = true
 	return out, nil
 }
 
