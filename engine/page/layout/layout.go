@@ -502,9 +502,10 @@ func (b *Builder) emit(dst []page.Word, gs []Glyph, src page.Source, lineNo int)
 		vert := b.vertical(ln)
 		f := b.frames[ln.cl]
 		emitted := false
-		for wi := range ln.w1 - ln.w0 {
+		for k := range ln.w1 - ln.w0 {
+			wi := k
 			if ln.rtl {
-				wi = ln.w1 - ln.w0 - 1 - wi
+				wi = b.rtlIndex(ln, k)
 			}
 			w := b.words[ln.w0+wi]
 			t0, q0 := len(b.text), len(quads)
@@ -565,6 +566,38 @@ func (b *Builder) emit(dst []page.Word, gs []Glyph, src page.Source, lineNo int)
 // vertical reports whether ln is a vertical word's line.
 func (b *Builder) vertical(ln line) bool {
 	return ln.w1-ln.w0 == 1 && b.words[ln.w0].o0 >= int32(len(b.recs))
+}
+
+// rtlIndex is the index, in ln's words from left to right, of the k-th
+// word read in right-to-left line ln: from the right, except that a run
+// of words with no right-to-left letter (numbers, Latin names) reads from
+// its left, as the bidi algorithm shows it.
+func (b *Builder) rtlIndex(ln line, k int32) int32 {
+	n := ln.w1 - ln.w0
+	rtl := func(i int32) bool {
+		w := b.words[ln.w0+i]
+		return b.rtlWord(b.order[w.o0:w.o1])
+	}
+	for j := n - 1; j >= 0; {
+		if rtl(j) {
+			if k == 0 {
+				return j
+			}
+			k--
+			j--
+			continue
+		}
+		i := j
+		for i > 0 && !rtl(i-1) {
+			i--
+		}
+		if k <= j-i {
+			return i + k
+		}
+		k -= j - i + 1
+		j = i - 1
+	}
+	return k
 }
 
 // rtlWord reports whether the glyphs o hold a right-to-left letter.
