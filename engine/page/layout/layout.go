@@ -92,8 +92,10 @@ const (
 	// the other across the line for both to be on one row: a superscript
 	// joins its line, the next line at tight leading does not.
 	rowOverlap = 0.5
-	// angleTolerance groups glyphs whose baselines differ by less (rad).
-	angleTolerance = 2 * math.Pi / 180
+	// angleTolerance groups glyphs whose baselines differ by less (rad):
+	// half a degree lets a 10-pt line 700 pt long lean against its
+	// group's direction and still keep one row.
+	angleTolerance = 0.5 * math.Pi / 180
 )
 
 // Builder builds words. Its zero value is ready; it reuses its memory
@@ -230,17 +232,25 @@ func (b *Builder) cluster(gs []Glyph) {
 		b.order = append(b.order, int32(i))
 	}
 	slices.SortFunc(b.order, func(x, y int32) int { return cmpF(b.recs[x].ang, b.recs[y].ang) })
+	// Each group is measured in the direction of its middle glyph: most
+	// of a group's glyphs share one angle, and a line at another angle
+	// within the tolerance drifts across the frame by at most its
+	// tolerance.
 	b.frames = b.frames[:0]
-	start := 0.0
-	for k, i := range b.order {
-		r := &b.recs[i]
-		if k == 0 || r.ang-start > angleTolerance {
-			start = r.ang
-			sin, cos := math.Sincos(r.ang)
-			b.frames = append(b.frames, frame{d: page.Point{X: cos, Y: sin}, n: page.Point{X: -sin, Y: cos}})
+	for s := 0; s < len(b.order); {
+		e := s + 1
+		for e < len(b.order) && b.recs[b.order[e]].ang-b.recs[b.order[s]].ang <= angleTolerance {
+			e++
 		}
-		r.cl = int32(len(b.frames) - 1)
-		measure(r, gs[r.g].Q, b.frames[r.cl])
+		sin, cos := math.Sincos(b.recs[b.order[(s+e)/2]].ang)
+		f := frame{d: page.Point{X: cos, Y: sin}, n: page.Point{X: -sin, Y: cos}}
+		b.frames = append(b.frames, f)
+		for _, i := range b.order[s:e] {
+			r := &b.recs[i]
+			r.cl = int32(len(b.frames) - 1)
+			measure(r, gs[r.g].Q, f)
+		}
+		s = e
 	}
 	// MuPDF reports the letters after the first of a ligature ("ffi") as
 	// empty boxes at its end, where the next glyph may start a hair
