@@ -874,7 +874,7 @@ func TestE2EPublicEndpoints(t *testing.T) {
 	if demo.Status == "" || demo.SampleInput == "" || len(demo.DetectedPII) == 0 || demo.RedactedPDFPath != e.url+"/v1/demo/sample.pdf" {
 		t.Fatalf("demo = %+v", demo)
 	}
-	// The sample holds one value of each of the eight categories; a real
+	// The sample holds one value of each of the nine categories; a real
 	// run of the pipeline masks every one of them.
 	if demo.Status != "completed" || len(demo.DetectedPII) != len(page.Categories) {
 		t.Fatalf("demo status %q with %d examples, want completed with %d", demo.Status, len(demo.DetectedPII), len(page.Categories))

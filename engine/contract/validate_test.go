@@ -27,6 +27,8 @@ func TestValidate(t *testing.T) {
 			want: Options{Categories: []page.Category{}, Included: []string{}, Excluded: []string{}}},
 		{name: "known categories, duplicates dropped in order", in: Options{Categories: []page.Category{"Email", "Person", "Email", "IBAN", "Person"}},
 			want: Options{Categories: []page.Category{"Email", "Person", "IBAN"}}},
+		{name: "the NationalID extension is known", in: Options{Categories: []page.Category{"NationalID", "Person"}},
+			want: Options{Categories: []page.Category{page.NationalID, page.Person}}},
 		{name: "unknown category", in: Options{Categories: []page.Category{"Person", "SSN"}}, field: "pii_categories", msg: `unknown category "SSN" (known: Person, `},
 		{name: "category case matters", in: Options{Categories: []page.Category{"person"}}, field: "pii_categories", msg: "unknown category"},
 		{name: "long unknown category is cut", in: Options{Categories: []page.Category{page.Category(strings.Repeat("x", 500))}}, field: "pii_categories", msg: `"` + strings.Repeat("x", 40) + `…"`},

@@ -35,8 +35,8 @@ var (
 )
 
 // Recognizers returns the pattern recognizers: Email, user handles
-// (Person), PhoneNumber, IBAN, CreditCard, Date, Address, Person and
-// Organization. They are built once
+// (Person), PhoneNumber, IBAN, CreditCard, NationalID, Date, Address,
+// Person and Organization. They are built once
 // (regular expressions compiled, gazetteers loaded) and shared; all are
 // safe for concurrent use.
 func Recognizers() ([]Detector, error) {
@@ -52,6 +52,7 @@ func Recognizers() ([]Detector, error) {
 			&recognizer{"phone", pattern.FindPhones},
 			&recognizer{"iban", pattern.FindIBANs},
 			&recognizer{"credit-card", pattern.FindCards},
+			&recognizer{"national-id", pattern.FindNationalIDs},
 			&recognizer{"date", pattern.FindDates},
 			&recognizer{"address", rules.AddressRecognizer(gz)},
 			&recognizer{"name-gazetteer", rules.NameRecognizer(gz)},

@@ -12,13 +12,18 @@ const (
 	Date         Category = "Date"
 	IBAN         Category = "IBAN"
 	CreditCard   Category = "CreditCard"
+	// NationalID is a person's identity, tax or social-security number
+	// (an extension of the spec's list; README, "National IDs").
+	NationalID Category = "NationalID"
 	// IncludedTerm marks spans forced by pii_included_terms; they are
 	// masked whatever the category filter says.
 	IncludedTerm Category = "IncludedTerm"
 )
 
-// Categories lists the categories a caller may name, in the spec's order.
-var Categories = []Category{Person, Email, PhoneNumber, Address, Organization, Date, IBAN, CreditCard}
+// Categories lists the categories a caller may name, in the spec's order
+// and then the extensions. It is also the built-in default of a new
+// account (engine/accounts.go).
+var Categories = []Category{Person, Email, PhoneNumber, Address, Organization, Date, IBAN, CreditCard, NationalID}
 
 // ParseCategory returns the category named s exactly, or false.
 func ParseCategory(s string) (Category, bool) {

@@ -21,7 +21,8 @@ type line struct {
 }
 
 // All values are invented; the IBAN and card number are the standard
-// published test numbers.
+// published test numbers, and the SSN is the one printed on the sample
+// cards sold with wallets in 1938, voided long ago.
 var lines = []line{
 	{"Patient name:", "Jonathan Whitaker", page.Person},
 	{"Date of birth:", "14 March 1979", page.Date},
@@ -31,6 +32,7 @@ var lines = []line{
 	{"Employer:", "Northwind Traders Inc.", page.Organization},
 	{"IBAN:", "DE89 3704 0044 0532 0130 00", page.IBAN},
 	{"Card on file:", "4111 1111 1111 1111", page.CreditCard},
+	{"SSN:", "078-05-1120", page.NationalID},
 }
 
 func main() {
