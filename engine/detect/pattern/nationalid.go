@@ -2,6 +2,7 @@ package pattern
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/redactd/redactd/engine/detect/view"
@@ -280,28 +281,18 @@ func (r *idRun) continues(t string, n int) bool {
 	return e+1 < len(t) && strings.IndexByte(".-/", t[e]) >= 0 && view.IsAlnumByte(t[e+1])
 }
 
+// shapeOK reports whether groups, a number written without a label, is
+// compact or in one of k's usual groupings.
 func shapeOK(k *idKind, groups []int) bool {
 	if len(groups) == 1 {
 		return true
 	}
 	for _, s := range k.shapes {
-		if slicesEqual(s, groups) {
+		if slices.Equal(s, groups) {
 			return true
 		}
 	}
 	return false
-}
-
-func slicesEqual(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // isCompanyNumber reports whether a value that personal label l
@@ -426,6 +417,7 @@ func FindNationalIDs(v *view.View) []page.Span {
 	return out
 }
 
+// kindByName returns the kind called name (an empty kind for none).
 func kindByName(name string) *idKind {
 	for i := range idKinds {
 		if idKinds[i].name == name {
