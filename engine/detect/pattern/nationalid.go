@@ -3,6 +3,7 @@ package pattern
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/redactd/redactd/engine/detect/view"
@@ -274,6 +275,19 @@ func (r *idRun) prefix(n int) string {
 	return string(r.buf[:l])
 }
 
+// form is how the first n groups are written: their lengths and the
+// separators between them ("3-2-4").
+func (r *idRun) form(t string, n int) string {
+	var b strings.Builder
+	for g := 0; g < n; g++ {
+		if g > 0 {
+			b.WriteByte(t[r.ends[g-1]])
+		}
+		b.WriteString(strconv.Itoa(r.groups[g]))
+	}
+	return b.String()
+}
+
 // continues reports whether the n-th group is glued to more of a code by
 // a dot, dash or slash ("756.1234.5678.97.3"): then it ends no ID.
 func (r *idRun) continues(t string, n int) bool {
@@ -313,7 +327,8 @@ func isCompanyNumber(c string, l *idLabel) bool {
 //     order, customer, account, phone);
 //   - the weak kinds (no check digit, or a 1-in-11 one: US SSN, UK NINO,
 //     Dutch BSN, Portuguese NIF) need a personal label on their line or
-//     the line before, in any grouping;
+//     heading the line before, in any grouping, or to continue the
+//     column of one so taken on the line above, written the same way;
 //   - the value right after a personal label (on the label's line, or
 //     first on the next one when the label ends its line) is masked even
 //     when no check can be made, provided it looks like an ID: at most 16
@@ -388,6 +403,15 @@ func FindNationalIDs(v *view.View) []page.Span {
 	labelled := len(out)
 
 	next := 0 // runs starting before this offset are part of a match
+	// The last weak ID taken next to its label: a number that passes a
+	// weak kind and is written the same way on the next line is the next
+	// row of its column ("Name SSN" over rows of names and numbers). The
+	// kind is not compared: 123456789 is both a valid SSN and NIF.
+	var column struct {
+		form string
+		line int
+	}
+	column.line = -2
 	for ri := range runs {
 		r := &runs[ri]
 		if r.start < next || inLabelled(v, out[:labelled], r.start) {
@@ -400,13 +424,20 @@ func FindNationalIDs(v *view.View) []page.Span {
 		if ctx != ctxPersonal {
 			lab = nil
 		}
+		line := v.Word(v.WordAt(r.start)).Line // the page's line: a gap ends a column
 		name, k := validPrefix(t, r, r.n, lab)
+		if k == 0 && lab == nil && line == column.line+1 {
+			if n, k2 := validPrefix(t, r, r.n, &idLabel{}); k2 > 0 && kindByName(n).weak && r.form(t, k2) == column.form {
+				name, k = n, k2
+			}
+		}
 		if k == 0 {
 			continue
 		}
 		score := float32(0.95)
 		if kindByName(name).weak {
 			score = 0.9
+			column.form, column.line = r.form(t, k), line
 		}
 		next = r.ends[k-1]
 		if sp, ok := v.Span(r.start, next, page.NationalID, score, "national-id/"+name); ok {
@@ -520,10 +551,10 @@ const (
 )
 
 // labelContext tells what stands around offset i, and which label says
-// so: the last label before
-// it on its line decides; when its line has none before it, the last
-// label on the line before decides if that label ends its line (a
-// column's heading, a form's label above its field), not if it has a
+// so: the last label before it on its line decides; when its line has
+// none before it, the last label on the line before decides if no digit
+// follows that label on its line (a form's label above its field, a
+// table's column heading: "Name  SSN  Date of birth"), not if it has a
 // value of its own. Without either, a personal label after the number on
 // its line ("123-45-6789 (SSN)") gives ctxPersonal.
 func labelContext(v *view.View, labels []idLabel, i int) (int, *idLabel) {
@@ -545,7 +576,7 @@ func labelContext(v *view.View, labels []idLabel, i int) (int, *idLabel) {
 	}
 	if last >= 0 {
 		l := labels[last]
-		if l.start >= lineStart || endsLine(v, l, prevEnd) {
+		if l.start >= lineStart || strings.IndexAny(v.Text[l.end:max(l.end, prevEnd)], "0123456789") < 0 {
 			if l.notID {
 				return ctxNotID, &labels[last]
 			}
@@ -558,14 +589,4 @@ func labelContext(v *view.View, labels []idLabel, i int) (int, *idLabel) {
 		}
 	}
 	return ctxNone, nil
-}
-
-// endsLine reports whether only punctuation and number words ("No.:")
-// follow label l up to lineEnd.
-func endsLine(v *view.View, l idLabel, lineEnd int) bool {
-	if l.end >= lineEnd {
-		return true
-	}
-	rest := v.Lower[l.end:lineEnd]
-	return numberWordRe.FindStringIndex(rest)[1] == len(rest)
 }
