@@ -9,7 +9,7 @@
 //     offsets map back to words and rune offsets, and the word and span
 //     helpers every recognizer and rule shares;
 //   - engine/detect/pattern: the validated pattern recognizers (e-mail,
-//     phone, IBAN, card, date);
+//     phone, IBAN, card, national ID, date);
 //   - engine/detect/rules: the context rules, the gazetteer recognizers of
 //     addresses, names and organizations and the registry of trim, grow
 //     and drop steps (Rules) that Run applies after the detectors.
