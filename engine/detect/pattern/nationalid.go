@@ -84,7 +84,7 @@ var (
 		`numéro d'entreprise`, `numero d'entreprise`, `firmenbuch(nummer)?`, `fn`, `che`,
 	}
 	// otherLabels announce the ordinary numbers of invoices, orders,
-	// accounts and telephones, which a number can pass a check by chance
+	// accounts, telephones, articles, cases and contracts, which a number can pass a check by chance
 	// among (one 11-digit number in 150 is a valid Steuer-ID or Belgian
 	// national number): behind them a number is not a NationalID.
 	otherLabels = []string{
@@ -94,6 +94,9 @@ var (
 		`account`, `acct`, `konto`, `ref\.?`, `reference`, `referenz`, `référence`, `referentie`, `riferimento`,
 		`policy`, `polizza`, `police`, `serial`, `ticket`, `booking`, `tracking`, `isbn`, `iban`, `bic`,
 		`tel\.?`, `telephone`, `phone`, `fax`, `mobile`, `telefon`, `téléphone`, `teléfono`, `telefono`, `telefoon`, `handy`,
+		`artikel(nummer|-?nr\.?)?`, `art\.-?nr\.?`, `item`, `sku`, `part`, `product`, `produkt`, `model`, `modell`,
+		`lot`, `batch`, `charge`, `case`, `claim`, `dossier`, `aktenzeichen`, `az\.`, `contract`, `vertrag(snummer)?`,
+		`contrat`, `contrato`, `contratto`,
 	}
 	// labelsByPrefix indexes the labels, each compiled alone and
 	// anchored, by their first two to four literal bytes: a word is tried
