@@ -42,31 +42,11 @@ func TestClusterFaults(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds redactd and runs 3 NATS servers and 5 nodes")
 	}
-	bin := buildRedactd(t)
-	dir, err := os.MkdirTemp("", "rdclu") // short: admin socket paths
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	natsBase, nodeBase := freeBase(t), freeNodeBase(t)
 	nodeFlags := "--nats-lease 3s --dpi 50 --ocr off --workers 1 --max-concurrent-jobs 2 --rate-limit 0 --janitor-interval 5s"
-	env := append(os.Environ(), "REDACTD_BIN="+bin, "NATS_PORT="+strconv.Itoa(natsBase),
-		"REDACTD_PORT="+strconv.Itoa(nodeBase), "NODE_FLAGS="+nodeFlags)
-	sh := localSh(env)
-	out, errOut, err := sh("up", dir, "3")
-	t.Cleanup(func() { sh("down", dir) })
-	if err != nil {
-		t.Fatalf("local.sh up: %v\n%s%s\n%s", err, out, errOut, clusterLogs(dir))
-	}
-	vars := map[string]string{}
-	for sc := bufio.NewScanner(strings.NewReader(out)); sc.Scan(); {
-		if k, v, ok := strings.Cut(sc.Text(), "="); ok {
-			vars[k] = v
-		}
-	}
-	bases := strings.Fields(vars["BASES"])
-	if len(bases) != 3 || vars["KEY"] == "" || strings.Count(vars["NATS"], ",") != 2 {
-		t.Fatalf("local.sh up printed %q; want NATS=, BASES= with 3 URLs and KEY=", out)
+	lc := upLocalCluster(t, "rdclu", 3, nodeFlags)
+	bin, dir, nodeBase, vars, bases := lc.bin, lc.dir, lc.nodeBase, lc.vars, lc.bases
+	if vars["KEY"] == "" {
+		t.Fatalf("local.sh up printed %q; want KEY=", vars)
 	}
 
 	// The workload, and an account whose quota is exactly its pages.
@@ -489,6 +469,50 @@ func waitReady(t *testing.T, base, logPath string) {
 func finalLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return lines[len(lines)-1]
+}
+
+// localCluster is a cluster that deploy/cluster/local.sh brought up for
+// one test: 3 NATS servers and some nodes, brought down (and its folder
+// removed) when the test ends.
+type localCluster struct {
+	bin      string            // the redactd binary the nodes run
+	dir      string            // local.sh's folder: data, logs, pids
+	nodeBase int               // first node's port
+	vars     map[string]string // what `local.sh up` printed: NATS, BASES, KEY
+	bases    []string          // the nodes' base URLs
+}
+
+// upLocalCluster builds redactd and runs `local.sh up` with nodes nodes
+// started with nodeFlags, in a folder named from prefix (short: admin
+// socket paths must fit).
+func upLocalCluster(t *testing.T, prefix string, nodes int, nodeFlags string) *localCluster {
+	t.Helper()
+	bin := buildRedactd(t)
+	dir, err := os.MkdirTemp("", prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	natsBase, nodeBase := freeBase(t), freeNodeBase(t)
+	env := append(os.Environ(), "REDACTD_BIN="+bin, "NATS_PORT="+strconv.Itoa(natsBase),
+		"REDACTD_PORT="+strconv.Itoa(nodeBase), "NODE_FLAGS="+nodeFlags)
+	sh := localSh(env)
+	out, errOut, err := sh("up", dir, strconv.Itoa(nodes))
+	t.Cleanup(func() { sh("down", dir) })
+	if err != nil {
+		t.Fatalf("local.sh up: %v\n%s%s\n%s", err, out, errOut, clusterLogs(dir))
+	}
+	vars := map[string]string{}
+	for sc := bufio.NewScanner(strings.NewReader(out)); sc.Scan(); {
+		if k, v, ok := strings.Cut(sc.Text(), "="); ok {
+			vars[k] = v
+		}
+	}
+	bases := strings.Fields(vars["BASES"])
+	if len(bases) != nodes || strings.Count(vars["NATS"], ",") != 2 {
+		t.Fatalf("local.sh up printed %q; want NATS= with 3 URLs, BASES= with %d", out, nodes)
+	}
+	return &localCluster{bin: bin, dir: dir, nodeBase: nodeBase, vars: vars, bases: bases}
 }
 
 // freeNodeBase picks a base whose 8 node ports and their metrics ports

@@ -1,17 +1,14 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -43,32 +40,8 @@ func TestClusterElection(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds redactd and runs 3 NATS servers and 2 nodes")
 	}
-	bin := buildRedactd(t)
-	dir, err := os.MkdirTemp("", "rdel") // short: admin socket paths
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	natsBase, nodeBase := freeBase(t), freeNodeBase(t)
-	nodeFlags := "--nats-lease 3s --dpi 50 --ocr off --workers 1 --rate-limit 0 --janitor-interval 5s"
-	env := append(os.Environ(), "REDACTD_BIN="+bin, "NATS_PORT="+strconv.Itoa(natsBase),
-		"REDACTD_PORT="+strconv.Itoa(nodeBase), "NODE_FLAGS="+nodeFlags)
-	sh := localSh(env)
-	out, errOut, err := sh("up", dir, "2")
-	t.Cleanup(func() { sh("down", dir) })
-	if err != nil {
-		t.Fatalf("local.sh up: %v\n%s%s\n%s", err, out, errOut, clusterLogs(dir))
-	}
-	vars := map[string]string{}
-	for sc := bufio.NewScanner(strings.NewReader(out)); sc.Scan(); {
-		if k, v, ok := strings.Cut(sc.Text(), "="); ok {
-			vars[k] = v
-		}
-	}
-	bases := strings.Fields(vars["BASES"])
-	if len(bases) != 2 || strings.Count(vars["NATS"], ",") != 2 {
-		t.Fatalf("local.sh up printed %q; want NATS= with 3 URLs, BASES= with 2", out)
-	}
+	lc := upLocalCluster(t, "rdel", 2, "--nats-lease 3s --dpi 50 --ocr off --workers 1 --rate-limit 0 --janitor-interval 5s")
+	bin, dir, vars, bases := lc.bin, lc.dir, lc.vars, lc.bases
 	keyOut, err := exec.Command(bin, "keys", "create", "--data", filepath.Join(dir, "redactd-1"), "--email", "election@example.com",
 		"--plan", "standard", "--pages", "100000").Output()
 	if err != nil {
