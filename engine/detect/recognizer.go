@@ -35,8 +35,9 @@ var (
 )
 
 // Recognizers returns the pattern recognizers: Email, user handles
-// (Person), PhoneNumber, IBAN, CreditCard, NationalID, Date, Address,
-// Person and Organization. They are built once
+// (Person), PhoneNumber, IBAN, CreditCard, NationalID, the prefixes of
+// IBANs, cards and phone numbers that the page's edge cuts (edge-cut),
+// Date, Address, Person and Organization. They are built once
 // (regular expressions compiled, gazetteers loaded) and shared; all are
 // safe for concurrent use.
 func Recognizers() ([]Detector, error) {
@@ -53,6 +54,7 @@ func Recognizers() ([]Detector, error) {
 			&recognizer{"iban", pattern.FindIBANs},
 			&recognizer{"credit-card", pattern.FindCards},
 			&recognizer{"national-id", pattern.FindNationalIDs},
+			&recognizer{"edge-cut", pattern.FindEdgeCut},
 			&recognizer{"date", pattern.FindDates},
 			&recognizer{"address", rules.AddressRecognizer(gz)},
 			&recognizer{"name-gazetteer", rules.NameRecognizer(gz)},

@@ -45,6 +45,12 @@ import (
 // runs the named recognizer alone (no merge, no rules) and prints its
 // spans the same way.
 //
+// Both take "layout" to give the words geometry on a Letter page (6 pt a
+// character, lines 14 pt apart from the top margin): a line ending in
+// " |" is set so that the page's right edge cuts its last word (the "|"
+// is not text), and "layout=bottom" sets the last line across the
+// bottom edge. Without it words have no geometry.
+//
 // Adding a case needs no Go; `go test -run TestRuleCases ./engine/detect/
 // -rewrite` rewrites the expectations from what the code does (read the
 // diff before committing it).
@@ -71,8 +77,10 @@ func ruleCases(t *testing.T, dir string) {
 
 func runCase(t *testing.T, d *datadriven.TestData) string {
 	var (
-		ds   []Detector
-		opts Options
+		ds     []Detector
+		opts   Options
+		layout bool
+		bottom bool
 	)
 	for _, a := range d.CmdArgs {
 		switch a.Key {
@@ -82,6 +90,9 @@ func runCase(t *testing.T, d *datadriven.TestData) string {
 			for _, v := range a.Vals {
 				ds = append(rec(t, v), ds...)
 			}
+		case "layout":
+			layout = true
+			bottom = len(a.Vals) > 0 && a.Vals[0] == "bottom"
 		case "categories":
 			for _, v := range strings.Split(strings.Join(a.Vals, ","), ",") {
 				c, ok := page.ParseCategory(v)
@@ -105,7 +116,7 @@ func runCase(t *testing.T, d *datadriven.TestData) string {
 			ds = append(ds, m)
 		}
 	}
-	p, _ := PageFromText(text)
+	p := casePage(text, layout, bottom)
 	spans, err := Run(context.Background(), p, ds, opts)
 	if err != nil {
 		d.Fatalf(t, "%v", err)
@@ -114,14 +125,23 @@ func runCase(t *testing.T, d *datadriven.TestData) string {
 }
 
 func recognizeCase(t *testing.T, d *datadriven.TestData) string {
-	if len(d.CmdArgs) != 1 {
-		d.Fatalf(t, "recognize takes one recognizer's name")
+	var name string
+	layout, bottom := false, false
+	for _, a := range d.CmdArgs {
+		if a.Key == "layout" {
+			layout = true
+			bottom = len(a.Vals) > 0 && a.Vals[0] == "bottom"
+		} else if name == "" {
+			name = a.Key
+		} else {
+			d.Fatalf(t, "recognize takes one recognizer's name")
+		}
 	}
-	vd, ok := rec(t, d.CmdArgs[0].Key)[0].(ViewDetector)
+	vd, ok := rec(t, name)[0].(ViewDetector)
 	if !ok {
-		d.Fatalf(t, "%s is no ViewDetector", d.CmdArgs[0].Key)
+		d.Fatalf(t, "%s is no ViewDetector", name)
 	}
-	p, _ := PageFromText(d.Input)
+	p := casePage(d.Input, layout, bottom)
 	return renderSpans(p, vd.DetectView(PageView(p)))
 }
 
@@ -199,4 +219,45 @@ func parseMark(line string) (mark, error) {
 		}
 	}
 	return m, nil
+}
+
+// casePage is the page of a case's text: PageFromText's, and with layout
+// the geometry described at TestRuleCases.
+func casePage(text string, layout, bottom bool) *page.Page {
+	if !layout {
+		p, _ := PageFromText(text)
+		return p
+	}
+	lines := strings.Split(text, "\n")
+	cut := make([]bool, len(lines))
+	for i, l := range lines {
+		if t, ok := strings.CutSuffix(l, " |"); ok {
+			lines[i], cut[i] = t, true
+		}
+	}
+	text = strings.Join(lines, "\n")
+	p, offs := PageFromText(text)
+	p.Width, p.Height = 612, 792
+	const char, height, lead, margin = 6.0, 10.0, 14.0, 72.0
+	lineStart := []int{0}
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\n' {
+			lineStart = append(lineStart, i+1)
+		}
+	}
+	for i := range p.Words {
+		w := &p.Words[i]
+		l := w.Line
+		x := margin + char*float64(offs[i]-lineStart[l])
+		if cut[l] {
+			// The line's end lies 3 pt past the right edge.
+			x += p.Width + 3 - (margin + char*float64(len(lines[l])))
+		}
+		y := margin + lead*float64(l)
+		if bottom && l == len(lines)-1 {
+			y = p.Height - height/2
+		}
+		w.Quad = page.QuadFromRect(page.Rect{X0: x, Y0: y, X1: x + char*float64(len(w.Text)), Y1: y + height})
+	}
+	return p
 }

@@ -24,6 +24,10 @@ type View struct {
 	Lower string
 	// First is the page index of the view's first word.
 	First int
+	// Width and Height are the page's size in points (0 when the page
+	// has no geometry, as PageFromText's): what a recognizer needs to
+	// tell text the page's edge cuts (pattern.FindEdgeCut).
+	Width, Height float64
 
 	words []page.Word
 	start []int32 // byte offset of word i in Text
@@ -47,13 +51,15 @@ func NewView(p *page.Page, first, end int) *View {
 	end = max(first, min(end, len(p.Words)))
 	ws := p.Words[first:end]
 	v := &View{
-		First: first,
-		words: ws,
-		start: make([]int32, len(ws)),
-		end:   make([]int32, len(ws)),
-		cs:    make([]int32, len(ws)),
-		ce:    make([]int32, len(ws)),
-		line:  make([]int32, len(ws)),
+		First:  first,
+		Width:  p.Width,
+		Height: p.Height,
+		words:  ws,
+		start:  make([]int32, len(ws)),
+		end:    make([]int32, len(ws)),
+		cs:     make([]int32, len(ws)),
+		ce:     make([]int32, len(ws)),
+		line:   make([]int32, len(ws)),
 	}
 	n := 0
 	for i := range ws {
