@@ -47,9 +47,7 @@ func (p *Pipeline) analysePage(ctx context.Context, pg *page.Page, opts detect.O
 	if err != nil || len(ocrWords) == 0 {
 		return spans, err
 	}
-	ocrPage := *pg
-	ocrPage.Words = ocrWords
-	more, err := detect.Run(ctx, &ocrPage, p.deps.Detectors, opts)
+	_, more, err := p.detectOCR(ctx, pg, ocrWords, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -141,20 +139,50 @@ func (p *Pipeline) readPixels(ctx context.Context, pg *page.Page, doc *docState)
 		if err != nil {
 			return nil, true, err
 		}
-		next := lineBase
-		for _, w := range words {
-			w.Line += lineBase
-			next = max(next, w.Line+1)
-			w.Quad = scaleQuad(w.Quad, scale)
-			for k := range w.Chars {
-				w.Chars[k] = scaleQuad(w.Chars[k], scale)
-			}
-			w.Source = page.SourceOCR
-			found = append(found, w)
-		}
-		lineBase = next
+		found, lineBase = appendOCRWords(found, words, lineBase, scale)
 	}
 	return found, true, nil
+}
+
+// appendOCRWords appends words OCR read (raster pixels) to found, in
+// points (scale: points per pixel), their lines numbered from lineBase,
+// and returns the next free line number.
+func appendOCRWords(found, words []page.Word, lineBase int, scale float64) ([]page.Word, int) {
+	next := lineBase
+	for _, w := range words {
+		w.Line += lineBase
+		next = max(next, w.Line+1)
+		w.Quad = scaleQuad(w.Quad, scale)
+		for k := range w.Chars {
+			w.Chars[k] = scaleQuad(w.Chars[k], scale)
+		}
+		w.Source = page.SourceOCR
+		found = append(found, w)
+	}
+	return found, next
+}
+
+// readWhole reads the whole of the page's raster with OCR, nothing
+// known of it beforehand, and returns the words in points: how a page
+// without a usable layer is read, and how the release check reads a
+// burned page (release.go), as the review editor's re-scan reads an
+// output (Process on the output, whose pages have no layer).
+func (p *Pipeline) readWhole(ctx context.Context, pg *page.Page) ([]page.Word, error) {
+	words, err := p.deps.OCR.Recognize(ctx, pg.Raster, PixelRect{}, ReadHints{})
+	if err != nil {
+		return nil, err
+	}
+	found, _ := appendOCRWords(nil, words, 0, 72/pg.DPI)
+	return found, nil
+}
+
+// detectOCR runs detection on the words OCR read on pg, apart from the
+// page's own words (spans index into words).
+func (p *Pipeline) detectOCR(ctx context.Context, pg *page.Page, words []page.Word, opts detect.Options) (*page.Page, []page.Span, error) {
+	ocrPage := *pg
+	ocrPage.Words = words
+	spans, err := detect.Run(ctx, &ocrPage, p.deps.Detectors, opts)
+	return &ocrPage, spans, err
 }
 
 // knownLines is OCR.Recognize's known for a page whose unexplained ink

@@ -21,6 +21,8 @@ type Metrics struct {
 	ocrColumns     prometheus.Counter       // models/ocr (ObserveColumns)
 	fontChecks     *prometheus.CounterVec   // checkSample
 	fontColumns    prometheus.Counter       // checkSample
+	releaseSigns   *prometheus.CounterVec   // checkRelease
+	releaseReads   *prometheus.CounterVec   // releaseCheck
 	nerWindows     *prometheus.CounterVec   // models/ner (ObserveWindows)
 	batchSize      *prometheus.HistogramVec // batch
 	batchDuration  *prometheus.HistogramVec // batch
@@ -30,7 +32,7 @@ type Metrics struct {
 func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 	m := &Metrics{
 		stage: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name: "redactd_stage_duration_seconds", Help: "Time per page in each pipeline stage (open, render, words, ocr, detect, burn, encode).",
+			Name: "redactd_stage_duration_seconds", Help: "Time per page in each pipeline stage (open, render, words, ocr, detect, burn, release, encode).",
 			Buckets: prometheus.ExponentialBuckets(0.0001, 2, 18),
 		}, []string{"stage"}),
 		pages: prometheus.NewCounter(prometheus.CounterOpts{
@@ -61,6 +63,12 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 		fontColumns: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "redactd_font_check_columns_total", Help: "Recogniser input columns (at height 48) spent checking fonts.",
 		}),
+		releaseSigns: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "redactd_release_signs_total", Help: "Pages whose words show a sign that they were broken apart, by sign (letter_gaps, comb, order, format, edge); a page may count under several: each has its burned page read by OCR before release.",
+		}, []string{"sign"}),
+		releaseReads: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "redactd_release_reads_total", Help: "Readings of burned pages by OCR in the release check, by result: clean (no PII left unmasked near a sign; anything found elsewhere was masked), masked (PII near a sign was masked, the page burned and read again), failed (PII near a sign still found at the last reading: the document failed); no_ocr counts pages with a sign that could not be read (OCR off or unavailable: the document failed).",
+		}, []string{"result"}),
 		nerWindows: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "redactd_ner_windows_total", Help: "Windows of up to 64 tokens the NER model read, by reading: as_written, and reread (a window mostly in capitals is read again truecased and in lower case): the NER step's work.",
 		}, []string{"reading"}),
@@ -75,7 +83,7 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 	}
 	if reg != nil {
 		for _, c := range []prometheus.Collector{m.stage, m.pages, m.outputBytes, m.pixelsInFlight, m.detections,
-			m.ocrRegions, m.ocrKnownLines, m.ocrColumns, m.fontChecks, m.fontColumns, m.nerWindows, m.batchSize, m.batchDuration} {
+			m.ocrRegions, m.ocrKnownLines, m.ocrColumns, m.fontChecks, m.fontColumns, m.releaseSigns, m.releaseReads, m.nerWindows, m.batchSize, m.batchDuration} {
 			if err := reg.Register(c); err != nil {
 				return nil, err
 			}

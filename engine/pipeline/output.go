@@ -21,11 +21,22 @@ type encodedPage = pdfout.EncodedPage
 // burnAndEncode masks the spans into the page's raster and compresses it.
 // The raster is released by the caller afterwards.
 func (p *Pipeline) burnAndEncode(pg *page.Page, spans []page.Span) pageResult {
+	return p.encodeBurned(pg, p.burnSpans(pg, spans))
+}
+
+// burnSpans masks the spans into the page's raster, grown over their ink,
+// and returns the boxes burned.
+func (p *Pipeline) burnSpans(pg *page.Page, spans []page.Span) []burn.Box {
 	t := time.Now()
 	boxes := burn.GrowToInk(pg.Raster, pg.DPI, burn.Boxes(pg, spans, maskPadPt), layerWordBoxes(pg))
 	burn.Burn(pg.Raster, pg.DPI, boxes)
 	p.metrics.observe("burn", t)
+	return boxes
+}
 
+// encodeBurned compresses a page whose raster has the boxes burned in and
+// reports them as its masks.
+func (p *Pipeline) encodeBurned(pg *page.Page, boxes []burn.Box) pageResult {
 	masks := make([]contract.Mask, 0, len(boxes))
 	for _, b := range boxes {
 		masks = append(masks, contract.Mask{Page: pg.Index, Box: b.Rect, Category: b.Category,
@@ -33,7 +44,7 @@ func (p *Pipeline) burnAndEncode(pg *page.Page, spans []page.Span) pageResult {
 		p.metrics.detections.WithLabelValues(string(b.Category), b.Recognizer).Inc()
 	}
 
-	t = time.Now()
+	t := time.Now()
 	enc, err := pdfout.Encode(pg.Raster, pg.Width, pg.Height, pdfout.Options{JPEGQuality: p.cfg.JPEGQuality, TextBits: p.cfg.TextBits})
 	p.metrics.observe("encode", t)
 	if err != nil {

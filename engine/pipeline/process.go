@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/redactd/redactd/engine/burn"
 	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/detect"
 	"github.com/redactd/redactd/engine/page"
@@ -30,17 +31,19 @@ const (
 	stageRender = iota // load and render
 	stageOCR
 	stageDetect
-	stageEncode // burn and encode
+	stageRelease // the release check: signs, and on pages with one, burn and OCR of the burned page
+	stageEncode  // burn and encode
 	numStages
 )
 
 // stageNames are the report's timings_ms keys of the per-page stages.
-var stageNames = [numStages]string{"render", "ocr", "detect", "burn_encode"}
+var stageNames = [numStages]string{"render", "ocr", "detect", "release", "burn_encode"}
 
 // pageStats is what one page tells the document's report.
 type pageStats struct {
-	ocr bool
-	t   [numStages]time.Duration
+	ocr          bool
+	releaseReads int // readings of the burned page by the release check
+	t            [numStages]time.Duration
 }
 
 // Process implements contract.Processor.
@@ -140,7 +143,7 @@ func (p *Pipeline) Process(ctx context.Context, in contract.ProcessInput, out io
 		writing += time.Since(t)
 		res.Masks = append(res.Masks, r.masks...)
 		res.Words = append(res.Words, r.words...)
-		res.Pages = append(res.Pages, contract.PageInfo{OCR: r.stats.ocr, Width: r.w, Height: r.h})
+		res.Pages = append(res.Pages, contract.PageInfo{OCR: r.stats.ocr || r.stats.releaseReads > 0, Width: r.w, Height: r.h})
 		for k, d := range r.stats.t {
 			res.Timings[stageNames[k]] += d
 		}
@@ -245,9 +248,30 @@ func (p *Pipeline) submitPage(ctx context.Context, src source, i int, job *pageJ
 				return
 			}
 			markAnalysed()
+			// The release check: a page showing a sign is burned here
+			// and its burned pixels read (release.go); others are burned
+			// with their encoding, as always.
+			var burned []burn.Box
+			t := time.Now()
+			signs, at := p.checkRelease(pg)
+			if signs != 0 {
+				burned, err = p.releaseCheck(pctx, pg, p.burnSpans(pg, spans), signs, at, job.opts, &st)
+			}
+			st.t[stageRelease] = time.Since(t)
+			p.metrics.observe("release", t)
+			if err != nil {
+				release()
+				fail(err)
+				return
+			}
 			submit(p.encode, "encode", func() {
 				t := time.Now()
-				r := p.burnAndEncode(pg, spans)
+				var r pageResult
+				if signs != 0 {
+					r = p.encodeBurned(pg, burned)
+				} else {
+					r = p.burnAndEncode(pg, spans)
+				}
 				if job.keepWords {
 					r.words = pageWords(pg)
 				}

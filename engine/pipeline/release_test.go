@@ -1,0 +1,239 @@
+package pipeline
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/redactd/redactd/engine/burn"
+	"github.com/redactd/redactd/engine/contract"
+	"github.com/redactd/redactd/engine/detect"
+	"github.com/redactd/redactd/engine/mupdf"
+	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/internal/testkit/hostile/visible"
+)
+
+// TestReleaseCorpus runs the documents of broken words
+// (visible.ReleaseCorpus: a phone number drawn digit by digit, an e-mail
+// address with a zero-width space, an IBAN and a phone number cut by the
+// page's right edge) through the whole pipeline, NER and OCR on, reads
+// each output with our recogniser and fails if any planted string is
+// readable. Each page shows a sign, so its burned pixels are read by the
+// release check at least once. The planted data must be readable in the
+// input, or the case proves nothing.
+func TestReleaseCorpus(t *testing.T) {
+	cases, err := visible.ReleaseCorpus()
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := sharedFullPipeline(t)
+	e := full.models.OCR
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			m, err := NewMetrics(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := processWith(t, full, full.deps.OCR, m, c.PDF)
+			in := readPage(t, e, c.PDF, 0)
+			for _, pii := range c.PII {
+				if _, ok := visible.Readable(in, pii); !ok {
+					t.Fatalf("%q is not readable in the input (%q): the case proves nothing", pii, in)
+				}
+			}
+			out := readPage(t, e, r.out, 0)
+			for _, pii := range c.PII {
+				if l, ok := visible.Readable(out, pii); ok {
+					t.Errorf("%q readable in the output: %q", pii, l)
+				}
+			}
+			if n := releaseReadCount(m); n == 0 {
+				t.Errorf("the burned page was not read: no sign seen")
+			}
+			if _, ok := r.res.Timings["release"]; !ok {
+				t.Errorf("no release timing in %v", r.res.Timings)
+			}
+		})
+	}
+}
+
+func releaseReadCount(m *Metrics) float64 {
+	var n float64
+	for _, res := range []string{"clean", "masked", "failed", "no_ocr"} {
+		n += testutil.ToFloat64(m.releaseReads.WithLabelValues(res))
+	}
+	return n
+}
+
+func releaseSignCount(m *Metrics) float64 {
+	var n float64
+	for _, s := range signNames {
+		n += testutil.ToFloat64(m.releaseSigns.WithLabelValues(s))
+	}
+	return n
+}
+
+// TestReleaseOrdinaryTextNotRead: ordinary text pages show no sign, so
+// the release check reads nothing (the benchmark's letters: OCR reads no
+// area of them at all), and the report still times the check.
+func TestReleaseOrdinaryTextNotRead(t *testing.T) {
+	full := sharedFullPipeline(t)
+	m, err := NewMetrics(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &countingOCR{OCR: full.deps.OCR}
+	r := processWith(t, full, c, m, letterPDF(3))
+	if n := releaseSignCount(m); n != 0 {
+		t.Errorf("%v signs counted on ordinary letters", n)
+	}
+	if n := releaseReadCount(m); n != 0 {
+		t.Errorf("%v release readings of ordinary letters", n)
+	}
+	if c.areas != 0 {
+		t.Errorf("OCR read %d areas of ordinary letters", c.areas)
+	}
+	if _, ok := r.res.Timings["release"]; !ok {
+		t.Errorf("no release timing in %v", r.res.Timings)
+	}
+}
+
+// TestReleaseWithoutOCRFails: a page with a sign cannot be checked when
+// OCR is off, and the document fails, naming the page and the sign, not
+// the text.
+func TestReleaseWithoutOCRFails(t *testing.T) {
+	pdf, err := visible.ZeroWidthEmail()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newTestPipeline(t)
+	_, err = process(t, p, pdf, contract.Options{Categories: page.Categories})
+	if err == nil {
+		t.Fatal("a page with a zero-width space was released without being read")
+	}
+	msg := contract.UserMessage(err)
+	for _, want := range []string{"page 1", "format", "OCR is off"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message %q lacks %q", msg, want)
+		}
+	}
+	if strings.Contains(msg, "hargreave") {
+		t.Errorf("message %q quotes the document", msg)
+	}
+	if n := testutil.ToFloat64(p.metrics.releaseReads.WithLabelValues("no_ocr")); n != 1 {
+		t.Errorf("no_ocr counted %v times, want 1", n)
+	}
+}
+
+// stubbornOCR reads an e-mail address on every call, over base (raster
+// pixels) and each time 0.4 of its height lower: PII that masking never
+// makes unreadable.
+type stubbornOCR struct {
+	base  page.Rect
+	mu    sync.Mutex
+	calls int
+}
+
+func (s *stubbornOCR) Recognize(_ context.Context, r *page.Raster, _ PixelRect, _ ReadHints) ([]page.Word, error) {
+	s.mu.Lock()
+	n := s.calls
+	s.calls++
+	s.mu.Unlock()
+	b := s.base
+	dy := 0.4 * float64(n) * (b.Y1 - b.Y0)
+	b.Y0, b.Y1 = b.Y0+dy, b.Y1+dy
+	return []page.Word{{Text: "jo.smith@example.com", Conf: 0.9, Quad: page.QuadFromRect(b)}}, nil
+}
+
+func (s *stubbornOCR) ReadBoxes(context.Context, *page.Raster, []page.Quad) (string, int, error) {
+	return "", 0, nil
+}
+
+// TestReleaseStillReadableFails: when the burned page still reads as PII
+// after the last reading, the document fails, naming the page and the
+// category, not the text.
+func TestReleaseStillReadableFails(t *testing.T) {
+	pdf, err := visible.ZeroWidthEmail()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := detect.Recognizers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The stub reads its address over the word with the zero-width
+	// space: at the sign.
+	var base page.Rect
+	doc, err := mupdf.Open(pdf, mupdf.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lp, err := doc.LoadPage(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range lp.Words() {
+		if strings.Contains(w.Text, "\u200b") {
+			base = w.Quad.Bounds()
+		}
+	}
+	lp.Close()
+	doc.Close()
+	if base.Empty() {
+		t.Fatal("no word with a zero-width space")
+	}
+	s := defaultSettings(t)
+	k := s.DPI / 72
+	ocr := &stubbornOCR{base: page.Rect{X0: base.X0 * k, Y0: base.Y0 * k, X1: base.X1 * k, Y1: base.Y1 * k}}
+	p, err := New(s, Deps{Detectors: rs, OCR: ocr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	_, err = process(t, p, pdf, contract.Options{Categories: page.Categories})
+	if err == nil {
+		t.Fatal("released although the burned page still reads as PII")
+	}
+	msg := contract.UserMessage(err)
+	for _, want := range []string{"page 1", "Email", "3 readings"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message %q lacks %q", msg, want)
+		}
+	}
+	if strings.Contains(msg, "jo.smith") || strings.Contains(msg, "hargreave") {
+		t.Errorf("message %q quotes the document", msg)
+	}
+	if n := testutil.ToFloat64(p.metrics.releaseReads.WithLabelValues("masked")); n != releaseReads-1 {
+		t.Errorf("%v readings masked more, want %d", n, releaseReads-1)
+	}
+	if n := testutil.ToFloat64(p.metrics.releaseReads.WithLabelValues("failed")); n != 1 {
+		t.Errorf("%v readings failed, want 1", n)
+	}
+}
+
+// TestUncovered: a finding counts as masked when masks cover 90% of it,
+// however they overlap; two masks over the same strip cover it once.
+func TestUncovered(t *testing.T) {
+	box := func(x0, y0, x1, y1 float64) burn.Box {
+		return burn.Box{Rect: page.Rect{X0: x0, Y0: y0, X1: x1, Y1: y1}}
+	}
+	found := box(0, 0, 100, 10)
+	for _, c := range []struct {
+		name  string
+		masks []burn.Box
+		fresh bool
+	}{
+		{"none", nil, true},
+		{"whole", []burn.Box{box(-2, -2, 102, 12)}, false},
+		{"two halves", []burn.Box{box(0, 0, 50, 10), box(50, 0, 100, 10)}, false},
+		{"the same half twice", []burn.Box{box(0, 0, 60, 10), box(0, 0, 60, 10)}, true},
+		{"most, not enough", []burn.Box{box(0, 0, 80, 10)}, true},
+	} {
+		if got := len(uncovered([]burn.Box{found}, c.masks)) == 1; got != c.fresh {
+			t.Errorf("%s: uncovered %v, want %v", c.name, got, c.fresh)
+		}
+	}
+}
