@@ -237,3 +237,33 @@ func TestUncovered(t *testing.T) {
 		}
 	}
 }
+
+// TestReleaseKeepsTheRequestsCategories: the burned page's reading goes
+// through the request's categories, so an e-mail address the request
+// does not ask to mask is neither masked nor a reason to fail.
+func TestReleaseKeepsTheRequestsCategories(t *testing.T) {
+	pdf, err := visible.ZeroWidthEmail()
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := sharedFullPipeline(t)
+	m, err := NewMetrics(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := New(defaultSettings(t), Deps{Detectors: full.deps.Detectors, OCR: full.deps.OCR, Metrics: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	r, err := process(t, p, pdf, contract.Options{Categories: []page.Category{page.IBAN}})
+	if err != nil {
+		t.Fatalf("%s", contract.UserMessage(err))
+	}
+	for _, mk := range r.res.Masks {
+		t.Errorf("masked %s: the request asked for IBANs only", mk.Category)
+	}
+	if n := testutil.ToFloat64(m.releaseReads.WithLabelValues("clean")); n != 1 {
+		t.Errorf("%v clean readings, want 1", n)
+	}
+}
