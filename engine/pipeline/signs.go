@@ -87,6 +87,9 @@ type lineSum struct {
 	h          float64
 	llx, lly   float64 // the first word's lower-left corner
 	lrx, lry   float64 // the last word's lower-right corner
+	// The first and the last word's boxes: where a line drawn in pieces
+	// joins, the sign is.
+	first, last page.Rect
 }
 
 // releaseSigns returns the signs page pg shows in the words its producer
@@ -105,10 +108,11 @@ func releaseSigns(pg *page.Page) (releaseSign, []page.Rect) {
 	var prev *page.Word
 	endLine := func() {
 		cur.lrx, cur.lry = prev.Quad.LR.X, prev.Quad.LR.Y
+		cur.last = prev.Quad.Bounds()
 		lines = append(lines, cur)
-		if k, ok := orderJump(lines); ok {
+		if joint, ok := orderJump(lines); ok {
 			s |= signOrder
-			at = addRegion(at, lines[k].rect().Union(cur.rect()))
+			at = addRegion(at, joint)
 		}
 	}
 	for i := range pg.Words {
@@ -164,13 +168,6 @@ func addRegion(at []page.Rect, r page.Rect) []page.Rect {
 	return append(at, r)
 }
 
-// rect is the line's box: its baseline from the first word's lower-left
-// to the last word's lower-right corner, a glyph's height tall.
-func (l *lineSum) rect() page.Rect {
-	r := page.Rect{X0: min(l.llx, l.lrx), Y0: min(l.lly, l.lry), X1: max(l.llx, l.lrx), Y1: max(l.lly, l.lry)}
-	return page.Rect{X0: r.X0 - l.h*math.Abs(l.dy), Y0: r.Y0 - l.h*math.Abs(l.dx), X1: r.X1 + l.h*math.Abs(l.dy), Y1: r.Y1}
-}
-
 // hasFormatChar reports whether s holds a format character a reader does
 // not see (see signFormat). ASCII text, nearly all of it, is one scan.
 func hasFormatChar(s string) bool {
@@ -218,7 +215,7 @@ func frame(w *page.Word) (dx, dy, h float64) {
 
 func newLineSum(w *page.Word) lineSum {
 	dx, dy, h := frame(w)
-	return lineSum{dx: dx, dy: dy, h: h, llx: w.Quad.LL.X, lly: w.Quad.LL.Y,
+	return lineSum{dx: dx, dy: dy, h: h, llx: w.Quad.LL.X, lly: w.Quad.LL.Y, first: w.Quad.Bounds(),
 		start: w.Quad.LL.X*dx + w.Quad.LL.Y*dy, across: -w.Quad.LL.X*dy + w.Quad.LL.Y*dx}
 }
 
@@ -247,15 +244,15 @@ func backwards(prev, w *page.Word) bool {
 // before some line on another baseline: the producer drew one line in
 // pieces, in an order that jumps between lines, and the pieces of a word
 // can then stand in different places of the reading order. It returns
-// the index of the line continued.
-func orderJump(lines []lineSum) (int, bool) {
+// the boxes of the two words that meet there.
+func orderJump(lines []lineSum) (page.Rect, bool) {
 	n := len(lines)
 	if n < 3 {
-		return 0, false
+		return page.Rect{}, false
 	}
 	l := &lines[n-1]
 	if sameBaseline(&lines[n-2], l) {
-		return 0, false // split by a gap, not by another line drawn between
+		return page.Rect{}, false // split by a gap, not by another line drawn between
 	}
 	for i := n - 3; i >= max(0, n-1-maxLineLookback); i-- {
 		e := &lines[i]
@@ -269,13 +266,13 @@ func orderJump(lines []lineSum) (int, bool) {
 		ee := e.lrx*e.dx + e.lry*e.dy
 		h := max(e.h, l.h)
 		if gap := ls - ee; gap > -0.5*h && gap < 0.6*h {
-			return i, true
+			return e.last.Union(l.first), true
 		}
 		if gap := e.start - le; gap > -0.5*h && gap < 0.6*h {
-			return i, true
+			return l.last.Union(e.first), true
 		}
 	}
-	return 0, false
+	return page.Rect{}, false
 }
 
 // sameBaseline reports whether b runs in a's direction on a's baseline,
