@@ -31,10 +31,11 @@ const scanShare = 0.5
 // time of both steps (the document's report).
 func (p *Pipeline) analysePage(ctx context.Context, pg *page.Page, opts detect.Options, doc *docState, st *pageStats) ([]page.Span, error) {
 	t := time.Now()
-	ocrWords, ran, err := p.readPixels(ctx, pg, doc)
+	ocrWords, ran, blind, err := p.readPixels(ctx, pg, doc)
 	if ran {
 		st.ocr, st.t[stageOCR] = true, time.Since(t)
 	}
+	st.blind = blind
 	if err != nil {
 		return nil, err
 	}
@@ -82,10 +83,12 @@ func appendWords(have, ocr []page.Word) []page.Word {
 // when it is mostly picture, or when one of its fonts fails the check;
 // otherwise the ink that no text-layer word explains (images, outlines,
 // glyphs outside their declared boxes).
-// ran says whether any area was read (the font check aside).
-func (p *Pipeline) readPixels(ctx context.Context, pg *page.Page, doc *docState) (words []page.Word, ran bool, err error) {
+// ran says whether any area was read (the font check aside), blind
+// whether the page was read whole with nothing known of it (a scan, an
+// untrusted font, ocr=always): every glyph on it read from its pixels.
+func (p *Pipeline) readPixels(ctx context.Context, pg *page.Page, doc *docState) (words []page.Word, ran, blind bool, err error) {
 	if p.deps.OCR == nil || p.cfg.OCR == "off" || pg.Raster == nil {
-		return nil, false, nil
+		return nil, false, false, nil
 	}
 	whole := p.cfg.OCR == "always" || !hasUsableText(pg.Words) || imageShare(pg) > scanShare
 	reason := "page"
@@ -94,11 +97,12 @@ func (p *Pipeline) readPixels(ctx context.Context, pg *page.Page, doc *docState)
 		bad, err := p.checkFonts(ctx, pg, doc)
 		p.metrics.observe("fontcheck", t)
 		if err != nil {
-			return nil, false, err
+			return nil, false, false, err
 		}
 		whole = bad
 		reason = "font"
 	}
+	blind = whole
 	var regions []PixelRect
 	var ink *inkMap     // what the layer leaves unexplained; nil: read everything
 	var hints ReadHints // what a trusted layer tells of the ink; none for scans
@@ -115,7 +119,7 @@ func (p *Pipeline) readPixels(ctx context.Context, pg *page.Page, doc *docState)
 		}
 	}
 	if len(regions) == 0 {
-		return nil, false, nil
+		return nil, false, false, nil
 	}
 	t := time.Now()
 	defer p.metrics.observe("ocr", t)
@@ -137,11 +141,11 @@ func (p *Pipeline) readPixels(ctx context.Context, pg *page.Page, doc *docState)
 			p.metrics.ocrRegions.WithLabelValues(label).Inc()
 		}
 		if err != nil {
-			return nil, true, err
+			return nil, true, blind, err
 		}
 		found, lineBase = appendOCRWords(found, words, lineBase, scale)
 	}
-	return found, true, nil
+	return found, true, blind, nil
 }
 
 // appendOCRWords appends words OCR read (raster pixels) to found, in

@@ -42,7 +42,8 @@ var stageNames = [numStages]string{"render", "ocr", "detect", "release", "burn_e
 // pageStats is what one page tells the document's report.
 type pageStats struct {
 	ocr          bool
-	releaseReads int // readings of the burned page by the release check
+	blind        bool // OCR read the whole page, nothing known of it (readPixels)
+	releaseReads int  // readings of the burned page by the release check
 	t            [numStages]time.Duration
 }
 
@@ -254,6 +255,11 @@ func (p *Pipeline) submitPage(ctx context.Context, src source, i int, job *pageJ
 			var burned []burn.Box
 			t := time.Now()
 			signs, at := p.checkRelease(pg)
+			if st.blind {
+				// Every glyph was read from the pixels and detected
+				// already: the layer's broken words hid nothing.
+				signs = 0
+			}
 			if signs != 0 {
 				burned, err = p.releaseCheck(pctx, pg, p.burnSpans(pg, spans), signs, at, job.opts, &st)
 			}
