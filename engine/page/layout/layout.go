@@ -31,6 +31,10 @@
 //   - A row splits into lines at gaps no letter spacing explains (column
 //     gutters, table cells) between glyphs the producer put on different
 //     lines; what it drew as one line stays one.
+//   - A run of four or more glyphs on a row whose centres fall at an
+//     even pitch of 0.9 to 3.5 em is a comb field (one character per
+//     box, see comb.go): neighbouring boxes are one word whatever the
+//     gaps, an empty box parts words of one line.
 //   - A column of single letters, each alone on its row, aligned and at an
 //     even pitch of about a line, is one word read top to bottom.
 //   - Look-alike letters are folded conservatively: fullwidth ASCII always,
@@ -80,6 +84,11 @@ const (
 	// touchEm is the widest gap between letters that touch, as those of
 	// ordinary words do (kerning aside).
 	touchEm = 0.05
+	// inkSlackEm widens the word gap of letter-spaced ink boxes (wider
+	// than inkSpacedEm: ordinary print's ink gaps stay below) by two side
+	// bearings.
+	inkSlackEm  = 0.15
+	inkSpacedEm = 0.2
 	// maxSpacingEm is the widest letter spacing that still joins letters.
 	maxSpacingEm = 1.5
 	// gutterEm is the gap between glyphs of different producer lines that
@@ -101,9 +110,16 @@ const (
 // Builder builds words. Its zero value is ready; it reuses its memory
 // from call to call and is not safe for concurrent use.
 type Builder struct {
+	// Ink says the glyphs' boxes hold their ink, as a recogniser's do,
+	// rather than their advances: the gaps of letter-spaced print then
+	// vary by the letters' side bearings as well, so a word gap there
+	// must exceed the letter spacing by inkSlackEm more.
+	Ink bool
+
 	recs   []rec
 	order  []int32 // indices into recs: by cluster and row, then words' glyphs
 	gaps   []float64
+	comb   []combGap // per gap of the current row: what a comb run says of it
 	lines  []line
 	words  []wspan
 	cands  []cand
@@ -330,15 +346,23 @@ func (b *Builder) row(gs []Glyph, s, e int) {
 		b.lines = append(b.lines, line{w0: int32(lineStart), w1: int32(len(b.words)), cl: b.recs[o[0]].cl})
 		lineStart = len(b.words)
 	}
+	b.combs(o)
 	for k, g := range b.gaps {
+		if b.comb[k] == combJoin {
+			continue
+		}
 		l := b.spacing(k)
 		x, y := o[k], o[k+1]
 		// What the producer drew as one line stays one (a report's
 		// columns of one string); a gap no letter spacing explains
 		// between two of its lines is a gutter or a cell's edge.
-		newLine := gs[b.recs[x].g].Line != gs[b.recs[y].g].Line && g > max(gutterEm, 2*l+0.5)
+		newLine := gs[b.recs[x].g].Line != gs[b.recs[y].g].Line && g > max(gutterEm, 2*l+0.5) && b.comb[k] != combSkip
 		space := y == x+1 && b.recs[y].spaceBefore || x == y+1 && b.recs[x].spaceBefore
-		if newLine || g > l+max(spaceEm, spaceRatio*l) || space && l < 0.05 && g > 0.05 {
+		slack := 0.0
+		if b.Ink && l > inkSpacedEm {
+			slack = inkSlackEm
+		}
+		if newLine || b.comb[k] == combSkip || g > l+max(spaceEm, spaceRatio*l)+slack || space && l < 0.05 && g > 0.05 {
 			endWord(k)
 			if newLine {
 				endLine()

@@ -22,6 +22,7 @@ import (
 //
 //	line x y size [tc=em] [angle=deg] [order=rtl|words-back] [hint=glyph|prev] text
 //	stack x y size pitch text
+//	comb x y size pitch text
 //	bold x y size text
 //	ligature x y size before lig after
 //
@@ -33,11 +34,13 @@ import (
 // line directive's before with hint=prev; x "+"
 // continues where the line before ended. stack
 // draws text one glyph per line, centred on x, from baseline y down at
-// pitch. bold draws text twice, 0.4 pt apart (fake bold). ligature draws
+// pitch. comb draws text one glyph per box of pitch points from x,
+// centred, each glyph its own producer line (a space leaves a box
+// empty). bold draws text twice, 0.4 pt apart (fake bold). ligature draws
 // before, lig as one ligature glyph and after, as MuPDF reports them.
 // Command
 // arguments: shuffle draws all glyphs in a random order, each its own
-// producer line. Every word must have one quad per rune.
+// producer line; ink builds with Builder.Ink. Every word must have one quad per rune.
 func TestBuild(t *testing.T) {
 	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
 		var b Builder
@@ -46,6 +49,7 @@ func TestBuild(t *testing.T) {
 				d.Fatalf(t, "unknown command %s", d.Cmd)
 			}
 			gs := glyphs(t, d)
+			b.Ink = d.HasArg("ink")
 			if d.HasArg("shuffle") {
 				rng := rand.New(rand.NewPCG(1, 2))
 				rng.Shuffle(len(gs), func(i, j int) { gs[i], gs[j] = gs[j], gs[i] })
@@ -181,6 +185,16 @@ func glyphs(t *testing.T, d *datadriven.TestData) []Glyph {
 			for _, r := range f[6] {
 				gs = append(gs, glyph(r, x, y, size, 0, adv, int32(n)))
 				adv += width(r, size)
+			}
+		case "comb":
+			// One producer line per glyph, each centred in its box of
+			// pitch points from x; a space leaves its box empty.
+			x, y, size, pitch := num(1), num(2), num(3), num(4)
+			for i, r := range strings.Join(f[5:], " ") {
+				if r != ' ' {
+					c := x + (float64(i)+0.5)*pitch
+					gs = append(gs, glyph(r, c-width(r, size)/2, y, size, 0, 0, int32(1000*n+i)))
+				}
 			}
 		case "bold":
 			x, y, size := num(1), num(2), num(3)
