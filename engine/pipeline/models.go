@@ -182,7 +182,7 @@ func (a ocrAdapter) Recognize(ctx context.Context, r *page.Raster, region PixelR
 			words = append(words, pw)
 		}
 	}
-	return words, nil
+	return regroupOCR(words, r), nil
 }
 
 // pixelBounds is the smallest pixel rectangle holding q (raster pixels).
