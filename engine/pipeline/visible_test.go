@@ -70,8 +70,9 @@ func TestVisibleCorpus(t *testing.T) {
 			for i := range r.res.PageCount {
 				in := readPage(t, e, c.PDF, i)
 				out := readPage(t, e, r.out, i)
-				if c.Vertical {
-					// One letter per line, read top to bottom.
+				if c.Vertical || c.Boxed {
+					// One letter per line, read top to bottom, or one
+					// per box, each a line to the recogniser.
 					in, out = []string{strings.Join(in, "")}, []string{strings.Join(out, "")}
 				}
 				for _, pii := range c.PII {

@@ -34,7 +34,7 @@ type Case struct {
 	// larger than the declared font box), "spacing" (letter-spaced
 	// text), "order" (glyphs drawn out of reading order), "format"
 	// (invisible format characters inside words), "vertical" (one letter
-	// per line) or "control".
+	// per line), "comb" (one character per box of a form) or "control".
 	Kind string
 	PDF  []byte
 	// PII is what must not be readable in the output's pixels.
@@ -42,6 +42,10 @@ type Case struct {
 	// Vertical: the data reads top to bottom, one letter per line, so a
 	// recogniser's lines are joined before looking for it.
 	Vertical bool
+	// Boxed: the data is printed one character per box, which a
+	// recogniser reads as a line each, so its lines are joined before
+	// looking for it.
+	Boxed bool
 }
 
 // Body text drawn around the planted data, so every page mixes the case
@@ -60,7 +64,7 @@ func Corpus() ([]Case, error) {
 		if err != nil {
 			return fmt.Errorf("visible: case %s: %w", name, err)
 		}
-		out = append(out, Case{Name: name, Kind: kind, PDF: pdf, PII: pii})
+		out = append(out, Case{Name: name, Kind: kind, PDF: pdf, PII: pii, Boxed: kind == "comb"})
 		return nil
 	}
 	for _, c := range []struct {
@@ -105,6 +109,10 @@ func Corpus() ([]Case, error) {
 		{"format-soft-hyphen", "format", func() ([]byte, error) { return formatChars(1) }, orderPII},
 		{"format-zwj", "format", func() ([]byte, error) { return formatChars(2) }, orderPII},
 		{"format-bidi-override", "format", func() ([]byte, error) { return formatChars(3) }, orderPII},
+		{"comb-vector-boxes", "comb", func() ([]byte, error) { return combForm(combVector) }, combPII},
+		{"comb-acroform-maxlen", "comb", func() ([]byte, error) { return combForm(combField) }, combPII},
+		{"comb-scanned-form", "comb", func() ([]byte, error) { return combForm(combScan) }, combPII},
+		{"spacing-scan-0.3em", "spacing", func() ([]byte, error) { return letterSpacedScan(0.3) }, orderPII},
 		{"control-scan-correct-layer", "control", func() ([]byte, error) { return scanPage(scanLayerCorrect, 0) }, scanPII},
 		{"control-text", "control", controlText, controlPII},
 	} {
@@ -165,7 +173,11 @@ func (d *vdoc) page(content []byte, res string) {
 	d.pages = append(d.pages, d.add(fmt.Sprintf("<< /Type /Page /Parent PAGES /MediaBox [0 0 612 792] /Rotate %d /Contents %d 0 R /Resources << %s >> >>", d.rotate, c, res)))
 }
 
-func (d *vdoc) bytes() []byte {
+func (d *vdoc) bytes() []byte { return d.bytesWith("") }
+
+// bytesWith is bytes with catalog (entries of the document catalog, such
+// as an AcroForm) added.
+func (d *vdoc) bytesWith(catalog string) []byte {
 	pagesObj := len(d.objs) + 1
 	var kids []string
 	for _, p := range d.pages {
@@ -173,7 +185,7 @@ func (d *vdoc) bytes() []byte {
 		kids = append(kids, fmt.Sprintf("%d 0 R", p))
 	}
 	d.add(fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), len(kids)))
-	cat := d.add(fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R >>", pagesObj))
+	cat := d.add(fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R %s>>", pagesObj, catalog))
 	out, _ := testpdf.Assemble(d.objs, fmt.Sprintf("/Root %d 0 R", cat))
 	return out
 }
