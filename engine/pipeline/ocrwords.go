@@ -23,11 +23,14 @@ import (
 
 const (
 	// fragmentRunes is the longest word taken as a fragment of
-	// letter-spaced print.
-	fragmentRunes = 3
+	// letter-spaced print when in a run of fragmentRun on its line: a
+	// letter alone. Runs of short words ("put it in", "of the") are
+	// ordinary text, and their ink gaps on a poor scan no surer guide
+	// than the recogniser's spaces.
+	fragmentRunes = 1
 	// fragmentRun is the fewest fragments in a row of one recognised
-	// line worth laying out again; a line of one short word is a box of
-	// a comb and always is.
+	// line worth laying out again; a line of one or two letters is a
+	// box of a comb and always is.
 	fragmentRun = 3
 	// inkLevel is the darkest gray counted as paper when measuring a
 	// character's ink.
@@ -201,10 +204,10 @@ func joinWords(words []page.Word, m []int) page.Word {
 
 // fragments marks the words worth laying out again, and makes the quad
 // of a one-letter word upright (a square box's turn is the detector's
-// guess): upright words of at most fragmentRunes runes in a row of
-// fragmentRun or more on their line, the short word alone on its line (a
-// box of a comb), and words whose letters stand wide apart (a run of
-// boxes read as one word, letter-spaced print).
+// guess): upright letters alone in a run of fragmentRun or more on their
+// line, a word of one or two letters alone on its line (a box of a comb),
+// and words whose letters stand wide apart (a run of boxes read as one
+// word, letter-spaced print).
 func fragments(words []page.Word) []bool {
 	short := make([]bool, len(words))
 	for i := range words {
@@ -217,7 +220,7 @@ func fragments(words []page.Word) []bool {
 			w.Quad = page.QuadFromRect(w.Quad.Bounds())
 			w.Chars = []page.Quad{w.Quad}
 		}
-		short[i] = n <= fragmentRunes && upright(w.Quad)
+		short[i] = n <= 2 && upright(w.Quad)
 	}
 	frag := make([]bool, len(words))
 	for s := 0; s < len(words); {
@@ -227,11 +230,11 @@ func fragments(words []page.Word) []bool {
 		}
 		// words[s:e] is one line.
 		if e-s == 1 {
-			frag[s] = short[s] && utf8.RuneCountInString(words[s].Text) <= 2
+			frag[s] = short[s]
 		}
 		for i := s; i < e; {
 			j := i
-			for j < e && short[j] {
+			for j < e && short[j] && utf8.RuneCountInString(words[j].Text) <= fragmentRunes {
 				j++
 			}
 			if j-i >= fragmentRun {
