@@ -247,7 +247,7 @@ func fragments(words []page.Word) []bool {
 		s = e
 	}
 	for i, w := range words {
-		frag[i] = frag[i] || spread(w)
+		frag[i] = frag[i] || spreadApart(w)
 	}
 	return frag
 }
@@ -257,9 +257,9 @@ func fragments(words []page.Word) []bool {
 // apart: ordinary print's cells average about half an em.
 const spreadEm = 1.0
 
-// spread reports whether w is an upright word of letters standing wide
+// spreadApart reports whether w is an upright word of letters standing wide
 // apart.
-func spread(w page.Word) bool {
+func spreadApart(w page.Word) bool {
 	n := len(w.Chars)
 	if n < 2 || n != utf8.RuneCountInString(w.Text) || !upright(w.Quad) {
 		return false

@@ -335,18 +335,18 @@ func (g *glyphRun) add(w *page.Word, b page.Rect) releaseSign {
 		s |= signLetterGaps
 	}
 	if g.n >= minGlyphRun {
-		if lo, hi, mean := spread(g.gaps[:]); lo > -0.1*g.h && hi-lo <= max(0.1*g.h, 0.2*mean) {
+		if lo, hi, mean := rangeMean(g.gaps[:]); lo > -0.1*g.h && hi-lo <= max(0.1*g.h, 0.2*mean) {
 			s |= signLetterGaps
 		}
-		if lo, hi, mean := spread(g.pitches[:]); hi-lo <= max(0.1*g.h, 0.1*mean) {
+		if lo, hi, mean := rangeMean(g.pitches[:]); hi-lo <= max(0.1*g.h, 0.1*mean) {
 			s |= signComb
 		}
 	}
 	return s
 }
 
-// spread returns the least, greatest and mean of v.
-func spread(v []float64) (lo, hi, mean float64) {
+// rangeMean returns the least, greatest and mean of v.
+func rangeMean(v []float64) (lo, hi, mean float64) {
 	lo, hi = v[0], v[0]
 	for _, x := range v {
 		lo, hi, mean = min(lo, x), max(hi, x), mean+x
