@@ -78,15 +78,15 @@ const (
 )
 
 // lineSum is what the order check keeps of a line: its frame (the first
-// word's direction d and its normal), where it starts and ends along d,
+// word's direction d and its normal), where it starts along d,
 // its baseline across d, and its glyph height.
 type lineSum struct {
-	dx, dy     float64 // unit direction
-	start, end float64 // along d, in d's own frame
-	across     float64 // baseline, across d
-	h          float64
-	llx, lly   float64 // the first word's lower-left corner
-	lrx, lry   float64 // the last word's lower-right corner
+	dx, dy   float64 // unit direction
+	start    float64 // along d, in d's own frame
+	across   float64 // baseline, across d
+	h        float64
+	llx, lly float64 // the first word's lower-left corner
+	lrx, lry float64 // the last word's lower-right corner
 	// The first and the last word's boxes: where a line drawn in pieces
 	// joins, the sign is.
 	first, last page.Rect

@@ -579,7 +579,7 @@ func labelContext(v *view.View, labels []idLabel, i int) (int, *idLabel) {
 	}
 	if last >= 0 {
 		l := labels[last]
-		if l.start >= lineStart || strings.IndexAny(v.Text[l.end:max(l.end, prevEnd)], "0123456789") < 0 {
+		if l.start >= lineStart || !strings.ContainsAny(v.Text[l.end:max(l.end, prevEnd)], "0123456789") {
 			if l.notID {
 				return ctxNotID, &labels[last]
 			}
