@@ -378,46 +378,13 @@ func blockPeak(r *page.Raster, paper [4]uint8, bx, by int) int {
 
 // dropRules clears from ink (a gw x gh block map) the blocks of long thin
 // runs: horizontal runs of at least ruleRun blocks where the ink is at
-// most ruleThick blocks tall, and the same turned for vertical rules.
+// most ruleThick blocks tall, and the same turned for vertical rules
+// (kernels.ThinRuns, which the recogniser's rule eraser shares).
 func dropRules(ink []bool, gw, gh int) {
-	// Vertical and horizontal run lengths through each block.
-	vrun := make([]int32, gw*gh)
-	hrun := make([]int32, gw*gh)
-	for x := 0; x < gw; x++ {
-		for y := 0; y < gh; {
-			if !ink[y*gw+x] {
-				y++
-				continue
-			}
-			e := y
-			for e < gh && ink[e*gw+x] {
-				e++
-			}
-			for k := y; k < e; k++ {
-				vrun[k*gw+x] = int32(e - y)
-			}
-			y = e
-		}
-	}
-	for y := 0; y < gh; y++ {
-		row := ink[y*gw : (y+1)*gw]
-		for x := 0; x < gw; {
-			if !row[x] {
-				x++
-				continue
-			}
-			e := x
-			for e < gw && row[e] {
-				e++
-			}
-			for k := x; k < e; k++ {
-				hrun[y*gw+k] = int32(e - x)
-			}
-			x = e
-		}
-	}
-	for i := range ink {
-		if ink[i] && ((vrun[i] <= ruleThick && hrun[i] >= ruleRun) || (hrun[i] <= ruleThick && vrun[i] >= ruleRun)) {
+	rule := make([]bool, gw*gh)
+	kernels.ThinRuns(rule, ink, gw, gh, kernels.RuleSpec{MinH: ruleRun, MinV: ruleRun, Thick: ruleThick}, nil)
+	for i, r := range rule {
+		if r {
 			ink[i] = false
 		}
 	}
