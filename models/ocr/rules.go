@@ -19,17 +19,19 @@ import (
 // stand-in for a reader (visible.ReadPage) reads pages both ways.
 //
 // A rule is ink far longer than thick (kernels.ThinRuns), at most
-// ruleThickPt thick: a horizontal one at least ruleHPt long, longer than
-// an em dash of 36-pt print and as long as two comb boxes; a vertical one
-// at least ruleVPt, taller than a glyph of 24-pt print; a box's wall, at
-// least ruleWallPt and meeting a horizontal rule at an end, is taller
-// than a glyph of 12-pt print (an "l" is 8.6 pt, a "|" 14 pt) and stands
-// on a rule, as no letter does. Letters' strokes ("1", "l", "I", "-",
+// ruleThickPt thick (a 0.8-pt rule is 2 pixels at 200 dpi, and 5 or 6
+// on a redacted output rendered again; 12-pt print's stems are 3): a
+// horizontal one at least ruleHPt long, longer than an em dash of 36-pt
+// print and as long as two comb boxes; a vertical one at least ruleVPt,
+// taller than a glyph of 24-pt print; a box's wall, at least ruleWallPt
+// and meeting a horizontal rule at an end, is taller than a glyph of
+// 12-pt print (an "l" is 8.6 pt, a "|" 14 pt) and stands on a rule, as
+// no letter does. Letters' strokes ("1", "l", "I", "-",
 // "_", "—") are shorter than these or thicker; where a glyph touches a
 // rule the pixels it shares with it stay (their run across the rule is
 // thick).
 const (
-	ruleThickPt = 1.5
+	ruleThickPt = 2.2
 	ruleHPt     = 48
 	ruleVPt     = 30
 	ruleWallPt  = 16
