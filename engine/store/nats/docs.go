@@ -180,6 +180,17 @@ func (d *Docs) Keys(ctx context.Context, prefix string) ([]string, error) {
 	if err := store.CheckPrefix(prefix); err != nil {
 		return nil, err
 	}
+	names, err := d.keyNames(ctx, prefix)
+	if err != nil {
+		return nil, err
+	}
+	return d.live(ctx, names, len(names))
+}
+
+// keyNames asks the stream leader which keys under prefix have messages
+// (stream info with a subject filter: names only, no message is read).
+// A deleted key's marker is a message too: live tells them apart.
+func (d *Docs) keyNames(ctx context.Context, prefix string) ([]string, error) {
 	s, err := d.js.Stream(ctx, d.stream)
 	if err != nil {
 		return nil, fmt.Errorf("natsstore: keys: %w", err)
@@ -189,9 +200,22 @@ func (d *Docs) Keys(ctx context.Context, prefix string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("natsstore: keys %s: %w", prefix, err)
 	}
-	var keys []string
+	names := make([]string, 0, len(info.State.Subjects))
 	for subj := range info.State.Subjects {
-		key := strings.TrimPrefix(subj, subjPrefix)
+		names = append(names, strings.TrimPrefix(subj, subjPrefix))
+	}
+	return names, nil
+}
+
+// live reads names in order from the leader and returns the first limit
+// that hold a record, skipping those whose latest message is a delete
+// marker.
+func (d *Docs) live(ctx context.Context, names []string, limit int) ([]string, error) {
+	var keys []string
+	for _, key := range names {
+		if len(keys) == limit {
+			break
+		}
 		_, err := get(ctx, d.kv, key)
 		switch {
 		case errors.Is(err, store.ErrNotFound):
@@ -219,37 +243,18 @@ func (d *Docs) KeysAfter(ctx context.Context, prefix, after string, limit int) (
 	if limit < 1 {
 		return nil, nil
 	}
-	s, err := d.js.Stream(ctx, d.stream)
+	all, err := d.keyNames(ctx, prefix)
 	if err != nil {
-		return nil, fmt.Errorf("natsstore: keys: %w", err)
+		return nil, err
 	}
-	subjPrefix := "$KV." + d.bucket + "."
-	info, err := s.Info(ctx, jetstream.WithSubjectFilter(subjPrefix+prefix+">"))
-	if err != nil {
-		return nil, fmt.Errorf("natsstore: keys %s: %w", prefix, err)
-	}
-	names := make([]string, 0, len(info.State.Subjects))
-	for subj := range info.State.Subjects {
-		if key := strings.TrimPrefix(subj, subjPrefix); key > after {
+	names := all[:0]
+	for _, key := range all {
+		if key > after {
 			names = append(names, key)
 		}
 	}
 	slices.Sort(names)
-	var keys []string
-	for _, key := range names {
-		if len(keys) == limit {
-			break
-		}
-		_, err := get(ctx, d.kv, key)
-		switch {
-		case errors.Is(err, store.ErrNotFound):
-		case err != nil:
-			return nil, err
-		default:
-			keys = append(keys, key)
-		}
-	}
-	return keys, nil
+	return d.live(ctx, names, limit)
 }
 
 // readBackTimeout bounds the read that settles an uncertain write.
