@@ -80,30 +80,7 @@ func letterSpaced(method int, em float64) ([]byte, error) {
 // widened advances, so they touch and its words were never split: the
 // case guards that a word builder reading gaps keeps it so.
 func (d *vdoc) type3Wide(extra int) (int, error) {
-	const em = 100.0 // glyph raster: 100 px per em, 10 units per px
-	var procs, diffs strings.Builder
-	var widths []string
-	for code := 0x20; code <= 0x7E; code++ {
-		name := fmt.Sprintf("g%d", code)
-		wx := testpdf.RuneWidth(rune(code)) + extra
-		widths = append(widths, fmt.Sprint(wx))
-		fmt.Fprintf(&diffs, " /%s", name)
-		var g bytes.Buffer
-		fmt.Fprintf(&g, "%d 0 d0\n", wx)
-		if code != 0x20 {
-			r, _, _, base, err := glyphBitmap(string(rune(code)), em, 72)
-			if err != nil {
-				return 0, err
-			}
-			rectsOf(&g, r, 10, -10, -base*10)
-			g.WriteString("f\n")
-			r.Release()
-		}
-		fmt.Fprintf(&procs, " /%s %d 0 R", name, d.stream("", g.Bytes()))
-	}
-	tu := d.stream("", []byte(identityCMap))
-	return d.add(fmt.Sprintf("<< /Type /Font /Subtype /Type3 /FontBBox [0 -250 %d 1000] /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs <<%s >> /Encoding << /Type /Encoding /Differences [32%s] >> /FirstChar 32 /LastChar 126 /Widths [%s] /ToUnicode %d 0 R /Resources << >> >>",
-		1000+extra, procs.String(), diffs.String(), strings.Join(widths, " "), tu)), nil
+	return d.type3Helvetica(extra, fmt.Sprintf("0 -250 %d 1000", 1000+extra))
 }
 
 // drawing orders for outOfOrder.

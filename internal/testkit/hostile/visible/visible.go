@@ -633,12 +633,20 @@ func type3Page(size float64) ([]byte, error) {
 // drawn from Helvetica at 1000 units per em, and a FontBBox of a tenth
 // of that height.
 func (d *vdoc) type3Font() (int, error) {
+	return d.type3Helvetica(0, "0 -10 1000 90")
+}
+
+// type3Helvetica adds a Type3 font whose glyphs are Helvetica's
+// printable ASCII glyphs at 1000 units per em, drawn at the left of
+// advances extra thousandths of an em wider than Helvetica's, with
+// FontBBox bbox and an identity ToUnicode map.
+func (d *vdoc) type3Helvetica(extra int, bbox string) (int, error) {
 	const em = 100.0 // glyph raster: 100 px per em, 10 units per px
 	var procs, diffs strings.Builder
 	var widths []string
 	for code := 0x20; code <= 0x7E; code++ {
 		name := fmt.Sprintf("g%d", code)
-		wx := testpdf.RuneWidth(rune(code))
+		wx := testpdf.RuneWidth(rune(code)) + extra
 		widths = append(widths, fmt.Sprint(wx))
 		fmt.Fprintf(&diffs, " /%s", name)
 		var g bytes.Buffer
@@ -655,8 +663,8 @@ func (d *vdoc) type3Font() (int, error) {
 		fmt.Fprintf(&procs, " /%s %d 0 R", name, d.stream("", g.Bytes()))
 	}
 	tu := d.stream("", []byte(identityCMap))
-	return d.add(fmt.Sprintf("<< /Type /Font /Subtype /Type3 /FontBBox [0 -10 1000 90] /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs <<%s >> /Encoding << /Type /Encoding /Differences [32%s] >> /FirstChar 32 /LastChar 126 /Widths [%s] /ToUnicode %d 0 R /Resources << >> >>",
-		procs.String(), diffs.String(), strings.Join(widths, " "), tu)), nil
+	return d.add(fmt.Sprintf("<< /Type /Font /Subtype /Type3 /FontBBox [%s] /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs <<%s >> /Encoding << /Type /Encoding /Differences [32%s] >> /FirstChar 32 /LastChar 126 /Widths [%s] /ToUnicode %d 0 R /Resources << >> >>",
+		bbox, procs.String(), diffs.String(), strings.Join(widths, " "), tu)), nil
 }
 
 // identityCMap is a ToUnicode map that says what WinAnsi's printable
