@@ -257,15 +257,7 @@ func TestReleaseKeepsTheRequestsCategories(t *testing.T) {
 		t.Fatal(err)
 	}
 	full := sharedFullPipeline(t)
-	m, err := NewMetrics(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := New(defaultSettings(t), Deps{Detectors: full.deps.Detectors, OCR: full.deps.OCR, Metrics: m})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p, m := pipelineWith(t, full, defaultSettings(t), full.deps.OCR)
 	r, err := process(t, p, pdf, contract.Options{Categories: []page.Category{page.Email}})
 	if err != nil {
 		t.Fatalf("%s", contract.UserMessage(err))
@@ -334,15 +326,7 @@ func TestReleaseSharedDocuments(t *testing.T) {
 		}
 		checked++
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			m, err := NewMetrics(nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, err := New(defaultSettings(t), Deps{Detectors: full.deps.Detectors, OCR: full.deps.OCR, Metrics: m})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer p.Close()
+			p, m := pipelineWith(t, full, defaultSettings(t), full.deps.OCR)
 			if _, err := process(t, p, data, contract.Options{Categories: page.Categories}); err != nil {
 				t.Errorf("%s", contract.UserMessage(err))
 			}
@@ -366,17 +350,9 @@ func TestReleaseSkipsPagesReadBlind(t *testing.T) {
 		t.Fatal(err)
 	}
 	full := sharedFullPipeline(t)
-	m, err := NewMetrics(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	s := defaultSettings(t)
 	s.OCR = "always"
-	p, err := New(s, Deps{Detectors: full.deps.Detectors, OCR: full.deps.OCR, Metrics: m})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p, m := pipelineWith(t, full, s, full.deps.OCR)
 	r, err := process(t, p, pdf, contract.Options{Categories: page.Categories})
 	if err != nil {
 		t.Fatalf("%s", contract.UserMessage(err))

@@ -213,6 +213,23 @@ func processWith(t *testing.T, full *Pipeline, ocr OCR, m *Metrics, pdf []byte) 
 	return r
 }
 
+// pipelineWith is a pipeline over full's detectors with settings s, the
+// recogniser ocr and metrics of its own (to count what it did), closed
+// when the test ends.
+func pipelineWith(t *testing.T, full *Pipeline, s Settings, ocr OCR) (*Pipeline, *Metrics) {
+	t.Helper()
+	m, err := NewMetrics(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := New(s, Deps{Detectors: full.deps.Detectors, OCR: ocr, Metrics: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p, m
+}
+
 // TestRepeatedInkReadOnce: a letterhead drawn as outlines on every page
 // is read by OCR once per document; the other pages reuse the reading,
 // moved to their copy, and are masked as well (TestVisibleCorpus's
