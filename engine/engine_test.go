@@ -194,7 +194,7 @@ func TestCreateJobValidation(t *testing.T) {
 	if _, err := v.e.CreateJob(bg, a, CreateJobRequest{Files: []File{ok}, IdempotencyKey: strings.Repeat("é", 200)}); err != nil {
 		t.Fatal(err)
 	}
-	// Terms are limited in characters too, as the README says: 256 accented
+	// Terms are limited in characters too, as docs/behaviour.md says: 256 accented
 	// letters are 512 bytes and still one accepted term.
 	accented := Options{Included: []string{strings.Repeat("é", 200)}, Excluded: []string{strings.Repeat("ø", 256)}}
 	if _, err := v.e.CreateJob(bg, a, CreateJobRequest{Files: []File{ok}, Options: accented}); err != nil {

@@ -5,7 +5,7 @@ import (
 )
 
 // extensionRoutes are additions under /v1 that the interface leaves "not
-// shown" (README: Extensions under /v1); each is described in
+// shown" (docs/behaviour.md: Extensions under /v1); each is described in
 // openapi.json. They are kept apart from the spec's routes.
 func (s *Server) extensionRoutes() []*route {
 	return append([]*route{

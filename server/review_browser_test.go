@@ -38,7 +38,7 @@ func findBrowser() string {
 // output then shows the rejected area readable and the drawn box black.
 // No request fetched a PDF or carried the API key, document.cookie is
 // empty (the session cookie is HttpOnly), and a screenshot is saved
-// (REDACTD_REVIEW_SCREENSHOT names where; the README shows the one
+// (REDACTD_REVIEW_SCREENSHOT names where; docs/behaviour.md shows the one
 // committed as docs/review-editor.png). It skips only when no browser is
 // found and CI is unset; in CI a missing browser fails it.
 func TestReviewBrowser(t *testing.T) {

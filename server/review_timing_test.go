@@ -13,7 +13,7 @@ import (
 )
 
 // TestReviewTimed20Pages is the timed review of a 20-page studio document
-// (README: The review editor, "Timed review"): first redaction, preview
+// (docs/behaviour.md: The review editor, "Timed review"): first redaction, preview
 // latency of both layers through an editor session (p50, p95), and apply
 // with and without the re-scan, against the first redaction. It asserts
 // only that each step works; the figures are logged (timing targets stay

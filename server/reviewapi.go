@@ -15,7 +15,7 @@ import (
 	"github.com/redactd/redactd/engine/review"
 )
 
-// The review extension (README: The review editor): the review state of a
+// The review extension (docs/behaviour.md: The review editor): the review state of a
 // studio document, apply, the audit log, and review links for the
 // editor under /review/ (server/review).
 

@@ -12,7 +12,7 @@ import (
 // TestE2EWebhookLogsNoHost: deliveries to a name that does not resolve and
 // to a port nobody listens on fail, are logged as "dns" and "connection
 // refused", and nothing the server logs names the host, the address, the
-// port or the URL (README: logs carry the job id, attempt and outcome,
+// port or the URL (docs/behaviour.md: logs carry the job id, attempt and outcome,
 // never the URL). Before, the log carried the net error's text:
 // "lookup no-such-host.invalid on ...: no such host",
 // "dial tcp 127.0.0.1:PORT: connect: connection refused".

@@ -16,7 +16,7 @@ import (
 	"github.com/redactd/redactd/engine"
 )
 
-// readmeVerify is a receiver's check written from README.md alone, not
+// readmeVerify is a receiver's check written from docs/behaviour.md alone, not
 // with webhook.Verify:
 //
 //	*Signature.* `X-Redactd-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 over "<t>.<body>">`, keyed with the
@@ -53,7 +53,7 @@ func readmeVerify(secret, header string, body []byte, now time.Time) error {
 	return nil
 }
 
-// TestE2EWebhookReadmeReceiver: a receiver that follows the README's
+// TestE2EWebhookReadmeReceiver: a receiver that follows docs/behaviour.md's
 // description of the signature, and nothing of redactd's code, accepts a
 // real delivery: a job created with a callback URL, pushed by the
 // dispatcher that `redactd serve` runs, signed with the account's secret.
@@ -70,7 +70,7 @@ func TestE2EWebhookReadmeReceiver(t *testing.T) {
 	}
 	header := d.header.Get("X-Redactd-Signature")
 	if err := readmeVerify(secret, header, d.body, time.Now()); err != nil {
-		t.Fatalf("a receiver written to the README rejects the delivery: %v (header %q)", err, header)
+		t.Fatalf("a receiver written to docs/behaviour.md rejects the delivery: %v (header %q)", err, header)
 	}
 	var got struct {
 		JobID string `json:"job_id"`

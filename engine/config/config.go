@@ -4,7 +4,7 @@
 // the same name. Values are applied in order: defaults, the optional config
 // file (JSON object keyed by setting name), environment, flags.
 //
-// The README's configuration reference is generated from Settings (see
+// The configuration reference, docs/configuration.md, is generated from Settings (see
 // Reference), so the documentation cannot drift from the code.
 package config
 
@@ -246,7 +246,7 @@ func EnvName(name string) string {
 	return "REDACTD_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
 }
 
-// Reference renders the settings as a Markdown table for the README.
+// Reference renders the settings as a Markdown table for docs/configuration.md.
 func Reference() string {
 	var rows []string
 	var c Config

@@ -8,11 +8,15 @@ import (
 	"testing"
 )
 
-// TestReadmeReference fails when the README's configuration table differs
-// from the settings defined here: regenerate it with
+// referenceDoc is the configuration reference, whose table is generated
+// from the settings defined here.
+const referenceDoc = "../../docs/configuration.md"
+
+// TestConfigurationReference fails when docs/configuration.md's table
+// differs from the settings defined here: regenerate it with
 // `redactd config-reference`.
-func TestReadmeReference(t *testing.T) {
-	b, err := os.ReadFile("../../README.md")
+func TestConfigurationReference(t *testing.T) {
+	b, err := os.ReadFile(referenceDoc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -20,10 +24,10 @@ func TestReadmeReference(t *testing.T) {
 	s := string(b)
 	i, j := strings.Index(s, begin), strings.Index(s, end)
 	if i < 0 || j < i {
-		t.Fatal("README.md has no config-reference markers")
+		t.Fatalf("%s has no config-reference markers", referenceDoc)
 	}
 	if got := s[i+len(begin) : j]; got != Reference() {
-		t.Errorf("README.md configuration table is out of date; regenerate it with `redactd config-reference`")
+		t.Errorf("%s: the configuration table is out of date; regenerate it with `redactd config-reference`", referenceDoc)
 	}
 }
 

@@ -19,7 +19,7 @@ const (
 )
 
 // MaxTermRunes bounds one included or excluded term, in characters (runes)
-// after trimming, as the README promises: 256 accented letters are as
+// after trimming, as docs/behaviour.md promises: 256 accented letters are as
 // acceptable as 256 ASCII ones.
 const MaxTermRunes = 256
 

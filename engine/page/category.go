@@ -13,7 +13,7 @@ const (
 	IBAN         Category = "IBAN"
 	CreditCard   Category = "CreditCard"
 	// NationalID is a person's identity, tax or social-security number
-	// (an extension of the spec's list; README, "National IDs").
+	// (an extension of the spec's list; docs/behaviour.md, "National IDs").
 	NationalID Category = "NationalID"
 	// IncludedTerm marks spans forced by pii_included_terms; they are
 	// masked whatever the category filter says.

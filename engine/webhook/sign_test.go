@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// The documented signature format, as README.md ("Webhooks", *Signature*)
+// The documented signature format, as docs/behaviour.md ("Webhooks", *Signature*)
 // states it:
 //
 //	`X-Redactd-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 over "<t>.<body>">`, keyed with the
@@ -42,7 +42,7 @@ const (
 // TestSignatureVector pins Sign to the documented format with a value
 // computed outside this code, so a change to Sign that Verify follows
 // (every other test checks signatures with Verify) cannot pass unnoticed:
-// a receiver written to the README would reject every delivery.
+// a receiver written to docs/behaviour.md would reject every delivery.
 func TestSignatureVector(t *testing.T) {
 	if got := Sign([]byte(vecSecret), time.Unix(vecT, 0), []byte(vecBody)); got != vecHeader {
 		t.Fatalf("Sign = %q\nwant   %q (HMAC-SHA256 over \"<t>.<body>\" as documented)", got, vecHeader)
@@ -59,18 +59,22 @@ func TestSignatureVector(t *testing.T) {
 	}
 }
 
-// TestSignatureDocumented: README.md and openapi.json state the format
+// behaviourDoc is the document that states every behaviour decision,
+// the webhook signature among them.
+const behaviourDoc = "../../docs/behaviour.md"
+
+// TestSignatureDocumented: docs/behaviour.md and openapi.json state the format
 // TestSignatureVector tests, word for word (docFormat).
 func TestSignatureDocumented(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile(behaviourDoc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(readme), "`"+docFormat+"`") {
-		t.Errorf("README.md no longer documents the signature as `%s`", docFormat)
+		t.Errorf("%s no longer documents the signature as `%s`", behaviourDoc, docFormat)
 	}
 	if !strings.Contains(string(readme), "keyed with the\n  account's webhook secret as the string `redactd keys webhook-secret") {
-		t.Error("README.md no longer says the key is the secret as the string redactd keys webhook-secret prints")
+		t.Errorf("%s no longer says the key is the secret as the string redactd keys webhook-secret prints", behaviourDoc)
 	}
 
 	raw, err := os.ReadFile("../../server/openapi.json")

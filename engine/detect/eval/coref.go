@@ -26,7 +26,7 @@ var pronouns = set("i me my mine myself we us our ours ourselves you your yours 
 // notNames are words inside a mention that are neither a name nor a plain
 // word: determiners and honorifics or titles ("Mr", "President", "Foreign
 // Minister"). Whether the service masks them is left out of the counts;
-// the README's title rule says what it does.
+// docs/behaviour.md's title rule says what it does.
 var notNames = set("the a an this that these those all both every each some any another other " +
 	"mr mrs ms miss mister madam dr doctor prof professor sir lady lord dame rev reverend esq st saint " +
 	"president minister secretary prime foreign general gen commander king queen prince princess emperor empress " +

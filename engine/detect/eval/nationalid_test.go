@@ -73,7 +73,7 @@ func TestNationalIDOrdinaryNumbers(t *testing.T) {
 			t.Errorf("%d %s words masked as NationalID", falseByType[typ], typ)
 		}
 	}
-	// Measured: 0 (see the README's "National IDs"); a few would be
+	// Measured: 0 (see docs/behaviour.md, "National IDs"); a few would be
 	// tolerable, dozens mean a recognizer that masks ordinary numbers.
 	if falses > digitWords/1000 {
 		t.Errorf("%d words with a digit outside SSNs masked as NationalID, more than 0.1%% of %d", falses, digitWords)

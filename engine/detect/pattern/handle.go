@@ -14,7 +14,7 @@ import (
 // opening punctuation, and 1-30 letters, digits and underscores that start
 // with a letter or underscore. A handle names an account, nearly always a
 // person's, and finds that person as surely as an e-mail address, so it is
-// masked as a Person (README, "Category decisions"). Not a handle: an '@'
+// masked as a Person (docs/behaviour.md, "Category decisions"). Not a handle: an '@'
 // inside a word (an e-mail address, the e-mail recognizer's business),
 // "@ noon" (a lone '@' for "at"), "@5pm" (a time), a handle that goes on
 // with ".word" or another '@' (a domain or address).

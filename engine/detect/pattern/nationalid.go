@@ -320,7 +320,7 @@ func isCompanyNumber(c string, l *idLabel) bool {
 }
 
 // FindNationalIDs finds the identity, tax and social-security numbers of
-// people (category NationalID; README, "National IDs"):
+// people (category NationalID; docs/behaviour.md, "National IDs"):
 //
 //   - a number that passes the check of one of idKinds and is written
 //     compactly or in that kind's usual grouping is masked wherever it
