@@ -33,7 +33,7 @@ type Split struct {
 // then optimistic: use it to compare rules, not models). The corpora added
 // for issue 14 (crossner, litbank, wnut16, re3d, europarl, enron, gum) are
 // never trained on; where a folder ships no split the split is drawn
-// deterministically (see the specs below and models/ner/README.md).
+// deterministically (see the specs below and docs/ner-experiments.md).
 //
 // Entity types map to PER, ORG and LOC (corpus-specific names in
 // nerTypes); PER and ORG count for Person and Organization, LOC is read
@@ -175,7 +175,7 @@ var NERCategories = []page.Category{page.Person, page.Organization}
 
 // nerTypes maps the corpora's entity type names to PER, ORG and LOC as
 // the recipe does (corpora.py TYPE_MAP) and, for the corpora added since,
-// as documented in models/ner/README.md ("Label mapping"). A type mapped
+// as documented in docs/ner-experiments.md ("Training data", label mapping). A type mapped
 // to "" is ignored: its words count neither for nor against a detector
 // (WNUT-16 musicartist is a band as often as a person). Types absent are
 // plain words (MISC, award, product, ...).

@@ -341,7 +341,7 @@ def _read_gum(root, part):
 def load_all(root, gum=False):
     """Returns {name: {"train": [...], "test": [...]}} for every corpus;
     with gum, also GUM's train part (train.py --gum: tried in issue 14's
-    eighth session and not adopted, see models/ner/README.md)."""
+    eighth session and not adopted, see docs/ner-experiments.md)."""
     j = lambda *p: os.path.join(root, *p)
     c = {}
 

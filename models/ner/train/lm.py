@@ -11,7 +11,7 @@ of the Y") from far more text than the labelled sets hold, while the
 network the service runs stays the same (same layers, same cost a
 page). Measured with two seeds it lost about half a point of masking
 recall and of precision on the dev splits, so train.py runs it only
-when asked (--lm-minutes; ../README.md, "Language-model pretraining of
+when asked (--lm-minutes; docs/ner-experiments.md, "Language-model pretraining of
 the encoder").
 
 The prediction head (a sampled softmax over the text's commonest words,

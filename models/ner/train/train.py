@@ -715,7 +715,7 @@ def main():
     ap.add_argument("--lm-classes", type=int, default=20000, help="words the pretraining predicts (the rest are one class)")
     ap.add_argument("--lm-batch", type=int, default=64, help="windows per pretraining step")
     # Gazetteer features and the CRF were measured against the shipped
-    # model on the dev splits and not adopted (../README.md, "Tried and
+    # model on the dev splits and not adopted (docs/ner-experiments.md, "Tried and
     # not adopted"); the runtime reads models trained with either.
     ap.add_argument("--gazetteer", default="",
                     help="folder of the word lists read as gazetteer features (nertok.GAZ_LISTS), e.g. "
@@ -728,7 +728,7 @@ def main():
     ap.add_argument("--misc", type=int, default=0,
                     help="1: other named things (MISC, product, award, ...) get labels B-/I-MISC of their own instead of O")
     ap.add_argument("--gum", action="store_true",
-                    help="also train on GUM's train part (corpora._read_gum); tried and not adopted (models/ner/README.md)")
+                    help="also train on GUM's train part (corpora._read_gum); tried and not adopted (docs/ner-experiments.md)")
     ap.add_argument("--crf", type=int, default=0, help="1: a CRF output layer (Viterbi decoding), 0: per-token softmax")
     ap.add_argument("--ce-weight", type=float, default=0.5,
                     help="with --crf: weight of a per-token cross-entropy on the emissions beside the CRF loss, "
