@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -68,12 +69,12 @@ func versions(cfg *config, srv *server, peers []report.Peer) [][2]string {
 	}
 	out = append(out, [2]string{"bench (Go)", runtime.Version()})
 	if lib, err := ort.FindLibrary(""); err == nil {
-		out = append(out, [2]string{"ONNX Runtime library", lib})
+		out = append(out, [2]string{"ONNX Runtime library", localPath(lib)})
 	} else {
 		out = append(out, [2]string{"ONNX Runtime library", "not found"})
 	}
 	if dir, err := ocr.ModelDir(""); err == nil {
-		out = append(out, [2]string{"OCR models", dir})
+		out = append(out, [2]string{"OCR models", localPath(dir)})
 	}
 	seen := map[string]bool{}
 	for _, p := range peers {
@@ -100,3 +101,18 @@ var gitDescribe = sync.OnceValue(func() string {
 	}
 	return strings.TrimSpace(string(b))
 })
+
+// localPath writes a path under the working directory (the checkout the
+// bench runs from) relative to it, so the report holds no path of the
+// machine that ran it; an installed path (/usr/lib/redactd) stays whole.
+func localPath(p string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return p
+	}
+	rel, err := filepath.Rel(wd, p)
+	if err != nil || !filepath.IsAbs(p) || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return p
+	}
+	return rel
+}

@@ -1,4 +1,5 @@
-"""Readers for the public NER corpora under /work/shared/data/ner.
+"""Readers for the public NER corpora under the shared data folder's ner/
+($REDACTD_SHARED_DATA/ner, by default ../shared/data/ner beside the checkout).
 
 Every reader returns a list of sentences, each a list of (token, tag) with
 tags in our BIO scheme over PER, ORG and LOC (the corpora have no ADDR).
@@ -409,7 +410,8 @@ def load_all(root, gum=False):
 if __name__ == "__main__":
     import sys
     from collections import Counter
-    c = load_all(sys.argv[1] if len(sys.argv) > 1 else "/work/shared/data/ner")
+    from shareddata import shared_data
+    c = load_all(sys.argv[1] if len(sys.argv) > 1 else shared_data("ner"))
     for name, sp in c.items():
         for split, sents in sp.items():
             cnt = Counter(t for s in sents for _, t in s if t.startswith("B-"))

@@ -1,6 +1,6 @@
 """Pretrains the word embeddings the NER model starts from (issue 14).
 
-Usage: python3 embed.py --out .cache/embed [--dim 100] [--data /work/shared/data]
+Usage: python3 embed.py --out .cache/embed [--dim 100] [--data $REDACTD_SHARED_DATA]
 
 Writes <out>/text.txt (one paragraph or sentence per line, tokens split by
 nertok and normalised as the model's word ids are: lower-cased, digits
@@ -27,6 +27,7 @@ import time
 import corpora
 import nertok
 import synth
+from shareddata import shared_data
 from nertok import NL
 
 
@@ -86,7 +87,7 @@ def write_text(path, data, synth_docs):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".cache", "embed"))
-    ap.add_argument("--data", default="/work/shared/data")
+    ap.add_argument("--data", default=shared_data())
     ap.add_argument("--dim", type=int, default=100)
     ap.add_argument("--epoch", type=int, default=5)
     ap.add_argument("--synth-docs", type=int, default=4000)

@@ -5,7 +5,7 @@ line by line from segments (text, type, entity id). An entity may span
 several lines (an address block); the NL token between two lines of the
 same entity is tagged I-X so that the model learns multi-line addresses.
 
-Sources (all under /work/shared/data):
+Sources (all under the shared data folder, $REDACTD_SHARED_DATA):
   gazetteers/ssa_baby_names, us_census_1990_names   first and last names
   pii/probablepeople_names                          labelled person/company names
   gazetteers/world_cities, geonames_postal_codes    cities, regions, postcodes
@@ -25,9 +25,10 @@ import random
 import re
 import xml.etree.ElementTree as ET
 
+from shareddata import shared_data
 from nertok import NL, pieces, split_words
 
-D = "/work/shared/data"
+D = shared_data()
 
 
 # ---------------------------------------------------------------- sources

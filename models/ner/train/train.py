@@ -27,6 +27,7 @@ import nertok
 import optim
 import synth
 from model import NER
+from shareddata import shared_data
 from nertok import NL
 
 LABELS = corpora.LABELS
@@ -695,7 +696,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "model"))
     ap.add_argument("--testdata", default=os.path.join(os.path.dirname(__file__), "..", "testdata"))
-    ap.add_argument("--data", default="/work/shared/data")
+    ap.add_argument("--data", default=shared_data())
     ap.add_argument("--steps", type=int, default=20000)
     ap.add_argument("--minutes", type=float, default=55.0, help="hard stop for the training loop")
     ap.add_argument("--batch", type=int, default=64)

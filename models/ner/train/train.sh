@@ -30,7 +30,7 @@ if [ ! -s "$EMB" ]; then
 		echo "train.sh: fasttext missing; apt-get install -y fasttext" >&2
 		exit 1
 	}
-	"$PY" embed.py --out "$HERE/.cache/embed" --data "${REDACTD_SHARED_DATA:-/work/shared/data}"
+	"$PY" embed.py --out "$HERE/.cache/embed" --data "${REDACTD_SHARED_DATA:-$ROOT/../shared/data}"
 fi
 "$PY" train.py --out "$NER/model" --testdata "$NER/testdata" --embeddings "$EMB" "$@"
 

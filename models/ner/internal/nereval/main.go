@@ -153,7 +153,7 @@ func main() {
 		return
 	}
 
-	out := map[string]any{"examples": len(exs), "data": *data, "model": m.Manifest().Name + " " + m.Manifest().Version}
+	out := map[string]any{"examples": len(exs), "data": sharedName(*data), "model": m.Manifest().Name + " " + m.Manifest().Version}
 	for _, mode := range []struct {
 		name string
 		opts ner.DetectorOptions
@@ -449,4 +449,24 @@ func mergeInto(path string, scores map[string]any) error {
 		return err
 	}
 	return os.WriteFile(path, append(out, '\n'), 0o644)
+}
+
+// sharedName names a file of the shared data folder as the manifest
+// records it: relative to $REDACTD_SHARED_DATA, so the manifest holds no
+// path of the machine that scored the model. A file elsewhere keeps its
+// path.
+func sharedName(path string) string {
+	dir, err := filepath.Abs(shareddata.Dir())
+	if err != nil {
+		return path
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return path
+	}
+	rel, err := filepath.Rel(dir, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return path
+	}
+	return "$" + shareddata.Env + "/" + filepath.ToSlash(rel)
 }
