@@ -1,7 +1,9 @@
 // Package engine is redactd's job service: accounts and keys, jobs and
 // documents, the durable job log, the work queue, quotas, idempotency,
 // retention and direct uploads. Engine implements Service; the document
-// pipeline plugs in as a Processor.
+// pipeline plugs in as a Processor, and measures pages for the review
+// side as a contract.Previewer (Settings.Previewer), so the job service
+// links neither the pipeline nor MuPDF.
 //
 // # What the job service decides
 //

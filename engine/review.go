@@ -167,7 +167,10 @@ func (e *Engine) reviewPages(ctx context.Context, d *record.Doc) ([]review.Page,
 		return nil, err
 	}
 	defer release()
-	return review.PageSizes(ctx, orig)
+	if e.cfg.Previewer == nil {
+		return nil, errors.New("review: no previewer to measure the original's pages")
+	}
+	return e.cfg.Previewer.PageSizes(ctx, orig)
 }
 
 func (e *Engine) saveReview(ctx context.Context, d *record.Doc, st *review.State) error {

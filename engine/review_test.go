@@ -1,10 +1,16 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"os"
+	"slices"
 	"testing"
 	"time"
+
+	"github.com/redactd/redactd/engine/contract"
+	"github.com/redactd/redactd/engine/review"
 )
 
 func (v *env) studio(a *Account) (jobID, docID string) {
@@ -115,5 +121,63 @@ func TestApplyInterruptedByCrash(t *testing.T) {
 	}
 	if _, _, err := v.e.Output(context.Background(), a, docID); err != nil {
 		t.Fatalf("output after restart: %v", err)
+	}
+}
+
+// fakePreviewer measures every file as two Letter pages and remembers
+// the bytes of what it was asked to measure (a blob store's local copy
+// is gone once the call returns).
+type fakePreviewer struct{ files chan []byte }
+
+func (f fakePreviewer) PageSizes(_ context.Context, path string) ([]contract.PageSize, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	f.files <- b
+	return []contract.PageSize{{Page: 1, Width: 612, Height: 792}, {Page: 2, Width: 792, Height: 612}}, nil
+}
+
+func (f fakePreviewer) RenderPNG(context.Context, string, int, float64) ([]byte, error) {
+	return nil, errors.New("not rendered here")
+}
+
+// TestReviewPagesFromPreviewer: a studio document redacted before words
+// were kept (no words file) has its review's page sizes measured on the
+// original by the Previewer the service was given (the pipeline's, in
+// the daemon); without one the review cannot be opened.
+func TestReviewPagesFromPreviewer(t *testing.T) {
+	prev := fakePreviewer{files: make(chan []byte, 4)}
+	v := newEnv(t, func(s *Settings) { s.Previewer = prev })
+	a, _ := v.account("pv@example.com", PlanStandard, 0)
+	jobID, docID := v.studio(a)
+	if err := v.e.files.remove(context.Background(), jobID, docID+sufWords); err != nil {
+		t.Fatal(err)
+	}
+	st, err := v.e.ReviewState(context.Background(), a, docID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []review.Page{{Page: 1, Width: 612, Height: 792}, {Page: 2, Width: 792, Height: 612}}
+	if !slices.Equal(st.Pages, want) {
+		t.Fatalf("pages %+v, want %+v", st.Pages, want)
+	}
+	select {
+	case b := <-prev.files:
+		if !bytes.Equal(b, testPDF(2)) {
+			t.Fatalf("measured %q, not the original", b)
+		}
+	default:
+		t.Fatal("the previewer measured nothing")
+	}
+
+	w := newEnv(t)
+	b, _ := w.account("pv@example.com", PlanStandard, 0)
+	jobID, docID = w.studio(b)
+	if err := w.e.files.remove(context.Background(), jobID, docID+sufWords); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.e.ReviewState(context.Background(), b, docID); err == nil {
+		t.Fatal("a review without page sizes opened with no previewer")
 	}
 }

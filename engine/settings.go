@@ -5,6 +5,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/record"
 	"github.com/redactd/redactd/engine/store"
 )
@@ -66,4 +67,9 @@ type Settings struct {
 	// calls it once, after Records; Close closes the records, which own
 	// the connection under both.
 	Blobs func() (store.Blobs, error) `config:"-"`
+	// Previewer measures the pages of an original whose review state
+	// has no page sizes (a studio document redacted before words were
+	// kept): the pipeline's (pipeline.Previews), so the job service links
+	// no MuPDF. Without one such a review cannot be opened.
+	Previewer contract.Previewer `config:"-"`
 }

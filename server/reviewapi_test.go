@@ -18,6 +18,7 @@ import (
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/engine/pipeline"
 	ereview "github.com/redactd/redactd/engine/review"
 	"github.com/redactd/redactd/internal/testkit/testpdf"
 )
@@ -428,7 +429,7 @@ func TestReviewTransform(t *testing.T) {
 // pngPoints is the page size the pipeline gives an image file, as the
 // engine reports it (imagein's default dpi for files without one).
 func pngPoints(t *testing.T, b []byte) (float64, float64) {
-	sizes, err := ereview.PageSizes(context.Background(), writeTemp(t, b))
+	sizes, err := pipeline.Previews{}.PageSizes(context.Background(), writeTemp(t, b))
 	if err != nil {
 		t.Fatal(err)
 	}

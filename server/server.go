@@ -89,7 +89,7 @@ func New(cfg Settings, svc engine.Service, log *slog.Logger) (*Server, error) {
 		ed := review.New(rv, review.Options{
 			LinkTTL: cfg.ReviewLinkTTL, Idle: cfg.ReviewIdle, MaxAge: cfg.ReviewMaxAge,
 			Reasons: reviewstate.ParseReasons(cfg.ReviewReasons), SecureCookie: strings.HasPrefix(strings.ToLower(cfg.PublicURL), "https://"),
-			Log: log,
+			Log: log, Previewer: cfg.Previewer,
 		})
 		s.links, s.editor = ed, ed.Handle
 	}

@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/redactd/redactd/engine/contract"
 )
 
 // Settings configure the HTTP layer. The fields carry the names of the
@@ -38,6 +40,10 @@ type Settings struct {
 
 	// Registerer takes the HTTP metrics; nil keeps them unregistered.
 	Registerer prometheus.Registerer `config:"-"`
+	// Previewer renders the review editor's page previews: the
+	// pipeline's (pipeline.Previews), so the HTTP layer needs no MuPDF of
+	// its own. Without one previews answer 500.
+	Previewer contract.Previewer `config:"-"`
 }
 
 // WebhookSettings configure the webhook dispatcher StartWebhooks runs.

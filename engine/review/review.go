@@ -65,12 +65,9 @@ func (m Mask) Rect() page.Rect { return page.Rect{X0: m.X0, Y0: m.Y0, X1: m.X1, 
 // Burned reports whether apply burns the mask: every mask not rejected.
 func (m Mask) Burned() bool { return m.Status != Rejected }
 
-// Page is one page's size in points as the output shows it.
-type Page struct {
-	Page   int     `json:"page"`
-	Width  float64 `json:"width"`
-	Height float64 `json:"height"`
-}
+// Page is one page's size in points as the output shows it: the
+// contract's PageSize, which a contract.Previewer measures.
+type Page = contract.PageSize
 
 // State is a document's review state.
 type State struct {

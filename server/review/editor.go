@@ -1,7 +1,7 @@
 // Package review serves the studio review editor under /review/:
 // server-rendered pages (html/template), one plain JavaScript module and
-// a style sheet, all embedded; page previews rendered by redactd with
-// MuPDF as PNG; and the JSON the module talks to. A reviewer arrives with
+// a style sheet, all embedded; page previews rendered as PNG by the
+// contract.Previewer it is given (the pipeline's, MuPDF); and the JSON the module talks to. A reviewer arrives with
 // a single-use link their own system created with its API key
 // (POST /v1/jobs/{job_id}/review-link); redeeming it opens a server-side
 // session held by an HttpOnly, SameSite=Strict cookie, and no page ever
@@ -27,6 +27,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/page"
 	ereview "github.com/redactd/redactd/engine/review"
 	"github.com/redactd/redactd/internal/qparam"
@@ -61,6 +62,9 @@ type Options struct {
 	Reasons      []string
 	SecureCookie bool // __Host- cookie with Secure (HTTPS)
 	Log          *slog.Logger
+	// Previewer renders the previews (the pipeline's); nil answers
+	// every preview with 500.
+	Previewer contract.Previewer
 }
 
 // Editor serves /review/ and issues links.
@@ -503,7 +507,7 @@ func (ed *Editor) audit(r *req, docID string) {
 // dpi parameter (default 72).
 var (
 	previewPage = qparam.Int{Name: "page", Min: 1, Max: math.MaxInt32}
-	previewDPI  = qparam.Number{Name: "dpi", Min: 9, Max: ereview.MaxPreviewDPI}
+	previewDPI  = qparam.Number{Name: "dpi", Min: 9, Max: contract.MaxPreviewDPI}
 )
 
 // preview renders a page: layer original (reviewers only; never cached)
@@ -545,9 +549,9 @@ func (ed *Editor) preview(r *req, docID, pageStr, file string) {
 		ed.fail(r, http.StatusServiceUnavailable, "busy rendering previews; retry")
 		return
 	}
-	png, err := ereview.RenderPNG(r.ctx, path, pg, dpi)
+	png, err := ed.render(r.ctx, path, pg, dpi)
 	<-ed.renders
-	if errors.Is(err, ereview.ErrNoPage) {
+	if errors.Is(err, contract.ErrNoPage) {
 		ed.fail(r, http.StatusNotFound, "no such page")
 		return
 	}
@@ -562,6 +566,14 @@ func (ed *Editor) preview(r *req, docID, pageStr, file string) {
 	r.SetStatusCode(http.StatusOK)
 	r.SetContentType("image/png")
 	r.SetBody(png)
+}
+
+// render renders one preview with the Previewer of the options.
+func (ed *Editor) render(ctx context.Context, path string, pg int, dpi float64) ([]byte, error) {
+	if ed.opts.Previewer == nil {
+		return nil, errors.New("review: no previewer")
+	}
+	return ed.opts.Previewer.RenderPNG(ctx, path, pg, dpi)
 }
 
 func (ed *Editor) json(r *req, status int, v any) {

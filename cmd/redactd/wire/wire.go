@@ -39,6 +39,7 @@ func Engine(cfg config.Config, reg prometheus.Registerer) engine.Settings {
 	var s engine.Settings
 	mustSelect(cfg, &s)
 	s.Registerer = reg
+	s.Previewer = pipeline.Previews{}
 	if cfg.Engine == "nats" {
 		c := &natsCluster{cfg: cfg, reg: reg}
 		s.Records, s.Blobs = c.records, c.blobs
@@ -120,6 +121,7 @@ func Server(cfg config.Config, reg prometheus.Registerer) server.Settings {
 	var s server.Settings
 	mustSelect(cfg, &s)
 	s.Registerer = reg
+	s.Previewer = pipeline.Previews{}
 	return s
 }
 

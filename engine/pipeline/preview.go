@@ -1,4 +1,4 @@
-package review
+package pipeline
 
 import (
 	"bytes"
@@ -8,32 +8,32 @@ import (
 	"image"
 	"image/png"
 	"io"
+	"math"
 	"os"
 
+	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/imagein"
 	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
 )
 
-// Previews: the editor shows pages as PNG images rendered here, by MuPDF
-// for PDFs (originals and outputs) and by the pipeline's own decoders for
-// image inputs, in the same display space as the masks, so a mask drawn
-// at (x, y) points sits over the pixels at (x, y)·dpi/72. The original's
-// bytes never leave the server.
+// Previews is the pipeline's contract.Previewer: the review editor's
+// pages as PNG images, rendered by MuPDF for PDFs (originals and outputs)
+// and by the pipeline's own decoders for image inputs, in the same
+// display space as the masks, so a mask drawn at (x, y) points sits over
+// the pixels at (x, y)·dpi/72. The original's bytes never leave the
+// server. It holds nothing: the zero value is ready, and cmd/redactd/wire
+// hands it to the job service and the HTTP layer, which link no MuPDF.
+type Previews struct{}
 
-// ErrNoPage is Render's answer for a page number outside the document.
-var ErrNoPage = errors.New("review: no such page")
-
-// MaxPreviewDPI bounds a preview's resolution (zoom is done by asking for
-// a higher dpi, up to this).
-const MaxPreviewDPI = 300
+var _ contract.Previewer = Previews{}
 
 // maxPreviewPixels bounds one preview raster whatever the page size.
 const maxPreviewPixels = 40_000_000
 
-// RenderPNG renders page (1-based) of the file at path at dpi as PNG.
-func RenderPNG(ctx context.Context, path string, pageNo int, dpi float64) ([]byte, error) {
-	r, err := render(ctx, path, pageNo, dpi)
+// RenderPNG implements contract.Previewer.
+func (Previews) RenderPNG(ctx context.Context, path string, pageNo int, dpi float64) ([]byte, error) {
+	r, err := renderPreview(ctx, path, pageNo, dpi)
 	if err != nil {
 		return nil, err
 	}
@@ -46,9 +46,8 @@ func RenderPNG(ctx context.Context, path string, pageNo int, dpi float64) ([]byt
 	return buf.Bytes(), nil
 }
 
-// PageSizes returns the size of every page of the file at path, in points
-// as shown (rotation and crop applied).
-func PageSizes(ctx context.Context, path string) ([]Page, error) {
+// PageSizes implements contract.Previewer.
+func (Previews) PageSizes(ctx context.Context, path string) ([]contract.PageSize, error) {
 	kind, err := sniffFile(path)
 	if err != nil {
 		return nil, err
@@ -59,35 +58,35 @@ func PageSizes(ctx context.Context, path string) ([]Page, error) {
 			return nil, err
 		}
 		defer doc.Close()
-		out := make([]Page, doc.NumPages())
+		out := make([]contract.PageSize, doc.NumPages())
 		for i := range out {
 			p, err := doc.LoadPage(ctx, i)
 			if err != nil {
 				return nil, err
 			}
-			out[i] = Page{Page: i + 1, Width: round2(p.Width()), Height: round2(p.Height())}
+			out[i] = contract.PageSize{Page: i + 1, Width: round2(p.Width()), Height: round2(p.Height())}
 			p.Close()
 		}
 		return out, nil
 	}
-	doc, err := openImage(path)
+	doc, err := openPreviewImage(path)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Page, doc.NumPages())
+	out := make([]contract.PageSize, doc.NumPages())
 	for i := range out {
 		info, err := doc.Page(i)
 		if err != nil {
 			return nil, err
 		}
-		out[i] = Page{Page: i + 1, Width: round2(info.WidthPt), Height: round2(info.HeightPt)}
+		out[i] = contract.PageSize{Page: i + 1, Width: round2(info.WidthPt), Height: round2(info.HeightPt)}
 	}
 	return out, nil
 }
 
-func render(ctx context.Context, path string, pageNo int, dpi float64) (*page.Raster, error) {
-	if !(dpi > 0 && dpi <= MaxPreviewDPI) {
-		return nil, fmt.Errorf("review: dpi %v outside (0, %d]", dpi, MaxPreviewDPI)
+func renderPreview(ctx context.Context, path string, pageNo int, dpi float64) (*page.Raster, error) {
+	if !(dpi > 0 && dpi <= contract.MaxPreviewDPI) {
+		return nil, fmt.Errorf("review: dpi %v outside (0, %d]", dpi, contract.MaxPreviewDPI)
 	}
 	kind, err := sniffFile(path)
 	if err != nil {
@@ -100,7 +99,7 @@ func render(ctx context.Context, path string, pageNo int, dpi float64) (*page.Ra
 		}
 		defer doc.Close()
 		if pageNo < 1 || pageNo > doc.NumPages() {
-			return nil, ErrNoPage
+			return nil, contract.ErrNoPage
 		}
 		p, err := doc.LoadPage(ctx, pageNo-1)
 		if err != nil {
@@ -109,12 +108,12 @@ func render(ctx context.Context, path string, pageNo int, dpi float64) (*page.Ra
 		defer p.Close()
 		return p.Render(ctx, dpi, maxPreviewPixels)
 	}
-	doc, err := openImage(path)
+	doc, err := openPreviewImage(path)
 	if err != nil {
 		return nil, err
 	}
 	if pageNo < 1 || pageNo > doc.NumPages() {
-		return nil, ErrNoPage
+		return nil, contract.ErrNoPage
 	}
 	return doc.Render(pageNo-1, dpi, maxPreviewPixels)
 }
@@ -133,13 +132,16 @@ func sniffFile(path string) (imagein.Kind, error) {
 	return imagein.Sniff(head[:n])
 }
 
-func openImage(path string) (*imagein.Doc, error) {
+func openPreviewImage(path string) (*imagein.Doc, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	return imagein.Open(b, 2*maxPreviewPixels, 10000)
 }
+
+// round2 keeps two decimals, as the review state does (engine/review).
+func round2(v float64) float64 { return math.Round(v*100) / 100 }
 
 // rasterImage wraps a raster as an image without copying.
 func rasterImage(r *page.Raster) image.Image {
