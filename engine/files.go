@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/redactd/redactd/engine/store"
+	"github.com/redactd/redactd/internal/durable"
 )
 
 // jobFiles is where a job's files live, by job id and file name (see
@@ -33,7 +34,7 @@ import (
 type jobFiles interface {
 	root() string
 	jobDir(jobID string) string
-	newDurable(dir string) (*durable, error)
+	newDurable(dir string) (*durable.File, error)
 	writeTemp(dir string, data []byte) (string, error)
 	writeJSONTemp(jobID string, v any) (string, error)
 	closeSynced(f *os.File) error
@@ -137,10 +138,7 @@ func (s diskFiles) sweepBlobs(context.Context, time.Duration, func(string) (bool
 }
 
 func (s diskFiles) write(_ context.Context, jobID, name string, data []byte) error {
-	if err := s.writeFileAtomic(s.jobDir(jobID), name, data); err != nil {
-		return err
-	}
-	return syncDir(s.jobDir(jobID))
+	return durable.WriteFile(s.jobDir(jobID), name, data, s.sync)
 }
 
 func (s diskFiles) appendTo(_ context.Context, jobID, name string, data []byte) error {

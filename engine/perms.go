@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/redactd/redactd/engine/record"
+	"github.com/redactd/redactd/internal/durable"
 )
 
 // Permissions of the data directory. Everything redactd creates in it is
@@ -173,20 +174,9 @@ func (e *Engine) dropLegacySecret(secret []byte) ([]byte, error) {
 }
 
 // writeSecret writes DATA/name (upload-secret, audit-key) durably
-// (temporary file, fsync, rename, directory fsync), 0600 like every file
-// createTemp makes. It runs at Open only, so it uses the real fsync
-// rather than the engine's injectable one.
+// (internal/durable: temporary file, fsync, rename, directory fsync),
+// 0600 like every file it makes. It runs at Open only, so it uses the
+// real fsync rather than the engine's injectable one.
 func writeSecret(data, name string, secret []byte) error {
-	f, err := openDurable(data, (*os.File).Sync)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(secret); err != nil {
-		f.abort()
-		return err
-	}
-	if err := f.place(name); err != nil {
-		return err
-	}
-	return syncDir(data)
+	return durable.WriteFile(data, name, secret, nil)
 }

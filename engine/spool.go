@@ -45,7 +45,7 @@ func (e *Engine) Spool(ctx context.Context, r io.Reader, max int64) (*Spooled, e
 		return nil, storageError(err)
 	}
 	fail := func(err error) (*Spooled, error) {
-		f.abort()
+		f.Abort()
 		return nil, err
 	}
 	h := sha256.New()
@@ -58,7 +58,7 @@ func (e *Engine) Spool(ctx context.Context, r io.Reader, max int64) (*Spooled, e
 		}
 		return fail(err)
 	}
-	if err := f.seal(); err != nil {
+	if err := f.Seal(); err != nil {
 		return nil, storageError(err)
 	}
 	return &Spooled{path: f.Name(), size: n, sum: hex.EncodeToString(h.Sum(nil)), head: head.b}, nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/redactd/redactd/engine/imagein"
 	"github.com/redactd/redactd/engine/store"
+	"github.com/redactd/redactd/internal/durable"
 )
 
 // Files live under DATA/files/<job id>/, one directory per job so that a
@@ -29,7 +30,8 @@ import (
 // (or an atomic blob Put), and the record that points at it is committed
 // only after that, so the job log never refers to a half-written file.
 
-const tmpPrefix = ".tmp-"
+// tmpPrefix starts every temporary file's name (internal/durable's).
+const tmpPrefix = durable.TempPrefix
 
 // The names of a document's files.
 const (
@@ -47,9 +49,11 @@ const (
 var docSuffixes = []string{sufOrig, sufOut, sufMasks, sufReport, sufReview, sufWords, sufAudit}
 
 // scratch is a node's local working directory: spooled uploads, outputs
-// being written, copies of blobs for MuPDF, and the one durable way the
-// engine writes a file. On one node it is also where the files live
-// (diskFiles); in a cluster it holds nothing another node needs.
+// being written, copies of blobs for MuPDF. On one node it is also where
+// the files live (diskFiles); in a cluster it holds nothing another node
+// needs. Every file that must survive a crash is written through
+// internal/durable (temporary file, fsync, rename, directory fsync), the
+// one durable writer the directory blob store uses too.
 type scratch struct {
 	dir  string               // DATA/files
 	sync func(*os.File) error // fsync; injectable so tests can fail it
@@ -63,62 +67,11 @@ func (s scratch) jobDir(jobID string) string { return filepath.Join(s.dir, jobID
 // createTemp opens a new temporary file in dir.
 func createTemp(dir string) (*os.File, error) { return os.CreateTemp(dir, tmpPrefix+"*") }
 
-// durable is the one way the engine writes a file that must survive a
-// crash: a temporary file in the destination's directory is filled, then
-// sealed (fsync + close), then either kept under its temporary name for a
-// later rename (the outputs a commit publishes) or renamed into place at
-// once (place). Every failure removes the temporary file. The caller
-// syncs the directory once after its last rename (syncDir).
-type durable struct {
-	f    *os.File
-	sync func(*os.File) error
-}
-
 // newDurable opens a temporary file in dir, synced with the store's
-// fsync.
-func (s scratch) newDurable(dir string) (*durable, error) {
-	return openDurable(dir, s.sync)
-}
-
-func openDurable(dir string, sync func(*os.File) error) (*durable, error) {
-	f, err := createTemp(dir)
-	if err != nil {
-		return nil, err
-	}
-	return &durable{f: f, sync: sync}, nil
-}
-
-func (d *durable) Write(p []byte) (int, error) { return d.f.Write(p) }
-
-// Name is the temporary file's path.
-func (d *durable) Name() string { return d.f.Name() }
-
-// abort closes and removes the temporary file.
-func (d *durable) abort() {
-	d.f.Close()
-	os.Remove(d.f.Name())
-}
-
-// seal flushes the file to stable storage and closes it; on failure the
-// file is removed.
-func (d *durable) seal() error {
-	err := d.sealKeep()
-	if err != nil {
-		os.Remove(d.f.Name())
-	}
-	return err
-}
-
-// place seals the file and renames it to dir/name.
-func (d *durable) place(name string) error {
-	if err := d.seal(); err != nil {
-		return err
-	}
-	if err := os.Rename(d.f.Name(), filepath.Join(filepath.Dir(d.f.Name()), name)); err != nil {
-		os.Remove(d.f.Name())
-		return err
-	}
-	return nil
+// fsync, for the caller to fill and then seal (kept under its temporary
+// name for a later place) or abort.
+func (s scratch) newDurable(dir string) (*durable.File, error) {
+	return durable.Create(dir, s.sync)
 }
 
 // writeTemp writes data to a sealed temporary file in dir and returns its
@@ -129,10 +82,10 @@ func (s scratch) writeTemp(dir string, data []byte) (string, error) {
 		return "", err
 	}
 	if _, err := d.Write(data); err != nil {
-		d.abort()
+		d.Abort()
 		return "", err
 	}
-	if err := d.seal(); err != nil {
+	if err := d.Seal(); err != nil {
 		return "", err
 	}
 	return d.Name(), nil
@@ -141,44 +94,11 @@ func (s scratch) writeTemp(dir string, data []byte) (string, error) {
 // closeSynced flushes f to stable storage and closes it. It is for files
 // the engine did not create through durable (a processor's output).
 func (s scratch) closeSynced(f *os.File) error {
-	return (&durable{f: f, sync: s.sync}).sealKeep()
-}
-
-// sealKeep is seal without removing the file on failure: its owner decides.
-func (d *durable) sealKeep() error {
-	err := d.sync(d.f)
-	if cerr := d.f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-// writeFileAtomic writes data to dir/name durably. The caller syncs dir
-// once after its last rename.
-func (s scratch) writeFileAtomic(dir, name string, data []byte) error {
-	d, err := s.newDurable(dir)
-	if err != nil {
-		return err
-	}
-	if _, err := d.Write(data); err != nil {
-		d.abort()
-		return err
-	}
-	return d.place(name)
+	return durable.SyncClose(f, s.sync)
 }
 
 // syncDir makes renames and creations inside dir durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
+func syncDir(dir string) error { return durable.SyncDir(dir) }
 
 // removeIfEmpty removes a job directory that a purge could not remove
 // because a worker still had a temporary file in it.

@@ -262,7 +262,7 @@ func (e *Engine) receive(dir string, want int64, body io.Reader) (string, string
 		return "", "", storageError(err)
 	}
 	fail := func(err error) (string, string, error) {
-		f.abort()
+		f.Abort()
 		return "", "", err
 	}
 	h := sha256.New()
@@ -293,7 +293,7 @@ func (e *Engine) receive(dir string, want int64, body io.Reader) (string, string
 	if got := int64(n) + m; got != want {
 		return fail(errorf(ErrInvalid, "", "size mismatch: reserved %d bytes, got %d", want, got))
 	}
-	if err := f.seal(); err != nil {
+	if err := f.Seal(); err != nil {
 		return "", "", storageError(err)
 	}
 	return f.Name(), hex.EncodeToString(h.Sum(nil)), nil

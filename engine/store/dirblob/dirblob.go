@@ -3,11 +3,12 @@
 // the alternative to JetStream's Object Store for large deployments that
 // already have shared storage.
 //
-// A blob is one file at DIR/<key>. Put writes a temporary file in the
-// destination's directory, fsyncs it, renames it over the key and fsyncs
-// the directory: a reader sees the old blob or the new one whole, and a
-// crash leaves at most a temporary file (".tmp-*", which no key can name,
-// see store.CheckBlobKey) for Sweep to remove.
+// A blob is one file at DIR/<key>. Put writes it through internal/durable
+// (the job service's durable writer too): a temporary file in the
+// destination's directory, fsynced, renamed over the key, the directory
+// fsynced. A reader sees the old blob or the new one whole, and a crash
+// leaves at most a temporary file (".tmp-*", which no key can name, see
+// store.CheckBlobKey) for Sweep to remove.
 package dirblob
 
 import (
@@ -24,9 +25,11 @@ import (
 	"time"
 
 	"github.com/redactd/redactd/engine/store"
+	"github.com/redactd/redactd/internal/durable"
 )
 
-const tmpPrefix = ".tmp-"
+// tmpPrefix starts the temporary files internal/durable writes.
+const tmpPrefix = durable.TempPrefix
 
 // Dir is a blob store rooted at a directory. It is safe for concurrent
 // use by goroutines and by processes sharing the directory: the last
@@ -63,33 +66,18 @@ func (d *Dir) Put(ctx context.Context, key string, r io.Reader) (store.BlobInfo,
 	if err := d.mkdirs(dir); err != nil {
 		return store.BlobInfo{}, err
 	}
-	f, err := os.CreateTemp(dir, tmpPrefix+"*")
+	f, err := durable.Create(dir, nil)
 	if err != nil {
 		return store.BlobInfo{}, fmt.Errorf("dirblob: %w", err)
-	}
-	fail := func(err error) (store.BlobInfo, error) {
-		f.Close()
-		os.Remove(f.Name())
-		return store.BlobInfo{}, err
 	}
 	h := sha256.New()
 	n, err := io.Copy(io.MultiWriter(f, h), ctxReader{ctx, r})
 	if err != nil {
-		return fail(fmt.Errorf("dirblob: put %s: %w", key, err))
+		f.Abort()
+		return store.BlobInfo{}, fmt.Errorf("dirblob: put %s: %w", key, err)
 	}
-	if err := f.Sync(); err != nil {
-		return fail(fmt.Errorf("dirblob: sync %s: %w", key, err))
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return store.BlobInfo{}, fmt.Errorf("dirblob: %w", err)
-	}
-	if err := os.Rename(f.Name(), p); err != nil {
-		os.Remove(f.Name())
-		return store.BlobInfo{}, fmt.Errorf("dirblob: %w", err)
-	}
-	if err := syncDir(dir); err != nil {
-		return store.BlobInfo{}, fmt.Errorf("dirblob: %w", err)
+	if err := f.Commit(filepath.Base(p)); err != nil {
+		return store.BlobInfo{}, fmt.Errorf("dirblob: put %s: %w", key, err)
 	}
 	return store.BlobInfo{Key: key, Size: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
 }
@@ -236,17 +224,8 @@ func (d *Dir) Sweep(age time.Duration) (removed int, err error) {
 	return removed, err
 }
 
-func syncDir(dir string) error {
-	f, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = f.Sync()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
+// syncDir makes the creations and removals inside dir durable.
+func syncDir(dir string) error { return durable.SyncDir(dir) }
 
 // ctxReader stops a copy when its context ends, so a Put or Stat of a
 // large blob can be cancelled.
