@@ -3,7 +3,7 @@
 // retention and direct uploads. Engine implements Service; the document
 // pipeline plugs in as a Processor, and measures pages for the review
 // side as a contract.Previewer (Settings.Previewer), so the job service
-// links neither the pipeline nor MuPDF.
+// links neither the pipeline nor MuPDF (internal/layers: TestLayering).
 //
 // # What the job service decides
 //

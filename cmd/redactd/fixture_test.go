@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"flag"
 	"os"
-	"os/exec"
-	"strings"
 	"testing"
 
 	"github.com/redactd/redactd/internal/testkit/testpdf"
@@ -27,19 +25,5 @@ func TestDoctorFixture(t *testing.T) {
 	}
 	if !bytes.Equal(doctorPDF, want) && !*update {
 		t.Fatal("doctor.pdf differs from what testpdf makes of the doctor's page; run go test -run TestDoctorFixture -update ./cmd/redactd")
-	}
-}
-
-// TestDaemonLinksNoTestKit fails when the daemon or the client CLI link a
-// package of internal/testkit, which is for tests and the bench only.
-func TestDaemonLinksNoTestKit(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", "github.com/redactd/redactd/cmd/redactd", "github.com/redactd/redactd/cmd/redact").Output()
-	if err != nil {
-		t.Fatalf("go list -deps: %v", err)
-	}
-	for _, p := range strings.Fields(string(out)) {
-		if strings.HasPrefix(p, "github.com/redactd/redactd/internal/testkit") {
-			t.Errorf("the daemon or the CLI links %s", p)
-		}
 	}
 }

@@ -6,6 +6,6 @@
 //
 // Who may import them: _test.go files, the bench (bench/, which lays out
 // its corpora with testpdf) and generators run by hand (engine/demo/gen).
-// The daemon and the client CLI never link them; cmd/redactd's
-// TestDaemonLinksNoTestKit fails if they do.
+// The daemon and the client CLI never link them; internal/layers'
+// TestLayering fails if they do.
 package testkit

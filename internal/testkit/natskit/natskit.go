@@ -5,8 +5,8 @@
 // (github.com/nats-io/nats-server/v2), reached over TCP.
 //
 // Who may import it: _test.go files and the bench, like every package
-// under internal/testkit. The daemon never links it (cmd/redactd's
-// TestDaemonLinksNoTestKit fails if it does); `redactd nats` starts its
+// under internal/testkit. The daemon never links it (internal/layers'
+// TestLayering fails if it does); `redactd nats` starts its
 // server from a configuration file instead.
 package natskit
 
