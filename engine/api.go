@@ -6,14 +6,16 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/redactd/redactd/engine/contract"
 )
 
 // Retention is the retention mode of a job.
 type Retention string
 
 const (
-	Ephemeral Retention = "ephemeral"
-	Studio    Retention = "studio"
+	Ephemeral Retention = contract.RetentionEphemeral
+	Studio    Retention = contract.RetentionStudio
 )
 
 // Errors the service returns; the server maps them to HTTP codes.

@@ -148,13 +148,14 @@ func TestCreateJobValidation(t *testing.T) {
 		want string
 	}{
 		{"no files", CreateJobRequest{}, "files: at least one"},
-		{"too many files", CreateJobRequest{Files: many}, "files: more than 5"},
-		{"empty file", CreateJobRequest{Files: []File{ok, {Name: "e.pdf"}}}, "files[1]: empty file"},
-		{"too large", CreateJobRequest{Files: []File{{Name: "big.pdf", Data: append([]byte("%PDF-"), make([]byte, 1<<20)...)}}}, "files[0]: larger than"},
+		{"too many files", CreateJobRequest{Files: many}, "files: at most 5 files per job"},
+		{"empty file", CreateJobRequest{Files: []File{ok, {Name: "e.pdf"}}}, "files[1]: file is empty"},
+		{"too large", CreateJobRequest{Files: []File{{Name: "big.pdf", Data: append([]byte("%PDF-"), make([]byte, 1<<20)...)}}}, "files[0]: file exceeds the limit of"},
 		{"unsupported type", CreateJobRequest{Files: []File{{Name: "x.txt", Data: []byte("hello")}}}, "files[0]: unsupported file type"},
 		{"PDF header after 1 KiB", CreateJobRequest{Files: []File{{Name: "x.pdf", Data: append(make([]byte, 1100), "%PDF-1.4"...)}}}, "files[0]: unsupported file type"},
 		{"control in idempotency key", CreateJobRequest{Files: []File{ok}, IdempotencyKey: "k\r\nX: y"}, "X-Idempotency-Key: contains control characters"},
-		{"bad retention", CreateJobRequest{Files: []File{ok}, Retention: "forever"}, "retention:"},
+		{"bad retention", CreateJobRequest{Files: []File{ok}, Retention: "forever"}, `retention: must be "ephemeral" or "studio"`},
+		{"callback with a space", CreateJobRequest{Files: []File{ok}, CallbackURL: "https://hooks.example/a b"}, "callback_url: must not contain spaces or control characters"},
 		{"long idempotency key", CreateJobRequest{Files: []File{ok}, IdempotencyKey: strings.Repeat("k", 201)}, "X-Idempotency-Key: longer than 200"},
 		{"unknown category", CreateJobRequest{Files: []File{ok}, Options: Options{Categories: []page.Category{"Person", "Shoe"}}}, `pii_categories: unknown category "Shoe"`},
 		{"too many terms", CreateJobRequest{Files: []File{ok}, Options: Options{Included: []string{"a", "b", "c", "d"}}}, "pii_included_terms: at most 3 terms"},

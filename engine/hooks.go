@@ -7,6 +7,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/record"
 	"github.com/redactd/redactd/engine/webhook"
 )
@@ -25,6 +26,9 @@ const callbackLookupTimeout = 5 * time.Second
 func (e *Engine) checkCallback(ctx context.Context, raw string) error {
 	if raw == "" {
 		return nil
+	}
+	if err := contract.CheckCallbackURL(raw); err != nil {
+		return fieldError(err)
 	}
 	// A name outside the list is resolved; a slow DNS server must not hold
 	// the request.

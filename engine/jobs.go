@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"slices"
@@ -26,40 +25,54 @@ const (
 	purgeWaitTime = 30 * time.Second
 )
 
-// validateOptions applies the one set of option rules
-// (contract.Options.Validate, shared with the HTTP layer and the admin CLI)
-// and turns its *contract.FieldError into an ErrInvalid *Error with the
-// same field and message.
-func (e *Engine) validateOptions(o Options) (Options, error) {
-	v, err := o.Validate(contract.Limits{MaxTerms: e.cfg.MaxTermCount})
+// The request rules are engine/contract's, the HTTP layer's too (one
+// wording per rule); the engine applies them again to what it is handed
+// and turns their *contract.FieldError into an *Error (fieldError).
+
+// limits are the bounds of the request rules, from the settings.
+func (e *Engine) limits() contract.Limits {
+	return contract.Limits{MaxTerms: e.cfg.MaxTermCount, MaxFiles: e.cfg.MaxFilesPerJob, MaxFileBytes: e.cfg.MaxUploadBytes}
+}
+
+// fieldError turns a request rule's *contract.FieldError into an *Error
+// with the same field and message: ErrTooLarge for a file announced over
+// the limit, ErrInvalid otherwise. Other errors pass unchanged.
+func fieldError(err error) error {
 	var fe *contract.FieldError
-	if errors.As(err, &fe) {
-		return o, &Error{Kind: ErrInvalid, Field: fe.Field, Msg: fe.Msg}
+	if !errors.As(err, &fe) {
+		return err
 	}
+	kind := ErrInvalid
+	if fe.TooLarge {
+		kind = ErrTooLarge
+	}
+	return &Error{Kind: kind, Field: fe.Field, Msg: fe.Msg}
+}
+
+// validateOptions applies the option rules (contract.Options.Validate).
+func (e *Engine) validateOptions(o Options) (Options, error) {
+	v, err := o.Validate(e.limits())
 	if err != nil {
-		return o, err
+		return o, fieldError(err)
 	}
 	return v, nil
 }
 
+// validateRetention applies contract.CheckRetention; none given is
+// ephemeral.
 func validateRetention(r Retention) (Retention, error) {
-	switch r {
-	case "":
+	if r == "" {
 		return Ephemeral, nil
-	case Ephemeral, Studio:
-		return r, nil
 	}
-	return "", errorf(ErrInvalid, "retention", "want ephemeral or studio")
+	if err := contract.CheckRetention(string(r)); err != nil {
+		return "", fieldError(err)
+	}
+	return r, nil
 }
 
-// validateIdemKey applies the one rule for idempotency keys
-// (contract.CheckIdempotencyKey, shared with the HTTP layer).
+// validateIdemKey applies contract.CheckIdempotencyKey.
 func validateIdemKey(k string) error {
-	var fe *contract.FieldError
-	if err := contract.CheckIdempotencyKey(k); errors.As(err, &fe) {
-		return &Error{Kind: ErrInvalid, Field: fe.Field, Msg: fe.Msg}
-	}
-	return nil
+	return fieldError(contract.CheckIdempotencyKey(k))
 }
 
 // fingerprint hashes a request for idempotency comparison.
@@ -212,26 +225,20 @@ func (e *Engine) CreateJob(ctx context.Context, acct *Account, req CreateJobRequ
 	if err := e.checkCallback(ctx, req.CallbackURL); err != nil {
 		return nil, err
 	}
-	if len(req.Files) == 0 {
-		return nil, errorf(ErrInvalid, "files", "at least one file is required")
-	}
-	if len(req.Files) > e.cfg.MaxFilesPerJob {
-		return nil, errorf(ErrInvalid, "files", "more than %d files", e.cfg.MaxFilesPerJob)
+	lim := e.limits()
+	if err := contract.CheckFileCount(len(req.Files), lim); err != nil {
+		return nil, fieldError(err)
 	}
 	docs := make([]*record.Doc, len(req.Files))
 	for i, f := range req.Files {
-		field := fmt.Sprintf("files[%d]", i)
 		name := contract.CleanFileName(f.Name)
 		size, head, sum := fileFacts(f)
-		if size == 0 {
-			return nil, errorf(ErrInvalid, field, "empty file")
-		}
-		if size > e.cfg.MaxUploadBytes {
-			return nil, errorf(ErrInvalid, field, "larger than %d bytes", e.cfg.MaxUploadBytes)
+		if err := contract.CheckFileSize(i, size, lim); err != nil {
+			return nil, fieldError(err)
 		}
 		kind, ok := sniff(head)
 		if !ok {
-			return nil, errorf(ErrInvalid, field, "unsupported file type (want PDF, PNG, JPEG, TIFF, GIF, BMP or WebP)")
+			return nil, errorf(ErrInvalid, contract.FileField(i), "unsupported file type (want PDF, PNG, JPEG, TIFF, GIF, BMP or WebP)")
 		}
 		docs[i] = &record.Doc{Index: i, FileName: name, Kind: kind, SizeBytes: size, SHA256: sum}
 		fpReq.Files = append(fpReq.Files, fileFP{Name: f.Name, Size: size, SHA256: sum})

@@ -73,7 +73,7 @@ func TestSpoolIntoJob(t *testing.T) {
 		want string
 	}{
 		{"not a document", []byte("hello"), "unsupported file type"},
-		{"too large", append([]byte("%PDF-"), make([]byte, v.cfg.MaxUploadBytes)...), "larger than"},
+		{"too large", append([]byte("%PDF-"), make([]byte, v.cfg.MaxUploadBytes)...), "exceeds the limit"},
 	} {
 		sp, err := v.e.Spool(ctx, bytes.NewReader(tc.data), v.cfg.MaxUploadBytes)
 		if err != nil {

@@ -8,10 +8,8 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
-	"mime"
 	"os"
 	"strconv"
 	"time"
@@ -65,11 +63,6 @@ func (e *Engine) checkToken(docID, token string) (time.Time, bool) {
 	return time.Unix(exp, 0), true
 }
 
-func isPDFType(ct string) bool {
-	mt, _, err := mime.ParseMediaType(ct)
-	return err == nil && mt == "application/pdf"
-}
-
 type initFP struct {
 	Name        string `json:"name"`
 	ContentType string `json:"content_type"`
@@ -92,11 +85,9 @@ func (e *Engine) InitJob(ctx context.Context, acct *Account, req InitJobRequest)
 	if e.closing.Load() {
 		return nil, errorf(ErrUnavailable, "", "shutting down")
 	}
-	if len(req.Files) == 0 {
-		return nil, errorf(ErrInvalid, "files", "at least one file is required")
-	}
-	if len(req.Files) > e.cfg.MaxFilesPerJob {
-		return nil, errorf(ErrInvalid, "files", "more than %d files", e.cfg.MaxFilesPerJob)
+	lim := e.limits()
+	if err := contract.CheckFileCount(len(req.Files), lim); err != nil {
+		return nil, fieldError(err)
 	}
 	fpReq := initRequestFP{Kind: nsInit, Options: req.Options, Retention: req.Retention, Callback: req.CallbackURL}
 	if err := e.checkCallback(ctx, req.CallbackURL); err != nil {
@@ -104,15 +95,9 @@ func (e *Engine) InitJob(ctx context.Context, acct *Account, req InitJobRequest)
 	}
 	docs := make([]*record.Doc, len(req.Files))
 	for i, f := range req.Files {
-		field := fmt.Sprintf("files[%d]", i)
 		name := contract.CleanFileName(f.FileName)
-		switch {
-		case !isPDFType(f.ContentType):
-			return nil, errorf(ErrInvalid, field+".content_type", "direct upload accepts application/pdf only")
-		case f.SizeBytes <= 0:
-			return nil, errorf(ErrInvalid, field+".size_bytes", "must be positive")
-		case f.SizeBytes > e.cfg.MaxUploadBytes:
-			return nil, errorf(ErrTooLarge, field, "%d bytes exceeds the limit of %d bytes", f.SizeBytes, e.cfg.MaxUploadBytes)
+		if err := contract.CheckInitFile(i, f.ContentType, f.SizeBytes, lim); err != nil {
+			return nil, fieldError(err)
 		}
 		docs[i] = &record.Doc{Index: i, FileName: name, Kind: imagein.KindPDF.String(), SizeBytes: f.SizeBytes}
 		fpReq.Files = append(fpReq.Files, initFP{Name: f.FileName, ContentType: f.ContentType, Size: f.SizeBytes})
@@ -171,7 +156,7 @@ func (e *Engine) PutUpload(ctx context.Context, docID, token, contentType string
 	if err != nil {
 		return err
 	}
-	if contentType != "" && !isPDFType(contentType) {
+	if contentType != "" && !contract.IsPDFType(contentType) {
 		return errorf(ErrInvalid, "Content-Type", "want application/pdf")
 	}
 	if size >= 0 && size != d.SizeBytes {

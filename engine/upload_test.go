@@ -83,12 +83,12 @@ func TestInitValidation(t *testing.T) {
 		want   string
 	}{
 		{"no files", nil, ErrInvalid, "files: at least one"},
-		{"too many", []InitFile{ok, ok, ok, ok, ok, ok}, ErrInvalid, "files: more than 5"},
+		{"too many", []InitFile{ok, ok, ok, ok, ok, ok}, ErrInvalid, "files: at most 5 files per job"},
 		{"not a PDF", []InitFile{ok, {FileName: "b.png", ContentType: "image/png", SizeBytes: 10}}, ErrInvalid, "files[1].content_type"},
 		{"no content type", []InitFile{{FileName: "b.pdf", SizeBytes: 10}}, ErrInvalid, "files[0].content_type"},
 		{"zero size", []InitFile{{FileName: "b.pdf", ContentType: "application/pdf"}}, ErrInvalid, "files[0].size_bytes"},
 		{"negative size", []InitFile{{FileName: "b.pdf", ContentType: "application/pdf", SizeBytes: -1}}, ErrInvalid, "files[0].size_bytes"},
-		{"too large", []InitFile{{FileName: "b.pdf", ContentType: "application/pdf", SizeBytes: 1<<20 + 1}}, ErrTooLarge, "files[0]: 1048577 bytes exceeds"},
+		{"too large", []InitFile{{FileName: "b.pdf", ContentType: "application/pdf", SizeBytes: 1<<20 + 1}}, ErrTooLarge, "files[0].size_bytes: file exceeds the limit of 1048576 bytes"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -68,8 +68,8 @@ var (
 )
 
 // mapError turns any error into the APIError the caller sees. A
-// *contract.FieldError (the shared option rules) is a 400 built from its
-// Field and Msg. Engine errors map by kind (errors.Is on the sentinel);
+// *contract.FieldError (the request rules the engine shares) is a 400
+// built from its Field and Msg, or a 413 when it is TooLarge. Engine errors map by kind (errors.Is on the sentinel);
 // the message is the *engine.Error's own Field and Msg (the engine
 // promises they hold no PII), or the kind's default text for a bare
 // sentinel. Anything unknown is a
@@ -81,6 +81,9 @@ func mapError(err error) *APIError {
 	}
 	var fe *contract.FieldError
 	if errors.As(err, &fe) {
+		if fe.TooLarge {
+			return &APIError{Status: http.StatusRequestEntityTooLarge, Code: CodeTooLarge, Message: fe.Error()}
+		}
 		return &APIError{Status: http.StatusBadRequest, Code: CodeInvalid, Message: fe.Error()}
 	}
 	for _, k := range engineKinds {

@@ -20,7 +20,10 @@ import (
 // Parsing of the two job-creation bodies lives here as pure functions of
 // bytes and limits, so it can be unit-tested and fuzzed without a listener.
 // Every rejection is an *APIError whose message starts with the offending
-// field.
+// field. What the engine checks too (file count and size, a direct
+// upload's type and size, retention, callback form, options, idempotency
+// keys, file names) is engine/contract's rule, in its one wording; what
+// is left here is the framing of the two bodies.
 
 const (
 	// maxFieldBytes bounds a non-file multipart field (a JSON array of up to
@@ -37,12 +40,12 @@ const (
 
 // Form field names, shared by both create paths.
 const (
-	fieldFiles      = "files"
+	fieldFiles      = contract.FieldFiles
 	fieldCategories = contract.FieldCategories
 	fieldIncluded   = contract.FieldIncluded
 	fieldExcluded   = contract.FieldExcluded
-	fieldRetention  = "retention"
-	fieldCallback   = "callback_url" // extension: webhook
+	fieldRetention  = contract.FieldRetention
+	fieldCallback   = contract.FieldCallback // extension: webhook
 )
 
 // Limits bound what a request may carry.
@@ -51,6 +54,12 @@ type Limits struct {
 	MaxFileBytes int64 // one file
 	MaxFiles     int   // files per job
 	MaxTerms     int   // entries in each terms list
+}
+
+// rules are the bounds of the request rules the engine shares
+// (engine/contract: options, file count, file size).
+func (l Limits) rules() contract.Limits {
+	return contract.Limits{MaxTerms: l.MaxTerms, MaxFiles: l.MaxFiles, MaxFileBytes: l.MaxFileBytes}
 }
 
 // LimitsFrom takes the limits from the server's settings.
@@ -108,10 +117,10 @@ func ParseMultipart(contentType string, body io.Reader, lim Limits, put PutFile)
 		name := p.FormName()
 		switch name {
 		case fieldFiles:
-			if len(req.Files) >= lim.MaxFiles {
-				return req, invalidf(fieldFiles, "at most %d files per job", lim.MaxFiles)
+			if err := contract.CheckFileCount(len(req.Files)+1, lim.rules()); err != nil {
+				return req, mapError(err)
 			}
-			f, err := readFilePart(p, len(req.Files), lr, lim.MaxFileBytes, put)
+			f, err := readFilePart(p, len(req.Files), lr, lim, put)
 			if err != nil {
 				return req, err
 			}
@@ -143,8 +152,8 @@ func ParseMultipart(contentType string, body io.Reader, lim Limits, put PutFile)
 			return req, invalidf(quoteField(name), "unknown field")
 		}
 	}
-	if len(req.Files) == 0 {
-		return req, invalidf(fieldFiles, "at least one file is required")
+	if err := contract.CheckFileCount(len(req.Files), lim.rules()); err != nil {
+		return req, mapError(err)
 	}
 	if seen[fieldCategories] {
 		if req.Options.Categories, err = parseCategories(fieldCategories, cats); err != nil {
@@ -178,37 +187,30 @@ func ParseMultipart(contentType string, body io.Reader, lim Limits, put PutFile)
 	return req, nil
 }
 
-// parseCallback checks that callback_url is non-empty printable UTF-8;
-// the engine checks it against webhook-allow-hosts.
+// parseCallback applies contract.CheckCallbackURL (non-empty printable
+// UTF-8); the engine checks it against webhook-allow-hosts.
 func parseCallback(v []byte) (string, error) {
-	if len(v) == 0 || !utf8.Valid(v) {
-		return "", invalidf(fieldCallback, "must be a non-empty URL")
-	}
-	for _, c := range string(v) {
-		if c < 0x21 || c == 0x7f {
-			return "", invalidf(fieldCallback, "must not contain spaces or control characters")
-		}
+	if err := contract.CheckCallbackURL(string(v)); err != nil {
+		return "", mapError(err)
 	}
 	return string(v), nil
 }
 
-func readFilePart(p *multipart.Part, i int, lr *limitReader, max int64, put PutFile) (engine.File, error) {
-	field := fmt.Sprintf("files[%d]", i)
+func readFilePart(p *multipart.Part, i int, lr *limitReader, lim Limits, put PutFile) (engine.File, error) {
+	field := contract.FileField(i)
 	if p.FileName() == "" {
 		return engine.File{}, invalidf(field, "part has no filename")
 	}
-	f, err := put(SanitizeFileName(p.FileName()), io.LimitReader(p, max+1))
+	f, err := put(SanitizeFileName(p.FileName()), io.LimitReader(p, lim.MaxFileBytes+1))
 	switch {
 	case errors.Is(err, engine.ErrUnavailable):
 		return engine.File{}, err // storage full or failing: 503, not the caller's fault
 	case err != nil:
 		return engine.File{}, bodyError(lr, field, "malformed multipart data")
-	case f.Size() > max:
+	}
+	if err := contract.CheckFileSize(i, f.Size(), lim.rules()); err != nil {
 		f.Remove()
-		return engine.File{}, invalidf(field, "file exceeds the limit of %d bytes", max)
-	case f.Size() == 0:
-		f.Remove()
-		return engine.File{}, invalidf(field, "file is empty")
+		return engine.File{}, mapError(err)
 	}
 	return f, nil
 }
@@ -278,7 +280,7 @@ func ParseInit(body []byte, lim Limits) (engine.InitJobRequest, error) {
 	if present(in.Retention) {
 		var s string
 		if !utf8.Valid(in.Retention) || json.Unmarshal(in.Retention, &s) != nil {
-			return req, invalidf(fieldRetention, "must be \"ephemeral\" or \"studio\"")
+			s = "" // not a string: refused by the retention rule, in its words
 		}
 		if req.Retention, err = parseRetention(s); err != nil {
 			return req, err
@@ -304,21 +306,18 @@ func present(raw json.RawMessage) bool {
 
 func parseInitFiles(raw json.RawMessage, lim Limits) ([]engine.InitFile, error) {
 	if !present(raw) {
-		return nil, invalidf(fieldFiles, "at least one file is required")
+		return nil, mapError(contract.CheckFileCount(0, lim.rules()))
 	}
 	var items []json.RawMessage
 	if err := json.Unmarshal(raw, &items); err != nil {
 		return nil, invalidf(fieldFiles, "must be an array of objects")
 	}
-	if len(items) == 0 {
-		return nil, invalidf(fieldFiles, "at least one file is required")
-	}
-	if len(items) > lim.MaxFiles {
-		return nil, invalidf(fieldFiles, "at most %d files per job", lim.MaxFiles)
+	if err := contract.CheckFileCount(len(items), lim.rules()); err != nil {
+		return nil, mapError(err)
 	}
 	out := make([]engine.InitFile, 0, len(items))
 	for i, it := range items {
-		f, err := parseInitFile(fmt.Sprintf("files[%d]", i), it, lim)
+		f, err := parseInitFile(i, it, lim)
 		if err != nil {
 			return nil, err
 		}
@@ -327,7 +326,8 @@ func parseInitFiles(raw json.RawMessage, lim Limits) ([]engine.InitFile, error) 
 	return out, nil
 }
 
-func parseInitFile(field string, raw json.RawMessage, lim Limits) (engine.InitFile, error) {
+func parseInitFile(i int, raw json.RawMessage, lim Limits) (engine.InitFile, error) {
+	field := contract.FileField(i)
 	var f engine.InitFile
 	var in struct {
 		FileName    json.RawMessage `json:"filename"`
@@ -348,8 +348,8 @@ func parseInitFile(field string, raw json.RawMessage, lim Limits) (engine.InitFi
 	if err != nil {
 		return f, err
 	}
-	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/pdf" {
-		return f, invalidf(field+".content_type", "must be application/pdf (direct upload takes PDFs only)")
+	if err := contract.CheckInitType(i, ct); err != nil {
+		return f, mapError(err)
 	}
 	if !present(in.SizeBytes) {
 		return f, invalidf(field+".size_bytes", "is required")
@@ -358,11 +358,8 @@ func parseInitFile(field string, raw json.RawMessage, lim Limits) (engine.InitFi
 	if err != nil {
 		return f, invalidf(field+".size_bytes", "must be an integer")
 	}
-	if size <= 0 {
-		return f, invalidf(field+".size_bytes", "must be positive (empty files are rejected)")
-	}
-	if size > lim.MaxFileBytes {
-		return f, tooLargef("%s.size_bytes: file exceeds the limit of %d bytes", field, lim.MaxFileBytes)
+	if err := contract.CheckInitSize(i, size, lim.rules()); err != nil {
+		return f, mapError(err)
 	}
 	return engine.InitFile{FileName: SanitizeFileName(name), ContentType: "application/pdf", SizeBytes: size}, nil
 }
@@ -428,7 +425,7 @@ func parseStringArray(field string, raw []byte) ([]string, error) {
 // too) and turns its *contract.FieldError into a 400 naming the same
 // field with the same message.
 func validateOptions(o engine.Options, lim Limits) (engine.Options, error) {
-	v, err := o.Validate(contract.Limits{MaxTerms: lim.MaxTerms})
+	v, err := o.Validate(lim.rules())
 	if err != nil {
 		return o, mapError(err)
 	}
@@ -436,11 +433,10 @@ func validateOptions(o engine.Options, lim Limits) (engine.Options, error) {
 }
 
 func parseRetention(s string) (engine.Retention, error) {
-	switch engine.Retention(s) {
-	case engine.Ephemeral, engine.Studio:
-		return engine.Retention(s), nil
+	if err := contract.CheckRetention(s); err != nil {
+		return "", mapError(err)
 	}
-	return "", invalidf(fieldRetention, "must be \"ephemeral\" or \"studio\"")
+	return engine.Retention(s), nil
 }
 
 // ParseIdempotencyKey validates the X-Idempotency-Key header by the one

@@ -23,22 +23,29 @@ const (
 // acceptable as 256 ASCII ones.
 const MaxTermRunes = 256
 
-// Limits are the configurable bounds Options.Validate applies.
+// Limits are the configurable bounds the request rules apply
+// (Options.Validate, and the file rules of request.go). Each is
+// required: a zero bound refuses rather than allowing unbounded input.
 type Limits struct {
-	// MaxTerms is the most entries in each term list. It is required: a
-	// zero Limits refuses every non-empty list rather than allowing
-	// unbounded ones.
+	// MaxTerms is the most entries in each term list.
 	MaxTerms int
+	// MaxFiles is the most files in one job.
+	MaxFiles int
+	// MaxFileBytes is the largest file, in bytes.
+	MaxFileBytes int64
 }
 
 // FieldError is a caller error in one request field: Field names it
 // ("pii_categories", "pii_included_terms[3]") and Msg says what is wrong.
 // Msg never holds a term, since terms are often personal data; an unknown
 // category name is echoed, cut short, because it is a label, not content.
-// The HTTP layer, the admin CLI and the engine map it by type.
+// The HTTP layer, the admin CLI and the engine map it by type: an invalid
+// request (400), or, with TooLarge, a file announced larger than the
+// limit (413).
 type FieldError struct {
-	Field string
-	Msg   string
+	Field    string
+	Msg      string
+	TooLarge bool
 }
 
 func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
@@ -74,7 +81,7 @@ func validateCategories(cats []page.Category) ([]page.Category, error) {
 	for _, c := range cats {
 		pc, ok := page.ParseCategory(string(c))
 		if !ok {
-			return nil, &FieldError{FieldCategories, fmt.Sprintf("unknown category %s (known: %s)", QuoteName(string(c), 40), categoryList())}
+			return nil, &FieldError{Field: FieldCategories, Msg: fmt.Sprintf("unknown category %s (known: %s)", QuoteName(string(c), 40), categoryList())}
 		}
 		if !containsCategory(out, pc) {
 			out = append(out, pc)
@@ -100,12 +107,12 @@ func validateTerms(field string, terms []string, max int) ([]string, error) {
 		return nil, nil
 	}
 	if len(terms) > max {
-		return nil, &FieldError{field, fmt.Sprintf("at most %d terms", max)}
+		return nil, &FieldError{Field: field, Msg: fmt.Sprintf("at most %d terms", max)}
 	}
 	out := make([]string, len(terms))
 	for i, t := range terms {
 		if msg := termProblem(t); msg != "" {
-			return nil, &FieldError{fmt.Sprintf("%s[%d]", field, i), msg}
+			return nil, &FieldError{Field: fmt.Sprintf("%s[%d]", field, i), Msg: msg}
 		}
 		out[i] = strings.TrimSpace(t)
 	}
