@@ -18,7 +18,7 @@ import (
 )
 
 // jobFiles is where a job's files live, by job id and file name (see
-// storage.go for the names). There are two:
+// scratch.go for the names). There are two:
 //
 //   - diskFiles: one node; the files are the directory DATA/files/<job>
 //     (or files-dir), exactly as before clusters existed;

@@ -1,15 +1,11 @@
 package engine
 
 import (
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-
-	"github.com/redactd/redactd/engine/record"
-	"github.com/redactd/redactd/internal/durable"
 )
 
 // Permissions of the data directory. Everything redactd creates in it is
@@ -19,11 +15,6 @@ import (
 // The data directory itself belongs to the operator: `serve` and `doctor`
 // refuse one that other users may read, write or enter (CheckDataDir)
 // unless allow-open-data-dir says otherwise.
-
-// uploadSecretFile is the file, in the data directory, holding the 32
-// bytes that sign direct-upload URLs. It is 0600 and apart from the job
-// log, so no reader of the job log's files learns it.
-const uploadSecretFile = "upload-secret"
 
 // OpenDataDirError reports a data directory that other users may read,
 // write or enter.
@@ -113,70 +104,4 @@ func tighten(data string) error {
 		}
 		return nil
 	})
-}
-
-// loadUploadSecret returns the upload-signing secret from its file, moving
-// it there from the job log of an earlier release (a new one replaces it
-// when that job log was exposed, since others may know it), or making one.
-//
-// A cluster node shares one secret with every node through its store, so
-// that any node accepts the upload URLs any other issued.
-func (e *Engine) loadUploadSecret(exposed bool) ([]byte, error) {
-	if shared, ok := e.jl.(record.SecretKeeper); ok {
-		candidate := make([]byte, 32)
-		if _, err := rand.Read(candidate); err != nil {
-			return nil, err
-		}
-		return shared.SharedSecret(candidate)
-	}
-	path := filepath.Join(e.cfg.Data, uploadSecretFile)
-	b, err := os.ReadFile(path)
-	switch {
-	case err == nil && len(b) == 32:
-		return e.dropLegacySecret(b)
-	case err == nil:
-		return nil, fmt.Errorf("%s: %d bytes, want 32", path, len(b))
-	case !errors.Is(err, fs.ErrNotExist):
-		return nil, err
-	}
-	secret, ok, err := e.jl.LegacyUploadSecret()
-	if err != nil {
-		return nil, err
-	}
-	if !ok || exposed {
-		if ok {
-			e.log.Warn("upload secret replaced: the job log holding it was readable by other users; upload URLs issued before this start no longer work")
-		}
-		secret = make([]byte, 32)
-		if _, err := rand.Read(secret); err != nil {
-			return nil, err
-		}
-	}
-	if err := writeSecret(e.cfg.Data, uploadSecretFile, secret); err != nil {
-		return nil, fmt.Errorf("write %s: %w", path, err)
-	}
-	if ok {
-		e.log.Info("upload secret moved out of the job log", "file", path)
-	}
-	return e.dropLegacySecret(secret)
-}
-
-// dropLegacySecret removes a legacy secret from the job log once its file
-// exists (also when a crash came between the two).
-func (e *Engine) dropLegacySecret(secret []byte) ([]byte, error) {
-	if _, ok, err := e.jl.LegacyUploadSecret(); err != nil || !ok {
-		return secret, err
-	}
-	if err := e.jl.DropLegacyUploadSecret(); err != nil {
-		return nil, err
-	}
-	return secret, nil
-}
-
-// writeSecret writes DATA/name (upload-secret, audit-key) durably
-// (internal/durable: temporary file, fsync, rename, directory fsync),
-// 0600 like every file it makes. It runs at Open only, so it uses the
-// real fsync rather than the engine's injectable one.
-func writeSecret(data, name string, secret []byte) error {
-	return durable.WriteFile(data, name, secret, nil)
 }

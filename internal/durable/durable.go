@@ -14,8 +14,8 @@
 // the new one whole; a crash at any step leaves at most a temporary file
 // for the owner's sweep to remove.
 //
-// Before this package the sequence was written twice (engine/storage.go
-// and dirblob), each with its own small differences; see tailscale's
+// Before this package the sequence was written twice (engine/storage.go,
+// now scratch.go, and dirblob), each with its own small differences; see tailscale's
 // atomicfile for the same idea. What the two callers need beyond a plain
 // WriteFile is kept: a File can be streamed into, sealed and left under
 // its temporary name for the caller to rename later (a commit that
