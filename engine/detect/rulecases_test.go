@@ -62,23 +62,47 @@ func TestRuleCases(t *testing.T) {
 
 func ruleCases(t *testing.T, dir string) {
 	datadriven.Walk(t, dir, func(t *testing.T, path string) {
+		rule := registeredRule(filepath.Base(path))
+		changed := false
 		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
 			switch d.Cmd {
 			case "run":
-				return runCase(t, d)
+				out := runCase(t, d, nil)
+				if rule != "" && !changed {
+					changed = runCase(t, d, []string{rule}) != out
+				}
+				return out
 			case "recognize":
 				return recognizeCase(t, d)
 			}
 			d.Fatalf(t, "unknown command %q", d.Cmd)
 			return ""
 		})
+		if rule != "" && !changed {
+			t.Errorf("%s: no case's spans change when rule %s is off", path, rule)
+		}
 	})
 }
 
-func runCase(t *testing.T, d *datadriven.TestData) string {
+// registeredRule returns name when it names a rule of the registry
+// (Rules), else "". A rule's datadriven file is named after it
+// (rules.TestRegistryFiles requires one for every rule), and one of its
+// run cases must give other spans with the rule switched off, so that
+// the file tests the rule it is named after.
+func registeredRule(name string) string {
+	for _, r := range Rules {
+		if r.Name == name {
+			return name
+		}
+	}
+	return ""
+}
+
+// runCase runs a run case with the rules named in off switched off.
+func runCase(t *testing.T, d *datadriven.TestData, off []string) string {
 	var (
 		ds     []Detector
-		opts   Options
+		opts   = Options{DisabledRules: off}
 		layout bool
 		bottom bool
 	)

@@ -1,0 +1,160 @@
+package rules
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// noCasesYet are the registered rules with no datadriven file under
+// engine/detect/testdata/rules yet. The list only shrinks: a rule on it
+// that has its file fails the test as one missing from it does.
+var noCasesYet = map[string]bool{
+	"grow":             true,
+	"drop-place-names": true,
+	"drop-title-only":  true,
+}
+
+// notOwnTypeYet are the registered rules not yet in a type and a file of
+// their own (see TestRegistryFiles). The list only shrinks.
+var notOwnTypeYet = map[string]bool{
+	"trim-leading-function-words": true, "grow-person": true, "grow-organization": true, "grow-address": true,
+	"affiliations": true, "org-lists": true, "labelled-addresses": true, "address-blocks": true, "grow": true,
+	"repeat-names": true, "header-names": true, "family-names": true, "repeat-orgs": true,
+	"drop-amount-rows": true, "drop-common-words": true, "drop-contractions": true, "drop-place-names": true,
+	"drop-nationalities": true, "drop-event-names": true, "drop-thing-names": true, "drop-title-only": true,
+	"trim-office-of": true, "trim-field-labels": true, "split-listed-names": true,
+}
+
+// TestRegistryFiles holds every registered rule to one rule, one type,
+// one file: its File is its name in snake case ("drop-title-only":
+// drop_title_only.go), and that file declares the rule's type (impl),
+// named after the rule in camel case (dropTitleOnly), with all of the
+// type's methods. Every rule has its own datadriven file, Testdata, named
+// as the rule, under engine/detect/testdata/rules (engine/detect's
+// TestRuleCases runs it and requires a case there that the rule changes).
+func TestRegistryFiles(t *testing.T) {
+	decls := typeFiles(t)
+	seen := map[string]bool{}
+	for _, r := range Rules {
+		if seen[r.Name] {
+			t.Errorf("rule %s registered twice", r.Name)
+		}
+		seen[r.Name] = true
+		if _, err := os.Stat(r.File); err != nil {
+			t.Errorf("rule %s: File: %v", r.Name, err)
+		}
+		_, err := os.Stat(filepath.Join("..", "testdata", "rules", r.Testdata))
+		switch has := err == nil && r.Testdata == r.Name; {
+		case !has && !noCasesYet[r.Name]:
+			t.Errorf("rule %s has no datadriven file testdata/rules/%s (Testdata %q)", r.Name, r.Name, r.Testdata)
+		case has && noCasesYet[r.Name]:
+			t.Errorf("rule %s has its datadriven file now: take it off noCasesYet", r.Name)
+		}
+		problem := ownType(r, decls)
+		switch {
+		case problem != "" && !notOwnTypeYet[r.Name]:
+			t.Errorf("rule %s: %s", r.Name, problem)
+		case problem == "" && notOwnTypeYet[r.Name]:
+			t.Errorf("rule %s has its own type and file now: take it off notOwnTypeYet", r.Name)
+		}
+	}
+	for n := range noCasesYet {
+		if !seen[n] {
+			t.Errorf("noCasesYet names %s, which is no registered rule", n)
+		}
+	}
+	for n := range notOwnTypeYet {
+		if !seen[n] {
+			t.Errorf("notOwnTypeYet names %s, which is no registered rule", n)
+		}
+	}
+}
+
+// ownType says what keeps r from being one type in one file of its own
+// ("" when nothing does).
+func ownType(r Rule, decls map[string][]string) string {
+	file := strings.ReplaceAll(r.Name, "-", "_") + ".go"
+	if r.File != file {
+		return "File is " + r.File + ", not " + file
+	}
+	if r.impl == nil {
+		return "no type of its own (impl)"
+	}
+	typ := reflect.TypeOf(r.impl).Name()
+	if want := camel(r.Name); typ != want {
+		return "its type is " + typ + ", not " + want
+	}
+	files := decls[typ]
+	if len(files) == 0 {
+		return "type " + typ + " is not declared in the package"
+	}
+	for _, f := range files {
+		if f != file {
+			return "type " + typ + " or a method of it is in " + f + ", not " + file
+		}
+	}
+	return ""
+}
+
+// camel writes a rule's name in camel case: "drop-title-only" is
+// dropTitleOnly.
+func camel(name string) string {
+	var b strings.Builder
+	for i, w := range strings.Split(name, "-") {
+		if i > 0 && w != "" {
+			w = string(unicode.ToUpper(rune(w[0]))) + w[1:]
+		}
+		b.WriteString(w)
+	}
+	return b.String()
+}
+
+// typeFiles maps every type declared in the package (tests left out) to
+// the files that declare it or a method of it.
+func typeFiles(t *testing.T) map[string][]string {
+	t.Helper()
+	fs := token.NewFileSet()
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]string{}
+	for _, n := range names {
+		if strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fs, n, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.GenDecl:
+				for _, s := range d.Specs {
+					if ts, ok := s.(*ast.TypeSpec); ok {
+						out[ts.Name.Name] = append(out[ts.Name.Name], n)
+					}
+				}
+			case *ast.FuncDecl:
+				if d.Recv == nil {
+					continue
+				}
+				x := d.Recv.List[0].Type
+				if s, ok := x.(*ast.StarExpr); ok {
+					x = s.X
+				}
+				if id, ok := x.(*ast.Ident); ok {
+					out[id.Name] = append(out[id.Name], n)
+				}
+			}
+		}
+	}
+	return out
+}
