@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"github.com/redactd/redactd/engine/detect/gazetteer"
 	"github.com/redactd/redactd/engine/detect/pattern"
 	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
@@ -12,10 +13,10 @@ import (
 // for their mix of numbers and capitalised words; a real address next to
 // a price still has a street, unit, post-box, place or country word, a
 // US state code or a postcode (see addressAnchor) and stays.
-func (g *grower) dropAmountRows(p *page.Page, v *view.View, ss []page.Span) []page.Span {
+func dropAmountRows(p *page.Page, v *view.View, gz *gazetteer.Gazetteers, ss []page.Span) []page.Span {
 	out := ss[:0]
 	for _, s := range ss {
-		if s.Category == page.Address && s.Recognizer == nerRecognizer && g.amountRow(p, v, s) {
+		if s.Category == page.Address && s.Recognizer == nerRecognizer && amountRow(p, v, gz, s) {
 			continue
 		}
 		out = append(out, s)
@@ -23,10 +24,10 @@ func (g *grower) dropAmountRows(p *page.Page, v *view.View, ss []page.Span) []pa
 	return out
 }
 
-func (g *grower) amountRow(p *page.Page, v *view.View, s page.Span) bool {
+func amountRow(p *page.Page, v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
 	amount := false
 	for w := s.First; w <= s.Last; w++ {
-		if g.addressAnchor(v, w-v.First) {
+		if addressAnchor(v, gz, w-v.First) {
 			return false
 		}
 		amount = amount || pattern.IsAmount(p.Words[w].Text)
@@ -35,14 +36,14 @@ func (g *grower) amountRow(p *page.Page, v *view.View, s page.Span) bool {
 }
 
 // addressAnchor reports whether word i is something only addresses hold:
-// a word g.evidence knows (street, unit, post-box, place, country, state
+// a word evidence knows (street, unit, post-box, place, country, state
 // code) that is not a number, a five-digit postcode ("D-63571",
 // "98109-5210"), or a Dutch one ("3012 CN").
-func (g *grower) addressAnchor(v *view.View, i int) bool {
+func addressAnchor(v *view.View, gz *gazetteer.Gazetteers, i int) bool {
 	t, _ := bare(v, i)
 	switch {
 	case !view.HasDigit(t):
-		return g.evidence(v, i)
+		return evidence(v, gz, i)
 	case postcode5.MatchString(t), zipUS.MatchString(t), nlCompact.MatchString(t), ukCompact.MatchString(t), caCompact.MatchString(t):
 		return true
 	}

@@ -3,7 +3,6 @@ package rules
 import (
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
 	"github.com/redactd/redactd/engine/detect/view"
@@ -25,15 +24,6 @@ func startsAtContractionTail(v *view.View, s page.Span) bool {
 	tail := strings.TrimRight(string(r[s.Start:]), ".,;:!?\"'”’)")
 	return contractionTails[strings.ToLower(tail)]
 }
-
-// growerOnce builds the grower (and loads the gazetteers) once.
-var growerOnce = sync.OnceValues(func() (*grower, error) {
-	gz, err := gazetteer.Get()
-	if err != nil {
-		return nil, err
-	}
-	return newGrower(gz), nil
-})
 
 // contractions are the endings of negated verbs after an apostrophe:
 // "Don't", "Won't", "Can't". Other endings follow names too: "Sarah'll",

@@ -22,11 +22,6 @@ import (
 // evidence of an address (grow_address.go), so it does not mask words far
 // from personal data.
 
-// grower holds what growth needs from the gazetteers.
-type grower struct {
-	gz *gazetteer.Gazetteers
-}
-
 // Growth limits: how far an address grows on its line, over how many
 // following lines, how many words a following line may have, and the
 // longest multi-word place name ("Democratic Republic of the Congo").
@@ -37,50 +32,48 @@ const (
 	maxPlaceWords = 6
 )
 
-func newGrower(gz *gazetteer.Gazetteers) *grower { return &grower{gz: gz} }
-
 // grow returns the grown versions of ss (only those that changed) and
 // the addresses that follow an address label. Its parts are rules of the
 // registry (Rules: grow-person, grow-organization, grow-address,
 // affiliations, org-lists, labelled-addresses, address-blocks); on(name)
 // says whether a part is enabled. All parts read the same merged spans.
-func (g *grower) grow(v *view.View, ss []page.Span, on func(string) bool) []page.Span {
+func grow(v *view.View, gz *gazetteer.Gazetteers, ss []page.Span, on func(string) bool) []page.Span {
 	var out []page.Span
 	person, org, addr := on("grow-person"), on("grow-organization"), on("grow-address")
 	for _, s := range ss {
 		switch {
 		case s.Category == page.Person && person:
-			f := g.honorificsBefore(v, g.wrappedHonorific(v, g.initialsBefore(v, g.firstNameBefore(v, s.First))))
-			f = g.coordinatedBefore(v, f)
-			l := g.wrappedAfter(v, g.surnameAfter(v, g.nameLineAfter(v, s.First, s.Last)))
-			l = g.postNominalsAfter(v, g.coordinatedAfter(v, l))
+			f := honorificsBefore(v, gz, wrappedHonorific(v, gz, initialsBefore(v, gz, firstNameBefore(v, gz, s.First))))
+			f = coordinatedBefore(v, gz, f)
+			l := wrappedAfter(v, gz, surnameAfter(v, gz, nameLineAfter(v, gz, s.First, s.Last)))
+			l = postNominalsAfter(v, gz, coordinatedAfter(v, gz, l))
 			if f < s.First || l > s.Last {
 				out = appendCore(out, v, f, l, page.Person, s.Score, s.Recognizer)
 			}
 		case s.Category == page.Organization && org:
-			f, l := g.orgBefore(v, s.First), g.orgAfter(v, s.Last)
+			f, l := orgBefore(v, gz, s.First), orgAfter(v, gz, s.Last)
 			if f < s.First || l > s.Last {
 				out = appendCore(out, v, f, l, page.Organization, s.Score, s.Recognizer)
 			}
 		case s.Category == page.Address && addr:
-			f := g.addressBefore(v, s.First)
-			l := g.addressAfter(v, s.Last)
+			f := addressBefore(v, gz, s.First)
+			l := addressAfter(v, gz, s.Last)
 			if f < s.First || l > s.Last {
 				out = appendCore(out, v, f, l, page.Address, s.Score, s.Recognizer)
 			}
 		}
 	}
 	if on("affiliations") {
-		out = append(out, g.affiliations(v, ss)...)
+		out = append(out, affiliations(v, gz, ss)...)
 	}
 	if on("org-lists") {
-		out = append(out, g.orgLists(v, ss)...)
+		out = append(out, orgLists(v, gz, ss)...)
 	}
 	if on("labelled-addresses") {
-		out = append(out, g.labelledAddresses(v)...)
+		out = append(out, labelledAddresses(v, gz)...)
 	}
 	if on("address-blocks") {
-		out = append(out, g.addressBlocks(v)...)
+		out = append(out, addressBlocks(v, gz)...)
 	}
 	return out
 }
@@ -98,14 +91,14 @@ func appendCore(out []page.Span, v *view.View, first, last int, c page.Category,
 // "Prof. Dr.", "Mme") right before word first on its line. Ranks and
 // offices ("General", "President") count too when capitalised: one rule
 // for all titles (titles.go).
-func (g *grower) honorificsBefore(v *view.View, first int) int {
+func honorificsBefore(v *view.View, gz *gazetteer.Gazetteers, first int) int {
 	f := first
 	for k := first - 1; k >= 0 && k >= first-2 && v.LineOf(k) == v.LineOf(first); k-- {
 		l := strings.TrimSuffix(v.CoreLower(k), ".")
 		if l == "" || strings.ContainsAny(v.Text[v.CoreEnd(k):v.WordEnd(k)], ",;:") {
 			break
 		}
-		if !g.gz.Titles.Has(l) && !((rankTitles[l] || offices[l]) && view.IsCapitalised(v.CoreText(k))) {
+		if !gz.Titles.Has(l) && !((rankTitles[l] || offices[l]) && view.IsCapitalised(v.CoreText(k))) {
 			break
 		}
 		// One-letter titles ("M." for Monsieur) only in capitals with a dot.
@@ -131,18 +124,18 @@ func isConjunction(l string) bool {
 
 // knownName reports whether word i is a capitalised first name or surname
 // that is not also an ordinary word or a place.
-func (g *grower) knownName(v *view.View, i int) bool {
+func knownName(v *view.View, gz *gazetteer.Gazetteers, i int) bool {
 	t, l := v.CoreText(i), v.CoreLower(i)
 	if !nameShaped(t) {
 		return false
 	}
-	f := g.gz.Lex[l]
+	f := gz.Lex[l]
 	return f&(gazetteer.FirstName|gazetteer.Surname) != 0 && f&(gazetteer.Common|gazetteer.City|gazetteer.Country|gazetteer.Title) == 0
 }
 
 // coordinatedAfter grows a name ending at last over the names listed
 // after it on its line and, where the paragraph wraps, the next.
-func (g *grower) coordinatedAfter(v *view.View, last int) int {
+func coordinatedAfter(v *view.View, gz *gazetteer.Gazetteers, last int) int {
 	ln := v.LineOf(last)
 	_, end := v.Line(ln)
 	if v.FlowsOn(ln) {
@@ -157,11 +150,11 @@ func (g *grower) coordinatedAfter(v *view.View, last int) int {
 		default:
 			return last
 		}
-		if k >= end || !g.knownName(v, k) && !g.coordName(v, last, k) && !g.listTail(v, last, k, end) {
+		if k >= end || !knownName(v, gz, k) && !coordName(v, gz, last, k) && !listTail(v, gz, last, k, end) {
 			return last
 		}
 		last = k
-		if k+1 < end && g.knownName(v, k+1) && !strings.ContainsAny(v.Text[v.CoreEnd(k):v.WordEnd(k)], ",;:") {
+		if k+1 < end && knownName(v, gz, k+1) && !strings.ContainsAny(v.Text[v.CoreEnd(k):v.WordEnd(k)], ",;:") {
 			last = k + 1
 		}
 	}
@@ -169,7 +162,7 @@ func (g *grower) coordinatedAfter(v *view.View, last int) int {
 
 // coordinatedBefore grows a name starting at first over the names listed
 // before it on its line and, where the paragraph wraps, the one before.
-func (g *grower) coordinatedBefore(v *view.View, first int) int {
+func coordinatedBefore(v *view.View, gz *gazetteer.Gazetteers, first int) int {
 	ln := v.LineOf(first)
 	lf, _ := v.Line(ln)
 	if ln > 0 && v.FlowsOn(ln-1) {
@@ -184,7 +177,7 @@ func (g *grower) coordinatedBefore(v *view.View, first int) int {
 		default:
 			return first
 		}
-		if k < lf || isConjunction(v.CoreLower(k)) || !g.knownName(v, k) && !(k > lf && !view.EndsSentence(v, k-1) && g.coordName(v, first, k)) {
+		if k < lf || isConjunction(v.CoreLower(k)) || !knownName(v, gz, k) && !(k > lf && !view.EndsSentence(v, k-1) && coordName(v, gz, first, k)) {
 			return first
 		}
 		first = k

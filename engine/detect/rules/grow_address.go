@@ -29,7 +29,7 @@ const (
 // classify tells whether word i may be part of an address: a short number
 // or code, a capitalised or upper-case word that is not an ordinary word,
 // or a lower-case place, street or unit word.
-func (g *grower) classify(v *view.View, i int) addrWord {
+func classify(v *view.View, gz *gazetteer.Gazetteers, i int) addrWord {
 	t, l := bare(v, i)
 	if t == "" {
 		return awNeutral
@@ -46,7 +46,7 @@ func (g *grower) classify(v *view.View, i int) addrWord {
 	if regionCode(t) || militaryWords[l] {
 		return awPart
 	}
-	f := g.gz.Lex[l]
+	f := gz.Lex[l]
 	place := f&(gazetteer.City|gazetteer.Country|gazetteer.StreetSuffix|gazetteer.StreetPrefix|gazetteer.Unit|gazetteer.POBox) != 0
 	switch {
 	case growStop[l] || addrNameStop[l] && !place:
@@ -97,7 +97,7 @@ var growStop = gazetteer.MustWords("stopwords", "address-end")
 // a US state or Canadian province code or a military-address word. Growth
 // keeps capitalised words no list knows only between such words: in
 // German text every noun is capitalised ("Rechnungsdatum Kundennr.").
-func (g *grower) evidence(v *view.View, i int) bool {
+func evidence(v *view.View, gz *gazetteer.Gazetteers, i int) bool {
 	t, l := bare(v, i)
 	switch {
 	case t == "":
@@ -108,7 +108,7 @@ func (g *grower) evidence(v *view.View, i int) bool {
 		return true
 	}
 	const place = gazetteer.Country | gazetteer.StreetSuffix | gazetteer.StreetPrefix | gazetteer.Unit | gazetteer.POBox
-	f := g.gz.Lex[l]
+	f := gz.Lex[l]
 	switch {
 	case growStop[l]:
 		return false
@@ -125,8 +125,8 @@ func (g *grower) evidence(v *view.View, i int) bool {
 // name, a word of four letters or more that is no ordinary word
 // ("Vesturgata 66"), not next to an abbreviation ("Qty 3"); a unit, street
 // or place word elsewhere on the line ("Apt. 217") counts by itself.
-func (g *grower) lineEvidence(v *view.View, i int) bool {
-	if !g.evidence(v, i) {
+func lineEvidence(v *view.View, gz *gazetteer.Gazetteers, i int) bool {
+	if !evidence(v, gz, i) {
 		return false
 	}
 	t, _ := bare(v, i)
@@ -138,7 +138,7 @@ func (g *grower) lineEvidence(v *view.View, i int) bool {
 			continue
 		}
 		n, l := bare(v, k)
-		if len([]rune(n)) >= 4 && isLetters(l) && g.gz.Lex[l]&gazetteer.Common == 0 {
+		if len([]rune(n)) >= 4 && isLetters(l) && gz.Lex[l]&gazetteer.Common == 0 {
 			return true
 		}
 	}
@@ -176,9 +176,9 @@ func countDigits(s string) int {
 // placeAt matches a multi-word city or country starting at word i ("Antigua
 // and Barbuda", "Democratic Republic of the Congo"), possibly wrapped onto
 // the next line, and returns its last word, or -1.
-func (g *grower) placeAt(v *view.View, i int) int {
+func placeAt(v *view.View, gz *gazetteer.Gazetteers, i int) int {
 	_, first := bare(v, i)
-	if g.gz.Lex[first]&gazetteer.MultiStart == 0 {
+	if gz.Lex[first]&gazetteer.MultiStart == 0 {
 		return -1
 	}
 	// The name may wrap onto the next line ("Bosnia and" / "Herzegovina").
@@ -188,7 +188,7 @@ func (g *grower) placeAt(v *view.View, i int) int {
 	for k := i + 1; k < end && k < i+maxPlaceWords; k++ {
 		words = append(words, v.CoreLower(k))
 		name := strings.Join(words, " ")
-		if g.gz.Countries.Has(name) || g.gz.Cities.Has(name) {
+		if gz.Countries.Has(name) || gz.Cities.Has(name) {
 			best = k
 		}
 	}
@@ -199,7 +199,7 @@ func (g *grower) placeAt(v *view.View, i int) int {
 // its line, over at most three numbers and name words ("07 262 Pavlou"
 // before "Drandaki 15") as far as the farthest evidence word, stopping at
 // punctuation that ends a clause.
-func (g *grower) addressBefore(v *view.View, first int) int {
+func addressBefore(v *view.View, gz *gazetteer.Gazetteers, first int) int {
 	f := first
 	lf, _ := v.Line(v.LineOf(first))
 	if first == lf && v.LineOf(first) > 0 && v.FlowsOn(v.LineOf(first)-1) {
@@ -209,10 +209,10 @@ func (g *grower) addressBefore(v *view.View, first int) int {
 	}
 	_, le := v.Line(v.LineOf(first))
 	for k := first - 1; k >= lf && k >= first-4; k-- {
-		if endsClause(v, k) && !abbrevInName(v, k, le) || g.classify(v, k) != awPart {
+		if endsClause(v, k) && !abbrevInName(v, k, le) || classify(v, gz, k) != awPart {
 			break
 		}
-		if g.evidence(v, k) {
+		if evidence(v, gz, k) {
 			f = k
 		}
 	}
@@ -228,20 +228,20 @@ func (g *grower) addressBefore(v *view.View, first int) int {
 
 // addressAfter grows an address ending at word last over the rest of its
 // line and the address lines under it; it returns the new last word.
-func (g *grower) addressAfter(v *view.View, last int) int {
-	last = g.alongLine(v, last)
+func addressAfter(v *view.View, gz *gazetteer.Gazetteers, last int) int {
+	last = alongLine(v, gz, last)
 	for n := 0; n < growLines; n++ {
 		_, end := v.Line(v.LineOf(last))
-		if !g.onlyNeutralBetween(v, last+1, end) || v.LineOf(last)+1 >= v.Lines() {
+		if !onlyNeutralBetween(v, gz, last+1, end) || v.LineOf(last)+1 >= v.Lines() {
 			break
 		}
 		k := v.LineOf(last) + 1
 		f, e := v.Line(k)
-		l, full, ev := g.addressLine(v, f, e, true)
+		l, full, ev := addressLine(v, gz, f, e, true)
 		if l >= 0 && !ev && full && k+1 < v.Lines() {
 			// A line without evidence joins when the next one has some.
 			f2, e2 := v.Line(k + 1)
-			if l2, full2, ev2 := g.addressLine(v, f2, e2, true); l2 >= 0 && ev2 {
+			if l2, full2, ev2 := addressLine(v, gz, f2, e2, true); l2 >= 0 && ev2 {
 				l, full, ev = l2, full2, true
 				n++
 			}
@@ -258,9 +258,9 @@ func (g *grower) addressAfter(v *view.View, last int) int {
 }
 
 // alongLine grows over the address words after last on its line.
-func (g *grower) alongLine(v *view.View, last int) int {
+func alongLine(v *view.View, gz *gazetteer.Gazetteers, last int) int {
 	_, end := v.Line(v.LineOf(last))
-	if g.endsAddressSentence(v, last) {
+	if endsAddressSentence(v, gz, last) {
 		return last
 	}
 	out := last
@@ -279,15 +279,15 @@ func (g *grower) alongLine(v *view.View, last int) int {
 		if wrapped && strings.Contains(v.Text[v.CoreEnd(k):v.WordEnd(k)], ":") {
 			return out // "Bot:", "Phone:": a label starts something new
 		}
-		if p := g.placeAt(v, k); p >= 0 {
+		if p := placeAt(v, gz, k); p >= 0 {
 			out, k = p, p
 			_, end = v.Line(v.LineOf(p)) // a place name may wrap
-		} else if j := g.crossing(v, k, end); j > k {
+		} else if j := crossing(v, gz, k, end); j > k {
 			out, k = j, j
 		} else {
-			switch g.classify(v, k) {
+			switch classify(v, gz, k) {
 			case awStop:
-				if !g.nameBeforeNumber(v, k, end) {
+				if !nameBeforeNumber(v, gz, k, end) {
 					return out
 				}
 			case awPart:
@@ -295,12 +295,12 @@ func (g *grower) alongLine(v *view.View, last int) int {
 				// evidence follows ("Ebermannsdorf Belarus").
 				// On the next line only line evidence counts: "Qty 3"
 				// under an address is no part of it.
-				if g.evidence(v, k) && (!wrapped || g.lineEvidence(v, k)) {
+				if evidence(v, gz, k) && (!wrapped || lineEvidence(v, gz, k)) {
 					out = k
 				}
 			}
 		}
-		if g.endsAddressSentence(v, k) || strings.ContainsAny(v.Text[v.CoreEnd(k):v.WordEnd(k)], ":;") {
+		if endsAddressSentence(v, gz, k) || strings.ContainsAny(v.Text[v.CoreEnd(k):v.WordEnd(k)], ":;") {
 			return out
 		}
 	}
@@ -310,9 +310,9 @@ func (g *grower) alongLine(v *view.View, last int) int {
 // nameBeforeNumber reports whether word k is a lower-case street word
 // that no list knows, followed by a house number ("Trg revolucije 12",
 // "Gosposka ulica 47"): letters only, not an ordinary English word.
-func (g *grower) nameBeforeNumber(v *view.View, k, end int) bool {
+func nameBeforeNumber(v *view.View, gz *gazetteer.Gazetteers, k, end int) bool {
 	t, l := bare(v, k)
-	if k+1 >= end || t != l || !isLetters(l) || growStop[l] || addrNameStop[l] || g.gz.Lex[l]&gazetteer.Common != 0 {
+	if k+1 >= end || t != l || !isLetters(l) || growStop[l] || addrNameStop[l] || gz.Lex[l]&gazetteer.Common != 0 {
 		return false
 	}
 	n, _ := bare(v, k+1)
@@ -325,7 +325,7 @@ func (g *grower) nameBeforeNumber(v *view.View, k, end int) bool {
 // reach a street type or a number within four words. In flowed text
 // the run may go on over the line break after the conjunction's line
 // ("... and Maclean" / "Street").
-func (g *grower) crossing(v *view.View, k, end int) int {
+func crossing(v *view.View, gz *gazetteer.Gazetteers, k, end int) int {
 	if l := v.CoreLower(k); !isConjunction(l) || l == "or" {
 		return k
 	}
@@ -333,10 +333,10 @@ func (g *grower) crossing(v *view.View, k, end int) int {
 		_, end = v.Line(ln + 1)
 	}
 	for j := k + 1; j < end && j <= k+4; j++ {
-		if g.classify(v, j) != awPart {
+		if classify(v, gz, j) != awPart {
 			return k
 		}
-		if view.HasDigit(v.CoreText(j)) || g.gz.Lex[v.CoreLower(j)]&gazetteer.StreetSuffix != 0 {
+		if view.HasDigit(v.CoreText(j)) || gz.Lex[v.CoreLower(j)]&gazetteer.StreetSuffix != 0 {
 			return j
 		}
 	}
@@ -350,18 +350,18 @@ func (g *grower) crossing(v *view.View, k, end int) int {
 // belongs to an address between lines that do. With partial, the line
 // may go on with other words after its evidence ("Reykjavík for the
 // forms.").
-func (g *grower) addressLine(v *view.View, f, e int, partial bool) (last int, full, ev bool) {
+func addressLine(v *view.View, gz *gazetteer.Gazetteers, f, e int, partial bool) (last int, full, ev bool) {
 	if e-f == 0 || !partial && e-f > growLineMax {
 		return -1, false, false
 	}
 	last = -1
 	lastEv := -1
 	for k := f; k < e && k-f < growLineMax; k++ {
-		if p := g.placeAt(v, k); p >= 0 {
+		if p := placeAt(v, gz, k); p >= 0 {
 			last, lastEv, k = p, p, p
 			continue
 		}
-		c := g.classify(v, k)
+		c := classify(v, gz, k)
 		if c == awStop || strings.Contains(v.Text[v.CoreEnd(k):v.WordEnd(k)], ":") {
 			if partial && lastEv >= 0 {
 				return lastEv, false, true
@@ -370,7 +370,7 @@ func (g *grower) addressLine(v *view.View, f, e int, partial bool) (last int, fu
 		}
 		if c == awPart {
 			last = k
-			if g.lineEvidence(v, k) {
+			if lineEvidence(v, gz, k) {
 				lastEv = k
 			}
 		}
@@ -378,9 +378,9 @@ func (g *grower) addressLine(v *view.View, f, e int, partial bool) (last int, fu
 	return last, last >= 0 && e-f <= growLineMax, lastEv >= 0
 }
 
-func (g *grower) onlyNeutralBetween(v *view.View, f, e int) bool {
+func onlyNeutralBetween(v *view.View, gz *gazetteer.Gazetteers, f, e int) bool {
 	for k := f; k < e; k++ {
-		if g.classify(v, k) != awNeutral {
+		if classify(v, gz, k) != awNeutral {
 			return false
 		}
 	}
@@ -392,7 +392,7 @@ func (g *grower) onlyNeutralBetween(v *view.View, f, e int) bool {
 // or with a full stop that is no abbreviation's ("Belarus. Please" but not
 // "Apt. 676" or "St. John"): the word is no unit, street type, title or
 // post-box word, and the next word on its line, if any, is capitalised.
-func (g *grower) endsAddressSentence(v *view.View, i int) bool {
+func endsAddressSentence(v *view.View, gz *gazetteer.Gazetteers, i int) bool {
 	if !view.EndsSentence(v, i) {
 		return false
 	}
@@ -402,7 +402,7 @@ func (g *grower) endsAddressSentence(v *view.View, i int) bool {
 		return true
 	}
 	_, l := bare(v, i)
-	if len(l) <= 1 || g.gz.Lex[l]&(gazetteer.Unit|gazetteer.StreetSuffix|gazetteer.StreetPrefix|gazetteer.Title|gazetteer.POBox) != 0 {
+	if len(l) <= 1 || gz.Lex[l]&(gazetteer.Unit|gazetteer.StreetSuffix|gazetteer.StreetPrefix|gazetteer.Title|gazetteer.POBox) != 0 {
 		return false
 	}
 	if i+1 < v.Len() && v.LineOf(i+1) == v.LineOf(i) {
@@ -427,7 +427,7 @@ var addressFiller = gazetteer.MustWords("stopwords", "address-filler")
 // labelledAddresses finds addresses right after an address label: the
 // first word after the label and its filler words must be a number or a
 // capitalised word, and the address must hold a number or a known place.
-func (g *grower) labelledAddresses(v *view.View) []page.Span {
+func labelledAddresses(v *view.View, gz *gazetteer.Gazetteers) []page.Span {
 	var out []page.Span
 	for i := 0; i < v.Len(); i++ {
 		label, cue := addressLabels[v.CoreLower(i)], addressCues[v.CoreLower(i)]
@@ -435,14 +435,14 @@ func (g *grower) labelledAddresses(v *view.View) []page.Span {
 			continue
 		}
 		k := i + 1
-		for k < v.Len() && k <= i+4 && (addressFiller[v.CoreLower(k)] || g.classify(v, k) == awNeutral) {
+		for k < v.Len() && k <= i+4 && (addressFiller[v.CoreLower(k)] || classify(v, gz, k) == awNeutral) {
 			k++
 		}
-		if k >= v.Len() || v.LineOf(k)-v.LineOf(i) > 2 || g.classify(v, k) != awPart || !label && !cueJoined(v, i, k) || g.ordinaryLower(v, k) {
+		if k >= v.Len() || v.LineOf(k)-v.LineOf(i) > 2 || classify(v, gz, k) != awPart || !label && !cueJoined(v, i, k) || ordinaryLower(v, gz, k) {
 			continue
 		}
-		last := g.addressAfter(v, k)
-		if g.anchored(v, k, last) && (label || g.hasWord(v, k, last)) {
+		last := addressAfter(v, gz, k)
+		if anchored(v, gz, k, last) && (label || hasWord(v, gz, k, last)) {
 			out = appendCore(out, v, k, last, page.Address, 0.6, "address-label")
 		}
 		i = last
@@ -453,9 +453,9 @@ func (g *grower) labelledAddresses(v *view.View) []page.Span {
 // ordinaryLower reports whether word k is an ordinary word written in
 // lower case, which starts no address even where a list knows it as a
 // town: "plz can I get" ("PLZ" labels a German postcode, "Can" is a town).
-func (g *grower) ordinaryLower(v *view.View, k int) bool {
+func ordinaryLower(v *view.View, gz *gazetteer.Gazetteers, k int) bool {
 	t, l := bare(v, k)
-	return t == l && g.gz.Lex[l]&gazetteer.Common != 0
+	return t == l && gz.Lex[l]&gazetteer.Common != 0
 }
 
 // cueJoined reports whether the address cue at word i reaches the word
@@ -469,7 +469,7 @@ func cueJoined(v *view.View, i, k int) bool {
 }
 
 // hasWord reports whether words [f, l] hold one without digits.
-func (g *grower) hasWord(v *view.View, f, l int) bool {
+func hasWord(v *view.View, gz *gazetteer.Gazetteers, f, l int) bool {
 	for k := f; k <= l; k++ {
 		if t, _ := bare(v, k); t != "" && !view.HasDigit(t) {
 			return true
@@ -481,10 +481,10 @@ func (g *grower) hasWord(v *view.View, f, l int) bool {
 // anchored reports whether words [f, l] hold a number or a known place,
 // so a label followed by mere capitalised words ("Address Book Export")
 // is not taken for an address.
-func (g *grower) anchored(v *view.View, f, l int) bool {
+func anchored(v *view.View, gz *gazetteer.Gazetteers, f, l int) bool {
 	for k := f; k <= l; k++ {
 		t, w := bare(v, k)
-		if view.HasDigit(t) || g.gz.Lex[w]&(gazetteer.City|gazetteer.Country) != 0 {
+		if view.HasDigit(t) || gz.Lex[w]&(gazetteer.City|gazetteer.Country) != 0 {
 			return true
 		}
 	}
@@ -495,28 +495,28 @@ func (g *grower) anchored(v *view.View, f, l int) bool {
 // only of address words (a letter's or a form's address block: "31
 // Vesturgata 66" / "Suite 574" / "Reykjavík" / "Turkmenistan"), where one
 // line holds a number and one a known place, unit or region.
-func (g *grower) addressBlocks(v *view.View) []page.Span {
+func addressBlocks(v *view.View, gz *gazetteer.Gazetteers) []page.Span {
 	var out []page.Span
 	// Every line of a block holds evidence and a word that is not a
 	// number, and no date: table cells of invoices ("7. Mai 2014",
 	// "47774", "Seite 1") are short lines with numbers too.
 	first, last, lines := -1, -1, 0
 	flush := func() {
-		if lines >= 2 && g.anchoredBlock(v, first, last) {
-			out = appendCore(out, v, first, g.addressAfter(v, last), page.Address, 0.55, "address-block")
+		if lines >= 2 && anchoredBlock(v, gz, first, last) {
+			out = appendCore(out, v, first, addressAfter(v, gz, last), page.Address, 0.55, "address-block")
 		}
 		first, last, lines = -1, -1, 0
 	}
 	for k := 0; k < v.Lines(); k++ {
 		f, e := v.Line(k)
-		l, full, ev := g.addressLine(v, f, e, false)
-		if l < 0 || !full || !ev || !g.blockLine(v, f, e) {
+		l, full, ev := addressLine(v, gz, f, e, false)
+		if l < 0 || !full || !ev || !blockLine(v, gz, f, e) {
 			flush()
 			continue
 		}
 		if first < 0 {
 			first = f
-			for g.classify(v, first) == awNeutral {
+			for classify(v, gz, first) == awNeutral {
 				first++
 			}
 		}
@@ -529,7 +529,7 @@ func (g *grower) addressBlocks(v *view.View) []page.Span {
 
 // blockLine reports whether line [f, e) may be part of an address block:
 // it holds a word without digits and no month name or year.
-func (g *grower) blockLine(v *view.View, f, e int) bool {
+func blockLine(v *view.View, gz *gazetteer.Gazetteers, f, e int) bool {
 	word := false
 	for k := f; k < e; k++ {
 		t, l := bare(v, k)
@@ -543,13 +543,13 @@ func (g *grower) blockLine(v *view.View, f, e int) bool {
 
 // anchoredBlock reports whether words [f, l] hold a number and a known
 // place, unit, region or post-box word.
-func (g *grower) anchoredBlock(v *view.View, f, l int) bool {
+func anchoredBlock(v *view.View, gz *gazetteer.Gazetteers, f, l int) bool {
 	var num, place bool
 	for k := f; k <= l; k++ {
 		t, w := bare(v, k)
 		num = num || view.HasDigit(t)
-		place = place || g.gz.Lex[w]&(gazetteer.City|gazetteer.Country|gazetteer.Unit|gazetteer.POBox) != 0 ||
-			militaryWords[w] || regionCode(t) || g.placeAt(v, k) >= 0
+		place = place || gz.Lex[w]&(gazetteer.City|gazetteer.Country|gazetteer.Unit|gazetteer.POBox) != 0 ||
+			militaryWords[w] || regionCode(t) || placeAt(v, gz, k) >= 0
 	}
 	return num && place
 }

@@ -3,13 +3,14 @@ package rules
 import (
 	"testing"
 
+	"github.com/redactd/redactd/engine/detect/gazetteer"
 	"github.com/redactd/redactd/engine/detect/view"
 )
 
 // TestEndsAddressSentence checks address growth's narrowing of
 // view.EndsSentence: an abbreviation's full stop ends no address.
 func TestEndsAddressSentence(t *testing.T) {
-	g, err := growerOnce()
+	gz, err := gazetteer.Get()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +31,7 @@ func TestEndsAddressSentence(t *testing.T) {
 		{"Belarus. Please", 0, true},
 	} {
 		p, _ := view.PageFromText(c.text)
-		if got := g.endsAddressSentence(view.PageView(p), c.word); got != c.want {
+		if got := endsAddressSentence(view.PageView(p), gz, c.word); got != c.want {
 			t.Errorf("endsAddressSentence(%q, %d) = %v, want %v", c.text, c.word, got, c.want)
 		}
 	}

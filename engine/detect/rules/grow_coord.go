@@ -26,7 +26,7 @@ var kinWords = gazetteer.MustWords("people", "kin")
 // it), is a name: a capitalised known surname or first name, ordinary
 // word and town allowed, but no country, title, street, unit or legal
 // word, no month or weekday, not followed by another capitalised word.
-func (g *grower) coordName(v *view.View, anchor, k int) bool {
+func coordName(v *view.View, gz *gazetteer.Gazetteers, anchor, k int) bool {
 	t, l := v.CoreText(k), v.CoreLower(k)
 	if !nameShaped(t) || view.IsAllUpper(t) || stopwords[l] || kinWords[l] || orgHeads[l] || pattern.MonthNumber(l) > 0 || pattern.IsWeekday(l) {
 		return false
@@ -34,7 +34,7 @@ func (g *grower) coordName(v *view.View, anchor, k int) bool {
 	// Street types are allowed ("Hill", "Green"): they are streets only
 	// before or after a street name, which the test below refuses.
 	const not = gazetteer.Country | gazetteer.Title | gazetteer.Unit | gazetteer.LegalForm
-	f := g.gz.Lex[l]
+	f := gz.Lex[l]
 	if f&(gazetteer.FirstName|gazetteer.Surname) == 0 || f&not != 0 {
 		return false
 	}
@@ -42,7 +42,7 @@ func (g *grower) coordName(v *view.View, anchor, k int) bool {
 	// model's "Research" does not make "Development" a name. A town
 	// ("Lopez", "Cantu") listed with any name is a name.
 	a := v.CoreLower(anchor)
-	if f&gazetteer.Common != 0 && (!nameShaped(v.CoreText(anchor)) || g.gz.Lex[a]&(gazetteer.FirstName|gazetteer.Surname) == 0 || g.gz.Lex[a]&gazetteer.Country != 0) {
+	if f&gazetteer.Common != 0 && (!nameShaped(v.CoreText(anchor)) || gz.Lex[a]&(gazetteer.FirstName|gazetteer.Surname) == 0 || gz.Lex[a]&gazetteer.Country != 0) {
 		return false
 	}
 	// "Hill Street", "Green Group": the word starts a phrase of its own.
@@ -57,14 +57,14 @@ func (g *grower) coordName(v *view.View, anchor, k int) bool {
 // first name ("April", "June"), ends a list of names: "Brandon, John,
 // Evan and April." It must follow "and" after a name that itself follows
 // a comma, and end the sentence.
-func (g *grower) listTail(v *view.View, last, k, end int) bool {
+func listTail(v *view.View, gz *gazetteer.Gazetteers, last, k, end int) bool {
 	l := v.CoreLower(k)
-	if pattern.MonthNumber(l) == 0 && !pattern.IsWeekday(l) || !nameShaped(v.CoreText(k)) || g.gz.Lex[l]&gazetteer.FirstName == 0 {
+	if pattern.MonthNumber(l) == 0 && !pattern.IsWeekday(l) || !nameShaped(v.CoreText(k)) || gz.Lex[l]&gazetteer.FirstName == 0 {
 		return false
 	}
 	lf, _ := v.Line(v.LineOf(last))
 	if k-1 != last+1 || !isConjunction(v.CoreLower(k-1)) || last-1 < lf ||
-		!strings.HasPrefix(v.Text[v.CoreEnd(last-1):v.WordEnd(last-1)], ",") || !g.firstName(v, last) || !g.firstName(v, last-1) {
+		!strings.HasPrefix(v.Text[v.CoreEnd(last-1):v.WordEnd(last-1)], ",") || !firstName(v, gz, last) || !firstName(v, gz, last-1) {
 		return false
 	}
 	tail := v.Text[v.CoreEnd(k):v.WordEnd(k)]
@@ -72,8 +72,8 @@ func (g *grower) listTail(v *view.View, last, k, end int) bool {
 }
 
 // firstName reports whether word i is a capitalised known first name.
-func (g *grower) firstName(v *view.View, i int) bool {
-	return nameShaped(v.CoreText(i)) && g.gz.Lex[v.CoreLower(i)]&gazetteer.FirstName != 0
+func firstName(v *view.View, gz *gazetteer.Gazetteers, i int) bool {
+	return nameShaped(v.CoreText(i)) && gz.Lex[v.CoreLower(i)]&gazetteer.FirstName != 0
 }
 
 // listWords join listed names without belonging to either: a Person span

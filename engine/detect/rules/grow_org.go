@@ -38,18 +38,18 @@ var contactField = map[page.Category]bool{page.Address: true, page.Person: true,
 
 // affiliations returns the organizations found next to the Person spans
 // of ss (merged, in word order).
-func (g *grower) affiliations(v *view.View, ss []page.Span) []page.Span {
+func affiliations(v *view.View, gz *gazetteer.Gazetteers, ss []page.Span) []page.Span {
 	var out []page.Span
 	for k, s := range ss {
 		if s.Category != page.Person {
 			continue
 		}
-		if f, l, ok := g.cuedOrg(v, s.Last); ok {
+		if f, l, ok := cuedOrg(v, gz, s.Last); ok {
 			out = appendCore(out, v, f, l, page.Organization, 0.5, "org-affiliation")
 			continue
 		}
 		if k+1 < len(ss) && contactField[ss[k+1].Category] {
-			if f, l, ok := g.orgField(v, s.Last, ss[k+1].First); ok {
+			if f, l, ok := orgField(v, gz, s.Last, ss[k+1].First); ok {
 				out = appendCore(out, v, f, l, page.Organization, 0.5, "org-affiliation")
 			}
 		}
@@ -58,9 +58,9 @@ func (g *grower) affiliations(v *view.View, ss []page.Span) []page.Span {
 		if s.Category != page.Address {
 			continue
 		}
-		if f, l, ok := g.venue(v, s.First); ok {
+		if f, l, ok := venue(v, gz, s.First); ok {
 			out = appendCore(out, v, f, l, page.Organization, 0.5, "org-affiliation")
-		} else if f, l, ok := g.letterhead(v, ss, g.addressBefore(v, s.First)); ok {
+		} else if f, l, ok := letterhead(v, gz, ss, addressBefore(v, gz, s.First)); ok {
 			out = appendCore(out, v, f, l, page.Organization, 0.5, "org-affiliation")
 		}
 	}
@@ -71,7 +71,7 @@ func (g *grower) affiliations(v *view.View, ss []page.Span) []page.Span {
 // Saturday at Equifax, 77 Obere Bahnhofstrasse 9"): a short run of
 // organization words, then a comma and the address, whose house number
 // its recognizer may have left out.
-func (g *grower) venue(v *view.View, first int) (int, int, bool) {
+func venue(v *view.View, gz *gazetteer.Gazetteers, first int) (int, int, bool) {
 	l := first - 1
 	for l >= 0 && pattern.AllDigits(v.CoreText(l)) && v.Text[v.CoreEnd(l):v.WordEnd(l)] == "" {
 		l--
@@ -81,18 +81,18 @@ func (g *grower) venue(v *view.View, first int) (int, int, bool) {
 	}
 	f := l
 	for f-1 >= 0 && l-f+1 < orgFieldMax && v.LineOf(f-1) == v.LineOf(l) && v.CoreLower(f-1) != "at" &&
-		v.Text[v.CoreEnd(f-1):v.WordEnd(f-1)] == "" && g.orgWord(v, f-1, f-1) {
+		v.Text[v.CoreEnd(f-1):v.WordEnd(f-1)] == "" && orgWord(v, gz, f-1, f-1) {
 		f--
 	}
 	if f < 1 || v.CoreLower(f-1) != "at" || v.Text[v.CoreEnd(f-1):v.WordEnd(f-1)] != "" {
 		return 0, 0, false
 	}
 	for i := f; i <= l; i++ {
-		if !g.orgWord(v, i, f) {
+		if !orgWord(v, gz, i, f) {
 			return 0, 0, false
 		}
 	}
-	return f, l, g.orgRun(v, f, l)
+	return f, l, orgRun(v, gz, f, l)
 }
 
 // letterhead finds the organization that opens a paragraph with its
@@ -102,7 +102,7 @@ func (g *grower) venue(v *view.View, first int) (int, int, bool) {
 // no other span's, with nothing but the address's house number between
 // it and the address. A wrapped line's first words ("write to" / "Acme
 // 12 Main Street") and a person's name are left alone.
-func (g *grower) letterhead(v *view.View, ss []page.Span, first int) (int, int, bool) {
+func letterhead(v *view.View, gz *gazetteer.Gazetteers, ss []page.Span, first int) (int, int, bool) {
 	l := first - 1
 	for l >= 0 && pattern.AllDigits(v.CoreText(l)) && v.Text[v.CoreEnd(l):v.WordEnd(l)] == "" {
 		l--
@@ -118,20 +118,20 @@ func (g *grower) letterhead(v *view.View, ss []page.Span, first int) (int, int, 
 		return 0, 0, false
 	}
 	for i := f; i <= l; i++ {
-		if !g.orgWord(v, i, f) {
+		if !orgWord(v, gz, i, f) {
 			return 0, 0, false
 		}
 	}
-	if g.firstName(v, f) {
+	if firstName(v, gz, f) {
 		return 0, 0, false // an addressee: "Jennifer Langset" / "31 Vesturgata 66"
 	}
-	return f, l, g.listItem(v, ss, f, l)
+	return f, l, listItem(v, gz, ss, f, l)
 }
 
 // cuedOrg finds the organization after an affiliation cue that follows
 // the person ending at word last: the capitalised words after the cue up
 // to the end of the clause.
-func (g *grower) cuedOrg(v *view.View, last int) (int, int, bool) {
+func cuedOrg(v *view.View, gz *gazetteer.Gazetteers, last int) (int, int, bool) {
 	if v.Text[v.CoreEnd(last):v.WordEnd(last)] != "" && v.Text[v.CoreEnd(last):v.WordEnd(last)] != "," {
 		return 0, 0, false
 	}
@@ -151,10 +151,10 @@ func (g *grower) cuedOrg(v *view.View, last int) (int, int, bool) {
 			continue
 		}
 		l := f
-		for l+1 < v.Len() && l+1-f < orgFieldMax && !endsClause(v, l) && !view.EndsSentence(v, l) && g.orgWord(v, l+1, f) {
+		for l+1 < v.Len() && l+1-f < orgFieldMax && !endsClause(v, l) && !view.EndsSentence(v, l) && orgWord(v, gz, l+1, f) {
 			l++
 		}
-		if g.orgWord(v, f, f) && g.orgRun(v, f, l) {
+		if orgWord(v, gz, f, f) && orgRun(v, gz, f, l) {
 			return f, l, true
 		}
 	}
@@ -166,7 +166,7 @@ func (g *grower) cuedOrg(v *view.View, last int) (int, int, bool) {
 // separated from both by a line break or a separator ("???", "|", "/",
 // "-"), and form one short run of organization words; the address's
 // house number may stand after the field, left out by its recognizer.
-func (g *grower) orgField(v *view.View, last, next int) (int, int, bool) {
+func orgField(v *view.View, gz *gazetteer.Gazetteers, last, next int) (int, int, bool) {
 	f, l := last+1, next-1
 	sep := func(i int) bool { return i >= 0 && i < v.Len() && v.CoreText(i) == "" }
 	startsField := func(i int) bool { return v.LineOf(i) != v.LineOf(i-1) || sep(i-1) }
@@ -197,18 +197,18 @@ func (g *grower) orgField(v *view.View, last, next int) (int, int, bool) {
 		return 0, 0, false // one field on one line
 	}
 	for i := f; i <= l; i++ {
-		if !g.orgWord(v, i, f) || i < l && endsClause(v, i) {
+		if !orgWord(v, gz, i, f) || i < l && endsClause(v, i) {
 			return 0, 0, false
 		}
 	}
 	// Between a person and an address, a name of ordinary words ending
 	// in an organization noun is a firm's ("State Farm Insurance"), but
 	// not a job title ("Head of Research").
-	return f, l, g.orgRun(v, f, l) || l > f && orgHeads[v.CoreLower(l)] && !g.hasConnector(v, f, l)
+	return f, l, orgRun(v, gz, f, l) || l > f && orgHeads[v.CoreLower(l)] && !hasConnector(v, gz, f, l)
 }
 
 // hasConnector reports whether one of the words f..l is a connector.
-func (g *grower) hasConnector(v *view.View, f, l int) bool {
+func hasConnector(v *view.View, gz *gazetteer.Gazetteers, f, l int) bool {
 	for i := f; i <= l; i++ {
 		if orgConnectors[v.CoreLower(i)] {
 			return true
@@ -220,7 +220,7 @@ func (g *grower) hasConnector(v *view.View, f, l int) bool {
 // orgWord reports whether word i may be part of an organization's name
 // starting at word f: capitalised, or any word of letters on a line in
 // lower case, or a connector inside the name ("Seeds of Peace").
-func (g *grower) orgWord(v *view.View, i, f int) bool {
+func orgWord(v *view.View, gz *gazetteer.Gazetteers, i, f int) bool {
 	t, l := v.CoreText(i), v.CoreLower(i)
 	if t == "" || stopwords[l] && !(i > f && orgConnectors[l]) {
 		return false
@@ -263,20 +263,20 @@ func brandWithDigits(w string) bool {
 // place, a person or a phrase: the run is no known place, does not end
 // with a connector, and one of its words is no ordinary word, place,
 // title, name, month or weekday.
-func (g *grower) orgRun(v *view.View, f, l int) bool {
+func orgRun(v *view.View, gz *gazetteer.Gazetteers, f, l int) bool {
 	if orgConnectors[v.CoreLower(l)] {
 		return false
 	}
 	s, _ := v.Core(f)
 	_, e := v.Core(l)
-	if name := strings.ToLower(v.Text[s:e]); g.gz.Cities.Has(name) || g.gz.Countries.Has(name) {
+	if name := strings.ToLower(v.Text[s:e]); gz.Cities.Has(name) || gz.Countries.Has(name) {
 		return false
 	}
 	const known = gazetteer.City | gazetteer.Country | gazetteer.Title | gazetteer.FirstName | gazetteer.Surname
 	for i := f; i <= l; i++ {
 		w := v.CoreLower(i)
-		if !g.gz.Common.Has(w) && !stopwords[w] && !orgConnectors[w] && pattern.MonthNumber(w) == 0 && !pattern.IsWeekday(w) &&
-			g.gz.Lex[w]&known == 0 {
+		if !gz.Common.Has(w) && !stopwords[w] && !orgConnectors[w] && pattern.MonthNumber(w) == 0 && !pattern.IsWeekday(w) &&
+			gz.Lex[w]&known == 0 {
 			return true
 		}
 	}
@@ -294,7 +294,7 @@ const orgGrowMax = 3
 
 // orgAfter returns the last word of the organization ending at last
 // grown over the capitalised words after it.
-func (g *grower) orgAfter(v *view.View, last int) int {
+func orgAfter(v *view.View, gz *gazetteer.Gazetteers, last int) int {
 	ln := v.LineOf(last)
 	for n := 0; n < orgGrowMax; n++ {
 		k := last + 1
@@ -302,9 +302,9 @@ func (g *grower) orgAfter(v *view.View, last int) int {
 			break
 		}
 		if orgConnectors[v.CoreLower(k)] && k+1 < v.Len() && v.LineOf(k+1) == ln &&
-			v.Text[v.CoreEnd(k):v.WordEnd(k)] == "" && g.orgGrowWord(v, k+1) {
+			v.Text[v.CoreEnd(k):v.WordEnd(k)] == "" && orgGrowWord(v, gz, k+1) {
 			k++ // "of" in "Bank of Montreal"
-		} else if !g.orgGrowWord(v, k) {
+		} else if !orgGrowWord(v, gz, k) {
 			break
 		}
 		last = k
@@ -319,26 +319,26 @@ func (g *grower) orgAfter(v *view.View, last int) int {
 // ("the Member States", "the National Bank": europarl's dev Organization
 // recall 0.752 -> 0.779); elsewhere the growth stops at the first one
 // ("Second Chance Fund", "the new Global Acme").
-func (g *grower) orgBefore(v *view.View, first int) int {
+func orgBefore(v *view.View, gz *gazetteer.Gazetteers, first int) int {
 	ln := v.LineOf(first)
 	grown, common := first, false
 	for n := 0; n < orgGrowMax; n++ {
 		k := grown - 1
-		if k < 0 || v.LineOf(k) != ln || v.Text[v.CoreEnd(k):v.WordEnd(k)] != "" || !g.orgGrowWord(v, k) {
+		if k < 0 || v.LineOf(k) != ln || v.Text[v.CoreEnd(k):v.WordEnd(k)] != "" || !orgGrowWord(v, gz, k) {
 			break
 		}
-		if g.startsSentence(v, k) {
+		if startsSentence(v, gz, k) {
 			break
 		}
 		grown = k
-		common = common || g.gz.Common.Has(v.CoreLower(k))
+		common = common || gz.Common.Has(v.CoreLower(k))
 	}
 	if common && !(grown > 0 && v.LineOf(grown-1) == ln && v.CoreLower(grown-1) == "the") {
 		// Ordinary words join only after "the": "the Member States", not
 		// "Second World" of a war. Elsewhere the growth stops at the
 		// first ordinary word.
 		f := first
-		for f > grown && !g.gz.Common.Has(v.CoreLower(f-1)) {
+		for f > grown && !gz.Common.Has(v.CoreLower(f-1)) {
 			f--
 		}
 		return f
@@ -352,13 +352,13 @@ func (g *grower) orgBefore(v *view.View, first int) int {
 // every word is capitalised, so there an ordinary word joins only when it
 // can end a firm's name ("WIDGETS CORPORATION", not "SERVICES HAVE NOT
 // INCLUDED").
-func (g *grower) orgGrowWord(v *view.View, i int) bool {
+func orgGrowWord(v *view.View, gz *gazetteer.Gazetteers, i int) bool {
 	t, l := v.CoreText(i), v.CoreLower(i)
 	if t == "" || !view.IsCapitalised(t) || view.HasDigit(t) || stopwords[l] || pattern.MonthNumber(l) > 0 || pattern.IsWeekday(l) ||
-		workplaces[l] || g.gz.Titles.Has(strings.TrimSuffix(l, ".")) {
+		workplaces[l] || gz.Titles.Has(strings.TrimSuffix(l, ".")) {
 		return false
 	}
-	if g.gz.Common.Has(l) && !orgHeads[l] && !institutions[l] && g.gz.Lex[l]&gazetteer.LegalForm == 0 && view.IsAllUpper(t) {
+	if gz.Common.Has(l) && !orgHeads[l] && !institutions[l] && gz.Lex[l]&gazetteer.LegalForm == 0 && view.IsAllUpper(t) {
 		first, end := v.Line(v.LineOf(i))
 		return !isUpperLine(v, first, end)
 	}
@@ -389,7 +389,7 @@ func isUpperLine(v *view.View, first, end int) bool {
 
 // startsSentence reports whether word i starts a sentence, a line or a
 // clause after a colon.
-func (g *grower) startsSentence(v *view.View, i int) bool {
+func startsSentence(v *view.View, gz *gazetteer.Gazetteers, i int) bool {
 	if i == 0 || v.LineOf(i-1) != v.LineOf(i) {
 		return true
 	}
@@ -404,14 +404,14 @@ func (g *grower) startsSentence(v *view.View, i int) bool {
 
 // orgLists returns the organizations listed before and after the
 // Organization spans of ss.
-func (g *grower) orgLists(v *view.View, ss []page.Span) []page.Span {
+func orgLists(v *view.View, gz *gazetteer.Gazetteers, ss []page.Span) []page.Span {
 	var out []page.Span
 	for _, s := range ss {
 		if s.Category != page.Organization {
 			continue
 		}
 		for last := s.Last; ; {
-			f, l, ok := g.listedAfter(v, ss, last)
+			f, l, ok := listedAfter(v, gz, ss, last)
 			if !ok {
 				break
 			}
@@ -419,7 +419,7 @@ func (g *grower) orgLists(v *view.View, ss []page.Span) []page.Span {
 			last = l
 		}
 		for first := s.First; ; {
-			f, l, ok := g.listedBefore(v, ss, first)
+			f, l, ok := listedBefore(v, gz, ss, first)
 			if !ok {
 				break
 			}
@@ -432,8 +432,8 @@ func (g *grower) orgLists(v *view.View, ss []page.Span) []page.Span {
 
 // listItem reports whether words f..l, one line's run of organization
 // words no other span holds, name an organization.
-func (g *grower) listItem(v *view.View, ss []page.Span, f, l int) bool {
-	if f > l || v.LineOf(f) != v.LineOf(l) || !g.orgRun(v, f, l) {
+func listItem(v *view.View, gz *gazetteer.Gazetteers, ss []page.Span, f, l int) bool {
+	if f > l || v.LineOf(f) != v.LineOf(l) || !orgRun(v, gz, f, l) {
 		return false
 	}
 	for _, s := range ss {
@@ -453,7 +453,7 @@ func listConjunction(v *view.View, i int) bool {
 
 // listedAfter finds the item listed after the word last: after its comma
 // or an "and".
-func (g *grower) listedAfter(v *view.View, ss []page.Span, last int) (int, int, bool) {
+func listedAfter(v *view.View, gz *gazetteer.Gazetteers, ss []page.Span, last int) (int, int, bool) {
 	k := last + 1
 	if k >= v.Len() || v.LineOf(k) != v.LineOf(last) && !v.FlowsOn(v.LineOf(last)) {
 		return 0, 0, false
@@ -468,15 +468,15 @@ func (g *grower) listedAfter(v *view.View, ss []page.Span, last int) (int, int, 
 	default:
 		return 0, 0, false
 	}
-	if k >= v.Len() || !g.orgWord(v, k, k) {
+	if k >= v.Len() || !orgWord(v, gz, k, k) {
 		return 0, 0, false
 	}
 	l := k
 	for l+1 < v.Len() && l+1-k < orgFieldMax && v.LineOf(l+1) == v.LineOf(k) && v.Text[v.CoreEnd(l):v.WordEnd(l)] == "" &&
-		!listConjunction(v, l+1) && g.orgWord(v, l+1, k) {
+		!listConjunction(v, l+1) && orgWord(v, gz, l+1, k) {
 		l++
 	}
-	return k, l, itemEnds(v, l) && g.listItem(v, ss, k, l)
+	return k, l, itemEnds(v, l) && listItem(v, gz, ss, k, l)
 }
 
 // itemEnds reports whether a list item may end at word l: with
@@ -499,7 +499,7 @@ func itemStarts(v *view.View, f int) bool {
 // listedBefore finds the item listed before the word first: before an
 // "and" or ending with a comma. A sentence's capitalised first word does
 // not join the item when it is an ordinary word.
-func (g *grower) listedBefore(v *view.View, ss []page.Span, first int) (int, int, bool) {
+func listedBefore(v *view.View, gz *gazetteer.Gazetteers, ss []page.Span, first int) (int, int, bool) {
 	l := first - 1
 	if l >= 0 && listConjunction(v, l) && v.Text[v.CoreEnd(l):v.WordEnd(l)] == "" {
 		l--
@@ -510,16 +510,16 @@ func (g *grower) listedBefore(v *view.View, ss []page.Span, first int) (int, int
 	}
 	f := l
 	for f-1 >= 0 && l-f+1 < orgFieldMax && v.LineOf(f-1) == v.LineOf(l) && v.Text[v.CoreEnd(f-1):v.WordEnd(f-1)] == "" &&
-		!listConjunction(v, f-1) && g.orgWord(v, f-1, f-1) && !(g.gz.Common.Has(v.CoreLower(f-1)) && g.startsSentence(v, f-1)) {
+		!listConjunction(v, f-1) && orgWord(v, gz, f-1, f-1) && !(gz.Common.Has(v.CoreLower(f-1)) && startsSentence(v, gz, f-1)) {
 		f--
 	}
-	if !g.orgWord(v, f, f) {
+	if !orgWord(v, gz, f, f) {
 		return 0, 0, false
 	}
 	for i := f + 1; i <= l; i++ {
-		if !g.orgWord(v, i, f) {
+		if !orgWord(v, gz, i, f) {
 			return 0, 0, false
 		}
 	}
-	return f, l, itemStarts(v, f) && g.listItem(v, ss, f, l)
+	return f, l, itemStarts(v, f) && listItem(v, gz, ss, f, l)
 }

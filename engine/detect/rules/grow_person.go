@@ -22,7 +22,7 @@ var postNominals = gazetteer.MustWords("people", "post-nominal")
 // postNominalAt reports whether word i is a post-nominal as written
 // after a name: in capitals ("MD", "PhD"), capitalised with a dot
 // ("Jr."), or in lower case on a line that is all lower case.
-func (g *grower) postNominalAt(v *view.View, i int, lowerLine bool) bool {
+func postNominalAt(v *view.View, gz *gazetteer.Gazetteers, i int, lowerLine bool) bool {
 	t := strings.TrimSuffix(v.CoreText(i), ".")
 	l := strings.ToLower(t)
 	if !postNominals[l] {
@@ -44,7 +44,7 @@ func (g *grower) postNominalAt(v *view.View, i int, lowerLine bool) bool {
 // right before it on its line ("T. S. Eliot", "J. R. R. Tolkien" where the
 // model found only the surname): a capital letter and a dot, written as a
 // word of its own, with no punctuation after it but its dot.
-func (g *grower) initialsBefore(v *view.View, first int) int {
+func initialsBefore(v *view.View, gz *gazetteer.Gazetteers, first int) int {
 	f := first
 	for k := first - 1; k >= 0 && k >= first-3 && v.LineOf(k) == v.LineOf(first); k-- {
 		w := v.WordText(k)
@@ -58,7 +58,7 @@ func (g *grower) initialsBefore(v *view.View, first int) int {
 
 // postNominalsAfter grows a name ending at last over up to two
 // post-nominals on its line, after a space or a comma ("Smith, MD").
-func (g *grower) postNominalsAfter(v *view.View, last int) int {
+func postNominalsAfter(v *view.View, gz *gazetteer.Gazetteers, last int) int {
 	_, end := v.Line(v.LineOf(last))
 	first, _ := v.Line(v.LineOf(last))
 	lower := isLowerLine(v, first, end)
@@ -70,7 +70,7 @@ func (g *grower) postNominalsAfter(v *view.View, last int) int {
 		if p := v.Text[v.CoreEnd(last):v.WordEnd(last)]; p != "" && p != "," {
 			return last // "Smith: MD" or "Smith. MD is ..."
 		}
-		if !g.postNominalAt(v, k, lower) {
+		if !postNominalAt(v, gz, k, lower) {
 			return last
 		}
 		last = k
@@ -87,7 +87,7 @@ const notName = gazetteer.Common | gazetteer.City | gazetteer.Country | gazettee
 // a name that ended the line before: a capitalised word that no list
 // knows as an ordinary word, place or title, or, when both lines are in
 // lower case, such a word in lower case.
-func (g *grower) nameContinues(v *view.View, i int, lower bool) bool {
+func nameContinues(v *view.View, gz *gazetteer.Gazetteers, i int, lower bool) bool {
 	t, l := v.CoreText(i), v.CoreLower(i)
 	if strings.Contains(v.Text[v.CoreEnd(i):v.WordEnd(i)], ":") {
 		return false // "Bot:", a speaker or a label, starts something new
@@ -95,11 +95,11 @@ func (g *grower) nameContinues(v *view.View, i int, lower bool) bool {
 	if stopwords[l] || pattern.MonthNumber(l) > 0 || pattern.IsWeekday(l) || !isLetters(strings.ReplaceAll(strings.ReplaceAll(l, "-", ""), "'", "")) {
 		return false
 	}
-	f := g.gz.Lex[l]
+	f := gz.Lex[l]
 	if f&notName != 0 {
 		return false
 	}
-	if k := strings.IndexAny(l, "'’"); k >= 0 && (stopwords[l[:k]] || g.gz.Common.Has(l[:k]) || k == 0) {
+	if k := strings.IndexAny(l, "'’"); k >= 0 && (stopwords[l[:k]] || gz.Common.Has(l[:k]) || k == 0) {
 		return false // "It's", "I'd", "Here's": a sentence, not a surname
 	}
 	if lower {
@@ -112,7 +112,7 @@ func (g *grower) nameContinues(v *view.View, i int, lower bool) bool {
 // wrappedAfter grows a name whose last word ends its line, with nothing
 // after it, over the first word of the next line when that word goes on
 // the name ("Mr. Allen" / "Tazuka?").
-func (g *grower) wrappedAfter(v *view.View, last int) int {
+func wrappedAfter(v *view.View, gz *gazetteer.Gazetteers, last int) int {
 	ln := v.LineOf(last)
 	_, end := v.Line(ln)
 	if last != end-1 || !v.FlowsOn(ln) || v.CoreEnd(last) != v.WordEnd(last) {
@@ -124,10 +124,10 @@ func (g *grower) wrappedAfter(v *view.View, last int) int {
 	}
 	lf, _ := v.Line(ln)
 	lower := isLowerLine(v, lf, end)
-	if lower != isLowerLine(v, nf, ne) || !g.nameContinues(v, nf, lower) {
+	if lower != isLowerLine(v, nf, ne) || !nameContinues(v, gz, nf, lower) {
 		return last
 	}
-	if lower && !g.knownLower(v, last) {
+	if lower && !knownLower(v, gz, last) {
 		return last
 	}
 	return nf
@@ -139,17 +139,17 @@ func (g *grower) wrappedAfter(v *view.View, last int) int {
 // first name and one word of letters that no list knows as an ordinary
 // word, place, title or company form is a name. Anything else on the
 // line ("John said", "Will Power") leaves the span as it is.
-func (g *grower) nameLineAfter(v *view.View, first, last int) int {
+func nameLineAfter(v *view.View, gz *gazetteer.Gazetteers, first, last int) int {
 	lf, le := v.Line(v.LineOf(first))
 	if first != last || first != lf || le-lf != 2 {
 		return last
 	}
-	if f := g.gz.Lex[v.CoreLower(first)]; f&gazetteer.FirstName == 0 || f&gazetteer.Common != 0 || !nameShaped(v.CoreText(first)) {
+	if f := gz.Lex[v.CoreLower(first)]; f&gazetteer.FirstName == 0 || f&gazetteer.Common != 0 || !nameShaped(v.CoreText(first)) {
 		return last
 	}
 	w := last + 1
 	l := v.CoreLower(w)
-	if len(l) < 3 || !isLetters(l) || stopwords[l] || g.gz.Lex[l]&notName != 0 || v.CoreEnd(w) != v.WordEnd(w) {
+	if len(l) < 3 || !isLetters(l) || stopwords[l] || gz.Lex[l]&notName != 0 || v.CoreEnd(w) != v.WordEnd(w) {
 		return last
 	}
 	return w
@@ -159,11 +159,11 @@ func (g *grower) nameLineAfter(v *view.View, first, last int) int {
 // capitalised word right after it on its line that goes on a name
 // (nameContinues): "Ulf Grenander", "Sepp Hochreiter" where the model
 // found only the first name.
-func (g *grower) surnameAfter(v *view.View, last int) int {
+func surnameAfter(v *view.View, gz *gazetteer.Gazetteers, last int) int {
 	w := last + 1
 	if w >= v.Len() || v.LineOf(w) != v.LineOf(last) || v.CoreEnd(last) != v.WordEnd(last) ||
-		!nameShaped(v.CoreText(last)) || g.gz.Lex[v.CoreLower(last)]&gazetteer.FirstName == 0 ||
-		orgHeads[v.CoreLower(w)] || !g.nameContinues(v, w, false) {
+		!nameShaped(v.CoreText(last)) || gz.Lex[v.CoreLower(last)]&gazetteer.FirstName == 0 ||
+		orgHeads[v.CoreLower(w)] || !nameContinues(v, gz, w, false) {
 		return last
 	}
 	return w
@@ -172,8 +172,8 @@ func (g *grower) surnameAfter(v *view.View, last int) int {
 // knownLower reports whether word i is a lower-case first name or
 // surname that is no ordinary word: in lower-case text only a name the
 // lists know may pull the next line's word into it.
-func (g *grower) knownLower(v *view.View, i int) bool {
-	f := g.gz.Lex[v.CoreLower(i)]
+func knownLower(v *view.View, gz *gazetteer.Gazetteers, i int) bool {
+	f := gz.Lex[v.CoreLower(i)]
 	return f&(gazetteer.FirstName|gazetteer.Surname) != 0 && f&(gazetteer.Common|gazetteer.City|gazetteer.Country) == 0
 }
 
@@ -182,10 +182,10 @@ func (g *grower) knownLower(v *view.View, i int) bool {
 // the model found only the surname): a capitalised first name of the lists
 // that is no ordinary word, place or title, with nothing but a space
 // between them.
-func (g *grower) firstNameBefore(v *view.View, first int) int {
+func firstNameBefore(v *view.View, gz *gazetteer.Gazetteers, first int) int {
 	k := first - 1
 	if k < 0 || v.LineOf(k) != v.LineOf(first) || v.CoreEnd(k) != v.WordEnd(k) || !nameShaped(v.CoreText(first)) ||
-		!g.knownName(v, k) || !g.firstName(v, k) {
+		!knownName(v, gz, k) || !firstName(v, gz, k) {
 		return first
 	}
 	return k
@@ -194,7 +194,7 @@ func (g *grower) firstNameBefore(v *view.View, first int) int {
 // wrappedHonorific returns the last word of the line before first when
 // first starts its line and that word is an honorific written as one
 // ("Mr." / "Allen Tazuka"), else first.
-func (g *grower) wrappedHonorific(v *view.View, first int) int {
+func wrappedHonorific(v *view.View, gz *gazetteer.Gazetteers, first int) int {
 	ln := v.LineOf(first)
 	lf, _ := v.Line(ln)
 	if first != lf || ln == 0 || first == 0 || !v.FlowsOn(ln-1) {
@@ -203,7 +203,7 @@ func (g *grower) wrappedHonorific(v *view.View, first int) int {
 	k := first - 1
 	w := v.WordText(k)
 	l := strings.TrimSuffix(strings.ToLower(w), ".")
-	if !g.gz.Titles.Has(l) {
+	if !gz.Titles.Has(l) {
 		return first
 	}
 	switch l {

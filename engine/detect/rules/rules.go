@@ -33,7 +33,7 @@ type Rule struct {
 	// beforeMerge rules see the detectors' spans before they are merged.
 	beforeMerge bool
 	// growPart rules have no step of their own: the "grow" rule runs
-	// them all on the same merged spans (grower.grow).
+	// them all on the same merged spans (grow).
 	growPart bool
 	apply    func(rc ruleContext, ss []page.Span) []page.Span
 	// impl is the rule's own type, declared with its methods in File
@@ -45,7 +45,7 @@ type Rule struct {
 type ruleContext struct {
 	p   *page.Page
 	v   *view.View
-	g   *grower
+	gz  *gazetteer.Gazetteers
 	off []string // rules switched off
 }
 
@@ -90,39 +90,39 @@ var Rules = []Rule{
 		Scope: "the step that runs the grow-* parts; off, no part runs",
 		apply: func(rc ruleContext, ss []page.Span) []page.Span {
 			on := func(name string) bool { return !slices.Contains(rc.off, name) }
-			return view.Merge(append(ss, rc.g.grow(rc.v, ss, on)...))
+			return view.Merge(append(ss, grow(rc.v, rc.gz, ss, on)...))
 		}},
 	{Name: "repeat-names", File: "repeat.go", Testdata: "repeat-names",
 		Kind: "grow", Category: page.Person,
 		Example: "Ramona Betancourt wrote it. Ask Betancourt.", Effect: `the second "Betancourt", which the built-in stack leaves, is masked as a word of "Ramona Betancourt"`,
 		Scope: "other occurrences on the page of a capitalised name word a Person span or an e-mail address's local part holds (\"ramona.betancourt@\"), no ordinary word, title, month, weekday or nationality, where no span covers them",
-		apply: func(rc ruleContext, ss []page.Span) []page.Span { return view.Merge(repeatNames(rc.v, rc.g.gz, ss)) }},
+		apply: func(rc ruleContext, ss []page.Span) []page.Span { return view.Merge(repeatNames(rc.v, rc.gz, ss)) }},
 	{Name: "header-names", File: "header_names.go", Testdata: "header-names",
 		Kind: "grow", Category: page.Person,
 		Example: "From: Frazier, Perry Sent: Monday\nTo: Donoho, Lindy; Lohman, TK Subject: Rates", Effect: `"Donoho", "Lohman" and "TK", listed with the names the model finds in the fields, are masked`,
 		Scope: `the words of a name field ("From:", "To:", "Cc:", "Name:") up to the next word with a colon or the line's end, when they are only name words, commas and semicolons and a Person span holds one (or, with no Person, a comma and a word no list knows as ordinary, a place, a title or a legal form: "From: Frolov, Yevgeny")`,
-		apply: func(rc ruleContext, ss []page.Span) []page.Span { return view.Merge(headerNames(rc.v, rc.g.gz, ss)) }},
+		apply: func(rc ruleContext, ss []page.Span) []page.Span { return view.Merge(headerNames(rc.v, rc.gz, ss)) }},
 	{Name: "family-names", File: "repeat.go", Testdata: "family-names",
 		Kind: "grow", Category: page.Person,
 		Example: "Nobody asked the Claytons about the mare.", Effect: `"Claytons", a surname in the plural after "the" that the built-in model leaves, is masked as a Person`,
 		Scope: "a capitalised word after \"the\" ending in \"s\" whose singular is a listed surname and no ordinary word, the plural no ordinary word, place or nationality, where no span covers it",
-		apply: func(rc ruleContext, ss []page.Span) []page.Span { return view.Merge(familyNames(rc.v, rc.g.gz, ss)) }},
+		apply: func(rc ruleContext, ss []page.Span) []page.Span { return view.Merge(familyNames(rc.v, rc.gz, ss)) }},
 	{Name: "repeat-orgs", File: "repeat.go", Testdata: "repeat-orgs",
 		Kind: "grow", Category: page.Organization,
 		Example: "Heerenveen won 4-2 at Groningen on Sunday. Heerenveen are now top, and Groningen sixth.", Effect: `the first "Groningen", which the built-in model leaves, is masked as the second is`,
 		Scope: "other occurrences on the page of an Organization span's words, in order (one word: no ordinary word, title, month, weekday or nationality, or initials such as \"ISIL\"; no country), where no span covers them",
-		apply: func(rc ruleContext, ss []page.Span) []page.Span { return view.Merge(repeatOrgs(rc.v, rc.g.gz, ss)) }},
+		apply: func(rc ruleContext, ss []page.Span) []page.Span { return view.Merge(repeatOrgs(rc.v, rc.gz, ss)) }},
 	{Name: "drop-amount-rows", File: "amounts.go", Testdata: "drop-amount-rows",
 		Kind: "drop", Category: page.Address,
 		Example: "Wifi 16 GB Zilver 1 € 399,00 21% € 399,00", Effect: "a model Address over an invoice row is dropped (the built-in model no longer reads this row so; TestRuleExamples feeds the span)",
 		Scope: "the NER model's Address spans holding a money amount and nothing only an address holds",
-		apply: func(rc ruleContext, ss []page.Span) []page.Span { return rc.g.dropAmountRows(rc.p, rc.v, ss) }},
+		apply: func(rc ruleContext, ss []page.Span) []page.Span { return dropAmountRows(rc.p, rc.v, rc.gz, ss) }},
 	{Name: "drop-common-words", File: "common_words.go", Testdata: "drop-common-words",
 		Kind: "drop", Category: page.Person,
 		Example: "Notes\nSummary", Effect: "a model Person of one ordinary word alone is dropped (the built-in model reads this \"Notes\" as an Organization; TestRuleExamples feeds a Person span)",
 		Scope: "the NER model's lone Person spans and Address spans of ordinary non-name words, its Organization spans of two or more ordinary words written in lower case in a sentence with capitals, its Person or Organization spans of one ordinary word opening a sentence before a comma (\"Furthermore,\"), and those of one of the novels' words (prose_words.txt) written in lower case in a sentence with capitals (\"a bookworm\")",
 		apply: func(rc ruleContext, ss []page.Span) []page.Span {
-			return dropCommonWordSpans(rc.p, rc.v, rc.g.gz, ss)
+			return dropCommonWordSpans(rc.p, rc.v, rc.gz, ss)
 		}},
 	{Name: "drop-contractions", File: "contractions.go", Testdata: "drop-contractions",
 		Kind: "drop", Category: page.Person,
@@ -133,7 +133,7 @@ var Rules = []Rule{
 		Kind: "drop", Category: page.Person,
 		Example: "John Constantine lives in London.", Effect: `Person "London" is dropped`,
 		Scope: "Person spans that are exactly a known town or country after a locative",
-		apply: func(rc ruleContext, ss []page.Span) []page.Span { return dropPlaceNames(rc.v, rc.g.gz, ss) }},
+		apply: func(rc ruleContext, ss []page.Span) []page.Span { return dropPlaceNames(rc.v, rc.gz, ss) }},
 	{Name: "drop-nationalities", File: "place.go", Testdata: "drop-nationalities",
 		Kind: "drop", Category: page.Person,
 		Example: "A Dutch passenger was on board.", Effect: `Person "Dutch" (a surname in the lists) is dropped`,
@@ -153,7 +153,7 @@ var Rules = []Rule{
 		Kind: "drop", Category: page.Person,
 		Example: "Thank you, Mr President.", Effect: `Person "Mr President" is dropped`,
 		Scope: "Person spans made only of honorifics, ranks and offices",
-		apply: func(rc ruleContext, ss []page.Span) []page.Span { return dropTitleOnly(rc.v, rc.g.gz, ss) }},
+		apply: func(rc ruleContext, ss []page.Span) []page.Span { return dropTitleOnly(rc.v, rc.gz, ss) }},
 	{Name: "trim-office-of", File: "titles.go", Testdata: "trim-office-of",
 		Kind: "trim", Category: page.Organization,
 		Example: "I thank the President of the Commission.", Effect: `a model Organization "President of the Commission" becomes "Commission"`,
@@ -197,11 +197,11 @@ const (
 // overlapping spans of one category, then the others, in order, skipping
 // those named in off.
 func Apply(p *page.Page, v *view.View, ss []page.Span, off []string) ([]page.Span, error) {
-	g, err := growerOnce()
+	gz, err := gazetteer.Get()
 	if err != nil {
 		return nil, err
 	}
-	rc := ruleContext{p: p, v: v, g: g}
+	rc := ruleContext{p: p, v: v, gz: gz}
 	ss = applyRules(rc, ss, true, off)
 	return applyRules(rc, view.Merge(ss), false, off), nil
 }
