@@ -6,7 +6,6 @@ import (
 	"github.com/redactd/redactd/engine/detect/gazetteer"
 	"github.com/redactd/redactd/engine/detect/pattern"
 	"github.com/redactd/redactd/engine/detect/view"
-	"github.com/redactd/redactd/engine/page"
 )
 
 // Coordination with surnames that are also ordinary words or towns:
@@ -74,36 +73,4 @@ func listTail(v *view.View, gz *gazetteer.Gazetteers, last, k, end int) bool {
 // firstName reports whether word i is a capitalised known first name.
 func firstName(v *view.View, gz *gazetteer.Gazetteers, i int) bool {
 	return nameShaped(v.CoreText(i)) && gz.Lex[v.CoreLower(i)]&gazetteer.FirstName != 0
-}
-
-// listWords join listed names without belonging to either: a Person span
-// that grew over one (coordinatedAfter) or that a model read as one
-// ("Tom Clancy and Mario Puzo") keeps the names masked and the word
-// readable. "y", "e" and "et" are left out: they are particles inside
-// Spanish and Portuguese names ("Ortega y Gasset").
-var listWords = map[string]bool{"and": true, "or": true, "&": true, "und": true}
-
-// splitListedNames cuts Person spans at the listWords strictly inside
-// them, so that the conjunction between two names is not masked. It runs
-// last, after the drop rules have judged the whole span.
-func splitListedNames(v *view.View, ss []page.Span) []page.Span {
-	out := ss[:0:0]
-	for _, s := range ss {
-		if s.Category != page.Person {
-			out = append(out, s)
-			continue
-		}
-		for k := s.First + 1; k < s.Last; k++ {
-			i := k - v.First
-			if k == s.First || i <= 0 || i >= v.Len() || !listWords[v.WordLower(i)] {
-				continue
-			}
-			left := s
-			left.Last, left.End = k-1, 0
-			out = append(out, left)
-			s.First, s.Start = k+1, 0
-		}
-		out = append(out, s)
-	}
-	return out
 }

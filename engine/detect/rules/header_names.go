@@ -101,15 +101,6 @@ func listSeparator(v *view.View, i int) bool {
 	return strings.ContainsAny(v.Text[v.CoreEnd(i):v.WordEnd(i)], ",;")
 }
 
-// labelsField reports whether word i is a word followed by a colon, in
-// the word ("Sent:") or as the next word (":").
-func labelsField(v *view.View, i int) bool {
-	if strings.HasPrefix(v.Text[v.CoreEnd(i):v.WordEnd(i)], ":") {
-		return true
-	}
-	return i+1 < v.Len() && v.WordText(i+1) == ":"
-}
-
 // listsNames reports whether words [start, end) are a list of names with
 // at least one word no span covers and one a Person span holds, or a
 // comma and an unlisted word (no ordinary word, novels' word, place,

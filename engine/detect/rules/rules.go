@@ -35,10 +35,19 @@ type Rule struct {
 	// growPart rules have no step of their own: the "grow" rule runs
 	// them all on the same merged spans (grow).
 	growPart bool
-	apply    func(rc ruleContext, ss []page.Span) []page.Span
-	// impl is the rule's own type, declared with its methods in File
-	// (nil while the rule still runs through apply).
+	// merge: the spans are merged (view.Merge) after the rule.
+	merge bool
+	apply func(rc ruleContext, ss []page.Span) []page.Span
+	// impl is the rule's own type, declared with its methods in File: a
+	// step, or a part for the grow parts (nil while the rule still runs
+	// through apply).
 	impl any
+}
+
+// step is the type of a rule that is a step of its own: apply returns
+// the spans after it.
+type step interface {
+	apply(rc ruleContext, ss []page.Span) []page.Span
 }
 
 // ruleContext is what a rule may read.
@@ -51,11 +60,11 @@ type ruleContext struct {
 
 // Rules are the steps of detect.Run after the detectors, in order.
 var Rules = []Rule{
-	{Name: "trim-leading-function-words", File: "common_words.go", Testdata: "trim-leading-function-words",
+	{Name: "trim-leading-function-words", File: "trim_leading_function_words.go", Testdata: "trim-leading-function-words",
 		Kind: "trim", beforeMerge: true,
 		Example: "There's Anna Karenina", Effect: `a model span starting at "There's" starts at the name`,
 		Scope: "the NER model's spans: leading words no entity begins with",
-		apply: func(rc ruleContext, ss []page.Span) []page.Span { return trimLeadingFunctionWords(rc.v, ss) }},
+		impl:  trimLeadingFunctionWords{}},
 	{Name: "grow-person", File: "grow.go", Testdata: "grow-person",
 		Kind: "grow", Category: page.Person, growPart: true,
 		Example: "Please ask Dr. Jacob Smith today.", Effect: `"Jacob Smith" grows over "Dr."`,
@@ -117,58 +126,56 @@ var Rules = []Rule{
 		Example: "Wifi 16 GB Zilver 1 € 399,00 21% € 399,00", Effect: "a model Address over an invoice row is dropped (the built-in model no longer reads this row so; TestRuleExamples feeds the span)",
 		Scope: "the NER model's Address spans holding a money amount and nothing only an address holds",
 		apply: func(rc ruleContext, ss []page.Span) []page.Span { return dropAmountRows(rc.p, rc.v, rc.gz, ss) }},
-	{Name: "drop-common-words", File: "common_words.go", Testdata: "drop-common-words",
+	{Name: "drop-common-words", File: "drop_common_words.go", Testdata: "drop-common-words",
 		Kind: "drop", Category: page.Person,
 		Example: "Notes\nSummary", Effect: "a model Person of one ordinary word alone is dropped (the built-in model reads this \"Notes\" as an Organization; TestRuleExamples feeds a Person span)",
 		Scope: "the NER model's lone Person spans and Address spans of ordinary non-name words, its Organization spans of two or more ordinary words written in lower case in a sentence with capitals, its Person or Organization spans of one ordinary word opening a sentence before a comma (\"Furthermore,\"), and those of one of the novels' words (prose_words.txt) written in lower case in a sentence with capitals (\"a bookworm\")",
-		apply: func(rc ruleContext, ss []page.Span) []page.Span {
-			return dropCommonWordSpans(rc.p, rc.v, rc.gz, ss)
-		}},
-	{Name: "drop-contractions", File: "contractions.go", Testdata: "drop-contractions",
+		impl:  dropCommonWords{}},
+	{Name: "drop-contractions", File: "drop_contractions.go", Testdata: "drop-contractions",
 		Kind: "drop", Category: page.Person,
 		Example: "Don't tell Mary.", Effect: `Person "Don" of "Don't" is dropped`,
 		Scope: "Person spans ending before a contraction's ending (one word) or starting at its tail",
-		apply: func(rc ruleContext, ss []page.Span) []page.Span { return dropContractions(rc.v, ss) }},
-	{Name: "drop-place-names", File: "place.go", Testdata: "drop-place-names",
+		impl:  dropContractions{}},
+	{Name: "drop-place-names", File: "drop_place_names.go", Testdata: "drop-place-names",
 		Kind: "drop", Category: page.Person,
 		Example: "John Constantine lives in London.", Effect: `Person "London" is dropped`,
 		Scope: "Person spans that are exactly a known town or country after a locative",
-		apply: func(rc ruleContext, ss []page.Span) []page.Span { return dropPlaceNames(rc.v, rc.gz, ss) }},
-	{Name: "drop-nationalities", File: "place.go", Testdata: "drop-nationalities",
+		impl:  dropPlaceNames{}},
+	{Name: "drop-nationalities", File: "drop_nationalities.go", Testdata: "drop-nationalities",
 		Kind: "drop", Category: page.Person,
 		Example: "A Dutch passenger was on board.", Effect: `Person "Dutch" (a surname in the lists) is dropped`,
 		Scope: "Person spans of one or two words that are adjectives of nationality, region, language or faith (gazetteer words/nationalities.txt)",
-		apply: func(rc ruleContext, ss []page.Span) []page.Span { return dropNationalities(rc.v, ss) }},
-	{Name: "drop-event-names", File: "events.go", Testdata: "drop-event-names",
+		impl:  dropNationalities{}},
+	{Name: "drop-event-names", File: "drop_event_names.go", Testdata: "drop-event-names",
 		Kind: "drop", Category: page.Organization,
 		Example: "They won the World Cup in 2010.", Effect: `Organization "World Cup" (the built-in model's) is dropped`,
 		Scope: "Organization spans whose last word ends the name of an award, contest, festival, war, election or law (gazetteer words/organizations.txt, use event), or where such a word is followed by \"of\", \"for\" or \"in\" (\"National Medal of Science\")",
-		apply: func(rc ruleContext, ss []page.Span) []page.Span { return dropEventNames(rc.v, ss) }},
-	{Name: "drop-thing-names", File: "things.go", Testdata: "drop-thing-names",
+		impl:  dropEventNames{}},
+	{Name: "drop-thing-names", File: "drop_thing_names.go", Testdata: "drop-thing-names",
 		Kind: "drop", Category: page.Person,
 		Example: "Hurricane Rita is now a Category 5 storm. Rita packed winds of 175 mph.", Effect: `the Person spans "Rita" (the name recognizer's and the model's) are dropped`,
 		Scope: `Person and Organization spans made only of a storm or ship noun (gazetteer words/things.txt, use named: "Hurricane", "Cyclone", "HMS") and the capitalised word it names, wherever on the page that word stands alone`,
-		apply: func(rc ruleContext, ss []page.Span) []page.Span { return dropThingNames(rc.v, ss) }},
-	{Name: "drop-title-only", File: "titles.go", Testdata: "drop-title-only",
+		impl:  dropThingNames{}},
+	{Name: "drop-title-only", File: "drop_title_only.go", Testdata: "drop-title-only",
 		Kind: "drop", Category: page.Person,
 		Example: "Thank you, Mr President.", Effect: `Person "Mr President" is dropped`,
 		Scope: "Person spans made only of honorifics, ranks and offices",
-		apply: func(rc ruleContext, ss []page.Span) []page.Span { return dropTitleOnly(rc.v, rc.gz, ss) }},
-	{Name: "trim-office-of", File: "titles.go", Testdata: "trim-office-of",
+		impl:  dropTitleOnly{}},
+	{Name: "trim-office-of", File: "trim_office_of.go", Testdata: "trim-office-of",
 		Kind: "trim", Category: page.Organization,
 		Example: "I thank the President of the Commission.", Effect: `a model Organization "President of the Commission" becomes "Commission"`,
 		Scope: `Organization spans that open with an office (people.txt, use office-of) and "of": the office, "of" and "the" after it`,
-		apply: func(rc ruleContext, ss []page.Span) []page.Span { return trimOfficeOf(rc.v, ss) }},
-	{Name: "trim-field-labels", File: "field_labels.go", Testdata: "trim-field-labels",
+		impl:  trimOfficeOf{}},
+	{Name: "trim-field-labels", File: "trim_field_labels.go", Testdata: "trim-field-labels",
 		Kind: "trim", Category: page.Person,
 		Example: "To: Allen, Phillip K. Cc: Driscoll, Michael M.", Effect: `the label "Cc" leaves the Person span before it`,
 		Scope: `Person and Organization spans: a name label ("Cc", "From", "To", "Name", gazetteer words/labels.txt, use name) followed by a colon at either end`,
-		apply: func(rc ruleContext, ss []page.Span) []page.Span { return trimFieldLabels(rc.v, ss) }},
-	{Name: "split-listed-names", File: "grow_coord.go", Testdata: "split-listed-names",
+		impl:  trimFieldLabels{}},
+	{Name: "split-listed-names", File: "split_listed_names.go", Testdata: "split-listed-names",
 		Kind: "trim", Category: page.Person,
 		Example: "It starred Carol Cleveland and Libby Morris.", Effect: `one Person "Carol Cleveland and Libby Morris" becomes "Carol Cleveland" and "Libby Morris"`,
 		Scope: `"and", "or", "&" and "und" inside a Person span, between two of its words: the names stay masked, the word that lists them does not`,
-		apply: func(rc ruleContext, ss []page.Span) []page.Span { return splitListedNames(rc.v, ss) }},
+		impl:  splitListedNames{}},
 }
 
 // applyRules runs the rules of one phase (before or after the merge),
@@ -179,7 +186,14 @@ func applyRules(rc ruleContext, ss []page.Span, beforeMerge bool, off []string) 
 		if r.growPart || r.beforeMerge != beforeMerge || slices.Contains(off, r.Name) {
 			continue
 		}
-		ss = r.apply(rc, ss)
+		if st, ok := r.impl.(step); ok {
+			ss = st.apply(rc, ss)
+		} else {
+			ss = r.apply(rc, ss)
+		}
+		if r.merge {
+			ss = view.Merge(ss)
+		}
 	}
 	return ss
 }
@@ -221,4 +235,15 @@ func NameRecognizer(gz *gazetteer.Gazetteers) func(*view.View) []page.Span {
 // OrgRecognizer: see AddressRecognizer.
 func OrgRecognizer(gz *gazetteer.Gazetteers) func(*view.View) []page.Span {
 	return newOrgFinder(gz).find
+}
+
+// nerRecognizer is the name models/ner's detector gives its spans.
+const nerRecognizer = "ner"
+
+func setOf(ws ...string) map[string]bool {
+	m := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		m[w] = true
+	}
+	return m
 }

@@ -4,13 +4,8 @@ import (
 	"slices"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
-	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
 )
-
-// celestial names planets, moons, stars and constellations that the
-// first-name list holds too ("Venus", "Titan"): alone, no one's name.
-var celestial = gazetteer.MustWords("things", "celestial")
 
 // thingNouns are written before a one-word name that makes it a thing's:
 // a storm ("Hurricane Katrina", "Cyclone Phailin") or a ship ("HMS
@@ -24,7 +19,10 @@ var thingNouns = gazetteer.MustWords("things", "named")
 // "Hurricane Rita" goes on with "Rita packed winds of 240 km/h", and the
 // model reads both as a woman and "Hurricane" as a firm. A longer span
 // with another word ("Rita Moreno") stays.
-func dropThingNames(v *view.View, ss []page.Span) []page.Span {
+type dropThingNames struct{}
+
+func (dropThingNames) apply(rc ruleContext, ss []page.Span) []page.Span {
+	v := rc.v
 	names := map[string]bool{}
 	nouns := map[int]bool{}
 	for i := 0; i+1 < v.Len(); i++ {

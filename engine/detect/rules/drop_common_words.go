@@ -9,7 +9,7 @@ import (
 	"github.com/redactd/redactd/engine/page"
 )
 
-// dropCommonWordSpans drops spans of the NER model made only of ordinary
+// dropCommonWords drops spans of the NER model made only of ordinary
 // lower-case words that carry no name, which the model, trained on forms
 // where a name or an address often stands alone, tags in tables and
 // headings:
@@ -45,7 +45,10 @@ import (
 //     social security number is ...", europarl's "the committee on
 //     budgets". Firms are often named with ordinary words, but
 //     capitalised ("Open Data Nation", "Ministry of Agriculture").
-func dropCommonWordSpans(p *page.Page, v *view.View, gz *gazetteer.Gazetteers, ss []page.Span) []page.Span {
+type dropCommonWords struct{}
+
+func (dropCommonWords) apply(rc ruleContext, ss []page.Span) []page.Span {
+	p, v, gz := rc.p, rc.v, rc.gz
 	var drop []bool
 	for i, s := range ss {
 		if s.Recognizer != nerRecognizer {
@@ -106,9 +109,6 @@ func loneLower(v *view.View, s page.Span) bool {
 	return hasLetter(t) && t == strings.ToLower(t) && sentenceHasCapitals(v, i)
 }
 
-// nerRecognizer is the name models/ner's detector gives its spans.
-const nerRecognizer = "ner"
-
 // notPlainWord marks words that are common but carry meaning for the
 // other categories, or may be names.
 const notPlainWord = gazetteer.FirstName | gazetteer.Surname | gazetteer.Title | gazetteer.LegalForm |
@@ -152,57 +152,6 @@ func touchesOther(p *page.Page, ss []page.Span, i int) bool {
 		}
 	}
 	return false
-}
-
-// trimLeadingFunctionWords moves the start of the NER model's spans past
-// the words no name, firm or address begins with, which the model, having
-// seen many entities at the start of a sentence, takes in with them:
-// "What's your email?" and "Here's my SSN:" read as an Organization,
-// "she named him joshua" as the Person "him joshua". A span left with no
-// word is dropped. Only words that are never names are trimmed: pronoun
-// contractions in any case, possessives and object pronouns in lower case
-// only ("My" can be a given name), and a few openers ("Maybe", "Dear").
-func trimLeadingFunctionWords(v *view.View, ss []page.Span) []page.Span {
-	out := ss[:0]
-	for _, s := range ss {
-		if s.Recognizer == nerRecognizer {
-			for s.First <= s.Last && leadsNoEntity(v.CoreText(s.First-v.First)) {
-				s.First, s.Start = s.First+1, 0
-			}
-			if s.First > s.Last {
-				continue
-			}
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
-// leadsNoEntity reports whether a word (its core) is one no entity starts
-// with (see trimLeadingFunctionWords).
-func leadsNoEntity(w string) bool {
-	if leadLower[w] {
-		return true
-	}
-	l := strings.ToLower(strings.ReplaceAll(w, "’", "'"))
-	return leadContractions[l] || leadOpeners[l] && w[0] >= 'A' && w[0] <= 'Z'
-}
-
-var (
-	leadContractions = setOf("what's", "here's", "there's", "that's", "it's", "who's", "where's", "how's", "let's",
-		"they're", "we're", "you're", "i'm", "i'd", "i'll", "i've", "we'll", "you'll", "they'll", "we'd", "you'd",
-		"they'd", "we've", "you've", "they've", "he's", "she's", "he'd", "she'd", "he'll", "she'll")
-	leadLower = setOf("my", "your", "our", "their", "his", "him", "them", "me", "us", "it", "its", "not",
-		"please", "maybe", "and", "or", "but", "if", "what", "who", "where", "when", "how")
-	leadOpeners = setOf("maybe", "please", "dear", "hi", "hello", "thanks", "perhaps")
-)
-
-func setOf(ws ...string) map[string]bool {
-	m := make(map[string]bool, len(ws))
-	for _, w := range ws {
-		m[w] = true
-	}
-	return m
 }
 
 // plainOrgWords reports whether every word of span s is a stopword or an

@@ -20,7 +20,10 @@ var eventHeads = gazetteer.MustWords("organizations", "event")
 // one; a number after the head numbers the event of a series ("World
 // War II"). A name that goes on past the head stays ("the Nobel Prize
 // Committee").
-func dropEventNames(v *view.View, ss []page.Span) []page.Span {
+type dropEventNames struct{}
+
+func (dropEventNames) apply(rc ruleContext, ss []page.Span) []page.Span {
+	v := rc.v
 	return slices.DeleteFunc(ss, func(s page.Span) bool {
 		f, l := s.First-v.First, s.Last-v.First
 		if s.Category != page.Organization || f < 0 || l >= v.Len() {

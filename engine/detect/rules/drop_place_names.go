@@ -25,7 +25,10 @@ var locatives = gazetteer.MustWords("context", "locative")
 // dropPlaceNames drops Person spans whose words are exactly a town or
 // country the gazetteers know, written right after a locative on the same
 // line ("lives in London", "sailed from Dover").
-func dropPlaceNames(v *view.View, gz *gazetteer.Gazetteers, ss []page.Span) []page.Span {
+type dropPlaceNames struct{}
+
+func (dropPlaceNames) apply(rc ruleContext, ss []page.Span) []page.Span {
+	v, gz := rc.v, rc.gz
 	return slices.DeleteFunc(ss, func(s page.Span) bool {
 		return s.Category == page.Person && isLonePlace(v, gz, s)
 	})
@@ -47,50 +50,4 @@ func isLonePlace(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
 	}
 	name := strings.Join(words, " ")
 	return gz.Cities.Has(name) || gz.Countries.Has(name)
-}
-
-// nationalities are adjectives of nationality, region, language and faith
-// ("Dutch", "European", "Sunni").
-var nationalities = gazetteer.MustWords("nationalities", "adjective")
-
-// dropNationalities drops Person spans that are one such adjective alone
-// ("a Dutch passenger", "the Sunni cleric") or two of them ("Sunni Arab
-// regions"): they name no one. With other name words it stays ("Dutch
-// Schultz"), and so does the lone word when a longer Person span on the
-// page holds it: "Dutch" after "Dutch Quigley" is his name (the Enron dev
-// threads). Organization spans keep theirs: corpora label "Iraqi" in
-// "Iraqi forces" an organization (re3d, BTC), and dropping those cost
-// 1.2-1.5 points of masking recall on their dev splits for 0.3-2.4 of
-// precision.
-func dropNationalities(v *view.View, ss []page.Span) []page.Span {
-	// lone: one adjective, or two ("Sunni Arab": a first name and a
-	// capitalised word to the name recognizer).
-	lone := func(s page.Span) bool {
-		f, l := s.First-v.First, s.Last-v.First
-		if s.Category != page.Person || f < 0 || l >= v.Len() || l-f > 1 {
-			return false
-		}
-		for i := f; i <= l; i++ {
-			if !nationalities[v.CoreLower(i)] {
-				return false
-			}
-		}
-		return true
-	}
-	if !slices.ContainsFunc(ss, lone) {
-		return ss
-	}
-	named := map[string]bool{} // words of the page's longer Person spans
-	for _, s := range ss {
-		if s.Category != page.Person || s.First == s.Last {
-			continue
-		}
-		f, l := v.SpanWords(s)
-		for w := f; w <= l; w++ {
-			named[v.CoreLower(w)] = true
-		}
-	}
-	return slices.DeleteFunc(ss, func(s page.Span) bool {
-		return lone(s) && (s.First != s.Last || !named[v.CoreLower(s.First-v.First)])
-	})
 }

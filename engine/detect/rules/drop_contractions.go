@@ -39,7 +39,10 @@ var contractionTails = gazetteer.MustWords("context", "contraction-tail")
 // tail of a contraction ("t worry" of "Don't worry"), never at the rest
 // of a name after an apostrophe ("Brien" of "O'Brien"), and a Person span
 // of one whole contracted word ("Don't", "Won’t").
-func dropContractions(v *view.View, ss []page.Span) []page.Span {
+type dropContractions struct{}
+
+func (dropContractions) apply(rc ruleContext, ss []page.Span) []page.Span {
+	v := rc.v
 	out := ss[:0]
 	for _, s := range ss {
 		if s.Category == page.Person && s.Start > 0 && startsAtContractionTail(v, s) {

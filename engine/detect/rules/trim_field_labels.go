@@ -1,9 +1,6 @@
 package rules
 
 import (
-	"strings"
-
-	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -13,7 +10,10 @@ import (
 // reads the header lines of a forwarded e-mail as one run of names
 // ("Allen, Phillip K. Cc: Driscoll"), but the label names no one. A span
 // left with no word is dropped.
-func trimFieldLabels(v *view.View, ss []page.Span) []page.Span {
+type trimFieldLabels struct{}
+
+func (trimFieldLabels) apply(rc ruleContext, ss []page.Span) []page.Span {
+	v := rc.v
 	out := ss[:0]
 	for _, s := range ss {
 		if s.Category == page.Person || s.Category == page.Organization {
@@ -30,17 +30,4 @@ func trimFieldLabels(v *view.View, ss []page.Span) []page.Span {
 		out = append(out, s)
 	}
 	return out
-}
-
-// isFieldLabel reports whether word i of v is a name label followed by a
-// colon, in the word ("Cc:") or as the next word (":"). The colon is
-// tested first: most words have none, and the test is a byte compare
-// where the label is two map lookups.
-func isFieldLabel(v *view.View, i int) bool {
-	if i < 0 || i >= v.Len() || !labelsField(v, i) {
-		return false
-	}
-	// A mail archive's header names its fields "X-From", "X-To", "X-cc".
-	l := v.CoreLower(i)
-	return nameLabels[l] || nameLabels[strings.TrimPrefix(l, "x-")]
 }

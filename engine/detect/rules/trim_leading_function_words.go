@@ -1,0 +1,53 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/redactd/redactd/engine/page"
+)
+
+// trimLeadingFunctionWords moves the start of the NER model's spans past
+// the words no name, firm or address begins with, which the model, having
+// seen many entities at the start of a sentence, takes in with them:
+// "What's your email?" and "Here's my SSN:" read as an Organization,
+// "she named him joshua" as the Person "him joshua". A span left with no
+// word is dropped. Only words that are never names are trimmed: pronoun
+// contractions in any case, possessives and object pronouns in lower case
+// only ("My" can be a given name), and a few openers ("Maybe", "Dear").
+type trimLeadingFunctionWords struct{}
+
+func (trimLeadingFunctionWords) apply(rc ruleContext, ss []page.Span) []page.Span {
+	v := rc.v
+	out := ss[:0]
+	for _, s := range ss {
+		if s.Recognizer == nerRecognizer {
+			for s.First <= s.Last && leadsNoEntity(v.CoreText(s.First-v.First)) {
+				s.First, s.Start = s.First+1, 0
+			}
+			if s.First > s.Last {
+				continue
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// leadsNoEntity reports whether a word (its core) is one no entity starts
+// with (see trimLeadingFunctionWords).
+func leadsNoEntity(w string) bool {
+	if leadLower[w] {
+		return true
+	}
+	l := strings.ToLower(strings.ReplaceAll(w, "’", "'"))
+	return leadContractions[l] || leadOpeners[l] && w[0] >= 'A' && w[0] <= 'Z'
+}
+
+var (
+	leadContractions = setOf("what's", "here's", "there's", "that's", "it's", "who's", "where's", "how's", "let's",
+		"they're", "we're", "you're", "i'm", "i'd", "i'll", "i've", "we'll", "you'll", "they'll", "we'd", "you'd",
+		"they'd", "we've", "you've", "they've", "he's", "she's", "he'd", "she'd", "he'll", "she'll")
+	leadLower = setOf("my", "your", "our", "their", "his", "him", "them", "me", "us", "it", "its", "not",
+		"please", "maybe", "and", "or", "but", "if", "what", "who", "where", "when", "how")
+	leadOpeners = setOf("maybe", "please", "dear", "hi", "hello", "thanks", "perhaps")
+)
