@@ -25,7 +25,10 @@ const maxFieldWords = 60
 // holds a word of the field, a comma and a word no list knows as an
 // ordinary word, a place, a title or a legal form make it one ("From:
 // Frolov, Yevgeny"); "To: Sales, Marketing" stays.
-func headerNames(v *view.View, gz *gazetteer.Gazetteers, ss []page.Span) []page.Span {
+type headerNames struct{}
+
+func (headerNames) apply(rc ruleContext, ss []page.Span) []page.Span {
+	v, gz := rc.v, rc.gz
 	covered := coveredWords(v, ss)
 	person := make([]bool, v.Len())
 	for _, s := range ss {

@@ -17,7 +17,6 @@ import (
 var notOwnTypeYet = map[string]bool{
 	"grow-person": true, "grow-organization": true, "grow-address": true,
 	"affiliations": true, "org-lists": true, "labelled-addresses": true, "address-blocks": true, "grow": true,
-	"repeat-names": true, "header-names": true, "family-names": true, "repeat-orgs": true,
 	"drop-amount-rows": true,
 }
 
