@@ -6,7 +6,182 @@ import (
 	"github.com/redactd/redactd/engine/detect/gazetteer"
 	"github.com/redactd/redactd/engine/detect/pattern"
 	"github.com/redactd/redactd/engine/detect/view"
+	"github.com/redactd/redactd/engine/page"
 )
+
+// growPerson grows a Person span over the words next to it that belong to
+// the name: honorifics, ranks and offices before it (also one wrapped
+// from the line before), initials and a known first name before it, the
+// surname after a lone known first name, the names listed with it
+// (coordinatedBefore, coordinatedAfter), post-nominals after it and the
+// name's part wrapped onto the next line.
+type growPerson struct{}
+
+func (growPerson) grow(rc ruleContext, ss []page.Span) []page.Span {
+	v, gz := rc.v, rc.gz
+	var out []page.Span
+	for _, s := range ss {
+		if s.Category != page.Person {
+			continue
+		}
+		f := honorificsBefore(v, gz, wrappedHonorific(v, gz, initialsBefore(v, gz, firstNameBefore(v, gz, s.First))))
+		f = coordinatedBefore(v, gz, f)
+		l := wrappedAfter(v, gz, surnameAfter(v, gz, nameLineAfter(v, gz, s.First, s.Last)))
+		l = postNominalsAfter(v, gz, coordinatedAfter(v, gz, l))
+		if f < s.First || l > s.Last {
+			out = appendCore(out, v, f, l, page.Person, s.Score, s.Recognizer)
+		}
+	}
+	return out
+}
+
+// honorificsBefore returns the first word of up to two honorifics ("Dr.",
+// "Prof. Dr.", "Mme") right before word first on its line. Ranks and
+// offices ("General", "President") count too when capitalised: one rule
+// for all titles (isTitleWord, name_words.go).
+func honorificsBefore(v *view.View, gz *gazetteer.Gazetteers, first int) int {
+	f := first
+	for k := first - 1; k >= 0 && k >= first-2 && v.LineOf(k) == v.LineOf(first); k-- {
+		l := strings.TrimSuffix(v.CoreLower(k), ".")
+		if l == "" || strings.ContainsAny(v.Text[v.CoreEnd(k):v.WordEnd(k)], ",;:") {
+			break
+		}
+		if !gz.Titles.Has(l) && !((rankTitles[l] || offices[l]) && view.IsCapitalised(v.CoreText(k))) {
+			break
+		}
+		// One-letter titles ("M." for Monsieur) only in capitals with a dot.
+		if len(l) == 1 && v.CoreText(k) != strings.ToUpper(l)+"." {
+			break
+		}
+		f = k
+	}
+	return f
+}
+
+// Coordination: names listed with a name ("Kovalev, Lee and Phillips",
+// "Lang and Fowler") are names too when the gazetteers know them as first
+// names or surnames and they are neither ordinary words nor places.
+
+// knownName reports whether word i is a capitalised first name or surname
+// that is not also an ordinary word or a place.
+func knownName(v *view.View, gz *gazetteer.Gazetteers, i int) bool {
+	t, l := v.CoreText(i), v.CoreLower(i)
+	if !nameShaped(t) {
+		return false
+	}
+	f := gz.Lex[l]
+	return f&(gazetteer.FirstName|gazetteer.Surname) != 0 && f&(gazetteer.Common|gazetteer.City|gazetteer.Country|gazetteer.Title) == 0
+}
+
+// coordinatedAfter grows a name ending at last over the names listed
+// after it on its line and, where the paragraph wraps, the next.
+func coordinatedAfter(v *view.View, gz *gazetteer.Gazetteers, last int) int {
+	ln := v.LineOf(last)
+	_, end := v.Line(ln)
+	if v.FlowsOn(ln) {
+		_, end = v.Line(ln + 1) // a list wrapped onto the next line
+	}
+	for {
+		k := last + 1
+		switch {
+		case k < end && isConjunction(v.CoreLower(k)):
+			k++
+		case strings.HasPrefix(v.Text[v.CoreEnd(last):v.WordEnd(last)], ","):
+		default:
+			return last
+		}
+		if k >= end || !knownName(v, gz, k) && !coordName(v, gz, last, k) && !listTail(v, gz, last, k, end) {
+			return last
+		}
+		last = k
+		if k+1 < end && knownName(v, gz, k+1) && !strings.ContainsAny(v.Text[v.CoreEnd(k):v.WordEnd(k)], ",;:") {
+			last = k + 1
+		}
+	}
+}
+
+// coordinatedBefore grows a name starting at first over the names listed
+// before it on its line and, where the paragraph wraps, the one before.
+func coordinatedBefore(v *view.View, gz *gazetteer.Gazetteers, first int) int {
+	ln := v.LineOf(first)
+	lf, _ := v.Line(ln)
+	if ln > 0 && v.FlowsOn(ln-1) {
+		lf, _ = v.Line(ln - 1) // a list wrapped from the line before
+	}
+	for {
+		k := first - 1
+		switch {
+		case k > lf && isConjunction(v.CoreLower(k)):
+			k--
+		case k >= lf && strings.HasPrefix(v.Text[v.CoreEnd(k):v.WordEnd(k)], ","):
+		default:
+			return first
+		}
+		if k < lf || isConjunction(v.CoreLower(k)) || !knownName(v, gz, k) && !(k > lf && !view.EndsSentence(v, k-1) && coordName(v, gz, first, k)) {
+			return first
+		}
+		first = k
+	}
+}
+
+// Coordination with surnames that are also ordinary words or towns:
+// "Willis and Green were engineers", "founders: Mazzi, Bowman and Hill",
+// "Nadbath, Smith and Stanton". knownName refuses "Green", "Hill" and
+// "Stanton" on their own, rightly; listed with a name they are names.
+// The ordinary reading still wins where the word heads a phrase of its
+// own ("Hill Street", "Green Group"), names a firm's kin ("Smith and
+// Sons") or a date ("and April"), or where the neighbour is no name the
+// lists know ("Research and Development").
+
+// coordName reports whether word k, listed with the name word anchor
+// (the last word of the name before it or the first of the name after
+// it), is a name: a capitalised known surname or first name, ordinary
+// word and town allowed, but no country, title, street, unit or legal
+// word, no month or weekday, not followed by another capitalised word.
+func coordName(v *view.View, gz *gazetteer.Gazetteers, anchor, k int) bool {
+	t, l := v.CoreText(k), v.CoreLower(k)
+	if !nameShaped(t) || view.IsAllUpper(t) || stopwords[l] || kinWords[l] || orgHeads[l] || pattern.MonthNumber(l) > 0 || pattern.IsWeekday(l) {
+		return false
+	}
+	// Street types are allowed ("Hill", "Green"): they are streets only
+	// before or after a street name, which the test below refuses.
+	const not = gazetteer.Country | gazetteer.Title | gazetteer.Unit | gazetteer.LegalForm
+	f := gz.Lex[l]
+	if f&(gazetteer.FirstName|gazetteer.Surname) == 0 || f&not != 0 {
+		return false
+	}
+	// An ordinary word needs an anchor the lists know as a name: the
+	// model's "Research" does not make "Development" a name. A town
+	// ("Lopez", "Cantu") listed with any name is a name.
+	a := v.CoreLower(anchor)
+	if f&gazetteer.Common != 0 && (!nameShaped(v.CoreText(anchor)) || gz.Lex[a]&(gazetteer.FirstName|gazetteer.Surname) == 0 || gz.Lex[a]&gazetteer.Country != 0) {
+		return false
+	}
+	// "Hill Street", "Green Group": the word starts a phrase of its own.
+	_, end := v.Line(v.LineOf(k))
+	if k+1 < end && view.IsCapitalised(v.CoreText(k+1)) && !strings.ContainsAny(v.Text[v.CoreEnd(k):v.WordEnd(k)], ",;:.!?") {
+		return false
+	}
+	return true
+}
+
+// listTail reports whether word k, a month or weekday that is also a
+// first name ("April", "June"), ends a list of names: "Brandon, John,
+// Evan and April." It must follow "and" after a name that itself follows
+// a comma, and end the sentence.
+func listTail(v *view.View, gz *gazetteer.Gazetteers, last, k, end int) bool {
+	l := v.CoreLower(k)
+	if pattern.MonthNumber(l) == 0 && !pattern.IsWeekday(l) || !nameShaped(v.CoreText(k)) || gz.Lex[l]&gazetteer.FirstName == 0 {
+		return false
+	}
+	lf, _ := v.Line(v.LineOf(last))
+	if k-1 != last+1 || !isConjunction(v.CoreLower(k-1)) || last-1 < lf ||
+		!strings.HasPrefix(v.Text[v.CoreEnd(last-1):v.WordEnd(last-1)], ",") || !firstName(v, gz, last) || !firstName(v, gz, last-1) {
+		return false
+	}
+	tail := v.Text[v.CoreEnd(k):v.WordEnd(k)]
+	return view.EndsSentence(v, k) || k+1 == end && tail == ""
+}
 
 // Person growth beyond honorifics and lists: post-nominal letters after a
 // name ("Amanda Sultygov MD", "John Smith, Jr.") and names that wrap onto
@@ -77,11 +252,6 @@ func postNominalsAfter(v *view.View, gz *gazetteer.Gazetteers, last int) int {
 	}
 	return last
 }
-
-// notName are the lists whose words do not go on a name: ordinary
-// words, places, titles, company forms and street and unit words.
-const notName = gazetteer.Common | gazetteer.City | gazetteer.Country | gazetteer.Title | gazetteer.LegalForm |
-	gazetteer.StreetSuffix | gazetteer.StreetPrefix | gazetteer.Unit
 
 // nameContinues reports whether word i, the first word of a line, goes on
 // a name that ended the line before: a capitalised word that no list

@@ -57,3 +57,26 @@ func labelsField(v *view.View, i int) bool {
 	}
 	return i+1 < v.Len() && v.WordText(i+1) == ":"
 }
+
+// isConjunction reports whether l (lower case) joins the items of a list
+// ("and", "&", "und", "et", "y", "e", "en", "or").
+func isConjunction(l string) bool {
+	switch l {
+	case "and", "&", "und", "et", "y", "e", "en", "or":
+		return true
+	}
+	return false
+}
+
+// kinWords follow a founder's name in a firm's name, never a person's.
+var kinWords = gazetteer.MustWords("people", "kin")
+
+// notName are the lists whose words do not go on a name: ordinary
+// words, places, titles, company forms and street and unit words.
+const notName = gazetteer.Common | gazetteer.City | gazetteer.Country | gazetteer.Title | gazetteer.LegalForm |
+	gazetteer.StreetSuffix | gazetteer.StreetPrefix | gazetteer.Unit
+
+// firstName reports whether word i is a capitalised known first name.
+func firstName(v *view.View, gz *gazetteer.Gazetteers, i int) bool {
+	return nameShaped(v.CoreText(i)) && gz.Lex[v.CoreLower(i)]&gazetteer.FirstName != 0
+}

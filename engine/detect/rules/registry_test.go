@@ -12,14 +12,6 @@ import (
 	"unicode"
 )
 
-// notOwnTypeYet are the registered rules not yet in a type and a file of
-// their own (see TestRegistryFiles). The list only shrinks.
-var notOwnTypeYet = map[string]bool{
-	"grow-person": true, "grow-organization": true, "grow-address": true,
-	"affiliations": true, "org-lists": true, "labelled-addresses": true, "address-blocks": true, "grow": true,
-	"drop-amount-rows": true,
-}
-
 // TestRegistryFiles holds every registered rule to one rule, one type,
 // one file: its File is its name in snake case ("drop-title-only":
 // drop_title_only.go), and that file declares the rule's type (impl),
@@ -41,17 +33,8 @@ func TestRegistryFiles(t *testing.T) {
 		if _, err := os.Stat(filepath.Join("..", "testdata", "rules", r.Testdata)); err != nil || r.Testdata != r.Name {
 			t.Errorf("rule %s has no datadriven file testdata/rules/%s (Testdata %q)", r.Name, r.Name, r.Testdata)
 		}
-		problem := ownType(r, decls)
-		switch {
-		case problem != "" && !notOwnTypeYet[r.Name]:
+		if problem := ownType(r, decls); problem != "" {
 			t.Errorf("rule %s: %s", r.Name, problem)
-		case problem == "" && notOwnTypeYet[r.Name]:
-			t.Errorf("rule %s has its own type and file now: take it off notOwnTypeYet", r.Name)
-		}
-	}
-	for n := range notOwnTypeYet {
-		if !seen[n] {
-			t.Errorf("notOwnTypeYet names %s, which is no registered rule", n)
 		}
 	}
 }

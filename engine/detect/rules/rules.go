@@ -32,15 +32,11 @@ type Rule struct {
 	Scope string
 	// beforeMerge rules see the detectors' spans before they are merged.
 	beforeMerge bool
-	// growPart rules have no step of their own: the "grow" rule runs
-	// them all on the same merged spans (grow).
-	growPart bool
 	// merge: the spans are merged (view.Merge) after the rule.
 	merge bool
-	apply func(rc ruleContext, ss []page.Span) []page.Span
 	// impl is the rule's own type, declared with its methods in File: a
-	// step, or a part for the grow parts (nil while the rule still runs
-	// through apply).
+	// step, or a growPart, which has no step of its own (the grow rule
+	// runs the parts on the same merged spans).
 	impl any
 }
 
@@ -48,6 +44,12 @@ type Rule struct {
 // the spans after it.
 type step interface {
 	apply(rc ruleContext, ss []page.Span) []page.Span
+}
+
+// growPart is the type of a grow part: grow returns the spans it adds
+// to ss, which the grow rule merges with them.
+type growPart interface {
+	grow(rc ruleContext, ss []page.Span) []page.Span
 }
 
 // ruleContext is what a rule may read.
@@ -65,42 +67,46 @@ var Rules = []Rule{
 		Example: "There's Anna Karenina", Effect: `a model span starting at "There's" starts at the name`,
 		Scope: "the NER model's spans: leading words no entity begins with",
 		impl:  trimLeadingFunctionWords{}},
-	{Name: "grow-person", File: "grow.go", Testdata: "grow-person",
-		Kind: "grow", Category: page.Person, growPart: true,
+	{Name: "grow-person", File: "grow_person.go", Testdata: "grow-person",
+		Kind: "grow", Category: page.Person,
 		Example: "Please ask Dr. Jacob Smith today.", Effect: `"Jacob Smith" grows over "Dr."`,
-		Scope: "words next to a Person span: honorifics, ranks and offices before it, initials before it, a known first name before it, the surname after a lone known first name, names listed with it, post-nominals, a name wrapped onto the next line, the one unknown word after a lone first name on a line of two"},
-	{Name: "grow-organization", File: "grow_org.go", Testdata: "grow-organization",
-		Kind: "grow", Category: page.Organization, growPart: true,
+		Scope: "words next to a Person span: honorifics, ranks and offices before it, initials before it, a known first name before it, the surname after a lone known first name, names listed with it, post-nominals, a name wrapped onto the next line, the one unknown word after a lone first name on a line of two",
+		impl:  growPerson{}},
+	{Name: "grow-organization", File: "grow_organization.go", Testdata: "grow-organization",
+		Kind: "grow", Category: page.Organization,
 		Example: growOrgExample, Effect: `a model Organization "Google Public Data" grows over "Explorer" (no input was found where the built-in stack needs it; TestRuleExamples feeds the span alone)`,
-		Scope: "organization words next to an Organization span"},
+		Scope: "organization words next to an Organization span",
+		impl:  growOrganization{}},
 	{Name: "grow-address", File: "grow_address.go", Testdata: "grow-address",
-		Kind: "grow", Category: page.Address, growPart: true,
+		Kind: "grow", Category: page.Address,
 		Example: "It is at 1121 Maple Avenue Apt. 676 Hamilton ON for the mail.", Effect: `"1121 Maple Avenue" grows over "Apt. 676 Hamilton ON"`,
-		Scope: "the rest of an address's line and the unit, town, postcode and country lines under it"},
-	{Name: "affiliations", File: "grow_org.go", Testdata: "affiliations",
-		Kind: "grow", Category: page.Organization, growPart: true,
+		Scope: "the rest of an address's line and the unit, town, postcode and country lines under it",
+		impl:  growAddress{}},
+	{Name: "affiliations", File: "affiliations.go", Testdata: "affiliations",
+		Kind: "grow", Category: page.Organization,
 		Example: affiliationExample, Effect: `the field "Muckrockcom" between two people is an Organization (the built-in model reads it as a third person; TestRuleExamples feeds the two people's spans)`,
-		Scope: "a short field between a Person span and another contact field"},
-	{Name: "org-lists", File: "grow_org.go", Testdata: "org-lists",
-		Kind: "grow", Category: page.Organization, growPart: true,
+		Scope: "a short field between a Person span and another contact field",
+		impl:  affiliations{}},
+	{Name: "org-lists", File: "org_lists.go", Testdata: "org-lists",
+		Kind: "grow", Category: page.Organization,
 		Example: orgListExample, Effect: `"Transunion", listed between two found organizations, is one`,
-		Scope: "short runs of organization words listed with an Organization span"},
-	{Name: "labelled-addresses", File: "grow_address.go", Testdata: "labelled-addresses",
-		Kind: "grow", Category: page.Address, growPart: true,
+		Scope: "short runs of organization words listed with an Organization span",
+		impl:  orgLists{}},
+	{Name: "labelled-addresses", File: "labelled_addresses.go", Testdata: "labelled-addresses",
+		Kind: "grow", Category: page.Address,
 		Example: "My zip code is 35649", Effect: `"35649" after an address label is an Address`,
-		Scope: "what follows an address label when it holds a number or a known place"},
-	{Name: "address-blocks", File: "grow_address.go", Testdata: "address-blocks",
-		Kind: "grow", Category: page.Address, growPart: true,
+		Scope: "what follows an address label when it holds a number or a known place",
+		impl:  labelledAddresses{}},
+	{Name: "address-blocks", File: "address_blocks.go", Testdata: "address-blocks",
+		Kind: "grow", Category: page.Address,
 		Example: addressBlockExample, Effect: "a block of short address lines is an Address (with the recognizers alone: the built-in model finds such blocks itself)",
-		Scope: "two or more short lines made only of address words, each with evidence"},
+		Scope: "two or more short lines made only of address words, each with evidence",
+		impl:  addressBlocks{}},
 	{Name: "grow", File: "grow.go", Testdata: "grow",
 		Kind:    "grow",
 		Example: "Please ask Dr. Jacob Smith today.", Effect: "applies the enabled grow parts above to the merged spans at once and merges the result",
 		Scope: "the step that runs the grow-* parts; off, no part runs",
-		apply: func(rc ruleContext, ss []page.Span) []page.Span {
-			on := func(name string) bool { return !slices.Contains(rc.off, name) }
-			return view.Merge(append(ss, grow(rc.v, rc.gz, ss, on)...))
-		}},
+		impl:  grow{}},
 	{Name: "repeat-names", File: "repeat_names.go", Testdata: "repeat-names",
 		Kind: "grow", Category: page.Person,
 		Example: "Ramona Betancourt wrote it. Ask Betancourt.", Effect: `the second "Betancourt", which the built-in stack leaves, is masked as a word of "Ramona Betancourt"`,
@@ -121,11 +127,11 @@ var Rules = []Rule{
 		Example: "Heerenveen won 4-2 at Groningen on Sunday. Heerenveen are now top, and Groningen sixth.", Effect: `the first "Groningen", which the built-in model leaves, is masked as the second is`,
 		Scope: "other occurrences on the page of an Organization span's words, in order (one word: no ordinary word, title, month, weekday or nationality, or initials such as \"ISIL\"; no country), where no span covers them",
 		merge: true, impl: repeatOrgs{}},
-	{Name: "drop-amount-rows", File: "amounts.go", Testdata: "drop-amount-rows",
+	{Name: "drop-amount-rows", File: "drop_amount_rows.go", Testdata: "drop-amount-rows",
 		Kind: "drop", Category: page.Address,
 		Example: "Wifi 16 GB Zilver 1 € 399,00 21% € 399,00", Effect: "a model Address over an invoice row is dropped (the built-in model no longer reads this row so; TestRuleExamples feeds the span)",
 		Scope: "the NER model's Address spans holding a money amount and nothing only an address holds",
-		apply: func(rc ruleContext, ss []page.Span) []page.Span { return dropAmountRows(rc.p, rc.v, rc.gz, ss) }},
+		impl:  dropAmountRows{}},
 	{Name: "drop-common-words", File: "drop_common_words.go", Testdata: "drop-common-words",
 		Kind: "drop", Category: page.Person,
 		Example: "Notes\nSummary", Effect: "a model Person of one ordinary word alone is dropped (the built-in model reads this \"Notes\" as an Organization; TestRuleExamples feeds a Person span)",
@@ -183,14 +189,11 @@ var Rules = []Rule{
 func applyRules(rc ruleContext, ss []page.Span, beforeMerge bool, off []string) []page.Span {
 	rc.off = off
 	for _, r := range Rules {
-		if r.growPart || r.beforeMerge != beforeMerge || slices.Contains(off, r.Name) {
+		st, ok := r.impl.(step)
+		if !ok || r.beforeMerge != beforeMerge || slices.Contains(off, r.Name) {
 			continue
 		}
-		if st, ok := r.impl.(step); ok {
-			ss = st.apply(rc, ss)
-		} else {
-			ss = r.apply(rc, ss)
-		}
+		ss = st.apply(rc, ss)
 		if r.merge {
 			ss = view.Merge(ss)
 		}
@@ -246,4 +249,13 @@ func setOf(ws ...string) map[string]bool {
 		m[w] = true
 	}
 	return m
+}
+
+// appendCore appends the span of words first..last without the
+// punctuation around them.
+func appendCore(out []page.Span, v *view.View, first, last int, c page.Category, score float32, rec string) []page.Span {
+	if sp, ok := v.CoreSpan(first, last, c, score, rec); ok {
+		out = append(out, sp)
+	}
+	return out
 }

@@ -13,7 +13,10 @@ import (
 // for their mix of numbers and capitalised words; a real address next to
 // a price still has a street, unit, post-box, place or country word, a
 // US state code or a postcode (see addressAnchor) and stays.
-func dropAmountRows(p *page.Page, v *view.View, gz *gazetteer.Gazetteers, ss []page.Span) []page.Span {
+type dropAmountRows struct{}
+
+func (dropAmountRows) apply(rc ruleContext, ss []page.Span) []page.Span {
+	p, v, gz := rc.p, rc.v, rc.gz
 	out := ss[:0]
 	for _, s := range ss {
 		if s.Category == page.Address && s.Recognizer == nerRecognizer && amountRow(p, v, gz, s) {
