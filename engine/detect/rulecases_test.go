@@ -51,6 +51,12 @@ import (
 // is not text), and "layout=bottom" sets the last line across the
 // bottom edge. Without it words have no geometry.
 //
+// A file of testdata/rules named after a rule of the registry holds that
+// rule's cases (rules.TestRegistryFiles requires one for every rule), and
+// one of its run cases must give other spans with the rule switched off
+// (Options.DisabledRules), so that the file tests the rule it is named
+// after.
+//
 // Adding a case needs no Go; `go test -run TestRuleCases ./engine/detect/
 // -rewrite` rewrites the expectations from what the code does (read the
 // diff before committing it).
