@@ -174,7 +174,7 @@ func (a *addressFinder) find(v *view.View) []page.Span {
 	if len(parts) == 0 {
 		return nil
 	}
-	return a.join(v, parts)
+	return joinParts(v, a.gz, parts)
 }
 
 // wrapTail is how many words before a line break, and wrapHead how many
@@ -216,7 +216,7 @@ func (a *addressFinder) acrossWraps(v *view.View, lines []part) []part {
 		}
 		street := j > 0 && lines[j-1].kind != partPostal && lines[j-1].last == first-1 && from == first
 		for _, p := range a.line(v, from, to, street) {
-			if p.first < end && p.last >= end && !explained(v, lines[j:], p, end) && a.crossingHolds(v, p, end) {
+			if p.first < end && p.last >= end && !explained(v, lines[j:], p, end) && crossingHolds(v, a.gz, p, end) {
 				out = append(out, p)
 			}
 		}
@@ -258,7 +258,7 @@ func digitIn(v *view.View, f, e int) bool {
 // ("... 81365" / "CAN I ...", "... 02706" / "Mary said") as the city, so
 // the place must be a known city or country that is neither a first name,
 // a common word nor a code.
-func (a *addressFinder) crossingHolds(v *view.View, p part, brk int) bool {
+func crossingHolds(v *view.View, gz *gazetteer.Gazetteers, p part, brk int) bool {
 	for i := brk; i <= p.last; i++ {
 		if _, e := v.WordRange(i); v.Text[e-1] == ':' {
 			return false
@@ -275,10 +275,10 @@ func (a *addressFinder) crossingHolds(v *view.View, p part, brk int) bool {
 		ws = append(ws, v.CoreLower(i))
 	}
 	name := strings.Join(ws, " ")
-	if _, first := a.gz.FirstNames[name]; first || a.gz.Common.Has(name) || len(name) <= 3 {
+	if _, first := gz.FirstNames[name]; first || gz.Common.Has(name) || len(name) <= 3 {
 		return false
 	}
-	return a.gz.Cities.Has(name) || a.gz.Countries.Has(name)
+	return gz.Cities.Has(name) || gz.Countries.Has(name)
 }
 
 // numberAfter reports whether the only word of p after the line break
@@ -380,7 +380,7 @@ func (a *addressFinder) line(v *view.View, first, end int, street bool) []part {
 		}
 		afterStreet := street && i == first || len(out) > 0 && out[len(out)-1].kind != partPostal && i-out[len(out)-1].last <= 1
 		if l := lw(v, i, first, end); l == "corner" {
-			if n := a.corner(v, i, first, end); n > i {
+			if n := corner(v, a.gz, i, first, end); n > i {
 				s := i
 				if lw(v, i-1, first, end) == "the" {
 					s = i - 1
@@ -391,8 +391,8 @@ func (a *addressFinder) line(v *view.View, first, end int, street bool) []part {
 			continue
 		}
 		if p, ok := a.street(v, i, first, end); ok {
-			p.first = a.unitBefore(v, p.first, first, end)
-			p.last = a.unitAfter(v, p.last, first, end)
+			p.first = unitBefore(v, a.gz, p.first, first, end)
+			p.last = unitAfter(v, a.gz, p.last, first, end)
 			out = append(out, p)
 			i = p.last
 			continue
@@ -408,7 +408,7 @@ func (a *addressFinder) line(v *view.View, first, end int, street bool) []part {
 			continue
 		}
 		if a.standaloneUnits[lw(v, i, first, end)] {
-			if n := a.unitAfter(v, i-1, first, end); n > i-1 {
+			if n := unitAfter(v, a.gz, i-1, first, end); n > i-1 {
 				out = append(out, part{first: i, last: n, score: 0.5, kind: partUnit})
 				i = n
 			}
@@ -436,10 +436,10 @@ func (a *addressFinder) street(v *view.View, i, first, end int) (part, bool) {
 		}
 		for k := i + 1; k < end && k <= i+5; k++ {
 			l := lw(v, k, first, end)
-			if k > i+1 && a.isSuffixType(l, v.CoreText(k)) {
+			if k > i+1 && isSuffixType(a.gz, l, v.CoreText(k)) {
 				e := k
 				// "Willow Creek Road": the last of several types.
-				for e+1 < end && !endsClause(v, e) && a.isSuffixType(lw(v, e+1, first, end), v.CoreText(e+1)) && view.IsCapitalised(v.CoreText(e+1)) {
+				for e+1 < end && !endsClause(v, e) && isSuffixType(a.gz, lw(v, e+1, first, end), v.CoreText(e+1)) && view.IsCapitalised(v.CoreText(e+1)) {
 					e++
 				}
 				if d := lw(v, e+1, first, end); isDirectional(d) && !endsClause(v, e) {
@@ -451,7 +451,7 @@ func (a *addressFinder) street(v *view.View, i, first, end int) (part, bool) {
 			// Queens Sq"); further in, it is another part's number.
 			// An abbreviation inside the name does not end it: "22 St.
 			// Paul Street".
-			if !a.streetNameWord(v, k) || endsClause(v, k) && !abbrevInName(v, k, end) || k > i+1 && pattern.AllDigits(v.CoreText(k)) {
+			if !streetNameWord(v, a.gz, k) || endsClause(v, k) && !abbrevInName(v, k, end) || k > i+1 && pattern.AllDigits(v.CoreText(k)) {
 				break
 			}
 		}
@@ -476,14 +476,14 @@ func (a *addressFinder) street(v *view.View, i, first, end int) (part, bool) {
 	// on Anderson Street", "the shop at Chloupková Street". Its first word
 	// must be no ordinary word: "on Main Street", "at Wall Street" name no
 	// one's home.
-	if k, ok := a.namedStreet(v, i, first, end); ok {
+	if k, ok := namedStreet(v, a.gz, i, first, end); ok {
 		return part{first: i, last: k, score: 0.55, kind: partStreet}, true
 	}
 	// Name then suffix type then number: "Berliner Straße 5", "Main Street 5".
 	if view.IsCapitalised(t) && !addrNameStop[w] {
 		for k := i + 1; k < end && k <= i+3; k++ {
 			l := lw(v, k, first, end)
-			if a.isSuffixType(l, v.CoreText(k)) && k+1 < end && houseNumber.MatchString(tw(v, k+1, first, end)) {
+			if isSuffixType(a.gz, l, v.CoreText(k)) && k+1 < end && houseNumber.MatchString(tw(v, k+1, first, end)) {
 				return part{first: i, last: k + 1, score: 0.65, kind: partStreet}, true
 			}
 			if !view.IsCapitalised(v.CoreText(k)) || endsClause(v, k) {
@@ -501,17 +501,17 @@ var placePreps = gazetteer.MustWords("context", "place-prep")
 // namedStreet matches a capitalised street name of one to three words and
 // a capitalised suffix type at i, after a preposition of place, and returns
 // the last word (after further types: "Anderson Street Street").
-func (a *addressFinder) namedStreet(v *view.View, i, first, end int) (int, bool) {
+func namedStreet(v *view.View, gz *gazetteer.Gazetteers, i, first, end int) (int, bool) {
 	t, w := tw(v, i, first, end), lw(v, i, first, end)
 	if i == first || !placePreps[lw(v, i-1, first, end)] || endsClause(v, i-1) || !view.IsCapitalised(t) || view.IsAllUpper(t) ||
-		addrNameStop[w] || a.gz.Lex[w]&(gazetteer.Common|gazetteer.StreetSuffix|gazetteer.StreetPrefix) != 0 || !isLetters(w) {
+		addrNameStop[w] || gz.Lex[w]&(gazetteer.Common|gazetteer.StreetSuffix|gazetteer.StreetPrefix) != 0 || !isLetters(w) {
 		return 0, false
 	}
 	for k := i + 1; k < end && k <= i+3; k++ {
 		kt := v.CoreText(k)
-		if a.isSuffixType(lw(v, k, first, end), kt) && view.IsCapitalised(kt) {
+		if isSuffixType(gz, lw(v, k, first, end), kt) && view.IsCapitalised(kt) {
 			e := k
-			for e+1 < end && !endsClause(v, e) && a.isSuffixType(lw(v, e+1, first, end), v.CoreText(e+1)) && view.IsCapitalised(v.CoreText(e+1)) {
+			for e+1 < end && !endsClause(v, e) && isSuffixType(gz, lw(v, e+1, first, end), v.CoreText(e+1)) && view.IsCapitalised(v.CoreText(e+1)) {
 				e++
 			}
 			return e, true
@@ -529,7 +529,7 @@ func (a *addressFinder) namedStreet(v *view.View, i, first, end int) (int, bool)
 // first holding a number or a street type, the second ending with a
 // street type ("corner of Page 4 and Figure 2" is none).
 // It returns the last word, or i when there is none.
-func (a *addressFinder) corner(v *view.View, i, first, end int) int {
+func corner(v *view.View, gz *gazetteer.Gazetteers, i, first, end int) int {
 	if lw(v, i+1, first, end) != "of" {
 		return i
 	}
@@ -546,14 +546,14 @@ func (a *addressFinder) corner(v *view.View, i, first, end int) int {
 		if !name(k) {
 			return i
 		}
-		proof = proof || view.HasDigit(tw(v, k, first, end)) || a.isSuffixType(lw(v, k, first, end), tw(v, k, first, end))
+		proof = proof || view.HasDigit(tw(v, k, first, end)) || isSuffixType(gz, lw(v, k, first, end), tw(v, k, first, end))
 	}
 	if !proof || k == i+2 || k >= end || lw(v, k, first, end) == "or" {
 		return i
 	}
 	for j := k + 1; j < end && j <= k+4; j++ {
 		t, l := tw(v, j, first, end), lw(v, j, first, end)
-		if j > k+1 && (a.isSuffixType(l, t) || lower && a.gz.StreetSuffix.Has(strings.TrimSuffix(l, "."))) {
+		if j > k+1 && (isSuffixType(gz, l, t) || lower && gz.StreetSuffix.Has(strings.TrimSuffix(l, "."))) {
 			return j
 		}
 		if !name(j) {
@@ -655,11 +655,11 @@ func hasLetter(s string) bool {
 	return false
 }
 
-func (a *addressFinder) isSuffixType(l, t string) bool {
+func isSuffixType(gz *gazetteer.Gazetteers, l, t string) bool {
 	if l == "" {
 		return false
 	}
-	if a.gz.StreetSuffix.Has(l) || strings.HasSuffix(l, ".") && a.gz.StreetSuffix.Has(l[:len(l)-1]) {
+	if gz.StreetSuffix.Has(l) || strings.HasSuffix(l, ".") && gz.StreetSuffix.Has(l[:len(l)-1]) {
 		// Abbreviations count only as written with a capital or a dot;
 		// short types of other languages are whole words, written in
 		// lower case after the name ("Király utca 15", "Erzsébet tér 9",
@@ -683,7 +683,7 @@ func isASCII(s string) bool {
 
 // streetNameWord reports whether word k may be part of a street name
 // between the house number and the street type.
-func (a *addressFinder) streetNameWord(v *view.View, k int) bool {
+func streetNameWord(v *view.View, gz *gazetteer.Gazetteers, k int) bool {
 	t := v.CoreText(k)
 	l := v.CoreLower(k)
 	if addrNameStop[l] || !hasLetter(l) && !houseNumber.MatchString(t) || isLink(v.WordText(k)) {
@@ -711,7 +711,7 @@ func isDirectional(l string) bool {
 
 // unitAfter extends an address ending at word last over a following unit
 // ("Apt. 305", "Suite 603", "#12", "Unit 4B"), possibly after a comma.
-func (a *addressFinder) unitAfter(v *view.View, last, first, end int) int {
+func unitAfter(v *view.View, gz *gazetteer.Gazetteers, last, first, end int) int {
 	k := last + 1
 	l := lw(v, k, first, end)
 	if l == "" {
@@ -720,7 +720,7 @@ func (a *addressFinder) unitAfter(v *view.View, last, first, end int) int {
 	if strings.HasPrefix(l, "#") && len(l) > 1 && houseNumber.MatchString(l[1:]) {
 		return k
 	}
-	if a.unitWord(l) && unitNumber(tw(v, k+1, first, end)) {
+	if unitWord(gz, l) && unitNumber(tw(v, k+1, first, end)) {
 		return k + 1
 	}
 	return last
@@ -728,8 +728,8 @@ func (a *addressFinder) unitAfter(v *view.View, last, first, end int) int {
 
 // unitWord reports whether l (lower case) designates a unit: "apt.",
 // "suite", "flat", "#".
-func (a *addressFinder) unitWord(l string) bool {
-	return a.gz.Units.Has(l) || a.gz.Units.Has(strings.TrimSuffix(l, "."))
+func unitWord(gz *gazetteer.Gazetteers, l string) bool {
+	return gz.Units.Has(l) || gz.Units.Has(strings.TrimSuffix(l, "."))
 }
 
 // unitNumber reports whether t may number a unit: "305", "#12", "4B", "C".
@@ -741,7 +741,7 @@ func unitNumber(t string) bool {
 // before it ("Flat 4B, 221 MG Road", "Unit 7 / 45 George Street",
 // "Apartment 3B 221 Baker Street"), as British, Indian and Australian
 // addresses put it.
-func (a *addressFinder) unitBefore(v *view.View, s, first, end int) int {
+func unitBefore(v *view.View, gz *gazetteer.Gazetteers, s, first, end int) int {
 	k := s - 1
 	if k >= first && v.Word(k).Text == "/" {
 		k--
@@ -749,7 +749,7 @@ func (a *addressFinder) unitBefore(v *view.View, s, first, end int) int {
 	if k-1 < first || !unitNumber(tw(v, k, first, end)) {
 		return s
 	}
-	if unit := lw(v, k-1, first, end); !a.unitWord(unit) || unit == "#" || endsClause(v, k-1) {
+	if unit := lw(v, k-1, first, end); !unitWord(gz, unit) || unit == "#" || endsClause(v, k-1) {
 		return s
 	}
 	if endsClause(v, k) && !strings.HasSuffix(v.Word(k).Text, ",") {
@@ -822,26 +822,26 @@ func (a *addressFinder) postal(v *view.View, i, first, end int, afterStreet bool
 		}
 		if m := zipUS.FindStringSubmatch(tw(v, i+n, first, end)); m != nil {
 			if states, ok := a.gz.USZip3[m[1][:3]]; ok && strings.Contains(states, st.abbr) {
-				return part{first: a.cityBefore(v, i, first), last: i + n, score: 0.8, kind: partPostal}, true
+				return part{first: cityBefore(v, a.gz, i, first), last: i + n, score: 0.8, kind: partPostal}, true
 			}
 		}
 	}
 	// UK: "SW1A 1AA", "M1 1AE", "SW1A1AA".
 	digit := view.HasDigit(t)
 	if digit && len(t) <= 4 && view.IsAllUpper(t) && a.gz.GBOutward.Has(t) && ukInward.MatchString(tw(v, i+1, first, end)) {
-		return part{first: a.cityBefore(v, i, first), last: i + 1, score: 0.8, kind: partPostal}, true
+		return part{first: cityBefore(v, a.gz, i, first), last: i + 1, score: 0.8, kind: partPostal}, true
 	}
 	if !digit {
 		return part{}, false
 	}
 	if m := ukCompact.FindStringSubmatch(t); len(t) >= 5 && len(t) <= 7 && m != nil && a.gz.GBOutward.Has(m[1]) {
-		return part{first: a.cityBefore(v, i, first), last: i, score: 0.7, kind: partPostal}, true
+		return part{first: cityBefore(v, a.gz, i, first), last: i, score: 0.7, kind: partPostal}, true
 	}
 	// Canada: "T2P 1J9", "T2P1J9".
 	if len(t) == 3 && caFSA.MatchString(t) && a.gz.CAFSA.Has(t) && caLDU.MatchString(tw(v, i+1, first, end)) {
 		s := i
 		if caProvinces[tw(v, i-1, first, end)] {
-			s = a.cityBefore(v, i-1, first)
+			s = cityBefore(v, a.gz, i-1, first)
 		}
 		return part{first: s, last: i + 1, score: 0.8, kind: partPostal}, true
 	}
@@ -978,7 +978,7 @@ func (a *addressFinder) usState(v *view.View, i, first, end int) (stateMatch, bo
 // cityBefore extends a postcode at i to the left over a city name: up to
 // three capitalised words, the last of which may end with a comma
 // ("Springfield, IL"). It returns the first word.
-func (a *addressFinder) cityBefore(v *view.View, i, first int) int {
+func cityBefore(v *view.View, gz *gazetteer.Gazetteers, i, first int) int {
 	s := i
 	for k := i - 1; k >= first && k >= i-3; k-- {
 		t := v.CoreText(k)
@@ -1021,17 +1021,17 @@ func (a *addressFinder) cityAfter(v *view.View, i, first, end int, any bool) int
 	return i - 1
 }
 
-// join merges the parts of one address: a street followed, on the same
+// joinParts merges the parts of one address: a street followed, on the same
 // line or the next few, by units, a city line and a postcode becomes one
 // span; parts that stand alone become spans of their own.
-func (a *addressFinder) join(v *view.View, parts []part) []page.Span {
+func joinParts(v *view.View, gz *gazetteer.Gazetteers, parts []part) []page.Span {
 	var out []page.Span
 	for i := 0; i < len(parts); {
 		p := parts[i]
 		score := p.score
 		j := i + 1
 		for j < len(parts) && parts[j].kind != partStreet && parts[j].kind != partBox &&
-			parts[j-1].kind != partPostal && a.adjacent(v, parts[j-1].last, parts[j].first) {
+			parts[j-1].kind != partPostal && adjacentPart(v, gz, parts[j-1].last, parts[j].first) {
 			p.last = parts[j].last
 			score = max(score, parts[j].score) + 0.05
 			j++
@@ -1041,7 +1041,7 @@ func (a *addressFinder) join(v *view.View, parts []part) []page.Span {
 		} else if p.kind == partStreet || p.kind == partPostal {
 			// A lone street or postcode line followed by a city or country
 			// line: "12 Main St" / "Springfield".
-			if k := a.placeLineAfter(v, p.last); k > p.last {
+			if k := placeLineAfter(v, gz, p.last); k > p.last {
 				p.last = k
 				score += 0.05
 			}
@@ -1057,30 +1057,30 @@ func (a *addressFinder) join(v *view.View, parts []part) []page.Span {
 	return out
 }
 
-// adjacent reports whether an address part ending at word a continues
+// adjacentPart reports whether an address part ending at word a continues
 // with a part starting at word b: on the same line with at most three
 // words between (a city), or on one of the next three lines with only
 // place-like lines between.
-func (a *addressFinder) adjacent(v *view.View, last, next int) bool {
+func adjacentPart(v *view.View, gz *gazetteer.Gazetteers, last, next int) bool {
 	la, lb := v.LineOf(last), v.LineOf(next)
 	if la == lb {
 		return next-last <= 4
 	}
-	if lb-la > 3 || next != v.LineFirst(next) && !a.placeWords(v, v.LineFirst(next), next) {
+	if lb-la > 3 || next != v.LineFirst(next) && !placeWords(v, gz, v.LineFirst(next), next) {
 		return false
 	}
 	for k := la + 1; k < lb; k++ {
 		f, e := v.Line(k)
-		if !a.placeWords(v, f, e) {
+		if !placeWords(v, gz, f, e) {
 			return false
 		}
 	}
-	return last == v.LineEnd(last)-1 || a.placeWords(v, last+1, v.LineEnd(last))
+	return last == v.LineEnd(last)-1 || placeWords(v, gz, last+1, v.LineEnd(last))
 }
 
 // placeWords reports whether words [f, e) are a short run of capitalised
 // words (a city, region or country line), possibly with commas.
-func (a *addressFinder) placeWords(v *view.View, f, e int) bool {
+func placeWords(v *view.View, gz *gazetteer.Gazetteers, f, e int) bool {
 	if e-f > 4 {
 		return false
 	}
@@ -1098,12 +1098,12 @@ func (a *addressFinder) placeWords(v *view.View, f, e int) bool {
 
 // placeLineAfter extends an address ending a line over the next line when
 // that line is a known city or country; it returns the new last word.
-func (a *addressFinder) placeLineAfter(v *view.View, last int) int {
+func placeLineAfter(v *view.View, gz *gazetteer.Gazetteers, last int) int {
 	if last != v.LineEnd(last)-1 || v.LineOf(last)+1 >= v.Lines() {
 		return last
 	}
 	f, e := v.Line(v.LineOf(last) + 1)
-	if e-f == 0 || e-f > 3 || !a.placeWords(v, f, e) {
+	if e-f == 0 || e-f > 3 || !placeWords(v, gz, f, e) {
 		return last
 	}
 	var ws []string
@@ -1111,7 +1111,7 @@ func (a *addressFinder) placeLineAfter(v *view.View, last int) int {
 		ws = append(ws, v.CoreLower(i))
 	}
 	name := strings.Join(ws, " ")
-	if a.gz.Cities.Has(name) || a.gz.Countries.Has(name) {
+	if gz.Cities.Has(name) || gz.Countries.Has(name) {
 		return e - 1
 	}
 	return last

@@ -104,7 +104,7 @@ type nameTok struct {
 	poss bool
 }
 
-func (n *nameFinder) tok(v *view.View, i int) nameTok {
+func nameTokAt(v *view.View, gz *gazetteer.Gazetteers, i int) nameTok {
 	c := v.CoreText(i)
 	l := v.CoreLower(i)
 	t := nameTok{core: c, low: l, shaped: nameShaped(c), initial: isInitial(c), particle: particles[l]}
@@ -116,16 +116,16 @@ func (n *nameFinder) tok(v *view.View, i int) nameTok {
 				break
 			}
 		}
-		f := n.gz.Lex[l]
+		f := gz.Lex[l]
 		if f&(gazetteer.FirstName|gazetteer.Surname) == 0 && !isASCII(l) {
 			// The name lists are written without accents: "Océane",
 			// "Hélène", "Jürgen" are known as "oceane", "helene", "jurgen".
-			f |= n.gz.Lex[gazetteer.FoldAccents(l)] & (gazetteer.FirstName | gazetteer.TopFirstName | gazetteer.Surname)
+			f |= gz.Lex[gazetteer.FoldAccents(l)] & (gazetteer.FirstName | gazetteer.TopFirstName | gazetteer.Surname)
 		}
 		t.first = f&gazetteer.FirstName != 0
 		t.top = f&gazetteer.TopFirstName != 0
 		t.surname = f&gazetteer.Surname != 0
-		t.noname = stopwords[l] || f&gazetteer.Country != 0 || n.notName(l, f)
+		t.noname = stopwords[l] || f&gazetteer.Country != 0 || notNameWord(gz, l, f)
 		t.common = t.noname || f&gazetteer.Common != 0 || pattern.MonthNumber(l) > 0 || pattern.IsWeekday(l)
 		t.city = f&gazetteer.City != 0
 	}
@@ -143,31 +143,31 @@ func (n *nameFinder) tok(v *view.View, i int) nameTok {
 	return t
 }
 
-// notName reports whether l is a word of addresses or company names
+// notNameWord reports whether l is a word of addresses or company names
 // ("Street", "Apt", "Ltd"): such a capitalised word is no evidence of a
 // person.
-func (n *nameFinder) notName(l string, f uint32) bool {
+func notNameWord(gz *gazetteer.Gazetteers, l string, f uint32) bool {
 	const addrOrLegal = gazetteer.StreetSuffix | gazetteer.StreetPrefix | gazetteer.Unit | gazetteer.LegalForm
 	if f&addrOrLegal != 0 {
 		return true
 	}
 	// "S.A.", "Co." are legal forms once normalised.
-	return strings.ContainsAny(l, ".-'") && n.gz.Is(gazetteer.NormLegal(l), gazetteer.LegalForm)
+	return strings.ContainsAny(l, ".-'") && gz.Is(gazetteer.NormLegal(l), gazetteer.LegalForm)
 }
 
 // inAddress reports whether the name [s, e] of line [first, end) sits in
 // a street: after a house number or a prefix street type ("15 Via Carlo
 // Cattaneo", "Rua Joaquim ..."), or before a street type ("Koontz Lane").
-func (n *nameFinder) inAddress(v *view.View, s, e, first, end int) bool {
+func inAddress(v *view.View, gz *gazetteer.Gazetteers, s, e, first, end int) bool {
 	if s > first {
 		p := v.CoreLower(s - 1)
-		if houseNumber.MatchString(p) || n.gz.StreetPrefix.Has(p) || n.gz.StreetPrefix.Has(strings.TrimSuffix(p, ".")) {
+		if houseNumber.MatchString(p) || gz.StreetPrefix.Has(p) || gz.StreetPrefix.Has(strings.TrimSuffix(p, ".")) {
 			return true
 		}
 	}
 	if e+1 < end {
 		q := strings.TrimSuffix(v.CoreLower(e+1), ".")
-		if n.gz.StreetSuffix.Has(q) && view.IsCapitalised(v.CoreText(e+1)) && !isPostNominal(v.CoreText(e+1)) || houseNumber.MatchString(q) && e+2 >= end {
+		if gz.StreetSuffix.Has(q) && view.IsCapitalised(v.CoreText(e+1)) && !isPostNominal(v.CoreText(e+1)) || houseNumber.MatchString(q) && e+2 >= end {
 			return true
 		}
 	}
@@ -178,16 +178,16 @@ func (n *nameFinder) inAddress(v *view.View, s, e, first, end int) bool {
 // name of two to four words on their line ("San Diego", "Los Angeles",
 // "Santa Clara"): first names and surnames are often the words of Spanish
 // and Portuguese place names.
-func (n *nameFinder) inPlaceName(v *view.View, s, e, first, end int) bool {
+func inPlaceName(v *view.View, gz *gazetteer.Gazetteers, s, e, first, end int) bool {
 	const longest = 4
 	for a := max(first, e-longest+1); a <= s; a++ {
-		if n.gz.Lex[v.CoreLower(a)]&gazetteer.MultiStart == 0 {
+		if gz.Lex[v.CoreLower(a)]&gazetteer.MultiStart == 0 {
 			continue
 		}
 		phrase := v.CoreLower(a)
 		for b := a + 1; b < min(end, a+longest); b++ {
 			phrase += " " + v.CoreLower(b)
-			if b >= e && (n.gz.Cities.Has(phrase) || n.gz.Countries.Has(phrase)) {
+			if b >= e && (gz.Cities.Has(phrase) || gz.Countries.Has(phrase)) {
 				return true
 			}
 		}
@@ -212,18 +212,18 @@ func (n *nameFinder) find(v *view.View) []page.Span {
 			continue
 		}
 		lower := isLowerLine(v, first, end)
-		out = append(out, n.contextNames(v, first, end, lower)...)
+		out = append(out, contextNames(v, n.gz, first, end, lower)...)
 		if lower {
 			out = append(out, n.lowerNames(v, first, end)...)
 			continue
 		}
 		toks := buf[:end-first]
 		for i := first; i < end; i++ {
-			toks[i-first] = n.tok(v, i)
+			toks[i-first] = nameTokAt(v, n.gz, i)
 		}
 		for i := 0; i < len(toks); {
 			s, e, score := n.at(toks, i)
-			if score == 0 && n.cued(toks, i) {
+			if score == 0 && cued(n.gz, toks, i) {
 				s, e, score = i, extend(toks, i, 3), 0.6
 			}
 			if score == 0 {
@@ -234,10 +234,10 @@ func (n *nameFinder) find(v *view.View) []page.Span {
 			if n, _ := n.org.legalAt(v, first+e+1, end); n > 0 {
 				continue // "Boston Consulting Group": the organization's
 			}
-			if n.inAddress(v, first+s, first+e, first, end) {
+			if inAddress(v, n.gz, first+s, first+e, first, end) {
 				continue // the address recognizer's
 			}
-			if n.inPlaceName(v, first+s, first+e, first, end) {
+			if inPlaceName(v, n.gz, first+s, first+e, first, end) {
 				continue // "San Diego", "Los Angeles": a town, not a person
 			}
 			if e+1 < len(toks) && toks[e+1].shaped && toks[e+1].common && !toks[e].stop && !isPostNominal(toks[e+1].core) &&
@@ -333,7 +333,7 @@ func noCaps(v *view.View, first, end int) bool {
 // cued reports whether toks[i] is a capitalised word that is no ordinary
 // word right after a phrase that names a person: "my name is Þórólfur",
 // "her maiden name is Hyytiä", "everyone calls me Adlan".
-func (n *nameFinder) cued(toks []nameTok, i int) bool {
+func cued(gz *gazetteer.Gazetteers, toks []nameTok, i int) bool {
 	if i < 2 || !toks[i].shaped || toks[i].noname || toks[i].common && !toks[i].first && !toks[i].surname ||
 		view.IsAllUpper(toks[i].core) || pattern.MonthNumber(toks[i].low) > 0 || pattern.IsWeekday(toks[i].low) || toks[i-1].punct != 0 || toks[i-2].punct != 0 {
 		return false
@@ -345,8 +345,8 @@ func (n *nameFinder) cued(toks []nameTok, i int) bool {
 // titledName reports whether a name word that is also a word of
 // addresses ("Ford", "Park", "Hill" are street types) is a name after an
 // honorific: "Mr. Ford", "Dr. Park". Function words and countries are not.
-func (n *nameFinder) titledName(u nameTok) bool {
-	return (u.first || u.surname) && !stopwords[u.low] && !n.gz.Countries.Has(u.low) && n.gz.Lex[u.low]&gazetteer.LegalForm == 0
+func titledName(gz *gazetteer.Gazetteers, u nameTok) bool {
+	return (u.first || u.surname) && !stopwords[u.low] && !gz.Countries.Has(u.low) && gz.Lex[u.low]&gazetteer.LegalForm == 0
 }
 
 // isPostNominal reports whether w is post-nominal letters written in
@@ -358,9 +358,9 @@ func isPostNominal(w string) bool {
 
 // titleTok reports whether t is an honorific; one- and two-letter ones
 // other than the usual English ones need their dot ("M. Dupont").
-func (n *nameFinder) titleTok(v nameTok) bool {
+func titleTok(gz *gazetteer.Gazetteers, v nameTok) bool {
 	l := strings.TrimSuffix(v.low, ".")
-	if !n.gz.Titles.Has(l) || !view.IsCapitalised(v.core) {
+	if !gz.Titles.Has(l) || !view.IsCapitalised(v.core) {
 		return false
 	}
 	switch l {
@@ -421,19 +421,19 @@ func particleRun(toks []nameTok, j int) bool {
 
 // placeAfter reports whether toks[i] is followed by ", <state or
 // country>" ("Austin, Texas"), which makes it a place.
-func (n *nameFinder) placeAfter(toks []nameTok, i int) bool {
+func placeAfter(gz *gazetteer.Gazetteers, toks []nameTok, i int) bool {
 	if toks[i].punct != ',' || i+1 >= len(toks) {
 		return false
 	}
 	l := toks[i+1].low
 	_, state := usStates[l]
 	_, abbr := usStates[toks[i+1].core]
-	return state || abbr || n.gz.Countries.Has(l)
+	return state || abbr || gz.Countries.Has(l)
 }
 
 // inPlace reports whether toks[i] sits where a city would in an address:
 // after a comma, or before a word with digits (a postcode).
-func (n *nameFinder) inPlace(toks []nameTok, i int) bool {
+func inPlace(gz *gazetteer.Gazetteers, toks []nameTok, i int) bool {
 	return i > 0 && toks[i-1].punct == ',' || i+1 < len(toks) && view.HasDigit(toks[i+1].core)
 }
 
@@ -460,7 +460,7 @@ func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 		return 0, false
 	}
 	// Honorific + capitalised words: "Dr. Smith", "Herr Müller", "Mme Dupont".
-	if n.titleTok(t) {
+	if titleTok(n.gz, t) {
 		if t.punct != 0 && t.punct != '.' {
 			// "Mr, ..." or "Dr:" is no title of a name.
 			return 0, 0, 0
@@ -470,7 +470,7 @@ func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 			s++
 		}
 		if s < len(toks) {
-			if u := toks[s]; u.shaped && (!u.noname || n.titledName(u)) && (!u.common || u.first || u.surname) {
+			if u := toks[s]; u.shaped && (!u.noname || titledName(n.gz, u)) && (!u.common || u.first || u.surname) {
 				return i + 1, extend(toks, s, 4), 0.75
 			}
 		}
@@ -478,7 +478,7 @@ func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 	}
 	// Label + capitalised words: "Name: May Chen", "Dear John,".
 	if (nameLabels[t.low] && t.punct == ':' || salutations[t.low] && t.punct == 0) && i+1 < len(toks) {
-		if u := toks[i+1]; u.shaped && !u.noname && (!u.common || u.first || u.surname) && !n.titleTok(u) {
+		if u := toks[i+1]; u.shaped && !u.noname && (!u.common || u.first || u.surname) && !titleTok(n.gz, u) {
 			e := extend(toks, i+1, 3)
 			if e > i+1 || u.first || u.surname {
 				return i + 1, e, 0.6
@@ -491,7 +491,7 @@ func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 	j, ok := next(i)
 	if !ok {
 		if n.single && t.first && !t.common && (!t.city || t.top) && !t.poss && !celestial[t.low] &&
-			!view.IsAllUpper(t.core) && !n.placeAfter(toks, i) && !(t.city && n.inPlace(toks, i)) {
+			!view.IsAllUpper(t.core) && !placeAfter(n.gz, toks, i) && !(t.city && inPlace(n.gz, toks, i)) {
 			// A lone known first name: "Why is David so impulsive?".
 			return i, i, 0.4
 		}
@@ -576,21 +576,21 @@ func (o *orgFinder) find(v *view.View) []page.Span {
 		// ("ACME HOLDINGS LIMITED", not "A PERIOD OF LIMITED EXPOSURE").
 		upper := isUpperLine(v, first, end)
 		for j := first; j < end; j++ {
-			if n := o.firmAt(v, j, end, lower); n > 0 {
-				if sp, ok := o.span(v, j, j+n-1, 0.6); ok {
+			if n := firmAt(v, o.gz, j, end, lower); n > 0 {
+				if sp, ok := orgSpan(v, o.gz, j, j+n-1, 0.6); ok {
 					out = append(out, sp)
 				}
 				j += n - 1
 				continue
 			}
-			if s := o.placeOfWork(v, j, first); s >= 0 {
-				if sp, ok := o.span(v, s, j-1, 0.5); ok {
+			if s := placeOfWork(v, o.gz, j, first); s >= 0 {
+				if sp, ok := orgSpan(v, o.gz, s, j-1, 0.5); ok {
 					out = append(out, sp)
 				}
 				continue
 			}
-			if o.institutionAt(v, j, end) {
-				if sp, ok := o.span(v, j, j, 0.5); ok {
+			if institutionAt(v, o.gz, j, end) {
+				if sp, ok := orgSpan(v, o.gz, j, j, 0.5); ok {
 					out = append(out, sp)
 				}
 				continue
@@ -598,16 +598,16 @@ func (o *orgFinder) find(v *view.View) []page.Span {
 			n, score := o.legalAt(v, j, end)
 			head := false
 			if n == 0 {
-				if !o.headAt(v, j) {
+				if !headAt(v, o.gz, j) {
 					continue
 				}
 				n, score, head = 1, 0.5, true
 			}
-			s := o.nameStart(v, j, first, n)
-			if s < 0 || head && !o.distinctive(v, s, j) || upper && !o.distinctiveOrPlace(v, s, j) {
+			s := nameStart(v, o.gz, j, first, n)
+			if s < 0 || head && !distinctive(v, o.gz, s, j) || upper && !distinctiveOrPlace(v, o.gz, s, j) {
 				continue
 			}
-			if sp, ok := o.span(v, s, j+n-1, score); ok {
+			if sp, ok := orgSpan(v, o.gz, s, j+n-1, score); ok {
 				out = append(out, sp)
 			}
 			j += n - 1
@@ -625,15 +625,15 @@ func (o *orgFinder) find(v *view.View) []page.Span {
 // of them at least no ordinary word and no town: many surnames are both
 // ("Palmer", "Turner"), but "Paris, London and Berlin" and "Long-Term"
 // name no firm.
-func (o *orgFinder) firmAt(v *view.View, j, end int, lower bool) int {
+func firmAt(v *view.View, gz *gazetteer.Gazetteers, j, end int, lower bool) int {
 	if j+3 < end && strings.HasSuffix(v.WordText(j), ",") && v.WordText(j+1) == v.CoreText(j+1) &&
 		(v.WordLower(j+2) == "and" || v.WordText(j+2) == "&") &&
-		o.partners(lower, v.CoreText(j), v.CoreText(j+1), v.CoreText(j+3)) {
+		partners(gz, lower, v.CoreText(j), v.CoreText(j+1), v.CoreText(j+3)) {
 		return 4
 	}
 	w := v.CoreText(j)
 	a, b, ok := strings.Cut(w, "-")
-	if ok && !strings.Contains(b, "-") && !o.gz.Cities.Has(strings.ToLower(w)) && o.partners(false, a, b) {
+	if ok && !strings.Contains(b, "-") && !gz.Cities.Has(strings.ToLower(w)) && partners(gz, false, a, b) {
 		return 1
 	}
 	return 0
@@ -643,7 +643,7 @@ func (o *orgFinder) firmAt(v *view.View, j, end int, lower bool) int {
 // capitalised (any case on a line written in lower case), known surnames
 // that are no country, title or office ("Vice-President"), street or
 // legal word, one of them at least neither an ordinary word nor a town.
-func (o *orgFinder) partners(lower bool, ws ...string) bool {
+func partners(gz *gazetteer.Gazetteers, lower bool, ws ...string) bool {
 	const not = gazetteer.Country | gazetteer.Title | gazetteer.StreetSuffix | gazetteer.StreetPrefix |
 		gazetteer.Unit | gazetteer.LegalForm
 	plain := false
@@ -652,8 +652,8 @@ func (o *orgFinder) partners(lower bool, ws ...string) bool {
 		if !(nameShaped(w) && !view.IsAllUpper(w) || lower && l == w && len(w) > 1) || stopwords[l] || pattern.MonthNumber(l) > 0 || pattern.IsWeekday(l) {
 			return false
 		}
-		f := o.gz.Lex[l]
-		if f&gazetteer.Surname == 0 || f&not != 0 || isTitleWord(o.gz, l) {
+		f := gz.Lex[l]
+		if f&gazetteer.Surname == 0 || f&not != 0 || isTitleWord(gz, l) {
 			return false
 		}
 		plain = plain || f&(gazetteer.Common|gazetteer.City) == 0
@@ -677,7 +677,7 @@ var (
 // longer name, which is the model's to find ("the House of
 // Representatives", "the Senate Armed Services Committee", "The House of
 // Mirth").
-func (o *orgFinder) institutionAt(v *view.View, j, end int) bool {
+func institutionAt(v *view.View, gz *gazetteer.Gazetteers, j, end int) bool {
 	t := v.CoreText(j)
 	if j == 0 || !institutions[v.CoreLower(j)] || !view.IsCapitalised(t) || view.IsAllUpper(t) {
 		return false
@@ -705,7 +705,7 @@ var workplaces = gazetteer.MustWords("organizations", "workplace")
 // blackrock office"; connectors inside, "The House of Innography
 // office"), one of them no ordinary word, place or person's name ("the
 // London office", "the Sales team", "the John team" are none).
-func (o *orgFinder) placeOfWork(v *view.View, j, first int) int {
+func placeOfWork(v *view.View, gz *gazetteer.Gazetteers, j, first int) int {
 	if !workplaces[v.WordLower(j)] || j-first < 2 {
 		return -1
 	}
@@ -725,7 +725,7 @@ func (o *orgFinder) placeOfWork(v *view.View, j, first int) int {
 	const known = gazetteer.City | gazetteer.Country | gazetteer.FirstName | gazetteer.Surname | gazetteer.Title
 	for k := s; k < j; k++ {
 		l := v.CoreLower(k)
-		if !o.gz.Common.Has(l) && !stopwords[l] && !orgHeads[l] && o.gz.Lex[l]&known == 0 {
+		if !gz.Common.Has(l) && !stopwords[l] && !orgHeads[l] && gz.Lex[l]&known == 0 {
 			return s
 		}
 	}
@@ -737,17 +737,17 @@ func (o *orgFinder) placeOfWork(v *view.View, j, first int) int {
 var orgHeads = gazetteer.MustWords("organizations", "head")
 
 // headAt reports whether word j is a capitalised organization head noun.
-func (o *orgFinder) headAt(v *view.View, j int) bool {
+func headAt(v *view.View, gz *gazetteer.Gazetteers, j int) bool {
 	return orgHeads[v.CoreLower(j)] && view.IsCapitalised(v.CoreText(j))
 }
 
 // distinctive reports whether the words s..j-1 before a head noun hold a
 // word that is not an ordinary one: "Palantir Technologies" but not
 // "Customer Services" or "Human Resources".
-func (o *orgFinder) distinctive(v *view.View, s, j int) bool {
+func distinctive(v *view.View, gz *gazetteer.Gazetteers, s, j int) bool {
 	for k := s; k < j; k++ {
 		l := v.CoreLower(k)
-		if !o.gz.Common.Has(l) && !stopwords[l] && !orgConnectors[l] && !orgHeads[l] && o.gz.Lex[l]&(gazetteer.City|gazetteer.Country) == 0 {
+		if !gz.Common.Has(l) && !stopwords[l] && !orgConnectors[l] && !orgHeads[l] && gz.Lex[l]&(gazetteer.City|gazetteer.Country) == 0 {
 			return true
 		}
 	}
@@ -757,19 +757,19 @@ func (o *orgFinder) distinctive(v *view.View, s, j int) bool {
 // distinctiveOrPlace is distinctive with towns and countries counted:
 // in capitals a legal form after a place still names a firm ("SYRIA
 // SUPPORT GROUP", "BANK OF AMERICA CORPORATION").
-func (o *orgFinder) distinctiveOrPlace(v *view.View, s, j int) bool {
+func distinctiveOrPlace(v *view.View, gz *gazetteer.Gazetteers, s, j int) bool {
 	for k := s; k < j; k++ {
 		l := v.CoreLower(k)
-		if o.gz.Lex[l]&(gazetteer.City|gazetteer.Country) != 0 {
+		if gz.Lex[l]&(gazetteer.City|gazetteer.Country) != 0 {
 			return true
 		}
 	}
-	return o.distinctive(v, s, j)
+	return distinctive(v, gz, s, j)
 }
 
-// span is the organization's span: the words' cores, except that a
+// orgSpan is the organization's span: the words' cores, except that a
 // period right after the legal form belongs to the name ("Inc.", "Co.").
-func (o *orgFinder) span(v *view.View, first, last int, score float32) (page.Span, bool) {
+func orgSpan(v *view.View, gz *gazetteer.Gazetteers, first, last int, score float32) (page.Span, bool) {
 	s, _ := v.Core(first)
 	_, e := v.Core(last)
 	if s >= e {
@@ -830,7 +830,7 @@ func (o *orgFinder) legalAt(v *view.View, j, end int) (int, float32) {
 // nameStart walks left from the legal form at j over capitalised words
 // and connectors and returns the first word of the organization's name,
 // or -1 when there is none.
-func (o *orgFinder) nameStart(v *view.View, j, first, n int) int {
+func nameStart(v *view.View, gz *gazetteer.Gazetteers, j, first, n int) int {
 	s := -1
 	for k := j - 1; k >= first && j-k <= 6; k-- {
 		c := v.CoreText(k)
@@ -852,7 +852,7 @@ func (o *orgFinder) nameStart(v *view.View, j, first, n int) int {
 		if orgConnectors[l] && s >= 0 {
 			// "Bank of America Corp." but not "Priya Raman of Raman &
 			// Associates Ltd.": "of" and "for" follow a common noun.
-			if (l == "of" || l == "for") && (k == first || !o.gz.Common.Has(v.CoreLower(k-1)) || !view.IsCapitalised(v.CoreText(k-1))) {
+			if (l == "of" || l == "for") && (k == first || !gz.Common.Has(v.CoreLower(k-1)) || !view.IsCapitalised(v.CoreText(k-1))) {
 				break
 			}
 			continue
@@ -862,7 +862,7 @@ func (o *orgFinder) nameStart(v *view.View, j, first, n int) int {
 	if s < 0 && j > first {
 		// "morningstar inc.": one lower-case word that is not common.
 		l := v.CoreLower(j - 1)
-		if lowerLegalOK[gazetteer.NormLegal(v.CoreLower(j))] && len(l) > 2 && !o.gz.Common.Has(l) && !stopwords[l] && !view.HasDigit(l) {
+		if lowerLegalOK[gazetteer.NormLegal(v.CoreLower(j))] && len(l) > 2 && !gz.Common.Has(l) && !stopwords[l] && !view.HasDigit(l) {
 			s = j - 1
 		}
 	}

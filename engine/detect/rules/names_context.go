@@ -73,7 +73,7 @@ func closesQuote(tail string) bool {
 // frequent ("Charlotte"), or any known name that is also a town where the
 // context is strong (a speaker label, an attribution), where a frequent
 // first name may even be a country ("Jordan").
-func (n *nameFinder) loneName(w string, lower, strong bool) bool {
+func loneName(gz *gazetteer.Gazetteers, w string, lower, strong bool) bool {
 	l := strings.ToLower(w)
 	if !(nameShaped(w) && !view.IsAllUpper(w) || lower && l == w && isLetters(l) && utf8.RuneCountInString(l) >= 3) {
 		return false
@@ -81,7 +81,7 @@ func (n *nameFinder) loneName(w string, lower, strong bool) bool {
 	if stopwords[l] || nameLabels[l] || pattern.MonthNumber(l) > 0 || pattern.IsWeekday(l) || speechVerbs[l] || requestOpeners[l] {
 		return false
 	}
-	f := n.gz.Lex[l]
+	f := gz.Lex[l]
 	if strong && f&gazetteer.TopFirstName != 0 {
 		f &^= gazetteer.Country // a speaker "Jordan:" is a person
 	}
@@ -115,7 +115,7 @@ func sentenceStart(v *view.View, i, first int) bool {
 
 // contextNames finds names on the line [first, end) by their place in the
 // sentence (see above).
-func (n *nameFinder) contextNames(v *view.View, first, end int, lower bool) []page.Span {
+func contextNames(v *view.View, gz *gazetteer.Gazetteers, first, end int, lower bool) []page.Span {
 	var out []page.Span
 	// Rules look ahead into the next line where the paragraph wraps.
 	pend := end
@@ -123,13 +123,13 @@ func (n *nameFinder) contextNames(v *view.View, first, end int, lower bool) []pa
 		_, pend = v.Line(ln + 1)
 	}
 	for i := first; i < end; i++ {
-		if sp, ok := n.speakerAt(v, i, first, lower); ok {
+		if sp, ok := speakerAt(v, gz, i, first, lower); ok {
 			out = append(out, sp)
 			continue
 		}
-		k := n.listAt(v, i, first, pend, lower)
+		k := listAt(v, gz, i, first, pend, lower)
 		if k == 0 {
-			k = n.pairAt(v, i, first, pend, lower)
+			k = pairAt(v, gz, i, first, pend, lower)
 		}
 		if k > 0 {
 			js := []int{i, i + k} // a pair
@@ -144,27 +144,27 @@ func (n *nameFinder) contextNames(v *view.View, first, end int, lower bool) []pa
 			i += k
 			continue
 		}
-		if k := n.ownerAt(v, i, pend, lower); k > 0 {
+		if k := ownerAt(v, gz, i, pend, lower); k > 0 {
 			s, _ := v.Core(i) // the name without its "'s"
 			if sp, ok := v.Span(s, s+k, page.Person, 0.5, "name-context"); ok {
 				out = append(out, sp)
 			}
 			continue
 		}
-		if a := n.authorAt(v, i, pend, lower); a >= 0 {
+		if a := authorAt(v, gz, i, pend, lower); a >= 0 {
 			if sp, ok := v.CoreSpan(a, i, page.Person, 0.5, "name-context"); ok {
 				out = append(out, sp)
 			}
 			continue
 		}
-		if n.lowerTitled(v, i, first, lower) {
+		if lowerTitled(v, gz, i, first, lower) {
 			if sp, ok := v.CoreSpan(i-1, i, page.Person, 0.5, "name-context"); ok {
 				out = append(out, sp)
 			}
 			continue
 		}
-		if n.namedAt(v, i, first, lower) || n.attributedAt(v, i, first, pend, lower) || n.vocativeAt(v, i, first, pend, lower) || n.speakingAt(v, i, first, pend, lower) ||
-			n.recipientAt(v, i, pend, lower) || n.periodAt(v, i, pend, lower) {
+		if namedAt(v, gz, i, first, lower) || attributedAt(v, gz, i, first, pend, lower) || vocativeAt(v, gz, i, first, pend, lower) || speakingAt(v, gz, i, first, pend, lower) ||
+			recipientAt(v, gz, i, pend, lower) || periodAt(v, gz, i, pend, lower) {
 			if sp, ok := v.CoreSpan(i, i, page.Person, 0.5, "name-context"); ok {
 				out = append(out, sp)
 			}
@@ -176,14 +176,14 @@ func (n *nameFinder) contextNames(v *view.View, first, end int, lower bool) []pa
 // speakerAt finds a speaker label at word i: the word starts a sentence
 // and its name is followed by a colon and a quotation mark, in the same
 // word (`Amber:"I'm`) or the next (`Emma: "Who`).
-func (n *nameFinder) speakerAt(v *view.View, i, first int, lower bool) (page.Span, bool) {
+func speakerAt(v *view.View, gz *gazetteer.Gazetteers, i, first int, lower bool) (page.Span, bool) {
 	if !sentenceStart(v, i, first) {
 		return page.Span{}, false
 	}
 	s, e := v.WordRange(i)
 	w := v.Text[s:e]
 	name, rest, ok := strings.Cut(w, ":")
-	if !ok || !n.loneName(name, lower, true) {
+	if !ok || !loneName(gz, name, lower, true) {
 		return page.Span{}, false
 	}
 	switch {
@@ -200,8 +200,8 @@ func (n *nameFinder) speakerAt(v *view.View, i, first int, lower bool) (page.Spa
 
 // attributedAt reports whether word i names the speaker of a quotation:
 // `...," says Rintanen.`, `I'm so jealous! said Tómas to Colleen`.
-func (n *nameFinder) attributedAt(v *view.View, i, first, end int, lower bool) bool {
-	if i-2 < 0 || !speechVerbs[v.WordLower(i-1)] || !n.loneName(v.CoreText(i), lower, true) {
+func attributedAt(v *view.View, gz *gazetteer.Gazetteers, i, first, end int, lower bool) bool {
+	if i-2 < 0 || !speechVerbs[v.WordLower(i-1)] || !loneName(gz, v.CoreText(i), lower, true) {
 		return false
 	}
 	if i+2 < end && v.WordLower(i+1) == "to" && v.Text[v.CoreEnd(i):v.WordEnd(i)] == "" && view.EndsSentence(v, i-2) {
@@ -216,31 +216,31 @@ func (n *nameFinder) attributedAt(v *view.View, i, first, end int, lower bool) b
 
 // vocativeAt reports whether word i is a person addressed: ", Charlotte!"
 // (a known first name) or "Vala, can I ..." at the start of a sentence.
-func (n *nameFinder) vocativeAt(v *view.View, i, first, end int, lower bool) bool {
+func vocativeAt(v *view.View, gz *gazetteer.Gazetteers, i, first, end int, lower bool) bool {
 	c := v.CoreText(i)
 	tail := v.Text[v.CoreEnd(i):v.WordEnd(i)]
 	if i > 0 && strings.HasSuffix(v.WordText(i-1), ",") && (strings.HasPrefix(tail, "!") || strings.HasPrefix(tail, "?")) {
 		l := strings.ToLower(c)
-		return n.loneName(c, lower, false) && n.gz.Lex[l]&gazetteer.FirstName != 0 && n.gz.Lex[l]&gazetteer.Surname == 0 ||
-			n.loneName(c, lower, false) && n.gz.Lex[l]&gazetteer.TopFirstName != 0
+		return loneName(gz, c, lower, false) && gz.Lex[l]&gazetteer.FirstName != 0 && gz.Lex[l]&gazetteer.Surname == 0 ||
+			loneName(gz, c, lower, false) && gz.Lex[l]&gazetteer.TopFirstName != 0
 	}
 	if tail != "," || i+1 >= v.Len() || !sentenceStart(v, i, first) || !requestOpeners[v.WordLower(i+1)] {
 		return false
 	}
-	return n.loneName(c, lower, false)
+	return loneName(gz, c, lower, false)
 }
 
 // speakingAt reports whether word i, starting a sentence, is the subject
 // of a verb of speech aimed at someone: "Lasse shouted at Sara: ...",
 // "Kotoya said to Morgan".
-func (n *nameFinder) speakingAt(v *view.View, i, first, end int, lower bool) bool {
+func speakingAt(v *view.View, gz *gazetteer.Gazetteers, i, first, end int, lower bool) bool {
 	if i+2 >= end || v.Text[v.CoreEnd(i):v.WordEnd(i)] != "" || !speechVerbs[v.WordLower(i+1)] || !sentenceStart(v, i, first) {
 		return false
 	}
 	if p := v.WordLower(i + 2); p != "at" && p != "to" {
 		return false
 	}
-	return n.loneName(v.CoreText(i), lower, true)
+	return loneName(gz, v.CoreText(i), lower, true)
 }
 
 // dataNouns are personal data a person has ("Viktor's address") and a
@@ -257,12 +257,12 @@ var givingVerbs = gazetteer.MustWords("context", "giving")
 // ownerAt returns the length in bytes of the name at word i when it is
 // in the possessive before a personal-data or kin noun ("here's Viktor's
 // address", "Emre's phone number", "Cynthia's daughter"), or 0.
-func (n *nameFinder) ownerAt(v *view.View, i, end int, lower bool) int {
+func ownerAt(v *view.View, gz *gazetteer.Gazetteers, i, end int, lower bool) int {
 	if i+1 >= end || !dataNouns[strings.TrimRight(v.CoreLower(i+1), `\`)] {
 		return 0
 	}
 	for _, p := range []string{"'s", "’s", `\'s`} {
-		if c, ok := strings.CutSuffix(v.CoreText(i), p); ok && n.plainName(c, lower) {
+		if c, ok := strings.CutSuffix(v.CoreText(i), p); ok && plainName(gz, c, lower) {
 			return len(c)
 		}
 	}
@@ -271,18 +271,18 @@ func (n *nameFinder) ownerAt(v *view.View, i, end int, lower bool) int {
 
 // recipientAt reports whether word i is a name between a verb of giving
 // and a possessive pronoun: "Anthony had given Aija his address".
-func (n *nameFinder) recipientAt(v *view.View, i, end int, lower bool) bool {
+func recipientAt(v *view.View, gz *gazetteer.Gazetteers, i, end int, lower bool) bool {
 	if i < 1 || i+1 >= end || !givingVerbs[v.WordLower(i-1)] || !possessives[v.WordLower(i+1)] ||
 		v.Text[v.CoreEnd(i):v.WordEnd(i)] != "" {
 		return false
 	}
-	return n.plainName(v.CoreText(i), lower)
+	return plainName(gz, v.CoreText(i), lower)
 }
 
 // plainName is loneName without towns at all: outside dialogue, "London's
 // address" is a town's.
-func (n *nameFinder) plainName(w string, lower bool) bool {
-	return n.loneName(w, lower, false) && n.gz.Lex[strings.ToLower(w)]&gazetteer.City == 0
+func plainName(gz *gazetteer.Gazetteers, w string, lower bool) bool {
+	return loneName(gz, w, lower, false) && gz.Lex[strings.ToLower(w)]&gazetteer.City == 0
 }
 
 // pairAt finds two surnames joined by "and" or "&" at word i ("Hermansen
@@ -292,17 +292,17 @@ func (n *nameFinder) plainName(w string, lower bool) bool {
 // and the pair must stand alone: no capitalised word right before or
 // after it ("Marks and Spencer Group"), no firm's kin after it ("Smith
 // and Sons").
-func (n *nameFinder) pairAt(v *view.View, i, first, end int, lower bool) int {
+func pairAt(v *view.View, gz *gazetteer.Gazetteers, i, first, end int, lower bool) int {
 	if i+2 >= end || !isConjunction(v.CoreLower(i+1)) || v.CoreLower(i+1) == "or" || v.Text[v.CoreEnd(i):v.WordEnd(i)] != "" ||
-		v.Text[v.CoreEnd(i+1):v.WordEnd(i+1)] != "" || !n.standsAlone(v, i, i+2, first, end) {
+		v.Text[v.CoreEnd(i+1):v.WordEnd(i+1)] != "" || !standsAlone(v, gz, i, i+2, first, end) {
 		return 0
 	}
-	ok1, known1, plain1 := n.listWord(v, i, lower)
-	ok2, known2, plain2 := n.listWord(v, i+2, lower)
+	ok1, known1, plain1 := listWord(v, gz, i, lower)
+	ok2, known2, plain2 := listWord(v, gz, i+2, lower)
 	if !ok1 || !ok2 || !known1 || !known2 || !plain1 && !plain2 {
 		return 0
 	}
-	if lower && (n.gz.Lex[v.CoreLower(i)]|n.gz.Lex[v.CoreLower(i+2)])&gazetteer.Common != 0 {
+	if lower && (gz.Lex[v.CoreLower(i)]|gz.Lex[v.CoreLower(i+2)])&gazetteer.Common != 0 {
 		return 0 // "jack and max": in lower case, both must be no words
 	}
 	return 2
@@ -314,16 +314,16 @@ func (n *nameFinder) pairAt(v *view.View, i, first, end int, lower bool) int {
 // those neither an ordinary word nor a town; a word no list knows must be
 // no ordinary word either. "Paris, London and Berlin" and "Red, Green and
 // Blue" are no names.
-func (n *nameFinder) listAt(v *view.View, i, first, end int, lower bool) int {
+func listAt(v *view.View, gz *gazetteer.Gazetteers, i, first, end int, lower bool) int {
 	if i+3 >= end || !strings.HasPrefix(v.Text[v.CoreEnd(i):v.WordEnd(i)], ",") || v.Text[v.CoreEnd(i+1):v.WordEnd(i+1)] != "" ||
 		!isConjunction(v.CoreLower(i+2)) || v.CoreLower(i+2) == "or" || v.Text[v.CoreEnd(i+2):v.WordEnd(i+2)] != "" ||
-		!n.standsAlone(v, i, i+3, first, end) {
+		!standsAlone(v, gz, i, i+3, first, end) {
 		return 0
 	}
 	known, plain := 0, false
 	for _, j := range []int{i, i + 1, i + 3} {
-		ok, k, p := n.listWord(v, j, lower)
-		if !ok || !k && n.gz.Lex[v.CoreLower(j)]&gazetteer.Common != 0 {
+		ok, k, p := listWord(v, gz, j, lower)
+		if !ok || !k && gz.Lex[v.CoreLower(j)]&gazetteer.Common != 0 {
 			return 0
 		}
 		if k {
@@ -339,7 +339,7 @@ func (n *nameFinder) listAt(v *view.View, i, first, end int, lower bool) int {
 
 // standsAlone reports whether the words s..e have no capitalised word
 // right before or after them.
-func (n *nameFinder) standsAlone(v *view.View, s, e, first, end int) bool {
+func standsAlone(v *view.View, gz *gazetteer.Gazetteers, s, e, first, end int) bool {
 	if s > first && view.IsCapitalised(v.CoreText(s-1)) && v.Text[v.CoreEnd(s-1):v.WordEnd(s-1)] == "" {
 		return false
 	}
@@ -351,7 +351,7 @@ func (n *nameFinder) standsAlone(v *view.View, s, e, first, end int) bool {
 // month, weekday, firm's kin, country, title, street, unit or legal word;
 // whether the lists know it as a first name or surname; and whether it is
 // then plain: neither an ordinary word nor a town.
-func (n *nameFinder) listWord(v *view.View, j int, lower bool) (ok, known, plain bool) {
+func listWord(v *view.View, gz *gazetteer.Gazetteers, j int, lower bool) (ok, known, plain bool) {
 	w, l := v.CoreText(j), v.CoreLower(j)
 	if !(nameShaped(w) && !view.IsAllUpper(w) || lower && l == w && isLetters(l) && utf8.RuneCountInString(l) >= 3) {
 		return false, false, false
@@ -361,7 +361,7 @@ func (n *nameFinder) listWord(v *view.View, j int, lower bool) (ok, known, plain
 	}
 	const not = gazetteer.Country | gazetteer.Title | gazetteer.Unit | gazetteer.LegalForm |
 		gazetteer.StreetSuffix | gazetteer.StreetPrefix
-	f := n.gz.Lex[l]
+	f := gz.Lex[l]
 	if f&not != 0 {
 		return false, false, false
 	}
@@ -376,12 +376,12 @@ var workNouns = gazetteer.MustWords("context", "work")
 // authorAt returns the first word of the name of the person a work is
 // named after that ends at word i, or -1: an article (or "huge") and a
 // name, a first name with it, right before a work noun.
-func (n *nameFinder) authorAt(v *view.View, i, end int, lower bool) int {
+func authorAt(v *view.View, gz *gazetteer.Gazetteers, i, end int, lower bool) int {
 	if i < 1 || i+1 >= end || !workNouns[v.CoreLower(i+1)] || v.Text[v.CoreEnd(i):v.WordEnd(i)] != "" {
 		return -1
 	}
 	a := i - 1
-	if a > 0 && n.gz.Lex[v.CoreLower(a)]&gazetteer.FirstName != 0 && v.Text[v.CoreEnd(a):v.WordEnd(a)] == "" &&
+	if a > 0 && gz.Lex[v.CoreLower(a)]&gazetteer.FirstName != 0 && v.Text[v.CoreEnd(a):v.WordEnd(a)] == "" &&
 		(nameShaped(v.CoreText(a)) || lower) {
 		a-- // "a Zachary Örlygsdóttir concert"
 	}
@@ -390,7 +390,7 @@ func (n *nameFinder) authorAt(v *view.View, i, end int, lower bool) int {
 	default:
 		return -1
 	}
-	if !n.artistName(v.CoreText(i), lower) {
+	if !artistName(gz, v.CoreText(i), lower) {
 		return -1
 	}
 	return a + 1
@@ -399,14 +399,14 @@ func (n *nameFinder) authorAt(v *view.View, i, end int, lower bool) int {
 // periodAt reports whether word i is an artist named by a period of the
 // work: "than early Andersson?", "of late Picasso,". The name ends a
 // clause.
-func (n *nameFinder) periodAt(v *view.View, i, end int, lower bool) bool {
+func periodAt(v *view.View, gz *gazetteer.Gazetteers, i, end int, lower bool) bool {
 	if i < 1 || v.Text[v.CoreEnd(i):v.WordEnd(i)] == "" && i+1 < end {
 		return false
 	}
 	if p := v.WordLower(i - 1); p != "early" && p != "late" && p != "mid-period" {
 		return false
 	}
-	return n.artistName(v.CoreText(i), lower)
+	return artistName(gz, v.CoreText(i), lower)
 }
 
 // styleSuffixes end adjectives of style and origin written with a capital
@@ -417,12 +417,12 @@ var styleSuffixes = []string{"ic", "ian", "ean", "ese", "ish", "ist", "ism", "al
 // artistName is plainName, except that a word that is no known first
 // name must not look like an adjective of style or origin (the surname
 // lists hold "Victorian").
-func (n *nameFinder) artistName(w string, lower bool) bool {
-	if !n.plainName(w, lower) {
+func artistName(gz *gazetteer.Gazetteers, w string, lower bool) bool {
+	if !plainName(gz, w, lower) {
 		return false
 	}
 	l := strings.ToLower(w)
-	if n.gz.Lex[l]&gazetteer.FirstName != 0 {
+	if gz.Lex[l]&gazetteer.FirstName != 0 {
 		return true
 	}
 	for _, s := range styleSuffixes {
@@ -435,16 +435,16 @@ func (n *nameFinder) artistName(w string, lower bool) bool {
 
 // namedAt reports whether word i is a name given right after a phrase
 // that names a person, on a line in lower case ("sometimes people call
-// me philipp", "she named him anthony", "my name is omar"; nameFinder.cued
+// me philipp", "she named him anthony", "my name is omar"; cued
 // does this for capitalised names), or after "starring" or "featuring"
 // in any case.
-func (n *nameFinder) namedAt(v *view.View, i, first int, lower bool) bool {
+func namedAt(v *view.View, gz *gazetteer.Gazetteers, i, first int, lower bool) bool {
 	if i < 1 {
 		return false
 	}
 	b := v.WordLower(i - 1)
 	if b == "starring" || b == "featuring" {
-		return n.loneName(v.CoreText(i), lower, true)
+		return loneName(gz, v.CoreText(i), lower, true)
 	}
 	if !lower || i < 2 {
 		return false
@@ -456,12 +456,12 @@ func (n *nameFinder) namedAt(v *view.View, i, first int, lower bool) bool {
 	default:
 		return false
 	}
-	return n.loneName(v.CoreText(i), lower, true)
+	return loneName(gz, v.CoreText(i), lower, true)
 }
 
 // lowerTitled reports whether word i is a name after an honorific with
 // its dot on a line in lower case: "dr. hurst is a 50 year old man".
-func (n *nameFinder) lowerTitled(v *view.View, i, first int, lower bool) bool {
+func lowerTitled(v *view.View, gz *gazetteer.Gazetteers, i, first int, lower bool) bool {
 	if !lower || i < 1 {
 		return false
 	}
@@ -470,5 +470,5 @@ func (n *nameFinder) lowerTitled(v *view.View, i, first int, lower bool) bool {
 	default:
 		return false
 	}
-	return n.loneName(v.CoreText(i), lower, true)
+	return loneName(gz, v.CoreText(i), lower, true)
 }
