@@ -13,7 +13,7 @@ import (
 )
 
 // TestRegistryFiles holds every registered rule to one rule, one type,
-// one file: its File is its name in snake case ("drop-title-only":
+// one file (and the type to a step or a growPart, so that it runs): its File is its name in snake case ("drop-title-only":
 // drop_title_only.go), and that file declares the rule's type (impl),
 // named after the rule in camel case (dropTitleOnly), with all of the
 // type's methods. Every rule has its own datadriven file, Testdata, named
@@ -35,6 +35,16 @@ func TestRegistryFiles(t *testing.T) {
 		}
 		if problem := ownType(r, decls); problem != "" {
 			t.Errorf("rule %s: %s", r.Name, problem)
+		}
+		// applyRules runs steps and the grow rule runs parts: a type
+		// that is neither (or both) would never run (or run twice).
+		_, isStep := r.impl.(step)
+		_, isPart := r.impl.(growPart)
+		switch {
+		case isStep == isPart:
+			t.Errorf("rule %s: its type %T must be a step or a growPart, and only one", r.Name, r.impl)
+		case isPart && (r.beforeMerge || r.merge):
+			t.Errorf("rule %s: a grow part runs on the merged spans and is merged by grow (beforeMerge, merge)", r.Name)
 		}
 	}
 }
