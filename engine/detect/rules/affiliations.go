@@ -30,8 +30,8 @@ var affiliationCues = [][]string{{"is", "from"}, {"was", "from"}, {"works", "at"
 // person's organization in a contact block or a signature.
 var contactField = map[page.Category]bool{page.Address: true, page.Person: true, page.PhoneNumber: true, page.Email: true}
 
-// affiliations returns the organizations found next to the Person spans
-// of ss (merged, in word order).
+// affiliations finds the organizations next to the Person spans (merged,
+// in word order), in a contact block or after a cue; grow returns them.
 type affiliations struct{}
 
 func (affiliations) grow(rc ruleContext, ss []page.Span) []page.Span {

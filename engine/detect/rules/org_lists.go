@@ -14,8 +14,8 @@ import (
 // organization words that orgRun accepts: places, weekdays and ordinary
 // phrases listed with a firm ("Acme Corp, London and Paris") are not.
 
-// orgLists returns the organizations listed before and after the
-// Organization spans of ss.
+// orgLists finds the organizations listed before and after the
+// Organization spans; grow returns them.
 type orgLists struct{}
 
 func (orgLists) grow(rc ruleContext, ss []page.Span) []page.Span {
