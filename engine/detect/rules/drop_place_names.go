@@ -12,7 +12,7 @@ import (
 // Place names. A place name standing alone, outside a postal address, is
 // not personal data: "lives in London" and "lives in New York" are both
 // left, and the town or country is masked only as part of an address
-// (README, "Place names"). The name lists know many towns as first names
+// (docs/behaviour.md, "Place names"). The name lists know many towns as first names
 // or surnames too ("London", "Florence", "Paris"), and the model sometimes
 // calls a town after "in" a person; dropPlaceNames applies the one rule
 // to whatever found them.

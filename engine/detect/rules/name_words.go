@@ -24,7 +24,7 @@ var celestial = gazetteer.MustWords("things", "celestial")
 // before a name they are masked with it, whoever found the name (they tell
 // gender and rank: honorificsBefore); with no name after them ("Mr
 // President", "Madam Speaker", "the President") nothing is masked
-// (dropTitleOnly). README, "Titles".
+// (dropTitleOnly). docs/behaviour.md, "Titles".
 
 // offices are titles of office that address a person without naming one
 // ("Mr President", "Madam Speaker"), beyond rankTitles and titles.txt.
