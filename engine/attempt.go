@@ -34,9 +34,18 @@ func (e *Engine) process(ctx context.Context, q record.QueueEntry) error {
 	}
 	start := time.Now()
 	dir := e.files.jobDir(j.ID)
+	gone := false // the attempt found its job deleted
 	defer func() {
 		// Runs last, after the temporary files are removed: a worker that
-		// outlived a delete's wait leaves no empty directory behind.
+		// outlived a delete's wait leaves no empty directory behind. A
+		// delete cancels the job's workers (purge), so only a canceled
+		// worker, or one that found its job gone, looks; a worker whose
+		// job was deleted on another node after its outcome was
+		// committed leaves its scratch directory to the janitor
+		// (sweepScratch).
+		if ctx.Err() == nil && !gone {
+			return
+		}
 		if _, err := e.jl.Job(j.ID); record.IsNotFound(err) {
 			removeIfEmpty(dir)
 		}
@@ -46,6 +55,7 @@ func (e *Engine) process(ctx context.Context, q record.QueueEntry) error {
 
 	out, err := e.createOutput(j.ID)
 	if errors.Is(err, fs.ErrNotExist) {
+		gone = true
 		return nil // deleted meanwhile
 	}
 	if err != nil {
@@ -62,10 +72,10 @@ func (e *Engine) process(ctx context.Context, q record.QueueEntry) error {
 	if err := checkOriginal(orig, d.SHA256); err != nil {
 		out.Close()
 		e.log.Error("engine: original does not match its upload", "doc", d.ID, "err", err)
-		return e.finish(d.ID, outcome{errMsg: "the stored original does not match its upload", attempt: d.Attempts}, start)
+		return e.finish(d, outcome{errMsg: "the stored original does not match its upload", attempt: d.Attempts}, start)
 	}
 	in := ProcessInput{DocID: d.ID, Path: orig, Kind: d.Kind, Options: toOptions(j.Options), KeepWords: Retention(j.Retention) == Studio}
-	res, perr := e.runProcessor(ctx, in, out, e.progressFunc(ctx, d.ID))
+	res, perr := e.runProcessor(ctx, in, out, e.progressFunc(ctx, d))
 	if perr == nil {
 		if err := e.files.closeSynced(out); err != nil {
 			e.log.Error("engine: syncing output failed", "doc", d.ID, "err", err)
@@ -84,10 +94,11 @@ func (e *Engine) process(ctx context.Context, q record.QueueEntry) error {
 		}
 	}
 	if e.base.Err() != nil {
-		e.abandon(d.ID) // shutdown: stays queued for the next start
+		e.abandon(d) // shutdown: stays queued for the next start
 		return nil
 	}
 	if ctx.Err() != nil || errors.Is(perr, errDocGone) {
+		gone = true
 		return nil // the job was deleted
 	}
 	if perr != nil && storageFailure(perr) {
@@ -95,7 +106,7 @@ func (e *Engine) process(ctx context.Context, q record.QueueEntry) error {
 		// give the attempt back and leave the document queued; work
 		// retries it after retryDelay, so it completes once space returns.
 		os.Remove(out.Name())
-		e.abandon(d.ID)
+		e.abandon(d)
 		return fmt.Errorf("engine: storage: %w", perr)
 	}
 	if perr != nil {
@@ -105,7 +116,7 @@ func (e *Engine) process(ctx context.Context, q record.QueueEntry) error {
 		if !errors.As(perr, &de) {
 			e.log.Warn("engine: document failed", "doc", d.ID, "err", perr)
 		}
-		return e.finish(d.ID, outcome{errMsg: msg}, start)
+		return e.finish(d, outcome{errMsg: msg}, start)
 	}
 	o := outcome{out: out.Name(), res: res, attempt: d.Attempts}
 	report, err := e.files.writeJSONTemp(j.ID, buildReport(d.ID, res))
@@ -128,7 +139,7 @@ func (e *Engine) process(ctx context.Context, q record.QueueEntry) error {
 	if err := e.stage(ctx, d, o); err != nil {
 		return e.storageFault(d, "storing output", err, start)
 	}
-	return e.finish(d.ID, o, start)
+	return e.finish(d, o, start)
 }
 
 // storageFault ends an attempt that could not write its files. Storage
@@ -138,10 +149,10 @@ func (e *Engine) process(ctx context.Context, q record.QueueEntry) error {
 func (e *Engine) storageFault(d *record.Doc, what string, err error, start time.Time) error {
 	e.log.Error("engine: "+what+" failed", "doc", d.ID, "err", err)
 	if storageFailure(err) {
-		e.abandon(d.ID)
+		e.abandon(d)
 		return fmt.Errorf("engine: %s: %w", what, err)
 	}
-	return e.finish(d.ID, outcome{errMsg: "server storage unavailable", attempt: d.Attempts}, start)
+	return e.finish(d, outcome{errMsg: "server storage unavailable", attempt: d.Attempts}, start)
 }
 
 // checkOriginal checks that the original about to be processed is the
@@ -188,18 +199,18 @@ func (e *Engine) noOriginal(ctx context.Context, d *record.Doc, err error, start
 	case ctx.Err() != nil && e.base.Err() == nil:
 		return nil // the job was deleted
 	case storageFailure(err) || e.base.Err() != nil:
-		e.abandon(d.ID)
+		e.abandon(d)
 		return fmt.Errorf("engine: reading original: %w", err)
 	}
 	e.log.Error("engine: reading original failed", "doc", d.ID, "err", err)
-	return e.finish(d.ID, outcome{errMsg: "original not found", attempt: d.Attempts}, start)
+	return e.finish(d, outcome{errMsg: "original not found", attempt: d.Attempts}, start)
 }
 
 // startAttempt checks that the queue entry is current and counts the
 // attempt durably. It returns nil documents when there is nothing to do.
 func (e *Engine) startAttempt(q record.QueueEntry) (doc *record.Doc, job *record.Job, err error) {
 	stale := false
-	err = e.changeDoc(q.DocID, func(t *tx) error {
+	err = e.changeDoc(queuedRef(q), func(t *tx) error {
 		d := t.doc
 		if Status(d.Status).Terminal() || d.QueuedAt != q.At {
 			stale = true
@@ -223,8 +234,8 @@ func (e *Engine) startAttempt(q record.QueueEntry) (doc *record.Doc, job *record
 }
 
 // abandon gives back the attempt of a document interrupted by shutdown.
-func (e *Engine) abandon(docID string) {
-	e.changeDoc(docID, func(t *tx) error {
+func (e *Engine) abandon(d *record.Doc) {
+	e.changeDoc(refOf(d), func(t *tx) error {
 		if Status(t.doc.Status).Terminal() || t.doc.Attempts == 0 {
 			return errNoChange
 		}
@@ -264,7 +275,7 @@ const progressInterval = time.Second
 
 // progressFunc is the callback handed to the Processor. A report that
 // changes only pages_done is stored at most once per progressInterval.
-func (e *Engine) progressFunc(ctx context.Context, docID string) func(Progress) error {
+func (e *Engine) progressFunc(ctx context.Context, d *record.Doc) func(Progress) error {
 	var last Progress
 	var stored time.Time
 	return func(p Progress) error {
@@ -275,7 +286,7 @@ func (e *Engine) progressFunc(ctx context.Context, docID string) func(Progress) 
 		if onlyPages && (p.PagesDone <= last.PagesDone || e.now().Sub(stored) < e.progressEvery) {
 			return nil
 		}
-		if err := e.advance(docID, p); err != nil {
+		if err := e.advance(d, p); err != nil {
 			return err
 		}
 		last, stored = p, e.now()
@@ -288,8 +299,8 @@ func (e *Engine) progressFunc(ctx context.Context, docID string) func(Progress) 
 // (unsynced when it is the only change: a crash loses a progress figure,
 // never an acknowledged state). A document that does not fit the quota
 // gets a DocError, which aborts processing.
-func (e *Engine) advance(docID string, p Progress) error {
-	err := e.changeDoc(docID, func(t *tx) error {
+func (e *Engine) advance(d *record.Doc, p Progress) error {
+	err := e.changeDoc(refOf(d), func(t *tx) error {
 		if Status(t.doc.Status).Terminal() {
 			return errDocGone
 		}
@@ -365,8 +376,8 @@ type outcome struct {
 }
 
 // finish records a document's terminal state.
-func (e *Engine) finish(docID string, o outcome, start time.Time) error {
-	err := e.changeDoc(docID, func(t *tx) error {
+func (e *Engine) finish(d *record.Doc, o outcome, start time.Time) error {
+	err := e.changeDoc(refOf(d), func(t *tx) error {
 		if Status(t.doc.Status).Terminal() || (o.attempt != 0 && t.doc.Attempts != o.attempt) {
 			return errNoChange
 		}

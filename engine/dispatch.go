@@ -301,7 +301,7 @@ func (e *Engine) settleLease(l record.Lease, retry bool) {
 func (e *Engine) exhausted(l record.Lease) {
 	q := l.Entry()
 	e.log.Error("engine: document failed repeatedly", "doc", q.DocID, "deliveries", l.Attempt())
-	err := e.changeDoc(q.DocID, func(t *tx) error {
+	err := e.changeDoc(queuedRef(q), func(t *tx) error {
 		if Status(t.doc.Status).Terminal() {
 			return errNoChange
 		}

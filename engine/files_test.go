@@ -136,7 +136,7 @@ func TestStaleAttemptDoesNotPublish(t *testing.T) {
 	j := v.create(a, pdfFile("a.pdf", 1, "block"))
 	docID := <-v.proc.started
 	// Another node starts attempt 2 meanwhile.
-	if err := v.e.changeDoc(docID, func(t *tx) error { t.doc.Attempts++; return nil }); err != nil {
+	if err := v.e.changeDoc(docRef{docID: docID}, func(t *tx) error { t.doc.Attempts++; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	close(v.proc.release)

@@ -58,7 +58,7 @@ func (e *Engine) recover() error {
 	b := e.jl.NewBatch()
 	for _, d := range requeue {
 		d.QueuedAt = e.queueStamp()
-		b.Enqueue(d.QueuedAt, d.ID, d.JobID)
+		b.Enqueue(queueEntry(d))
 		b.PutDoc(d)
 	}
 	for _, d := range finished {
@@ -377,14 +377,14 @@ func (e *Engine) recoverShared() error {
 		return err
 	}
 	for _, d := range lost {
-		err := e.changeDoc(d.ID, func(t *tx) error {
+		err := e.changeDoc(refOf(d), func(t *tx) error {
 			if t.doc.Attempts != 0 || Status(t.doc.Status).Terminal() || t.doc.UpdatedAt.After(cutoff) {
 				return errNoChange
 			}
 			if t.doc.QueuedAt == 0 {
 				t.enqueue(t.doc)
 			} else {
-				t.b.Enqueue(t.doc.QueuedAt, t.doc.ID, t.doc.JobID)
+				t.b.Enqueue(queueEntry(t.doc))
 			}
 			t.doc.UpdatedAt = e.now()
 			t.touch(t.doc)

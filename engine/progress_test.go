@@ -28,7 +28,11 @@ func TestProgressPagesDone(t *testing.T) {
 		}
 		return d.PagesDone
 	}
-	report := v.e.progressFunc(context.Background(), doc)
+	d, err := v.e.jl.Doc(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	report := v.e.progressFunc(context.Background(), d)
 	send := func(p Progress) {
 		t.Helper()
 		if err := report(p); err != nil {

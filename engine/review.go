@@ -233,7 +233,7 @@ func (e *Engine) withReview(ctx context.Context, acct *Account, docID string, fn
 	// The review state lives beside the document's files, not in the job
 	// log; a transition gives fn the account's lock and the document as
 	// it stands, and commits whatever status move fn makes.
-	err = e.changeDoc(docID, func(t *tx) error {
+	err = e.changeDoc(docRef{docID: docID}, func(t *tx) error {
 		if err := checkReviewable(e, t.doc); err != nil {
 			return err
 		}
@@ -545,7 +545,7 @@ func (e *Engine) finishApply(ctx context.Context, docID, actor, out string, res 
 		return err
 	}
 	defer unlock()
-	err = e.changeDoc(docID, func(t *tx) error {
+	err = e.changeDoc(docRef{docID: docID}, func(t *tx) error {
 		d, j := t.doc, t.job
 		if d.Status != string(StatusRedacting) {
 			return errNoChange // deleted or restored meanwhile
@@ -618,7 +618,7 @@ func interruptedApply(d *record.Doc) bool {
 // good one. recover calls it before anything runs.
 func (e *Engine) restoreApplies(docs []*record.Doc) error {
 	for _, d := range docs {
-		err := e.changeDoc(d.ID, func(t *tx) error {
+		err := e.changeDoc(refOf(d), func(t *tx) error {
 			t.move(t.doc, StatusRedacted, "review apply interrupted; output kept")
 			return nil
 		})

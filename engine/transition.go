@@ -14,10 +14,12 @@ import (
 // Every change of an account's, a job's or a document's state takes the
 // same steps, and change is the one place that takes them:
 //
-//  1. read the record the change is about, to learn its account;
+//  1. learn the change's account: the caller knows it (an API call, a
+//     queue entry, a document read before), else the record the change
+//     is about is read to learn it;
 //  2. take the account's lock (state changes of one account are serial);
-//  3. read the records again: they may have changed or gone while the
-//     lock was awaited;
+//  3. read the records under the lock, once: a job with its documents
+//     (one read, JobAndDocs), the account when quota moves;
 //  4. let the transition decide, on a tx: it changes the records it was
 //     given and records what else must happen;
 //  5. write the documents it touched, the account when quota moved, and
@@ -71,36 +73,66 @@ type tx struct {
 	unlocked []func()
 }
 
+// docRef names the document of a transition and, when the caller knows
+// them, its job and account: a queue entry carries both, as does a
+// document read before. With both, changeDoc reads nothing before the
+// account's lock.
+type docRef struct{ docID, jobID, accountID string }
+
+// refOf is the reference to a document as read.
+func refOf(d *record.Doc) docRef { return docRef{d.ID, d.JobID, d.AccountID} }
+
+// queuedRef is the reference a queue entry gives; an entry written
+// before entries carried the account gives none (changeDoc then reads
+// the document to learn it).
+func queuedRef(q record.QueueEntry) docRef { return docRef{q.DocID, q.JobID, q.AccountID} }
+
+// errOtherAccount: the document is not of the account the reference
+// named (a damaged queue entry); changeDoc reads it to learn its own.
+var errOtherAccount = errors.New("engine: document of another account")
+
 // changeDoc runs fn as a transition of one document, with its job and
-// the job's other documents. A missing document gives errNoDoc without
-// calling fn.
-func (e *Engine) changeDoc(docID string, fn func(*tx) error) error {
-	d, err := e.jl.Doc(docID)
+// the job's other documents, read once under the account's lock. A
+// missing document gives errNoDoc without calling fn.
+func (e *Engine) changeDoc(ref docRef, fn func(*tx) error) error {
+	if ref.jobID != "" && ref.accountID != "" {
+		err := e.changeKnownDoc(ref, fn)
+		if !errors.Is(err, errOtherAccount) {
+			return err
+		}
+		e.log.Warn("engine: queue entry names another account; reading the document", "doc", ref.docID)
+	}
+	d, err := e.jl.Doc(ref.docID)
 	if record.IsNotFound(err) {
 		return errNoDoc
 	}
 	if err != nil {
 		return err
 	}
-	return e.change(d.AccountID, func(t *tx) error {
-		d, err := e.jl.Doc(docID)
-		if record.IsNotFound(err) {
+	return e.changeKnownDoc(refOf(d), fn)
+}
+
+// changeKnownDoc is changeDoc for a reference that names the job and the
+// account.
+func (e *Engine) changeKnownDoc(ref docRef, fn func(*tx) error) error {
+	return e.change(ref.accountID, func(t *tx) error {
+		if err := t.loadJob(ref.jobID); record.IsNotFound(err) {
 			return errNoDoc
-		}
-		if err != nil {
+		} else if err != nil {
 			return err
 		}
-		if err := t.loadJob(d.JobID); err != nil {
-			return err
-		}
-		for i := range t.docs {
-			if t.docs[i].ID == d.ID {
-				t.docs[i] = d
+		for _, d := range t.docs {
+			if d.ID != ref.docID {
+				continue
 			}
+			if d.AccountID != ref.accountID || t.job.AccountID != ref.accountID {
+				return errOtherAccount
+			}
+			t.doc = d
+			t.touch(d)
+			return fn(t)
 		}
-		t.doc = d
-		t.touch(d)
-		return fn(t)
+		return errNoDoc
 	})
 }
 
@@ -175,13 +207,10 @@ func (e *Engine) changeOnce(accountID string, fn func(*tx) error) ([]func(), err
 	return t.unlocked, nil
 }
 
-// loadJob reads the job and all its documents under the lock.
+// loadJob reads the job and all its documents under the lock, in one
+// read.
 func (t *tx) loadJob(jobID string) error {
-	j, err := t.e.jl.Job(jobID)
-	if err != nil {
-		return err
-	}
-	docs, err := t.e.jl.JobDocs(j)
+	j, docs, err := t.e.jl.JobAndDocs(jobID)
 	if err != nil {
 		return err
 	}
@@ -269,9 +298,14 @@ func (t *tx) event(d *record.Doc, from, to Status, note string) {
 // enqueue puts d on the ready queue.
 func (t *tx) enqueue(d *record.Doc) {
 	d.QueuedAt = t.e.queueStamp()
-	t.b.Enqueue(d.QueuedAt, d.ID, d.JobID)
+	t.b.Enqueue(queueEntry(d))
 	t.touch(d)
 	t.onCommit(func() { t.e.queued.Add(1) })
+}
+
+// queueEntry is d's entry in the ready queue (at d.QueuedAt).
+func queueEntry(d *record.Doc) record.QueueEntry {
+	return record.QueueEntry{At: d.QueuedAt, DocID: d.ID, JobID: d.JobID, AccountID: d.AccountID}
 }
 
 // dequeue takes d off the ready queue, if it is on it.

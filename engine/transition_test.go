@@ -41,7 +41,7 @@ func TestTransitionCommitsOrDiscards(t *testing.T) {
 		{"no change", errNoChange, nil},
 	} {
 		ran := false
-		err := v.e.changeDoc(docID, func(t *tx) error {
+		err := v.e.changeDoc(docRef{docID: docID}, func(t *tx) error {
 			t.doc.Attempts += 7
 			t.event(t.doc, StatusUploaded, StatusUploaded, "never written")
 			t.onCommit(func() { ran = true })
@@ -56,7 +56,7 @@ func TestTransitionCommitsOrDiscards(t *testing.T) {
 	}
 
 	var order []int
-	err = v.e.changeDoc(docID, func(t *tx) error {
+	err = v.e.changeDoc(docRef{docID: docID}, func(t *tx) error {
 		t.doc.Attempts++
 		t.event(t.doc, StatusUploaded, StatusUploaded, "noted")
 		t.onCommit(func() { order = append(order, 1) })
@@ -72,8 +72,24 @@ func TestTransitionCommitsOrDiscards(t *testing.T) {
 	if len(order) != 2 || order[0] != 1 || order[1] != 2 {
 		t.Fatalf("effects ran %v, want [1 2]", order)
 	}
-	if err := v.e.changeDoc("no-such-doc", func(*tx) error { return nil }); !errors.Is(err, errNoDoc) {
+	if err := v.e.changeDoc(docRef{docID: "no-such-doc"}, func(*tx) error { return nil }); !errors.Is(err, errNoDoc) {
 		t.Fatalf("missing document: %v, want errNoDoc", err)
+	}
+	// A reference that names the job and the account (a queue entry)
+	// reads nothing before the lock; a wrong account is found under it,
+	// and the document is read to learn its own.
+	d0, err := v.e.jl.Doc(docID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ref := range []docRef{refOf(d0), {docID, d0.JobID, "other-account"}} {
+		var got string
+		if err := v.e.changeDoc(ref, func(t *tx) error { got = t.accountID; return errNoChange }); err != nil || got != d0.AccountID {
+			t.Fatalf("%+v: changeDoc = %v under the lock of %q, want nil under %q", ref, err, got, d0.AccountID)
+		}
+	}
+	if err := v.e.changeDoc(docRef{docID, "no-such-job", d0.AccountID}, func(*tx) error { return nil }); !errors.Is(err, errNoDoc) {
+		t.Fatalf("missing job: %v, want errNoDoc", err)
 	}
 	if err := v.e.changeJob("other-account", res.JobID, func(*tx) error { return nil }); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("job of another account: %v, want ErrNotFound", err)

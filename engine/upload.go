@@ -175,7 +175,7 @@ func (e *Engine) PutUpload(ctx context.Context, docID, token, contentType string
 		return err
 	}
 
-	err = e.changeDoc(docID, func(t *tx) error {
+	err = e.changeDoc(refOf(d), func(t *tx) error {
 		d := t.doc
 		if d.Released || d.Status != string(StatusUploaded) {
 			return errCommitted

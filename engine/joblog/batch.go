@@ -84,9 +84,20 @@ func (b *Batch) AddEvent(jobID string, ev *Event) {
 	b.set(eventKey(jobID, ev.Seq), ev)
 }
 
-// Enqueue puts a document into the ready queue at time at (unix ns).
-func (b *Batch) Enqueue(at int64, docID, jobID string) {
-	b.b.Set(timeKey(pQueue, at, docID), []byte(jobID), nil)
+// Enqueue puts a document into the ready queue at time e.At (unix ns),
+// with its job and account as the value (queueValue).
+func (b *Batch) Enqueue(e QueueEntry) {
+	b.b.Set(timeKey(pQueue, e.At, e.DocID), queueValue(e), nil)
+}
+
+// queueValue is a queue entry's value: "<job>/<account>". An entry
+// written before entries carried the account holds the job id alone
+// (parseQueueValue reads both).
+func queueValue(e QueueEntry) []byte {
+	if e.AccountID == "" {
+		return []byte(e.JobID)
+	}
+	return []byte(e.JobID + "/" + e.AccountID)
 }
 
 // Dequeue removes a document's ready-queue entry.

@@ -25,7 +25,8 @@
 //	doc/<doc>                           Doc
 //	idem/<account>/<namespace>/<key>    Idem
 //	event/<job>/<seq, 8 bytes BE>       Event
-//	queue/<unix ns, 8 bytes BE><doc>    QueueEntry value (job id)
+//	queue/<unix ns, 8 bytes BE><doc>    QueueEntry value (<job>/<account>; the job id
+//	                                    alone in an entry written before 2026-11)
 //	expire/<unix ns, 8 bytes BE><job>   empty: retention index
 //	hook/<job>                          Hook: pending webhook delivery
 //	review/<kind>/<sha256 of token>     ReviewGrant: review link or editor session

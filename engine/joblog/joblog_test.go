@@ -214,8 +214,8 @@ func TestRecordsRoundTrip(t *testing.T) {
 	b.PutJob(job)
 	b.PutDoc(d1)
 	b.PutDoc(d2)
-	b.Enqueue(20, "d2", "j1")
-	b.Enqueue(10, "d1", "j1")
+	b.Enqueue(QueueEntry{At: 20, DocID: "d2", JobID: "j1", AccountID: "a1"})
+	b.Enqueue(QueueEntry{At: 10, DocID: "d1", JobID: "j1", AccountID: "a1"})
 	b.PutIdem("a1", "create", "idem-1", &Idem{JobID: "j1", Fingerprint: "fp", CreatedAt: now})
 	b.AddEvent("j1", &Event{Seq: 1, At: now, To: "analyzing"})
 	b.AddEvent("j1", &Event{Seq: 2, At: now, Doc: "d1", From: "uploaded", To: "analyzing"})
@@ -286,11 +286,11 @@ func TestRecordsRoundTrip(t *testing.T) {
 		}},
 		{"queue ordered by time", func() error {
 			q, err := l.Queue()
-			if err != nil || len(q) != 2 || q[0].DocID != "d1" || q[1].DocID != "d2" || q[0].JobID != "j1" {
+			if err != nil || len(q) != 2 || q[0].DocID != "d1" || q[1].DocID != "d2" || q[0].JobID != "j1" || q[0].AccountID != "a1" {
 				return fmt.Errorf("%+v %v", q, err)
 			}
 			e, ok, err := l.NextQueued(func(id string) bool { return id == "d1" })
-			if err != nil || !ok || e.DocID != "d2" || e.At != 20 {
+			if err != nil || !ok || e.DocID != "d2" || e.At != 20 || e.JobID != "j1" || e.AccountID != "a1" {
 				return fmt.Errorf("next = %+v %v %v", e, ok, err)
 			}
 			return nil
@@ -350,6 +350,30 @@ func TestRecordsRoundTrip(t *testing.T) {
 		default:
 			t.Errorf("key left after purge: %q", k)
 		}
+	}
+}
+
+// TestQueueEntryWithoutAccount: a queue entry written before entries
+// carried the account (its value the job id alone) still reads, with no
+// account, which the engine then reads from the document.
+func TestQueueEntryWithoutAccount(t *testing.T) {
+	l := openT(t, t.TempDir())
+	if err := l.db.Set(timeKey(pQueue, 5, "d0"), []byte("j0"), pebble.Sync); err != nil {
+		t.Fatal(err)
+	}
+	b := l.NewBatch()
+	b.Enqueue(QueueEntry{At: 6, DocID: "d1", JobID: "j1", AccountID: "a1"})
+	if err := b.Commit(true); err != nil {
+		t.Fatal(err)
+	}
+	want := []QueueEntry{{At: 5, DocID: "d0", JobID: "j0"}, {At: 6, DocID: "d1", JobID: "j1", AccountID: "a1"}}
+	q, err := l.Queue()
+	if err != nil || !slices.Equal(q, want) {
+		t.Fatalf("queue = %+v %v, want %+v", q, err, want)
+	}
+	e, ok, err := l.NextQueued(nil)
+	if err != nil || !ok || e != want[0] {
+		t.Fatalf("next = %+v %v %v, want %+v", e, ok, err, want[0])
 	}
 }
 

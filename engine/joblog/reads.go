@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/cockroachdb/pebble"
@@ -145,7 +146,7 @@ func (l *Log) NextQueued(skip func(docID string) bool) (e QueueEntry, ok bool, e
 		if skip != nil && skip(q.DocID) {
 			return true, nil
 		}
-		q.JobID = string(v)
+		parseQueueValue(&q, v)
 		e, ok = q, true
 		return false, nil
 	})
@@ -160,7 +161,7 @@ func (l *Log) Queue() ([]QueueEntry, error) {
 		if err != nil {
 			return false, err
 		}
-		q.JobID = string(v)
+		parseQueueValue(&q, v)
 		out = append(out, q)
 		return true, nil
 	})
@@ -173,6 +174,12 @@ func parseQueueKey(k []byte) (QueueEntry, error) {
 		return QueueEntry{}, fmt.Errorf("joblog: corrupt queue key %q", k)
 	}
 	return QueueEntry{At: int64(binary.BigEndian.Uint64(rest)), DocID: string(rest[8:])}, nil
+}
+
+// parseQueueValue reads a queue entry's value (queueValue) into q: the
+// job id, and the account id unless the entry predates it.
+func parseQueueValue(q *QueueEntry, v []byte) {
+	q.JobID, q.AccountID, _ = strings.Cut(string(v), "/")
 }
 
 // Expired lists the retention entries due at or before now, oldest first,

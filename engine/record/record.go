@@ -179,6 +179,10 @@ type QueueEntry struct {
 	At    int64 // enqueue time, unix ns; orders the queue
 	DocID string
 	JobID string
+	// AccountID is the document's account, so that a transition of the
+	// document takes its account's lock without reading the document
+	// first. Empty in an entry written before entries carried it.
+	AccountID string
 }
 
 // RetentionEntry is one job in the retention index.

@@ -88,9 +88,9 @@ type Batch interface {
 	// PurgeJob deletes a job with its documents, events and indexes.
 	PurgeJob(j *Job, docs []*Doc)
 
-	// Enqueue puts a document on the ready queue (at orders it);
+	// Enqueue puts a document on the ready queue (e.At orders it);
 	// Dequeue and DeleteQueued take an entry off.
-	Enqueue(at int64, docID, jobID string)
+	Enqueue(e QueueEntry)
 	Dequeue(at int64, docID string)
 	DeleteQueued(e QueueEntry)
 }

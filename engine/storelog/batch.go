@@ -174,8 +174,8 @@ func (b *Batch) PurgeJob(j *record.Job, docs []*record.Doc) {
 
 // Enqueue puts a document on the shared queue once the batch's records
 // are committed.
-func (b *Batch) Enqueue(at int64, docID, jobID string) {
-	b.enqueues = append(b.enqueues, record.QueueEntry{At: at, DocID: docID, JobID: jobID})
+func (b *Batch) Enqueue(e record.QueueEntry) {
+	b.enqueues = append(b.enqueues, e)
 }
 
 // Dequeue: the worker holding the document's lease acknowledges it
@@ -250,7 +250,7 @@ func (b *Batch) Commit(sync bool) error {
 // repeated puts a second copy in the queue, which the job service drops
 // or processes harmlessly (see the package documentation).
 func (b *Batch) enqueue(q record.QueueEntry) error {
-	p, _ := json.Marshal(queued{At: q.At, Job: q.JobID})
+	p, _ := json.Marshal(queued{At: q.At, Job: q.JobID, Account: q.AccountID})
 	err := b.retry(func() error {
 		c, cancel := context.WithTimeout(context.Background(), tryTimeout)
 		defer cancel()

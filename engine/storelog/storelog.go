@@ -297,7 +297,7 @@ func (l *Log) Lease(c context.Context) (record.Lease, error) {
 		sl.Ack(c)
 		return nil, fmt.Errorf("storelog: queue item %s: %w", sl.ID(), err)
 	}
-	return lease{Lease: sl, e: record.QueueEntry{At: p.At, DocID: sl.ID(), JobID: p.Job}}, nil
+	return lease{Lease: sl, e: record.QueueEntry{At: p.At, DocID: sl.ID(), JobID: p.Job, AccountID: p.Account}}, nil
 }
 
 // ExtendEvery is a third of the lease time.
@@ -307,6 +307,8 @@ func (l *Log) ExtendEvery() time.Duration { return l.opts.LeaseTime / 3 }
 type queued struct {
 	At  int64  `json:"at"`
 	Job string `json:"job"`
+	// Account is empty in an item enqueued before items carried it.
+	Account string `json:"account,omitempty"`
 }
 
 type lease struct {

@@ -274,3 +274,48 @@ func lostAnswer(t *testing.T, deafReads int) {
 		t.Fatalf("doc %+v, %v", got, err)
 	}
 }
+
+// TestQueueEntryCarriesAccount: an entry enqueued by a batch carries the
+// document's account to the lease; an item enqueued before items
+// carried it (payload without "account") still leases, with no account,
+// which the engine then reads from the document.
+func TestQueueEntryCarriesAccount(t *testing.T) {
+	ps, err := pebblestore.Open(filepath.Join(t.TempDir(), "store"), pebblestore.Options{LeaseTime: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := ps.Bundle(nil)
+	l, err := storelog.Open(context.Background(), s, storelog.Options{LeaseTime: time.Second, Close: ps.Close})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	ctx := context.Background()
+	if err := s.Queue.Enqueue(ctx, storelog.Pool, uuid(1000), []byte(`{"at":5,"job":"`+uuid(1)+`"}`)); err != nil {
+		t.Fatal(err)
+	}
+	_, d := newJob(t, l, "acct", 2, time.Now())
+	b := l.NewBatch()
+	b.Enqueue(record.QueueEntry{At: 6, DocID: d.ID, JobID: d.JobID, AccountID: d.AccountID})
+	if err := b.Commit(true); err != nil {
+		t.Fatal(err)
+	}
+	want := []record.QueueEntry{
+		{At: 5, DocID: uuid(1000), JobID: uuid(1)},
+		{At: 6, DocID: d.ID, JobID: d.JobID, AccountID: "acct"},
+	}
+	for _, w := range want {
+		lctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		ls, err := l.Lease(lctx)
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ls.Entry(); got != w {
+			t.Fatalf("leased %+v, want %+v", got, w)
+		}
+		if err := ls.Ack(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
