@@ -249,7 +249,7 @@ func (e *Engine) abandon(d *record.Doc) {
 // the janitor recounts the queue, so the counter is not touched here.
 func (e *Engine) dropStale(q record.QueueEntry) error {
 	b := e.jl.NewBatch()
-	b.DeleteQueued(q)
+	deleteQueued(b, q)
 	return b.Commit(false)
 }
 

@@ -63,7 +63,7 @@ func (e *Engine) recover() error {
 	}
 	for _, d := range finished {
 		if d.QueuedAt != 0 {
-			b.Dequeue(d.QueuedAt, d.ID)
+			dequeue(b, d.QueuedAt, d.ID)
 			d.QueuedAt = 0
 			b.PutDoc(d)
 		}
@@ -80,7 +80,7 @@ func (e *Engine) recover() error {
 	for _, ent := range q {
 		d, err := e.jl.Doc(ent.DocID)
 		if record.IsNotFound(err) || (err == nil && d.QueuedAt != ent.At) {
-			b.DeleteQueued(ent)
+			deleteQueued(b, ent)
 		} else if err != nil {
 			return err
 		}
@@ -296,7 +296,7 @@ func (e *Engine) expire(ctx context.Context, ent record.RetentionEntry) (bool, e
 
 func (e *Engine) dropExpiry(ent record.RetentionEntry) error {
 	b := e.jl.NewBatch()
-	b.DeleteExpiry(ent)
+	deleteExpiry(b, ent)
 	return b.Commit(false)
 }
 
@@ -326,7 +326,7 @@ func (e *Engine) expireUploads(jobID, accountID string, ent record.RetentionEntr
 		if !allTerminal(t.docs) {
 			// Released documents are still running; their completion
 			// starts the retention clock.
-			t.b.SetExpiry(j.ID, j.ExpiresAt, time.Time{})
+			setExpiry(t.b, j.ID, j.ExpiresAt, time.Time{})
 			j.ExpiresAt = time.Time{}
 		}
 		t.onCommit(func() {

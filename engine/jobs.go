@@ -371,7 +371,7 @@ func (e *Engine) newJob(t *tx, jobID, ns, idemKey, fp string, ret Retention, opt
 	if direct {
 		j.UploadExpires = now.Add(e.cfg.UploadURLTTL)
 		j.ExpiresAt = j.UploadExpires
-		t.b.SetExpiry(j.ID, time.Time{}, j.ExpiresAt)
+		setExpiry(t.b, j.ID, time.Time{}, j.ExpiresAt)
 	}
 	t.adopt(j, docs)
 	for _, d := range docs {

@@ -100,7 +100,7 @@ func (l lifecycle) settle(b record.Batch, j *record.Job, docs []*record.Doc) {
 	if allTerminal(docs) && j.FinishedAt.IsZero() {
 		j.FinishedAt = l.now()
 		exp := j.FinishedAt.Add(l.ttl(Retention(j.Retention)))
-		b.SetExpiry(j.ID, j.ExpiresAt, exp)
+		setExpiry(b, j.ID, j.ExpiresAt, exp)
 		j.ExpiresAt = exp
 		l.finished(b, j)
 	}

@@ -21,11 +21,13 @@ type flakyRecords struct {
 }
 
 func (f *flakyRecords) NewBatch() record.Batch {
-	return &flakyBatch{Batch: f.pebbleRecords.NewBatch(), f: f}
+	return &flakyBatch{Batch: f.pebbleRecords.Log.NewBatch(), f: f}
 }
 
+// flakyBatch is the job log's batch (its queue and retention index
+// included) with a failing Commit.
 type flakyBatch struct {
-	record.Batch
+	*joblog.Batch
 	f       *flakyRecords
 	charges bool
 }

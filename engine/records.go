@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"path/filepath"
+	"time"
 
 	"github.com/redactd/redactd/engine/joblog"
 	"github.com/redactd/redactd/engine/record"
@@ -27,9 +28,43 @@ type pebbleRecords struct{ *joblog.Log }
 func (p pebbleRecords) NewBatch() record.Batch { return p.Log.NewBatch() }
 
 var (
-	_ record.Store      = pebbleRecords{}
-	_ record.LocalQueue = pebbleRecords{}
+	_ record.Store         = pebbleRecords{}
+	_ record.LocalQueue    = pebbleRecords{}
+	_ record.LegacySecrets = pebbleRecords{}
+	_ record.QueueBatch    = (*joblog.Batch)(nil)
+	_ record.ExpiryBatch   = (*joblog.Batch)(nil)
 )
+
+// dequeue takes a local queue's entry off in b; a shared queue's entry
+// is settled by its lease (dispatch.go), so its batch has nothing to do.
+func dequeue(b record.Batch, at int64, docID string) {
+	if qb, ok := b.(record.QueueBatch); ok {
+		qb.Dequeue(at, docID)
+	}
+}
+
+// deleteQueued takes a stale entry off a local queue in b.
+func deleteQueued(b record.Batch, e record.QueueEntry) {
+	if qb, ok := b.(record.QueueBatch); ok {
+		qb.DeleteQueued(e)
+	}
+}
+
+// setExpiry moves a job's entry in a store's retention index, where the
+// store keeps one (ExpiryBatch); the caller sets the job's ExpiresAt to
+// next in the same batch, which is all a store without one reads.
+func setExpiry(b record.Batch, jobID string, old, next time.Time) {
+	if eb, ok := b.(record.ExpiryBatch); ok {
+		eb.SetExpiry(jobID, old, next)
+	}
+}
+
+// deleteExpiry removes a stale entry of a store's retention index.
+func deleteExpiry(b record.Batch, e record.RetentionEntry) {
+	if eb, ok := b.(record.ExpiryBatch); ok {
+		eb.DeleteExpiry(e)
+	}
+}
 
 // openRecords returns the store the settings name: Settings.Records
 // when set, else the job log under the data directory.

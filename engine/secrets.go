@@ -45,9 +45,12 @@ func (e *Engine) loadUploadSecret(exposed bool) ([]byte, error) {
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, err
 	}
-	secret, ok, err := e.jl.LegacyUploadSecret()
-	if err != nil {
-		return nil, err
+	var secret []byte
+	var ok bool
+	if ls, legacy := e.jl.(record.LegacySecrets); legacy {
+		if secret, ok, err = ls.LegacyUploadSecret(); err != nil {
+			return nil, err
+		}
 	}
 	if !ok || exposed {
 		if ok {
@@ -70,10 +73,14 @@ func (e *Engine) loadUploadSecret(exposed bool) ([]byte, error) {
 // dropLegacySecret removes a legacy secret from the job log once its file
 // exists (also when a crash came between the two).
 func (e *Engine) dropLegacySecret(secret []byte) ([]byte, error) {
-	if _, ok, err := e.jl.LegacyUploadSecret(); err != nil || !ok {
+	ls, legacy := e.jl.(record.LegacySecrets)
+	if !legacy {
+		return secret, nil
+	}
+	if _, ok, err := ls.LegacyUploadSecret(); err != nil || !ok {
 		return secret, err
 	}
-	if err := e.jl.DropLegacyUploadSecret(); err != nil {
+	if err := ls.DropLegacyUploadSecret(); err != nil {
 		return nil, err
 	}
 	return secret, nil

@@ -313,7 +313,7 @@ func (t *tx) dequeue(d *record.Doc) {
 	if d.QueuedAt == 0 {
 		return
 	}
-	t.b.Dequeue(d.QueuedAt, d.ID)
+	dequeue(t.b, d.QueuedAt, d.ID)
 	d.QueuedAt = 0
 	t.touch(d)
 	t.onCommit(func() { t.e.queued.Add(-1) })

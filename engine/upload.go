@@ -353,7 +353,7 @@ func (e *Engine) release(t *tx) (released, failed int, changed bool) {
 	if released+failed > 0 && !allTerminal(docs) && !hasPending(docs) {
 		// Everything is released or failed: drop the upload deadline; the
 		// retention clock starts when the documents are done.
-		t.b.SetExpiry(j.ID, j.ExpiresAt, time.Time{})
+		setExpiry(t.b, j.ID, j.ExpiresAt, time.Time{})
 		j.ExpiresAt = time.Time{}
 	}
 	return released, failed, true

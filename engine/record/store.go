@@ -16,16 +16,39 @@ import (
 //     compare-and-set steps in a crash-safe order and reports a lost
 //     race as a conflict (IsConflict), which the service retries.
 //
-// Reads return records carrying the revision they were read at (Rev),
-// so a batch that writes them back can tell a stale copy from a fresh
-// one. Missing records are ErrNotFound; a closed store is ErrClosed.
+// It is composed of small interfaces, one a kind of record. Reads return
+// records carrying the revision they were read at (Rev), so a batch that
+// writes them back can tell a stale copy from a fresh one. Missing
+// records are ErrNotFound; a closed store is ErrClosed. What only one
+// store keeps (a local queue, a retention index, roles, a ledger, an
+// older layout's secret) is an interface of its own below, which the
+// service asks the store (or its Batch) for.
 type Store interface {
+	Accounts
+	Keys
+	Jobs
+	Idems
+	Hooks
+	Inspector
+	NewBatch() Batch
+	Close() error
+}
+
+// Accounts reads accounts.
+type Accounts interface {
 	Account(id string) (*Account, error)
 	AccountByEmail(email string) (*Account, error)
+}
+
+// Keys reads API keys.
+type Keys interface {
 	Key(id string) (*Key, error)
 	KeyByHash(hash []byte) (*Key, error)
 	Keys() ([]*Key, error)
+}
 
+// Jobs reads jobs, their documents and events, and the retention clock.
+type Jobs interface {
 	Job(id string) (*Job, error)
 	Doc(id string) (*Doc, error)
 	JobDocs(j *Job) ([]*Doc, error)
@@ -33,7 +56,6 @@ type Store interface {
 	JobAndDocs(id string) (*Job, []*Doc, error)
 	AccountJobs(accountID string) ([]string, error)
 	Events(jobID string) ([]*Event, error)
-	Idem(accountID, ns, key string) (*Idem, error)
 	// ListJobs returns a page of an account's jobs, newest first, from
 	// the opaque position before (nil: the newest); next is nil at the
 	// end. status, when not empty, keeps only jobs in that status.
@@ -42,27 +64,42 @@ type Store interface {
 	ScanDocs(fn func(*Doc) bool) error
 	// Expired returns up to limit jobs whose retention ends before now.
 	Expired(now time.Time, limit int) ([]RetentionEntry, error)
+}
+
+// Idems reads idempotency records.
+type Idems interface {
+	Idem(accountID, ns, key string) (*Idem, error)
+}
+
+// Hooks reads pending webhook deliveries.
+type Hooks interface {
 	Hook(jobID string) (*Hook, error)
 	Hooks() ([]*Hook, error)
+}
+
+// Inspector is what the admin commands and readiness read.
+type Inspector interface {
 	// Count counts the records of a kind ("queue", "job", "doc", …).
 	Count(kind string) (int, error)
 	AllKeys() ([]string, error)
-
 	// SchemaVersionOf reads the stored layout version; an error means
 	// the store cannot serve (Ready fails).
 	SchemaVersionOf() (int, error)
-	// LegacyUploadSecret returns an upload secret kept by an older
-	// layout; DropLegacyUploadSecret forgets it once moved.
-	LegacyUploadSecret() (secret []byte, ok bool, err error)
-	DropLegacyUploadSecret() error
-
-	NewBatch() Batch
-	Close() error
 }
 
-// Batch is one state change: every Put, Delete and queue step of it
-// lands, or none does (joblog), or they land in an order that leaves
-// every crash recoverable and a lost race reported (storelog).
+// LegacySecrets is offered by a store whose older layout kept the
+// upload-signing secret (engine/joblog before 2026-11): the service
+// moves it into its own file once.
+type LegacySecrets interface {
+	// LegacyUploadSecret returns the secret, if the store still keeps
+	// it; DropLegacyUploadSecret forgets it once moved.
+	LegacyUploadSecret() (secret []byte, ok bool, err error)
+	DropLegacyUploadSecret() error
+}
+
+// Batch is one state change: every write of it lands, or none does
+// (joblog), or they land in an order that leaves every crash
+// recoverable and a lost race reported (storelog).
 type Batch interface {
 	// Commit writes the batch; sync false allows a crash to lose it (a
 	// progress figure, never an acknowledged state).
@@ -70,6 +107,16 @@ type Batch interface {
 	Discard()
 	Empty() bool
 
+	AccountWrites
+	JobWrites
+	// Enqueue puts a document on the ready queue (e.At orders it). A
+	// local queue's entries leave it through QueueBatch; a shared
+	// queue's through the lease's Ack.
+	Enqueue(e QueueEntry)
+}
+
+// AccountWrites are a batch's writes of accounts, their quota and keys.
+type AccountWrites interface {
 	PutAccount(a *Account)
 	// Charge adds pages for docID to a's use (a.PagesUsed grows at
 	// once); Refund gives a charge back. A store with a ledger records
@@ -77,22 +124,36 @@ type Batch interface {
 	Charge(a *Account, docID string, pages int64)
 	Refund(a *Account, docID string, pages int64)
 	PutKey(k *Key)
+}
+
+// JobWrites are a batch's writes of jobs and what hangs off them.
+type JobWrites interface {
 	PutJob(j *Job)
 	PutDoc(d *Doc)
 	PutIdem(accountID, ns, key string, r *Idem)
 	AddEvent(jobID string, ev *Event)
 	PutHook(h *Hook)
 	DeleteHook(jobID string)
-	SetExpiry(jobID string, old, next time.Time)
-	DeleteExpiry(e RetentionEntry)
 	// PurgeJob deletes a job with its documents, events and indexes.
 	PurgeJob(j *Job, docs []*Doc)
+}
 
-	// Enqueue puts a document on the ready queue (e.At orders it);
-	// Dequeue and DeleteQueued take an entry off.
-	Enqueue(e QueueEntry)
+// QueueBatch is offered by the batch of a store with a LocalQueue: its
+// entries are records of the store, taken off in the batch that ends
+// them (a shared queue's are settled by their lease).
+type QueueBatch interface {
 	Dequeue(at int64, docID string)
 	DeleteQueued(e QueueEntry)
+}
+
+// ExpiryBatch is offered by the batch of a store that keeps the
+// retention clock as an index of its own (engine/joblog), moved with
+// the job's ExpiresAt; a store that reads the clock off the job records
+// has none.
+type ExpiryBatch interface {
+	// SetExpiry moves a job's entry from old to next (zero: none).
+	SetExpiry(jobID string, old, next time.Time)
+	DeleteExpiry(e RetentionEntry)
 }
 
 // LocalQueue is the ready queue of a one-node store: the service's

@@ -38,7 +38,10 @@ func (l *Log) Idem(accountID, ns, key string) (*record.Idem, error) {
 }
 
 // Batch collects one state change; Commit writes it in the order the
-// package documentation gives.
+// package documentation gives. It is neither a record.ExpiryBatch (a
+// job's retention time is its own field, Job.ExpiresAt, written with the
+// job; sweeps read it there) nor a record.QueueBatch (the worker holding
+// a document's lease acknowledges it after the commit, engine/dispatch.go).
 type Batch struct {
 	l        *Log
 	charges  []ledgerOp
@@ -159,13 +162,6 @@ func (b *Batch) DeleteHook(jobID string) {
 	o.hook, o.delHook = nil, true
 }
 
-// SetExpiry: a job's retention time is its own field (Job.ExpiresAt),
-// written with the job; sweeps read it there.
-func (b *Batch) SetExpiry(jobID string, old, next time.Time) {}
-
-// DeleteExpiry: see SetExpiry.
-func (b *Batch) DeleteExpiry(e record.RetentionEntry) {}
-
 // PurgeJob deletes a job's record, its indexes and its idempotency key.
 func (b *Batch) PurgeJob(j *record.Job, docs []*record.Doc) {
 	o := b.ops(j.ID)
@@ -177,13 +173,6 @@ func (b *Batch) PurgeJob(j *record.Job, docs []*record.Doc) {
 func (b *Batch) Enqueue(e record.QueueEntry) {
 	b.enqueues = append(b.enqueues, e)
 }
-
-// Dequeue: the worker holding the document's lease acknowledges it
-// after the commit (engine/dispatch.go); nothing to write.
-func (b *Batch) Dequeue(at int64, docID string) {}
-
-// DeleteQueued: see Dequeue.
-func (b *Batch) DeleteQueued(e record.QueueEntry) {}
 
 // conflict is a lost race on key.
 func conflict(key string) error { return &record.ConflictError{Key: key} }

@@ -251,12 +251,6 @@ func (l *Log) SchemaVersionOf() (int, error) {
 	return n, nil
 }
 
-// LegacyUploadSecret: no earlier layout kept one.
-func (l *Log) LegacyUploadSecret() ([]byte, bool, error) { return nil, false, nil }
-
-// DropLegacyUploadSecret has nothing to drop.
-func (l *Log) DropLegacyUploadSecret() error { return nil }
-
 // SharedSecret returns the upload-signing secret every node shares,
 // storing candidate if none is stored yet (the first node to start wins).
 func (l *Log) SharedSecret(candidate []byte) ([]byte, error) {

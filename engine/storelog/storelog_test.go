@@ -319,3 +319,24 @@ func TestQueueEntryCarriesAccount(t *testing.T) {
 		}
 	}
 }
+
+// TestNoLegacyMethods: what only the one-node job log keeps (a layout's
+// old upload secret, a local queue's entries, a retention index) is not
+// part of this store, not even as no-ops: the service asks for each.
+func TestNoLegacyMethods(t *testing.T) {
+	l := open(t)
+	if _, ok := any(l).(record.LegacySecrets); ok {
+		t.Error("storelog offers record.LegacySecrets")
+	}
+	if _, ok := any(l).(record.LocalQueue); ok {
+		t.Error("storelog offers record.LocalQueue")
+	}
+	b := l.NewBatch()
+	defer b.Discard()
+	if _, ok := b.(record.QueueBatch); ok {
+		t.Error("storelog's batch offers record.QueueBatch")
+	}
+	if _, ok := b.(record.ExpiryBatch); ok {
+		t.Error("storelog's batch offers record.ExpiryBatch")
+	}
+}
