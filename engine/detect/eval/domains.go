@@ -211,8 +211,15 @@ func goldType(spans []Gold, s, e int) string {
 
 // DomainRow is one line of the per-domain table.
 type DomainRow struct {
-	Name, Domain, Split string
-	Report              DomainReport
+	Name, Lang, Domain, Split string
+	Report                    DomainReport
+}
+
+// OverRedaction is the share of plain words (neither Person nor
+// Organization, place names and ignored words left out) the service
+// masked, as the bench reports it.
+func (r DomainReport) OverRedaction() float64 {
+	return ratio(r.Masking.FP, r.Words-r.Masking.TP-r.Masking.FN)
 }
 
 // PlaceOrganizationTable renders, per row, how many of a corpus's
@@ -237,11 +244,12 @@ func PlaceOrganizationTable(rows []DomainRow) string {
 }
 
 // DomainTable renders rows as a Markdown table: recall and precision per
-// category, masking, and the share of place names masked.
+// category, masking, over-redaction (the share of plain words masked)
+// and the share of place names masked.
 func DomainTable(rows []DomainRow) string {
 	var b strings.Builder
-	b.WriteString("| corpus | domain | split | words | Person R / P | Organization R / P | masking R / P | places masked |\n")
-	b.WriteString("|---|---|---|---:|---|---|---|---:|\n")
+	b.WriteString("| corpus | lang | domain | split | words | Person R / P | Organization R / P | masking R / P | over-redaction | places masked |\n")
+	b.WriteString("|---|---|---|---|---:|---|---|---|---:|---:|\n")
 	rp := func(c Counts) string {
 		if c.TP+c.FN == 0 {
 			return "–"
@@ -253,8 +261,8 @@ func DomainTable(rows []DomainRow) string {
 		if n := r.Report.Location.TP + r.Report.Location.FN; n > 0 {
 			loc = fmt.Sprintf("%.3f", r.Report.Location.Recall())
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %d | %s | %s | %s | %s |\n", r.Name, r.Domain, r.Split, r.Report.Words,
-			rp(r.Report.Person), rp(r.Report.Organization), rp(r.Report.Masking), loc)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %d | %s | %s | %s | %.3f | %s |\n", r.Name, r.Lang, r.Domain, r.Split, r.Report.Words,
+			rp(r.Report.Person), rp(r.Report.Organization), rp(r.Report.Masking), r.Report.OverRedaction(), loc)
 	}
 	return b.String()
 }

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 
@@ -61,6 +62,23 @@ func TestPlaceOrganization(t *testing.T) {
 	}
 	tab := PlaceOrganizationTable([]DomainRow{{Name: "news", Split: "test", Report: rep}})
 	if !strings.Contains(tab, "| news | test | 10 | 4 (40.0%) | 1 | 0.300 | 0.600 |") {
+		t.Errorf("table:\n%s", tab)
+	}
+}
+
+// TestOverRedaction checks the share of plain words masked: words less
+// the Person and Organization words, place names and ignored words
+// already left out of Words.
+func TestOverRedaction(t *testing.T) {
+	r := DomainReport{Words: 100, Masking: Counts{TP: 8, FN: 2, FP: 9}}
+	if got := r.OverRedaction(); math.Abs(got-0.1) > 1e-12 {
+		t.Errorf("OverRedaction = %v, want 0.1 (9 of 90 plain words)", got)
+	}
+	if got := (DomainReport{}).OverRedaction(); got != 0 {
+		t.Errorf("OverRedaction of nothing = %v, want 0", got)
+	}
+	tab := DomainTable([]DomainRow{{Name: "zeitung", Lang: "de", Domain: "news", Split: "test", Report: r}})
+	if !strings.Contains(tab, "| zeitung | de | news | test | 100 | – | – | 0.800 / 0.471 | 0.100 | – |") {
 		t.Errorf("table:\n%s", tab)
 	}
 }

@@ -16,7 +16,9 @@ import (
 // are read for the report and the floor gate (models/ner/internal/nereval)
 // and nothing else.
 type Split struct {
-	Name    string
+	Name string
+	// Lang is the ISO 639-1 code of the corpus's language.
+	Lang    string
 	Domain  string // news, encyclopaedic, fiction, e-mail, web, tweets, finance, parliament
 	Source  string // which part of which file is the test split
 	Records []Record
@@ -45,18 +47,7 @@ type Split struct {
 func HeldOut(root string) ([]Split, error) {
 	tsv := columns{tok: 0, tag: 1, sep: "\t", docStart: true}
 	ud := columns{tok: 1, tag: 2, sep: "\t", comments: true}
-	every := func(n, r int) func(int) bool { return func(d int) bool { return d%n == r } }
-	type part struct {
-		files  []string
-		source string
-		keep   func(int) bool // documents (or sentences, see perSent) kept
-	}
-	specs := []struct {
-		name, domain string
-		cols         columns
-		test, dev    part
-		perSent      bool // keep() numbers sentences, not documents
-	}{
+	specs := []spec{
 		{"wnut17", "tweets", tsv, part{[]string{"wnut17/emerging.test.annotated"}, "emerging.test.annotated", nil},
 			part{[]string{"wnut17/emerging.dev.conll"}, "emerging.dev", nil}, false},
 		{"btc", "tweets", tsv, part{[]string{"btc/h.conll"}, "section h", nil},
@@ -82,9 +73,46 @@ func HeldOut(root string) ([]Split, error) {
 		{"sec", "finance", columns{tok: 0, tag: 3, sep: " ", docStart: true},
 			part{[]string{"sec_filings/FIN3.txt"}, "FIN3", nil}, part{[]string{"sec_filings/FIN5.txt"}, "FIN5 (trained on)", nil}, false},
 	}
+	out, err := readSpecs(root, "en", specs)
+	if err != nil {
+		return nil, err
+	}
+	for _, read := range []func(string) (Split, error){readLitBank, readGUM, readEnron} {
+		sp, err := read(root)
+		if err != nil {
+			return nil, err
+		}
+		sp.Lang = "en"
+		out = append(out, sp)
+	}
+	return out, nil
+}
+
+// every keeps the documents (or sentences) numbered r modulo n.
+func every(n, r int) func(int) bool { return func(d int) bool { return d%n == r } }
+
+// part is the test or dev part of a corpus: its files, a description,
+// and the documents (or, with spec.perSent, sentences) kept (nil: all).
+type part struct {
+	files  []string
+	source string
+	keep   func(int) bool
+}
+
+// spec describes one column-format corpus and its two parts.
+type spec struct {
+	name, domain string
+	cols         columns
+	test, dev    part
+	perSent      bool // keep() numbers sentences, not documents
+}
+
+// readSpecs reads every spec's test and dev parts under root as splits
+// of language lang.
+func readSpecs(root, lang string, specs []spec) ([]Split, error) {
 	var out []Split
 	for _, s := range specs {
-		sp := Split{Name: s.name, Domain: s.domain, Source: s.test.source, DevSource: s.dev.source}
+		sp := Split{Name: s.name, Lang: lang, Domain: s.domain, Source: s.test.source, DevSource: s.dev.source}
 		for _, p := range []struct {
 			part part
 			dst  *[]Record
@@ -112,13 +140,6 @@ func HeldOut(root string) ([]Split, error) {
 					}
 				}
 			}
-		}
-		out = append(out, sp)
-	}
-	for _, read := range []func(string) (Split, error){readLitBank, readGUM, readEnron} {
-		sp, err := read(root)
-		if err != nil {
-			return nil, err
 		}
 		out = append(out, sp)
 	}
@@ -191,6 +212,13 @@ var nerTypes = map[string]string{
 	"company": "ORG", "sportsteam": "ORG", "geo-loc": "LOC", "facility": "LOC", "musicartist": "IGN",
 	// re3d.
 	"Person": "PER", "Organisation": "ORG", "Location": "LOC",
+	// LeNER-Br (Portuguese legal); TEMPO, LEGISLACAO and JURISPRUDENCIA
+	// are plain words.
+	"PESSOA": "PER", "ORGANIZACAO": "ORG", "LOCAL": "LOC",
+	// GermEval 2014: a word a name is part of ("EU-Mitglied", ORGpart)
+	// counts for nothing; a derivation ("deutsche", LOCderiv) and OTH are
+	// plain words.
+	"PERpart": "IGN", "ORGpart": "IGN", "LOCpart": "IGN",
 }
 
 // columns describes one CoNLL-style layout, as corpora.py's _read_columns.
@@ -201,7 +229,17 @@ type columns struct {
 	docStart  bool   // -DOCSTART- lines start a document
 	strip     string // prefix removed from tokens
 	nameWords bool   // only the name words of a PER/ORG mention count (nameWords)
+	// fold reads a line as token and tag around white space (the tag is
+	// the last field, so a token with a space keeps its tag) and mends
+	// the tag's typos ("B_LOC", "B-PEr"): Europeana's German files.
+	fold bool
+	// segment ends a sentence after a token ".", "!" or "?", or after
+	// segmentMax tokens: files with no sentence boundaries (Europeana).
+	segment bool
 }
+
+// segmentMax is the longest sentence columns.segment lets run on.
+const segmentMax = 40
 
 // read returns the file's documents, each a list of sentences as records
 // (tokens joined by single spaces, IO or BIO tags turned into spans).
@@ -216,11 +254,12 @@ func (c columns) read(path string) ([][]Record, error) {
 		doc  []Record
 		sent sentence
 	)
+	n := 0 // tokens in sent
 	endSent := func() {
 		if r, ok := sent.record(); ok {
 			doc = append(doc, r)
 		}
-		sent = sentence{}
+		sent, n = sentence{}, 0
 	}
 	endDoc := func() {
 		endSent()
@@ -234,7 +273,7 @@ func (c columns) read(path string) ([][]Record, error) {
 	for sc.Scan() {
 		line := strings.TrimRight(sc.Text(), "\r")
 		if c.comments && strings.HasPrefix(line, "#") {
-			if strings.HasPrefix(line, "# newdoc") {
+			if strings.HasPrefix(line, "# newdoc") || strings.HasPrefix(line, "# file:") {
 				endDoc()
 			}
 			continue
@@ -244,9 +283,16 @@ func (c columns) read(path string) ([][]Record, error) {
 			continue
 		}
 		var fs []string
-		if c.sep == "" {
+		switch {
+		case c.fold:
 			fs = strings.Fields(line)
-		} else {
+			if len(fs) < 2 {
+				continue
+			}
+			fs = []string{fs[0], foldTag(fs[len(fs)-1])}
+		case c.sep == "":
+			fs = strings.Fields(line)
+		default:
 			fs = strings.Split(line, c.sep)
 		}
 		if c.docStart && fs[0] == "-DOCSTART-" {
@@ -256,13 +302,26 @@ func (c columns) read(path string) ([][]Record, error) {
 		if len(fs) <= max(c.tok, c.tag) {
 			continue
 		}
-		sent.add(strings.TrimPrefix(fs[c.tok], c.strip), fs[c.tag], c.nameWords)
+		tok := strings.TrimPrefix(fs[c.tok], c.strip)
+		sent.add(tok, fs[c.tag], c.nameWords)
+		if n++; c.segment && (n >= segmentMax || tok == "." || tok == "!" || tok == "?") {
+			endSent()
+		}
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("eval: %s: %w", path, err)
 	}
 	endDoc()
 	return docs, nil
+}
+
+// foldTag mends a tag's typos: "_" for "-", a type in mixed case.
+func foldTag(tag string) string {
+	prefix, typ, ok := strings.Cut(strings.ReplaceAll(tag, "_", "-"), "-")
+	if !ok {
+		return tag
+	}
+	return strings.ToUpper(prefix) + "-" + strings.ToUpper(typ)
 }
 
 // sentence builds one record from tagged tokens.
