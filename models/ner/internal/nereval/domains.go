@@ -27,7 +27,12 @@ type presidioRow struct {
 
 // presidioCats are the categories shown for the generated sets.
 var presidioCats = []page.Category{page.Person, page.Organization, page.Address, page.Email,
-	page.PhoneNumber, page.Date, page.IBAN, page.CreditCard}
+	page.PhoneNumber, page.Date, page.IBAN, page.CreditCard, page.NationalID}
+
+// allCategorySplits are the NER corpora also scored on every category
+// (eval.Evaluate), beside the per-domain table: de-identification corpora
+// that label dates, e-mails, phone numbers and identity numbers.
+var allCategorySplits = map[string]bool{"meddocan_es": true}
 
 // tableOptions say what domainTables scores.
 type tableOptions struct {
@@ -35,6 +40,7 @@ type tableOptions struct {
 	large, small string // presidio's generated_large and generated_small
 	dev          bool   // the dev splits instead of the test splits
 	only         string // comma-separated corpora to score; "" for all
+	langs        string // comma-separated languages (ISO 639-1) to score; "" for all
 	// pages lays up to this many consecutive sentences of one document
 	// on a page (eval.Pages); 0 or 1 scores sentence by sentence.
 	pages int
@@ -52,16 +58,22 @@ const pagesSuffix = "@pages"
 // (tableOptions.printed).
 const printedSuffix = "+printed"
 
+// allSuffix marks a corpus's row scored on every category
+// (allCategorySplits).
+const allSuffix = "+all"
+
 // upperSuffix marks a corpus's row scored in capitals (tableOptions.upper).
 const upperSuffix = "+upper"
 
-// gateTables are the tables the gate holds to floors: the test splits
-// sentence by sentence, again laid out as pages of gatePages sentences
-// (rows named corpus@pages), since a text PDF reaches the detector as
-// running text, and again sentence by sentence in capitals (rows named
-// corpus+upper), which the detector reads three ways.
+// gateTables are the tables the gate holds to floors: the test splits of
+// every language sentence by sentence, then the English ones again laid
+// out as pages of gatePages sentences (rows named corpus@pages), since a
+// text PDF reaches the detector as running text, and again sentence by
+// sentence in capitals (rows named corpus+upper), which the detector
+// reads three ways. The other languages are scored in the first layout
+// only, for the gate's run time, until a model reads them.
 func gateTables(m *ner.Model, o tableOptions) (tables, error) {
-	o.dev, o.only, o.pages, o.printed, o.upper = false, "", 1, false, false
+	o.dev, o.only, o.langs, o.pages, o.printed, o.upper = false, "", "", 1, false, false
 	sent, err := domainTables(m, o)
 	if err != nil {
 		return sent, err
@@ -71,6 +83,7 @@ func gateTables(m *ner.Model, o tableOptions) (tables, error) {
 		func(o *tableOptions) { o.pages, o.upper = 1, true },
 	} {
 		lo := o
+		lo.langs = "en"
 		layout(&lo)
 		t, err := domainTables(m, lo)
 		if err != nil {
@@ -110,11 +123,23 @@ func domainTablesWithout(m *ner.Model, o tableOptions, disabled []string) (table
 	if err != nil {
 		return t, err
 	}
+	more, err := eval.Languages(o.root)
+	if err != nil {
+		return t, err
+	}
+	splits = append(splits, more...)
+	langs := map[string]bool{}
+	for _, l := range strings.Split(o.langs, ",") {
+		if l = strings.TrimSpace(l); l != "" {
+			langs[l] = true
+		}
+	}
 	ds, err := serviceDetectors(m)
 	if err != nil {
 		return t, err
 	}
 	ctx := context.Background()
+	var allRows []presidioRow
 	keep := map[string]bool{}
 	for _, n := range strings.Split(o.only, ",") {
 		if n = strings.TrimSpace(n); n != "" {
@@ -122,7 +147,7 @@ func domainTablesWithout(m *ner.Model, o tableOptions, disabled []string) (table
 		}
 	}
 	for _, s := range splits {
-		if len(keep) > 0 && !keep[s.Name] {
+		if len(keep) > 0 && !keep[s.Name] || len(langs) > 0 && !langs[s.Lang] {
 			continue
 		}
 		recs, src := s.Records, s.Source
@@ -153,7 +178,14 @@ func domainTablesWithout(m *ner.Model, o tableOptions, disabled []string) (table
 		if o.upper {
 			name += upperSuffix
 		}
-		t.rows = append(t.rows, eval.DomainRow{Name: name, Domain: s.Domain, Split: src, Report: rep})
+		t.rows = append(t.rows, eval.DomainRow{Name: name, Lang: s.Lang, Domain: s.Domain, Split: src, Report: rep})
+		if allCategorySplits[s.Name] && o.pages <= 1 && !o.printed && !o.upper {
+			all, err := eval.Evaluate(ctx, ds, recs, eval.Options{DisabledRules: disabled})
+			if err != nil {
+				return t, err
+			}
+			allRows = append(allRows, presidioRow{s.Name + allSuffix, all})
+		}
 	}
 	if o.pages > 1 || o.printed || o.upper {
 		// The generated sets are whole documents already, and are
@@ -171,6 +203,7 @@ func domainTablesWithout(m *ner.Model, o tableOptions, disabled []string) (table
 		}
 		t.presidio = append(t.presidio, presidioRow{f.name, rep})
 	}
+	t.presidio = append(t.presidio, allRows...)
 	return t, nil
 }
 
@@ -179,7 +212,7 @@ func (t tables) markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nService masking on the %s split of every NER corpus (word level; place names not counted in masking):\n\n", t.split)
 	b.WriteString(eval.DomainTable(t.rows))
-	b.WriteString("\nService masking on presidio-research's generated sets (word level, all categories; R / P):\n\n| set | words |")
+	b.WriteString("\nService masking on presidio-research's generated sets and the de-identification corpora (word level, all categories; R / P):\n\n| set | words |")
 	for _, c := range presidioCats {
 		fmt.Fprintf(&b, " %s |", c)
 	}
@@ -211,9 +244,10 @@ func (t tables) json() map[string]any {
 	}
 	for _, r := range t.rows {
 		out[r.Name] = map[string]any{
-			"domain": r.Domain, "split": r.Split, "records": r.Report.Records, "words": r.Report.Words,
+			"lang": r.Lang, "domain": r.Domain, "split": r.Split, "records": r.Report.Records, "words": r.Report.Words,
 			"Person": catOf(r.Report.Person), "Organization": catOf(r.Report.Organization),
-			"masking": catOf(r.Report.Masking), "places_masked": round(r.Report.Location.Recall()),
+			"masking": catOf(r.Report.Masking), "over_redaction": round(r.Report.OverRedaction()),
+			"places_masked": round(r.Report.Location.Recall()),
 		}
 	}
 	for _, r := range t.presidio {

@@ -17,7 +17,8 @@
 // Finally it scores the held-out test splits of the public NER corpora
 // (the sentences the recipe kept out of training, eval.HeldOut) at word
 // level for Person and Organization, twice: the NER detector alone, and
-// the whole detection stack as the service runs it.
+// the whole detection stack as the service runs it, in every language
+// (eval.HeldOut, eval.Languages), and the same table on the dev splits.
 //
 // Usage: go run ./models/ner/internal/nereval [-model DIR] [-data FILE] [-ner-data DIR] [-merge manifest.json]
 // With -merge the scores are written into the manifest under
@@ -84,6 +85,8 @@ func main() {
 	ablate := flag.Bool("ablate", false, "with -table: print what each rule of detect.Rules adds and costs per corpus instead")
 	placeOrgs := flag.Bool("place-orgs", false, "with -table: print, per corpus, the Organization words of mentions that are only a place name and the recall the place rule leaves instead")
 	only := flag.String("only", "", "with -table: only these corpora (comma-separated names; the generated sets always)")
+	langs := flag.String("lang", "", "with -table: only the corpora in these languages (comma-separated ISO 639-1 codes: en, de, fr, es, it, nl, pt; the generated sets always)")
+	addFloorsOut := flag.String("add-floors", "", "with -table test: add floors (scores less a margin) to this file for the figures that have none, keeping every floor it has")
 	floorsOut := flag.String("write-floors", "", "with -table test: write the gate's floors (scores less a margin) to this file")
 	pages := flag.Int("pages", 1, "with -table: lay up to this many consecutive sentences of one document on a page (1: sentence by sentence, as the gate scores)")
 	printed := flag.Bool("printed", false, "with -table: write the corpora's text as printed, punctuation against its word (eval.Detokenize)")
@@ -113,7 +116,7 @@ func main() {
 		if *tableOnly != "test" && *tableOnly != "dev" {
 			log.Fatalf("-table %q: want test or dev", *tableOnly)
 		}
-		o := tableOptions{root: *nerData, large: *data, small: *small, dev: *tableOnly == "dev", only: *only, pages: *pages, printed: *printed, upper: *upper}
+		o := tableOptions{root: *nerData, large: *data, small: *small, dev: *tableOnly == "dev", only: *only, langs: *langs, pages: *pages, printed: *printed, upper: *upper}
 		if *ablate {
 			out, err := ablation(m, o)
 			if err != nil {
@@ -131,11 +134,12 @@ func main() {
 			return
 		}
 		fmt.Print(tab.markdown())
-		if *floorsOut == "" && (o.dev || o.only != "" || o.pages > 1 || o.printed || o.upper) {
+		writing := *floorsOut != "" || *addFloorsOut != ""
+		if !writing && (o.dev || o.only != "" || o.langs != "" || o.pages > 1 || o.printed || o.upper) {
 			return
 		}
-		if *floorsOut != "" && (o.dev || o.only != "" || o.printed || o.upper) {
-			log.Fatal("-write-floors needs -table test and every corpus")
+		if writing && (o.dev || o.only != "" || o.langs != "" || o.printed || o.upper) {
+			log.Fatal("-write-floors and -add-floors need -table test and every corpus")
 		}
 		gate, err := gateTables(m, o)
 		if err != nil {
@@ -145,6 +149,13 @@ func main() {
 			if err := writeFloors(*floorsOut, gate); err != nil {
 				log.Fatal(err)
 			}
+		}
+		if *addFloorsOut != "" {
+			added, err := addFloors(*addFloorsOut, gate)
+			if err != nil {
+				log.Fatal(err)
+			}
+			log.Printf("added %d floors to %s", added, *addFloorsOut)
 		}
 		if f, err := readFloors(filepath.Join("models", "ner", "internal", "nereval", floorsFile)); err == nil {
 			fmt.Print("\nScores and the floors TestHeldOutFloors holds them to (corpus@pages: the test split laid out as pages of ",
@@ -182,10 +193,15 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	to.pages, to.dev = 1, true
+	dev, err := domainTables(m, to)
+	if err != nil {
+		log.Fatal(err)
+	}
 	enc, _ := json.MarshalIndent(map[string]any{"ner": out, "service": svc, "heldout": held, "domains": tab.json(),
-		"domains_pages": paged.json()}, "", " ")
+		"domains_pages": paged.json(), "domains_dev": dev.json()}, "", " ")
 	fmt.Println(string(enc))
-	fmt.Print(tab.markdown(), paged.markdown())
+	fmt.Print(tab.markdown(), paged.markdown(), dev.markdown())
 	if *merge != "" {
 		if err := mergeInto(*merge, map[string]any{
 			"go_detector_presidio_generated_large": out,
@@ -193,6 +209,7 @@ func main() {
 			"heldout_words":                        held,
 			"service_domains_test":                 tab.json(),
 			"service_domains_test_pages":           paged.json(),
+			"service_domains_dev":                  dev.json(),
 		}); err != nil {
 			log.Fatal(err)
 		}
