@@ -1,0 +1,85 @@
+package lang_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/datadriven"
+
+	"github.com/redactd/redactd/engine/detect/lang"
+)
+
+// TestIdentify runs the cases in testdata/identify (pebble's datadriven
+// format): "identify" with a text, expecting its language code, or
+// "unknown". `go test -run TestIdentify ./engine/detect/lang -rewrite`
+// rewrites the expectations from what the code does (read the diff).
+func TestIdentify(t *testing.T) {
+	datadriven.RunTest(t, "testdata/identify", func(t *testing.T, d *datadriven.TestData) string {
+		if d.Cmd != "identify" {
+			d.Fatalf(t, "unknown command %q", d.Cmd)
+		}
+		var out []string
+		for _, line := range strings.Split(d.Input, "\n") {
+			r := lang.Identify(line)
+			c := string(r.Lang)
+			if r.Lang == lang.Unknown {
+				c = "unknown"
+			}
+			out = append(out, c)
+		}
+		return strings.Join(out, "\n") + "\n"
+	})
+}
+
+// TestTrigrams checks how a text is cut: letters only, lower-cased, each
+// word padded with '_', and at most max trigrams.
+func TestTrigrams(t *testing.T) {
+	var got []string
+	lang.Trigrams("Straße, 12 a!", 100, func(k uint64) { got = append(got, lang.Unpack(k)) })
+	if want := "_st str tra raß aße ße_ _a_"; strings.Join(got, " ") != want {
+		t.Errorf("trigrams %q, want %q", strings.Join(got, " "), want)
+	}
+	n := 0
+	lang.Trigrams(strings.Repeat("word ", 100), 7, func(uint64) { n++ })
+	if n != 7 {
+		t.Errorf("%d trigrams read, want 7", n)
+	}
+}
+
+// TestIdentifyAllocs checks that Identify allocates nothing once the
+// profiles are loaded.
+func TestIdentifyAllocs(t *testing.T) {
+	lang.Identify("warm up")
+	if n := testing.AllocsPerRun(100, func() { lang.Identify(block) }); n != 0 {
+		t.Errorf("Identify allocates %v times a call", n)
+	}
+}
+
+// block is a paragraph of about 120 words, the size of a page block.
+var block = strings.Repeat("Der Mieter verpflichtet sich, die Wohnung in einem ordnungsgemäßen Zustand zu halten und Schäden unverzüglich dem Vermieter anzuzeigen. ", 7)
+
+// BenchmarkIdentify measures one block (about 120 words: maxTrigrams
+// caps the work) and one line of a few words.
+func BenchmarkIdentify(b *testing.B) {
+	for _, c := range []struct{ name, text string }{
+		{"block", block},
+		{"line", "Sehr geehrte Frau Müller,"},
+		{"long", strings.Repeat(block, 20)},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			lang.Identify(c.text)
+			b.SetBytes(int64(len(c.text)))
+			for range b.N {
+				lang.Identify(c.text)
+			}
+			b.ReportMetric(float64(lang.Identify(c.text).Trigrams), "trigrams")
+		})
+	}
+}
+
+func ExampleIdentify() {
+	r := lang.Identify("Le contrat a été signé par les deux parties le 1er avril.")
+	fmt.Println(r.Lang)
+	// Output: fr
+}
