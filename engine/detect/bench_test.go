@@ -74,3 +74,21 @@ func BenchmarkRunProse(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBlockLang measures what telling the language of every block
+// costs on a typical page (samplePage): building the view alone, then
+// building it and reading its blocks' languages (View.Blocks), which a
+// detection pays once per page when a recognizer or rule reads them.
+func BenchmarkBlockLang(b *testing.B) {
+	p, _ := PageFromText(samplePage)
+	b.Run("view", func(b *testing.B) {
+		for range b.N {
+			_ = PageView(p)
+		}
+	})
+	b.Run("view+lang", func(b *testing.B) {
+		for range b.N {
+			_ = PageView(p).Blocks()
+		}
+	})
+}

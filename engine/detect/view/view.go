@@ -3,9 +3,11 @@ package view
 import (
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/redactd/redactd/engine/detect/lang"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -38,6 +40,11 @@ type View struct {
 	line   []int32 // ordinal of word i's line within the view
 	// lines[k] is [first word, end word) of the view's k-th line.
 	lines [][2]int32
+
+	// The blocks and their languages, found on first use (lang.go).
+	langOnce  sync.Once
+	lineBlock []int32 // block of each line
+	blockLang []lang.Result
 }
 
 // PageView is the view over all lines of p.
