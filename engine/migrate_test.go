@@ -1,8 +1,10 @@
 package engine_test
 
 import (
+	"bytes"
 	"context"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -69,6 +71,14 @@ func testCopyFrom(t *testing.T, dir string) {
 	if n.Accounts != 1 || n.Keys != 1 || n.Jobs != 2 || n.Docs != 2 || n.Queued != 1 {
 		t.Fatalf("copied %+v, want 1 account, 1 key, 2 jobs, 2 documents, 1 queued", n)
 	}
+	checkStorelog(t, fx, data, storeDir)
+}
+
+// checkStorelog checks a copy of fixture fx's records in the record
+// store at storeDir, with the engine on it and the data directory's
+// files: what TestUpgrade checks on the job log.
+func checkStorelog(t *testing.T, fx fixture, data, storeDir string) {
+	t.Helper()
 
 	cfg := config.Default()
 	cfg.Data = data
@@ -152,4 +162,77 @@ func testCopyFrom(t *testing.T, dir string) {
 	if acct, err = eng.Authenticate(ctx, fx.Key); err != nil || acct.PagesUsed != fx.PagesUsed+1 {
 		t.Fatalf("pages used %d after the queued page (%v), want %d", acct.PagesUsed, err, fx.PagesUsed+1)
 	}
+}
+
+// TestMigrateJobLog: a data directory of an earlier release moves to
+// the record store on pebble once: a partial copy that a crash left is
+// made again, the copy serves what the job log held (checkStorelog), the
+// job log is kept aside, a second start moves nothing, and a crash
+// after the copy's rename only puts the job log aside.
+func TestMigrateJobLog(t *testing.T) {
+	dirs, err := filepath.Glob(filepath.Join("testdata", "datadir-v*"))
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no testdata/datadir-v* (%v)", err)
+	}
+	log := slog.New(slog.DiscardHandler)
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			var fx fixture
+			readJSON(t, filepath.Join(dir, "fixture.json"), &fx)
+			data := t.TempDir()
+			copyTree(t, filepath.Join(dir, "data"), data)
+			at := func(name string) string { return filepath.Join(data, name) }
+			exists := func(name string) bool { _, err := os.Stat(at(name)); return err == nil }
+			// A crash half-way through an earlier copy.
+			if err := os.MkdirAll(at("store.tmp"), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(at("store.tmp"), "CURRENT"), []byte("partial"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			moved, err := engine.MigrateJobLog(data, log)
+			if err != nil || !moved {
+				t.Fatalf("migrate = %v, %v; want true", moved, err)
+			}
+			if !exists("store") || exists("store.tmp") || exists("joblog") || !exists("joblog.migrated") {
+				t.Fatalf("after the move: store %v, store.tmp %v, joblog %v, joblog.migrated %v; want only store and joblog.migrated",
+					exists("store"), exists("store.tmp"), exists("joblog"), exists("joblog.migrated"))
+			}
+			if moved, err := engine.MigrateJobLog(data, log); err != nil || moved {
+				t.Fatalf("second start: migrate = %v, %v; want false", moved, err)
+			}
+			// A crash after the rename of the copy, before the job log's.
+			if err := os.Rename(at("joblog.migrated"), at("joblog")); err != nil {
+				t.Fatal(err)
+			}
+			if moved, err := engine.MigrateJobLog(data, log); err != nil || moved || exists("joblog") || !exists("joblog.migrated") {
+				t.Fatalf("after a crash past the copy: migrate = %v, %v, joblog %v; want false, the job log aside", moved, err, exists("joblog"))
+			}
+			checkStorelog(t, fx, data, at("store"))
+			// The upload secret an earlier release kept in its job log is
+			// the file's now, so its upload URLs still verify.
+			jl, err := joblog.Open(at("joblog.migrated"), joblog.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			legacy, ok, err := jl.LegacyUploadSecret()
+			jl.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if file, ferr := os.ReadFile(at("upload-secret")); ok && (ferr != nil || !bytes.Equal(file, legacy)) {
+				t.Fatalf("upload secret file %x (%v), the job log held %x", file, ferr, legacy)
+			}
+			t.Logf("job log held an upload secret: %v", ok)
+		})
+	}
+	t.Run("new data directory", func(t *testing.T) {
+		data := t.TempDir()
+		if moved, err := engine.MigrateJobLog(data, log); err != nil || moved {
+			t.Fatalf("migrate = %v, %v; want false", moved, err)
+		}
+		if ents, _ := os.ReadDir(data); len(ents) != 0 {
+			t.Fatalf("a new data directory got %d entries", len(ents))
+		}
+	})
 }
