@@ -54,34 +54,8 @@ func RuleErased(img Image, dpi float64) Image {
 	if img.W <= 0 || img.H <= 0 || (img.Channels != 1 && img.Channels != 3) {
 		return img
 	}
-	if dpi <= 0 {
-		dpi = 200
-	}
-	px := func(pt float64) int { return int(math.Round(pt * dpi / 72)) }
-	spec := kernels.RuleSpec{MinH: px(ruleHPt), MinV: px(ruleVPt), MinWall: px(ruleWallPt), Thick: max(2, px(ruleThickPt)), Crossings: true}
+	mask, rule, paper := ruleMap(img, dpi)
 	w, h, ch := img.W, img.H, img.Channels
-	paper := imagePaper(img)
-	pg := int(paper[0])
-	if ch == 3 {
-		pg = (int(paper[0]) + int(paper[1]) + int(paper[2])) / 3
-	}
-	mask := make([]bool, w*h)
-	for y := range h {
-		row := img.Pix[y*img.Stride : y*img.Stride+w*ch]
-		m := mask[y*w : (y+1)*w]
-		if ch == 1 {
-			for x, v := range row {
-				m[x] = pg-int(v) > ruleInk
-			}
-		} else {
-			for x := range w {
-				v := (int(row[3*x]) + int(row[3*x+1]) + int(row[3*x+2])) / 3
-				m[x] = pg-v > ruleInk
-			}
-		}
-	}
-	rule := make([]bool, w*h)
-	kernels.ThinRuns(rule, mask, w, h, spec, nil)
 	found := false
 	for _, r := range rule {
 		if r {
@@ -116,6 +90,41 @@ func RuleErased(img Image, dpi float64) Image {
 		}
 	}
 	return out
+}
+
+// ruleMap returns img's ink (pixels ruleInk darker than its paper), the
+// part of it on rules (above), both w*h row-major, and its paper's
+// colour; dpi is img's pixels per inch (0: 200).
+func ruleMap(img Image, dpi float64) (mask, rule []bool, paper [3]byte) {
+	if dpi <= 0 {
+		dpi = 200
+	}
+	px := func(pt float64) int { return int(math.Round(pt * dpi / 72)) }
+	spec := kernels.RuleSpec{MinH: px(ruleHPt), MinV: px(ruleVPt), MinWall: px(ruleWallPt), Thick: max(2, px(ruleThickPt)), Crossings: true}
+	w, h, ch := img.W, img.H, img.Channels
+	paper = imagePaper(img)
+	pg := int(paper[0])
+	if ch == 3 {
+		pg = (int(paper[0]) + int(paper[1]) + int(paper[2])) / 3
+	}
+	mask = make([]bool, w*h)
+	for y := range h {
+		row := img.Pix[y*img.Stride : y*img.Stride+w*ch]
+		m := mask[y*w : (y+1)*w]
+		if ch == 1 {
+			for x, v := range row {
+				m[x] = pg-int(v) > ruleInk
+			}
+		} else {
+			for x := range w {
+				v := (int(row[3*x]) + int(row[3*x+1]) + int(row[3*x+2])) / 3
+				m[x] = pg-v > ruleInk
+			}
+		}
+	}
+	rule = make([]bool, w*h)
+	kernels.ThinRuns(rule, mask, w, h, spec, nil)
+	return mask, rule, paper
 }
 
 // imagePaper is the most common value of each channel on a sample of
