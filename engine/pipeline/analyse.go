@@ -121,6 +121,7 @@ func (p *Pipeline) readPixels(ctx context.Context, pg *page.Page, doc *docState)
 	if len(regions) == 0 {
 		return nil, false, false, nil
 	}
+	hints.DPI = pg.DPI
 	t := time.Now()
 	defer p.metrics.observe("ocr", t)
 	scale := 72 / pg.DPI
@@ -172,7 +173,7 @@ func appendOCRWords(found, words []page.Word, lineBase int, scale float64) ([]pa
 // burned page (release.go), as the review editor's re-scan reads an
 // output (Process on the output, whose pages have no layer).
 func (p *Pipeline) readWhole(ctx context.Context, pg *page.Page) ([]page.Word, error) {
-	words, err := p.deps.OCR.Recognize(ctx, pg.Raster, PixelRect{}, ReadHints{})
+	words, err := p.deps.OCR.Recognize(ctx, pg.Raster, PixelRect{}, ReadHints{DPI: pg.DPI})
 	if err != nil {
 		return nil, err
 	}

@@ -182,7 +182,11 @@ func (a ocrAdapter) Recognize(ctx context.Context, r *page.Raster, region PixelR
 			words = append(words, pw)
 		}
 	}
-	return regroupOCR(words, r), nil
+	words = regroupOCR(words, r)
+	if h.DPI > 0 {
+		words, err = a.readCombs(ctx, img, h.DPI/s, words, pageQuad)
+	}
+	return words, err
 }
 
 // pixelBounds is the smallest pixel rectangle holding q (raster pixels).

@@ -49,6 +49,9 @@ type ReadHints struct {
 	// trusted text layer reads. Lines read with low confidence are still
 	// read turned over too, so an upside-down label is read either way.
 	Upright bool
+	// DPI is the raster's pixels per inch; when set, rows of boxes ruled
+	// on it (comb fields) are found and read box by box (ocrcomb.go).
+	DPI float64
 }
 
 // PixelRect is a rectangle in raster pixels; the zero value means the
