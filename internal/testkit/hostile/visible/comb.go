@@ -14,17 +14,23 @@ import (
 // layer or a recogniser that takes every box for a word of its own holds
 // nothing a detector knows.
 
-// combPII is what the comb cases plant.
+// combPII is what the comb cases plant: a name, a phone number, a date
+// of birth and an IBAN, in that order.
 var combPII = []string{"Fenella Ashworth", "07946 095812", "23/08/2004", "DE89370400440532013000"}
 
-// combFields are the form's labelled rows: label, then the value drawn one
-// character per box (a space leaves its box empty).
-func combFields() [][2]string {
+// combBlackPII is what the black-ruled scanned form plants: values full
+// of the strokes our recogniser confuses with box walls ("1", "/", "4").
+var combBlackPII = []string{"Tobias Kilbride", "01632 960471", "14/03/1986", "GB33BUKB20201555555555"}
+
+// combFields are the form's labelled rows for pii (as combPII): label,
+// then the value drawn one character per box (a space leaves its box
+// empty), the name in capitals.
+func combFields(pii []string) [][2]string {
 	return [][2]string{
-		{"Name", "FENELLA ASHWORTH"},
-		{"Phone", "07946 095812"},
-		{"Date of birth", "23/08/2004"},
-		{"IBAN", combPII[3]},
+		{"Name", strings.ToUpper(pii[0])},
+		{"Phone", pii[1]},
+		{"Date of birth", pii[2]},
+		{"IBAN", pii[3]},
 	}
 }
 
@@ -49,10 +55,11 @@ const (
 	combField         // AcroForm text fields with the Comb flag and /MaxLen
 )
 
-// combForm draws the comb form in form kind.
-func combForm(kind int) ([]byte, error) {
+// combForm draws the comb form in form kind, its rules in gray level rule
+// (0 black, 1 white), planting pii (as combPII).
+func combForm(kind int, rule float64, pii []string) ([]byte, error) {
 	if kind == combScan {
-		v, err := combForm(combVector)
+		v, err := combForm(combVector, rule, pii)
 		if err != nil {
 			return nil, err
 		}
@@ -63,15 +70,14 @@ func combForm(kind int) ([]byte, error) {
 	var c bytes.Buffer
 	body(&c, 720)
 	var fields []int
-	for i, f := range combFields() {
+	for i, f := range combFields(pii) {
 		y := combTop - float64(i)*combLead
 		textOp(&c, "F1", 9, combLeft, y+combBoxH+4, 0, 0, f[0]+":")
 		n := len(f[1])
 		// The ruled boxes: an outline and a rule between every two
-		// cells, in a mid-gray, as forms print them (black rules against
-		// the glyphs make our own recogniser misread the input's boxed
-		// print already, and the case would prove nothing).
-		fmt.Fprintf(&c, "q 0.6 G 0.8 w %g %g %g %g re S\n", combLeft, y, combCell*float64(n), combBoxH)
+		// cells, in gray level rule, as forms print them (mid-gray or
+		// black).
+		fmt.Fprintf(&c, "q %g G 0.8 w %g %g %g %g re S\n", rule, combLeft, y, combCell*float64(n), combBoxH)
 		for k := 1; k < n; k++ {
 			x := combLeft + combCell*float64(k)
 			fmt.Fprintf(&c, "%g %g m %g %g l S\n", x, y, x, y+combBoxH)

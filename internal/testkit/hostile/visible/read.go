@@ -3,6 +3,7 @@ package visible
 import (
 	"context"
 	"image"
+	"strings"
 
 	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/models/ocr"
@@ -10,7 +11,8 @@ import (
 
 // ReadPage renders page i of pdf at 200 dpi and reads it with our own
 // recogniser: what a reader of the file sees, line by line, as read
-// with and without the page's rules (ocr.RuleErased). The tests of
+// with and without the page's rules (ocr.RuleErased), and its rows of
+// boxes box by box (ocr.ReadComb). The tests of
 // the corpus hold each planted string against it (Readable).
 func ReadPage(ctx context.Context, e *ocr.Engine, pdf []byte, i int) ([]string, error) {
 	doc, err := mupdf.Open(pdf, mupdf.Options{})
@@ -49,6 +51,22 @@ func ReadPage(ctx context.Context, e *ocr.Engine, pdf []byte, i int) ([]string, 
 		for _, l := range lines {
 			out = append(out, l.Text)
 		}
+	}
+	// Boxed print in black walls reads worst of all, walls or none: a
+	// reader reads each box's glyph, as ocr.ReadComb does, a row a line.
+	for _, row := range ocr.CombRows(img, 200) {
+		cells, _, err := e.ReadComb(ctx, img, row)
+		if err != nil {
+			return nil, err
+		}
+		var b strings.Builder
+		for _, c := range cells {
+			if c == "" {
+				c = " "
+			}
+			b.WriteString(c)
+		}
+		out = append(out, strings.TrimSpace(b.String()))
 	}
 	return out, nil
 }
