@@ -67,7 +67,7 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 			Name: "redactd_release_signs_total", Help: "Pages whose words show a sign that they were broken apart, by sign (letter_gaps, comb, order, format, edge); a page may count under several: each has its burned page read by OCR before release.",
 		}, []string{"sign"}),
 		releaseReads: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "redactd_release_reads_total", Help: "Readings of burned pages by OCR in the release check, by result: clean (no PII left unmasked at a sign; anything found elsewhere was masked), masked (PII at a sign was masked and the page burned, and read again unless it was the last reading), failed (PII at a sign still readable at the last reading: the document failed); no_ocr counts pages with a sign that could not be read (OCR off or unavailable: the document failed).",
+			Name: "redactd_release_reads_total", Help: "Readings of burned pages by OCR in the release check, by result: clean (no PII left unmasked at a sign; what a validated recognizer found elsewhere was masked), masked (PII at a sign was masked and the page burned, and read again unless it was the last reading), failed (PII at a sign still readable at the last reading: the document failed); no_ocr counts pages with a sign that could not be read (OCR off or unavailable: the document failed).",
 		}, []string{"result"}),
 		nerWindows: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "redactd_ner_windows_total", Help: "Windows of up to 64 tokens the NER model read, by reading: as_written, and reread (a window mostly in capitals is read again truecased and in lower case): the NER step's work.",

@@ -22,9 +22,10 @@ import (
 // that no mask covers yet is masked and burned. Where that PII lies at a
 // sign (on the words that show one) the page is read again, up to
 // releaseReads times; elsewhere the layer's words were whole and
-// detection has judged them already, so what the reading adds there
-// (the recogniser's misreadings of ordinary words that the NER model
-// takes for names) is masked once and holds nothing up. At the last
+// detection has judged them already, so only what a validated
+// recognizer finds there is masked, and it holds nothing up (the
+// recogniser's misreadings of ordinary words that the NER model takes
+// for names are left alone: releaseFindings). At the last
 // reading, PII at a sign that a validated recognizer finds, or that lies
 // where an earlier reading found PII and burned it (the mask did not
 // take), is PII still readable. Where the page cannot be checked (OCR
@@ -85,13 +86,7 @@ func (p *Pipeline) releaseCheck(ctx context.Context, pg *page.Page, boxes []burn
 		if err != nil {
 			return nil, err
 		}
-		fresh := uncovered(burn.Boxes(ocrPage, spans, maskPadPt), boxes)
-		var atSign []burn.Box
-		for _, f := range fresh {
-			if nearSign(f.Rect, at) {
-				atSign = append(atSign, f)
-			}
-		}
+		fresh, atSign := releaseFindings(uncovered(burn.Boxes(ocrPage, spans, maskPadPt), boxes), at)
 		if read == releaseReads {
 			if leaks := leaking(atSign, checked); len(leaks) > 0 {
 				p.metrics.releaseReads.WithLabelValues("failed").Inc()
@@ -122,6 +117,26 @@ func (p *Pipeline) releaseCheck(ctx context.Context, pg *page.Page, boxes []burn
 // to the model, and each reading of a dense form's labels around a sign
 // may give a new one.
 var validated = []string{"email", "handle", "phone", "iban", "credit-card", "date", "edge-cut", "included-term"}
+
+// releaseFindings returns which of a reading's findings not masked yet
+// are masked (fresh) and which of those lie at a sign (at: the signs'
+// boxes). At a sign, every finding is masked. Elsewhere the layer's
+// words were whole and detection has judged them already: only a
+// validated recognizer's finding is masked there. The NER model's and
+// the gazetteers' findings on a recogniser's reading of whole words are
+// its misreadings of labels ("Nation", "If zero", "Code du" on the
+// shared documents' forms and invoices), masked for nothing.
+func releaseFindings(found []burn.Box, at []page.Rect) (fresh, atSign []burn.Box) {
+	for _, f := range found {
+		if nearSign(f.Rect, at) {
+			atSign = append(atSign, f)
+		} else if !slices.Contains(validated, f.Recognizer) {
+			continue
+		}
+		fresh = append(fresh, f)
+	}
+	return fresh, atSign
+}
 
 // persistShare is the share of a finding that masks burned by earlier
 // readings must cover for it to be the same PII read again: its mask did

@@ -2,8 +2,10 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -244,6 +246,38 @@ func TestUncovered(t *testing.T) {
 		if got := len(uncovered([]burn.Box{found}, c.masks)) == 1; got != c.fresh {
 			t.Errorf("%s: uncovered %v, want %v", c.name, got, c.fresh)
 		}
+	}
+}
+
+// TestReleaseFindings: a reading's findings at a sign are all masked;
+// away from the signs only a validated recognizer's (the NER model's
+// and the gazetteers' are its misreadings of labels: "Nation", "If
+// zero" on the shared documents).
+func TestReleaseFindings(t *testing.T) {
+	at := []page.Rect{{X0: 100, Y0: 100, X1: 300, Y1: 112}}
+	box := func(x0, y0 float64, rec string) burn.Box {
+		return burn.Box{Rect: page.Rect{X0: x0, Y0: y0, X1: x0 + 40, Y1: y0 + 12}, Recognizer: rec, Category: page.Person}
+	}
+	found := []burn.Box{
+		box(150, 101, "ner"),         // at the sign
+		box(150, 300, "ner"),         // a label misread, elsewhere
+		box(150, 400, "gazetteer"),   // the same, through a gazetteer
+		box(150, 500, "iban"),        // checksummed, elsewhere
+		box(400, 101, "phone"),       // a validated finding beside the sign's line
+		box(150, 114, "repeat-name"), // just under the sign, within its margin
+	}
+	fresh, atSign := releaseFindings(found, at)
+	recs := func(bs []burn.Box) (out []string) {
+		for _, b := range bs {
+			out = append(out, fmt.Sprintf("%s@%g", b.Recognizer, b.Rect.Y0))
+		}
+		return out
+	}
+	if got, want := recs(fresh), []string{"ner@101", "iban@500", "phone@101", "repeat-name@114"}; !slices.Equal(got, want) {
+		t.Errorf("masked %v, want %v", got, want)
+	}
+	if got, want := recs(atSign), []string{"ner@101", "repeat-name@114"}; !slices.Equal(got, want) {
+		t.Errorf("at a sign %v, want %v", got, want)
 	}
 }
 
