@@ -75,10 +75,14 @@ func CombRows(img Image, dpi float64) []CombRow {
 	if dpi <= 0 {
 		dpi = 200
 	}
-	_, rule, _ := ruleMap(img, dpi)
 	w, h := img.W, img.H
-	minH := int(math.Round(ruleHPt * dpi / 72))
-	thick := max(2, int(math.Round(ruleThickPt*dpi/72)))
+	minH := rulePx(ruleHPt, dpi)
+	thick := max(2, rulePx(ruleThickPt, dpi))
+	mask, _ := inkMask(img)
+	if !hasRun(mask, w, h, minH) {
+		return nil // no ink as long as a rule: a page of text (most scans)
+	}
+	rule := rules(mask, w, h, dpi)
 	// Horizontal rules: runs of rule pixels at least minH long, joined
 	// over the rows they share.
 	var rules []hRule
@@ -161,6 +165,23 @@ func CombRows(img Image, dpi float64) []CombRow {
 		out = append(out, combRuns(walls, top, bot)...)
 	}
 	return out
+}
+
+// hasRun reports whether mask (w*h) has a horizontal run of at least n.
+func hasRun(mask []bool, w, h, n int) bool {
+	for y := range h {
+		run := 0
+		for _, m := range mask[y*w : (y+1)*w] {
+			if !m {
+				run = 0
+				continue
+			}
+			if run++; run >= n {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // combRuns returns the runs of at least combMinCells boxes of one width

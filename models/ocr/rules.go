@@ -92,15 +92,34 @@ func RuleErased(img Image, dpi float64) Image {
 	return out
 }
 
-// ruleMap returns img's ink (pixels ruleInk darker than its paper), the
-// part of it on rules (above), both w*h row-major, and its paper's
-// colour; dpi is img's pixels per inch (0: 200).
+// ruleMap returns img's ink (inkMask), the part of it on rules (above),
+// both w*h row-major, and its paper's colour; dpi is img's pixels per
+// inch (0: 200).
 func ruleMap(img Image, dpi float64) (mask, rule []bool, paper [3]byte) {
+	mask, paper = inkMask(img)
+	return mask, rules(mask, img.W, img.H, dpi), paper
+}
+
+// rulePx is pt points in pixels at dpi (0: 200).
+func rulePx(pt, dpi float64) int {
 	if dpi <= 0 {
 		dpi = 200
 	}
-	px := func(pt float64) int { return int(math.Round(pt * dpi / 72)) }
-	spec := kernels.RuleSpec{MinH: px(ruleHPt), MinV: px(ruleVPt), MinWall: px(ruleWallPt), Thick: max(2, px(ruleThickPt)), Crossings: true}
+	return int(math.Round(pt * dpi / 72))
+}
+
+// rules marks the pixels of ink mask (w*h) that lie on rules, at dpi.
+func rules(mask []bool, w, h int, dpi float64) []bool {
+	spec := kernels.RuleSpec{MinH: rulePx(ruleHPt, dpi), MinV: rulePx(ruleVPt, dpi), MinWall: rulePx(ruleWallPt, dpi),
+		Thick: max(2, rulePx(ruleThickPt, dpi)), Crossings: true}
+	rule := make([]bool, w*h)
+	kernels.ThinRuns(rule, mask, w, h, spec, nil)
+	return rule
+}
+
+// inkMask returns img's pixels more than ruleInk darker than its paper
+// (w*h, row-major), and the paper's colour.
+func inkMask(img Image) (mask []bool, paper [3]byte) {
 	w, h, ch := img.W, img.H, img.Channels
 	paper = imagePaper(img)
 	pg := int(paper[0])
@@ -122,9 +141,7 @@ func ruleMap(img Image, dpi float64) (mask, rule []bool, paper [3]byte) {
 			}
 		}
 	}
-	rule = make([]bool, w*h)
-	kernels.ThinRuns(rule, mask, w, h, spec, nil)
-	return mask, rule, paper
+	return mask, paper
 }
 
 // imagePaper is the most common value of each channel on a sample of
