@@ -39,9 +39,11 @@ const (
 	combMinAspect = 0.4
 	combMaxAspect = 2.5
 	// combGlyphGap is the blank columns, in recogniser pixels (48 a
-	// line), set between two boxes' glyphs, about a font's side bearings;
-	// an empty box is a word gap, combSpaceGap.
-	combGlyphGap = 6
+	// line), added to the widest glyph for a box's slot: glyphs as
+	// tightly set as print. (At 6, a "/" of a form turned a degree on
+	// the glass read as "1"; at 20, "I" as "|".) An empty box is a word
+	// gap, combSpaceGap.
+	combGlyphGap = 2
 	combSpaceGap = 32
 )
 
@@ -52,8 +54,18 @@ type CombRow struct {
 	Cells []image.Rectangle
 }
 
+// Quad is cell i as a quad.
+func (c CombRow) Quad(i int) Quad {
+	r := c.Cells[i]
+	x0, y0, x1, y1 := float64(r.Min.X), float64(r.Min.Y), float64(r.Max.X), float64(r.Max.Y)
+	return Quad{UL: Point{x0, y0}, UR: Point{x1, y0}, LL: Point{x0, y1}, LR: Point{x1, y1}}
+}
+
 // Bounds is the smallest rectangle holding the row's boxes.
-func (c CombRow) Bounds() image.Rectangle {
+func (c CombRow) Bounds() image.Rectangle { return c.frame() }
+
+// frame is the smallest rectangle holding the row's cells.
+func (c CombRow) frame() image.Rectangle {
 	var b image.Rectangle
 	for _, r := range c.Cells {
 		b = b.Union(r)
@@ -61,13 +73,36 @@ func (c CombRow) Bounds() image.Rectangle {
 	return b
 }
 
-// hRule is a horizontal rule: rows y0..y1-1, columns x0..x1-1.
+// hRule is a piece of a horizontal rule: rows y0..y1-1, columns
+// x0..x1-1.
 type hRule struct{ x0, x1, y0, y1 int }
 
+// hChain is a horizontal rule as pieces, left to right: a rule on a
+// page turned a little on the scanner's glass steps from row to row.
+type hChain []hRule
+
+func (c hChain) x0() int { return c[0].x0 }
+func (c hChain) x1() int { return c[len(c)-1].x1 }
+
+// at is the piece of c over column x, or the nearest.
+func (c hChain) at(x int) hRule {
+	best, bestD := c[0], math.MaxInt
+	for _, p := range c {
+		d := max(p.x0-x, x-(p.x1-1), 0)
+		if d < bestD {
+			best, bestD = p, d
+		}
+	}
+	return best
+}
+
 // CombRows returns the rows of boxes ruled in img (dpi: its pixels per
-// inch, 0 for 200): two horizontal rules, one above the other, a box's
-// height apart, and between them at least combMinCells boxes of one
-// width walled by vertical rules.
+// inch, 0 for 200), top to bottom: two horizontal rules, one above the
+// other, a box's height apart, and between them at least combMinCells
+// boxes of one width walled by vertical rules. The rules may rise or fall
+// along the row, as on a page turned up to about a degree on the
+// scanner's glass (steeper, a rule's runs along a row of pixels are
+// shorter than a rule).
 func CombRows(img Image, dpi float64) []CombRow {
 	if img.W <= 0 || img.H <= 0 || (img.Channels != 1 && img.Channels != 3) {
 		return nil
@@ -75,20 +110,26 @@ func CombRows(img Image, dpi float64) []CombRow {
 	if dpi <= 0 {
 		dpi = 200
 	}
-	w, h := img.W, img.H
-	minH := rulePx(ruleHPt, dpi)
-	thick := max(2, rulePx(ruleThickPt, dpi))
 	mask, _ := inkMask(img)
-	if !hasRun(mask, w, h, minH) {
+	if !hasRun(mask, img.W, img.H, rulePx(ruleHPt, dpi)) {
 		return nil // no ink as long as a rule: a page of text (most scans)
 	}
+	return combRowsIn(mask, img.W, img.H, dpi)
+}
+
+// combRowsIn returns the rows of boxes in ink mask (w*h).
+func combRowsIn(mask []bool, w, h int, dpi float64) []CombRow {
+	minH := rulePx(ruleHPt, dpi)
+	thick := max(2, rulePx(ruleThickPt, dpi))
 	rule := rules(mask, w, h, dpi)
-	// Horizontal rules: runs of rule pixels at least minH long, joined
-	// over the rows they share.
-	var rules []hRule
-	open := map[[2]int]int{} // run (x0, x1) ending on the previous row -> rules index
+	// Pieces of horizontal rules: runs of rule pixels a quarter of minH
+	// long or more (a turned rule steps from row to row), joined over the
+	// rows they share.
+	var pieces []hRule
+	type run struct{ x0, x1, piece int }
+	var open, next []run // runs of the previous row, of this one
 	for y := range h {
-		next := map[[2]int]int{}
+		next = next[:0]
 		row := rule[y*w : (y+1)*w]
 		for x := 0; x < w; {
 			if !row[x] {
@@ -99,56 +140,81 @@ func CombRows(img Image, dpi float64) []CombRow {
 			for x < w && row[x] {
 				x++
 			}
-			if x-s < minH {
+			if x-s < minH/4 {
 				continue
 			}
 			k := -1
-			for run, i := range open {
-				if run[0] < x && s < run[1] && min(x, run[1])-max(s, run[0]) >= (x-s)/2 {
-					k = i
+			for _, r := range open {
+				if min(x, r.x1)-max(s, r.x0) >= (x-s)/2 {
+					k = r.piece
 					break
 				}
 			}
-			if k < 0 || rules[k].y1-rules[k].y0 >= thick+2 {
-				rules = append(rules, hRule{s, x, y, y + 1})
-				k = len(rules) - 1
+			if k < 0 || pieces[k].y1-pieces[k].y0 >= thick+2 {
+				pieces = append(pieces, hRule{s, x, y, y + 1})
+				k = len(pieces) - 1
 			} else {
-				r := &rules[k]
-				r.x0, r.x1, r.y1 = min(r.x0, s), max(r.x1, x), y+1
+				p := &pieces[k]
+				p.x0, p.x1, p.y1 = min(p.x0, s), max(p.x1, x), y+1
 			}
-			next[[2]int{s, x}] = k
+			next = append(next, run{s, x, k})
 		}
-		open = next
+		open, next = next, open
+	}
+	// Pieces end to end (gaps up to minH, where a turned rule's steps
+	// were too short), their rows apart by a rule's thickness and its
+	// slope at most, are one rule.
+	slices.SortFunc(pieces, func(a, b hRule) int { return a.x0 - b.x0 })
+	var chains []hChain
+	for _, p := range pieces {
+		joined := false
+		for i, c := range chains {
+			q := c[len(c)-1]
+			gap := p.x0 - q.x1
+			if gap > minH || float64(abs((p.y0+p.y1)-(q.y0+q.y1))) > 2*(float64(thick+2)+combMaxSlope*float64(max(gap, 0))) {
+				continue
+			}
+			if p.x1 > q.x1 {
+				chains[i] = append(c, p)
+			} // else a band of the same rule, under the piece that holds it
+			joined = true
+			break
+		}
+		if !joined {
+			chains = append(chains, hChain{p})
+		}
 	}
 	minBox := int(combBoxMinPt * dpi / 72)
 	maxBox := int(math.Ceil(combBoxMaxPt * dpi / 72))
 	var out []CombRow
-	for i, a := range rules {
+	for i, a := range chains {
 		// The nearest rule below a that shares its columns.
-		best := -1
-		for j, b := range rules {
-			if j == i || b.y0 < a.y1 || min(a.x1, b.x1)-max(a.x0, b.x0) < minH {
+		best, bestGap := -1, 0
+		for j, b := range chains {
+			x0, x1 := max(a.x0(), b.x0()), min(a.x1(), b.x1())
+			if j == i || x1-x0 < minH {
 				continue
 			}
-			if best < 0 || b.y0 < rules[best].y0 {
-				best = j
+			xm := (x0 + x1) / 2
+			gap := b.at(xm).y0 - a.at(xm).y1
+			if gap > 0 && (best < 0 || gap < bestGap) {
+				best, bestGap = j, gap
 			}
 		}
-		if best < 0 {
+		if best < 0 || bestGap < minBox || bestGap > maxBox {
 			continue
 		}
-		b := rules[best]
-		top, bot := a.y1, b.y0
-		if bot-top < minBox || bot-top > maxBox {
-			continue
-		}
-		x0, x1 := max(a.x0, b.x0), min(a.x1, b.x1)
+		b := chains[best]
+		top := func(x int) int { return a.at(x).y1 }
+		bot := func(x int) int { return b.at(x).y0 }
+		x0, x1 := max(a.x0(), b.x0()), min(a.x1(), b.x1())
 		// Walls: columns of rule pixels over most of the box's height.
-		need := int(math.Ceil(combWallShare * float64(bot-top)))
 		var walls [][2]int
 		for x := x0; x < x1; x++ {
+			t, bt := top(x), bot(x)
+			need := int(math.Ceil(combWallShare * float64(bt-t)))
 			n := 0
-			for y := top; y < bot; y++ {
+			for y := t; y < bt; y++ {
 				if rule[y*w+x] {
 					n++
 				}
@@ -162,10 +228,111 @@ func CombRows(img Image, dpi float64) []CombRow {
 				walls = append(walls, [2]int{x, x + 1})
 			}
 		}
-		out = append(out, combRuns(walls, top, bot)...)
+		walls = extendWalls(walls, mask, w, top, bot)
+		for _, r := range combRuns(walls, top, bot) {
+			out = addRow(out, r)
+		}
 	}
+	slices.SortFunc(out, func(a, b CombRow) int {
+		fa, fb := a.frame(), b.frame()
+		if fa.Min.Y != fb.Min.Y {
+			return fa.Min.Y - fb.Min.Y
+		}
+		return fa.Min.X - fb.Min.X
+	})
 	return out
 }
+
+// addRow adds r to rows, unless it is one of them found again (a rule
+// thick or jagged enough to make two): of two rows sharing half the
+// smaller's area, the one with more boxes stays.
+func addRow(rows []CombRow, r CombRow) []CombRow {
+	f := r.frame()
+	for i, o := range rows {
+		of := o.frame()
+		in := f.Intersect(of)
+		if 2*in.Dx()*in.Dy() >= min(f.Dx()*f.Dy(), of.Dx()*of.Dy()) {
+			if len(r.Cells) > len(o.Cells) {
+				rows[i] = r
+			}
+			return rows
+		}
+	}
+	return append(rows, r)
+}
+
+func abs(v int) int { return max(v, -v) }
+
+// extendWalls adds to walls (column ranges, left to right, of a row of
+// boxes from top(x) to bot(x)-1) the walls one pitch on beyond either
+// end, as long as there are: columns of ink (mask, w wide) over most of
+// the box's height, within combPitchTol of a pitch from the last. A
+// rule's end, where a page turned on the scanner steps it into runs too
+// short for a rule, can stop the rules short of the last box.
+func extendWalls(walls [][2]int, mask []bool, w int, top, bot func(int) int) [][2]int {
+	if len(walls) < combMinCells {
+		return walls
+	}
+	steps := make([]int, len(walls)-1)
+	for k := range steps {
+		steps[k] = walls[k+1][0] - walls[k][0]
+	}
+	slices.Sort(steps)
+	pitch := steps[len(steps)/2]
+	tol := max(1, int(combPitchTol*float64(pitch)))
+	wall := func(x int) bool {
+		if x < 0 || x >= w {
+			return false
+		}
+		t, b := top(x), bot(x)
+		n := 0
+		for y := t; y < b; y++ {
+			if mask[y*w+x] {
+				n++
+			}
+		}
+		return b > t && float64(n) >= combWallShare*float64(b-t)
+	}
+	// find returns the wall nearest x, within tol, or false.
+	find := func(x int) ([2]int, bool) {
+		for d := 0; d <= tol; d++ {
+			for _, c := range []int{x - d, x + d} {
+				if wall(c) {
+					a, b := c, c+1
+					for wall(a - 1) {
+						a--
+					}
+					for wall(b) {
+						b++
+					}
+					return [2]int{a, b}, true
+				}
+			}
+		}
+		return [2]int{}, false
+	}
+	for {
+		last := walls[len(walls)-1]
+		nw, ok := find(last[0] + pitch)
+		if !ok || nw[0] <= last[1] {
+			break
+		}
+		walls = append(walls, nw)
+	}
+	for {
+		first := walls[0]
+		nw, ok := find(first[0] - pitch)
+		if !ok || nw[1] >= first[0] {
+			break
+		}
+		walls = append([][2]int{nw}, walls...)
+	}
+	return walls
+}
+
+// combMaxSlope bounds the slope (rows per column) of a rule's steps
+// taken for one rule: two degrees.
+const combMaxSlope = 0.035
 
 // hasRun reports whether mask (w*h) has a horizontal run of at least n.
 func hasRun(mask []bool, w, h, n int) bool {
@@ -185,12 +352,14 @@ func hasRun(mask []bool, w, h, n int) bool {
 }
 
 // combRuns returns the runs of at least combMinCells boxes of one width
-// between walls (column ranges) of a row of boxes top..bot-1.
-func combRuns(walls [][2]int, top, bot int) []CombRow {
+// between walls (column ranges) of a row of boxes from top(x) to
+// bot(x)-1 in column x.
+func combRuns(walls [][2]int, top, bot func(int) int) []CombRow {
 	if len(walls) < combMinCells+1 {
 		return nil
 	}
-	h := float64(bot - top)
+	xm := (walls[0][0] + walls[len(walls)-1][1]) / 2
+	h := float64(bot(xm) - top(xm))
 	widths := make([]float64, len(walls)-1)
 	for k := range widths {
 		widths[k] = float64(walls[k+1][0] - walls[k][1])
@@ -211,7 +380,9 @@ func combRuns(walls [][2]int, top, bot int) []CombRow {
 		if e-k >= combMinCells {
 			var row CombRow
 			for c := k; c < e; c++ {
-				row.Cells = append(row.Cells, image.Rect(walls[c][1]+pad, top+pad, walls[c+1][0]-pad, bot-pad))
+				xa, xb := walls[c][1]+pad, walls[c+1][0]-pad
+				ya, yb := max(top(xa), top(xb))+pad, min(bot(xa), bot(xb))-pad
+				row.Cells = append(row.Cells, image.Rect(xa, ya, xb, yb))
 			}
 			out = append(out, row)
 		}
@@ -251,17 +422,19 @@ func (e *Engine) ReadComb(ctx context.Context, img Image, row CombRow) ([]string
 		}
 		return pg-v > 2*ruleInk
 	}
-	b := row.Bounds().Intersect(image.Rect(0, 0, img.W, img.H))
+	b := row.frame().Intersect(image.Rect(0, 0, img.W, img.H))
 	if b.Empty() {
 		return out, 0, nil
 	}
-	// Each box's ink columns; the line's rows are the row's ink rows.
+	// Each box's ink columns, and the rows the boxes' ink spans, counted
+	// from each box's top (on a page turned on the glass, the boxes of
+	// a long row stand higher at one end): the line's rows.
 	type part struct {
 		c    crop
 		cell int
 	}
 	var parts []part
-	y0, y1 := b.Max.Y, b.Min.Y
+	y0, y1 := math.MaxInt, math.MinInt
 	inkX := make([][2]int, len(row.Cells))
 	for i, r := range row.Cells {
 		r = r.Intersect(b)
@@ -273,7 +446,7 @@ func (e *Engine) ReadComb(ctx context.Context, img Image, row CombRow) ([]string
 						inkX[i][0] = x
 					}
 					inkX[i][1] = x + 1
-					y0, y1 = min(y0, y), max(y1, y+1)
+					y0, y1 = min(y0, y-r.Min.Y), max(y1, y+1-r.Min.Y)
 				}
 			}
 		}
@@ -283,12 +456,14 @@ func (e *Engine) ReadComb(ctx context.Context, img Image, row CombRow) ([]string
 	}
 	// A margin of paper above and below the ink, as a line's box has.
 	m := max(2, (y1-y0)/5)
-	y0, y1 = max(y0-m, b.Min.Y), min(y1+m, b.Max.Y)
+	y0, y1 = max(y0-m, 0), y1+m
 	for i, x := range inkX {
 		if x[0] < 0 {
 			continue
 		}
-		x0, x1 := max(x[0]-1, row.Cells[i].Min.X), min(x[1]+1, row.Cells[i].Max.X)
+		cell := row.Cells[i]
+		x0, x1 := max(x[0]-1, cell.Min.X), min(x[1]+1, cell.Max.X)
+		y0, y1 := cell.Min.Y+y0, min(cell.Min.Y+y1, cell.Max.Y, img.H)
 		q := Quad{UL: Point{float64(x0), float64(y0)}, UR: Point{float64(x1), float64(y0)}, LL: Point{float64(x0), float64(y1)}, LR: Point{float64(x1), float64(y1)}}
 		c, ok := cropQuad(img, q)
 		if ok {

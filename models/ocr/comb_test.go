@@ -88,10 +88,49 @@ func combForm(t *testing.T, rows []string, dpi float64) (Image, [][]image.Rectan
 
 var combRowsText = []string{"TOBIAS KILBRIDE", "01632 960471", "14/03/1986", "GB33BUKB20201555555555"}
 
+// turned is img turned deg degrees (clockwise) about its centre, paper
+// where it shows no page: a form askew on the scanner's glass.
+func turned(img Image, deg float64) Image {
+	c, s := math.Cos(deg*math.Pi/180), math.Sin(deg*math.Pi/180)
+	out := Image{W: img.W, H: img.H, Channels: 1, Stride: img.W, Pix: make([]byte, img.W*img.H)}
+	cx, cy := float64(img.W)/2, float64(img.H)/2
+	for y := range img.H {
+		for x := range img.W {
+			// The source of (x, y), bilinear.
+			dx, dy := float64(x)-cx, float64(y)-cy
+			sx, sy := cx+c*dx+s*dy, cy-s*dx+c*dy
+			x0, y0 := int(math.Floor(sx)), int(math.Floor(sy))
+			fx, fy := sx-float64(x0), sy-float64(y0)
+			px := func(x, y int) float64 {
+				if x < 0 || y < 0 || x >= img.W || y >= img.H {
+					return 245
+				}
+				return float64(img.Pix[y*img.Stride+x])
+			}
+			v := (px(x0, y0)*(1-fx)+px(x0+1, y0)*fx)*(1-fy) + (px(x0, y0+1)*(1-fx)+px(x0+1, y0+1)*fx)*fy
+			out.Pix[y*out.Stride+x] = byte(math.Round(v))
+		}
+	}
+	return out
+}
+
 // TestCombRows: at the dpis scans are read at, each ruled row of boxes
 // is found, box for box (each cell inside its box, walls left out); the
-// table's ruled columns and the text are not combs.
+// table's ruled columns and the text are not combs. The form turned up
+// to a degree either way on the glass gives the same rows and boxes.
 func TestCombRows(t *testing.T) {
+	for _, deg := range []float64{0.6, -1} {
+		img, boxes := combForm(t, combRowsText, 150)
+		rows := CombRows(turned(img, deg), 150)
+		if len(rows) != len(boxes) {
+			t.Fatalf("turned %v degrees: %d comb rows, want %d", deg, len(rows), len(boxes))
+		}
+		for i, row := range rows {
+			if len(row.Cells) != len(boxes[i]) {
+				t.Errorf("turned %v degrees, row %d: %d cells, want %d", deg, i, len(row.Cells), len(boxes[i]))
+			}
+		}
+	}
 	for _, dpi := range []float64{150, 200, 300} {
 		img, boxes := combForm(t, combRowsText, dpi)
 		rows := CombRows(img, dpi)
@@ -115,10 +154,18 @@ func TestCombRows(t *testing.T) {
 
 // TestReadCombReadsBoxedPrint: our recogniser reads a 150-dpi scan of
 // boxed print in black walls poorly as a page; each comb row read by
-// ReadComb gives every box's character.
+// ReadComb gives every box's character, on the form turned a degree on
+// the glass too, and its boxes' quads lie on the page as turned.
 func TestReadCombReadsBoxedPrint(t *testing.T) {
+	for _, deg := range []float64{0, 1} {
+		readBoxedPrint(t, deg)
+	}
+}
+
+func readBoxedPrint(t *testing.T, deg float64) {
 	e := testEngine(t)
-	img, _ := combForm(t, combRowsText, 150)
+	img, boxes := combForm(t, combRowsText, 150)
+	img = turned(img, deg)
 	rows := CombRows(img, 150)
 	if len(rows) != len(combRowsText) {
 		t.Fatalf("%d comb rows, want %d", len(rows), len(combRowsText))
@@ -140,7 +187,19 @@ func TestReadCombReadsBoxedPrint(t *testing.T) {
 		want := combRowsText[i]
 		for k, c := range cells {
 			if w := strings.TrimSpace(want[k : k+1]); c != w {
-				t.Errorf("row %q box %d: read %q, want %q (all: %q, confidence %.2f)", want, k, c, w, cells, conf)
+				t.Errorf("turned %v degrees: row %q box %d: read %q, want %q (all: %q, confidence %.2f)", deg, want, k, c, w, cells, conf)
+			}
+		}
+		// Each box's quad: its centre where the box's turned to.
+		for k := range row.Cells {
+			x0, y0, x1, y1 := row.Quad(k).Bounds()
+			b := boxes[i][k]
+			a := deg * math.Pi / 180
+			cx, cy := float64(img.W)/2, float64(img.H)/2
+			bx, by := float64(b.Min.X+b.Max.X)/2-cx, float64(b.Min.Y+b.Max.Y)/2-cy
+			wx, wy := cx+math.Cos(a)*bx-math.Sin(a)*by, cy+math.Sin(a)*bx+math.Cos(a)*by
+			if math.Abs((x0+x1)/2-wx) > 4 || math.Abs((y0+y1)/2-wy) > 4 {
+				t.Errorf("turned %v degrees: row %q box %d: quad centre (%.0f, %.0f), want (%.0f, %.0f)", deg, want, k, (x0+x1)/2, (y0+y1)/2, wx, wy)
 			}
 		}
 	}
