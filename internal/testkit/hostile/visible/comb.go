@@ -3,6 +3,7 @@ package visible
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/redactd/redactd/internal/testkit/testpdf"
@@ -120,6 +121,16 @@ func combForm(kind int, rule float64, pii []string) ([]byte, error) {
 	return d.bytesWith(fmt.Sprintf("/AcroForm << /Fields [%s] /DR << /Font << /Helv %d 0 R >> >> /DA (/Helv 0 Tf 0 g) >>", strings.Join(refs, " "), helv)), nil
 }
 
+// turnedCombScan is the black-ruled comb form, scanned turned deg
+// degrees on the glass.
+func turnedCombScan(deg float64) ([]byte, error) {
+	v, err := combForm(combVector, 0, combBlackPII)
+	if err != nil {
+		return nil, err
+	}
+	return turnedScan(v, deg)
+}
+
 // letterSpacedScan is a scanned page of orderLines printed with em (in
 // ems) of extra space after every glyph: a recogniser reads letters or
 // short fragments apart.
@@ -134,7 +145,12 @@ func letterSpacedScan(em float64) ([]byte, error) {
 // scannedPicture renders the first page of pdf at 200 dpi and returns a
 // page that is only that picture, with no text layer: a paper form put
 // through a scanner.
-func scannedPicture(pdf []byte) ([]byte, error) {
+func scannedPicture(pdf []byte) ([]byte, error) { return turnedScan(pdf, 0) }
+
+// turnedScan is scannedPicture with the picture turned deg degrees
+// (counter-clockwise) about the page's centre, as paper lies askew on a
+// scanner's glass.
+func turnedScan(pdf []byte, deg float64) ([]byte, error) {
 	r, err := renderGray(pdf, 200)
 	if err != nil {
 		return nil, err
@@ -142,6 +158,9 @@ func scannedPicture(pdf []byte) ([]byte, error) {
 	defer r.Release()
 	var d vdoc
 	im := d.grayImage(r)
-	d.page([]byte("q 612 0 0 792 0 0 cm /Im1 Do Q\n"), fmt.Sprintf("/XObject << /Im1 %d 0 R >>", im))
+	c, s := math.Cos(deg*math.Pi/180), math.Sin(deg*math.Pi/180)
+	// Turn about (306, 396): translate, rotate, translate back.
+	tx, ty := 306-306*c+396*s, 396-306*s-396*c
+	d.page([]byte(fmt.Sprintf("q %.6f %.6f %.6f %.6f %.4f %.4f cm 612 0 0 792 0 0 cm /Im1 Do Q\n", c, s, -s, c, tx, ty)), fmt.Sprintf("/XObject << /Im1 %d 0 R >>", im))
 	return d.bytes(), nil
 }

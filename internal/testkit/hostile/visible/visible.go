@@ -113,6 +113,7 @@ func Corpus() ([]Case, error) {
 		{"comb-acroform-maxlen", "comb", func() ([]byte, error) { return combForm(combField, 0.6, combPII) }, combPII},
 		{"comb-scanned-form", "comb", func() ([]byte, error) { return combForm(combScan, 0.6, combPII) }, combPII},
 		{"comb-scanned-form-black", "comb", func() ([]byte, error) { return combForm(combScan, 0, combBlackPII) }, combBlackPII},
+		{"comb-scanned-form-black-turned", "comb", func() ([]byte, error) { return turnedCombScan(1) }, combBlackPII},
 		{"spacing-scan-0.3em", "spacing", func() ([]byte, error) { return letterSpacedScan(0.3) }, orderPII},
 		{"control-scan-correct-layer", "control", func() ([]byte, error) { return scanPage(scanLayerCorrect, 0) }, scanPII},
 		{"control-text", "control", controlText, controlPII},
