@@ -1,6 +1,10 @@
 package ocr
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // Letters with a mark below: Romanian writes s and t with a comma below
 // (ș ț), Turkish writes s with a cedilla (ş), and Romanian text typed on
@@ -138,6 +142,64 @@ func resolveMarksBelow(gs []glyph) []glyph {
 			if f, ok := markForm[gs[k].text]; ok {
 				gs[k].text = f[form]
 			}
+		}
+	}
+	return gs
+}
+
+// hyphens writes a dash read between two letters, with no space on either
+// side, as the hyphen it is ("kanzlei–test.de", "E–mail"), and one
+// between runs of three or more digits ("880–1247", a phone number):
+// redactd-latin reads many hyphens as en dashes, which breaks e-mail
+// addresses, hyphenated names and phone numbers. A dash in a range of
+// years ("1990–1995") or of short numbers ("10–12") stays.
+func hyphens(gs []glyph) []glyph {
+	is := func(i int, f func(rune) bool) bool {
+		if i < 0 || i >= len(gs) || gs[i].space {
+			return false
+		}
+		r, _ := utf8.DecodeRuneInString(gs[i].text)
+		return f(r)
+	}
+	digits := func(i, step int) int {
+		n := 0
+		for ; is(i, unicode.IsDigit); i += step {
+			n++
+		}
+		return n
+	}
+	century := func(i int) bool { return gs[i].text == "1" || gs[i].text == "2" }
+	for i := range gs {
+		if gs[i].text != "–" {
+			continue
+		}
+		if is(i-1, unicode.IsLetter) && is(i+1, unicode.IsLetter) {
+			gs[i].text = "-"
+			continue
+		}
+		l, r := digits(i-1, -1), digits(i+1, 1)
+		years := l == 4 && r == 4 && century(i-4) && century(i+1)
+		if l >= 3 && r >= 3 && !years {
+			gs[i].text = "-"
+		}
+	}
+	return gs
+}
+
+// tildes writes ĩ ũ (Ĩ Ũ), which no European language writes and which
+// redactd-latin's set holds only as part of Latin Extended-A, as the ī ū
+// (Ī Ū) of Latvian and Lithuanian that it reads them for ("Emĩls").
+func tildes(gs []glyph) []glyph {
+	for i := range gs {
+		switch gs[i].text {
+		case "ĩ":
+			gs[i].text = "ī"
+		case "Ĩ":
+			gs[i].text = "Ī"
+		case "ũ":
+			gs[i].text = "ū"
+		case "Ũ":
+			gs[i].text = "Ū"
 		}
 	}
 	return gs

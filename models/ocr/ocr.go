@@ -45,6 +45,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redactd/redactd/kernels"
@@ -97,6 +98,7 @@ type Word struct {
 	Conf float32
 	// Chars has one quad per rune of Text.
 	Chars []Quad
+	minP  float32 // the lowest probability of its characters
 }
 
 // Options tune an Engine; zero values mean the defaults.
@@ -142,6 +144,10 @@ type Options struct {
 	// 48, padding included) of every recogniser batch: the recogniser's
 	// work, most of OCR's.
 	ObserveColumns func(columns int)
+	// NoCrossRead keeps ModelLatin from reading its doubtful lines with
+	// PP-OCRv4 too (cross.go); by default it does, where PP-OCRv4's
+	// recogniser is installed.
+	NoCrossRead bool
 }
 
 func (o *Options) defaults() {
@@ -188,12 +194,18 @@ type Engine struct {
 	detB           *batch.Batcher[detReq, detResp]
 	clsB           *batch.Batcher[clsReq, clsResp]
 	recB           *batch.Batcher[recReq, recResp]
-	recPar         int // concurrent single-threaded recogniser runs (see recParallelism)
+	recPar         int           // concurrent single-threaded recogniser runs (see recParallelism)
+	cross          *Engine       // PP-OCRv4's reader of doubtful lines (cross.go), or nil
+	chars          map[rune]bool // a cross reader's characters (cross.go)
 	detLUT, recLUT *kernels.NormLUT
 	closeErr       error
 	closeOnce      sync.Once
 	closed         chan struct{}
 	dir            string
+
+	// linesRead and linesCrossRead count the lines readLines read and
+	// those it read with e.cross too (tests and benchmarks report them).
+	linesRead, linesCrossRead atomic.Int64
 }
 
 // Model file names inside the model directory (deploy/setup.sh).
@@ -279,7 +291,9 @@ func New(modelDir string, opts Options) (*Engine, error) {
 	}
 	if e.det, err = open(detFile); err == nil {
 		if e.cls, err = open(clsFile); err == nil {
-			e.rec, err = e.openRec(open, recOpts)
+			if e.rec, err = e.openRec(open, recOpts); err == nil {
+				err = e.openCross(open, recOpts)
+			}
 		}
 	}
 	if err != nil {
@@ -316,7 +330,11 @@ func (e *Engine) openRec(open func(string, ...ort.SessionOption) (*ort.Session, 
 }
 
 func (e *Engine) closeSessions() {
-	for _, s := range []*ort.Session{e.det, e.cls, e.rec} {
+	ss := []*ort.Session{e.det, e.cls, e.rec}
+	if e.cross != nil {
+		ss = append(ss, e.cross.rec)
+	}
+	for _, s := range ss {
 		if s != nil {
 			if err := s.Close(); err != nil && e.closeErr == nil {
 				e.closeErr = err
@@ -333,6 +351,9 @@ func (e *Engine) Close() error {
 		e.detB.Close()
 		e.clsB.Close()
 		e.recB.Close()
+		if e.cross != nil {
+			e.cross.recB.Close()
+		}
 		e.closeSessions()
 	})
 	return e.closeErr

@@ -21,6 +21,9 @@ var (
 	trace   = flag.Bool("ocr.trace", false, "print the pipeline's decisions")
 	// benchModel picks the recogniser BenchmarkRecognizePage reads with.
 	benchModel = flag.String("ocr.model", DefaultModel, "recogniser of BenchmarkRecognizePage: "+ModelPPOCRv4+" or "+ModelLatin)
+	// benchNoCross reads BenchmarkRecognizePage's page without
+	// cross-reading (Options.NoCrossRead).
+	benchNoCross = flag.Bool("ocr.no-cross", false, "BenchmarkRecognizePage without cross-reading doubtful lines")
 )
 
 // engines holds the engines the tests load, one per character set.
@@ -53,8 +56,8 @@ func testEngineCharset(t testing.TB, cs string) *Engine {
 	return testEngineWith(t, Options{Model: ModelPPOCRv4, Charset: cs})
 }
 
-// testEngineWith is testEngine for the recogniser and character set of
-// opts (other options at their defaults).
+// testEngineWith is testEngine for the recogniser, character set and
+// cross-reading of opts (other options at their defaults).
 func testEngineWith(t testing.TB, opts Options) *Engine {
 	t.Helper()
 	if _, err := ort.FindLibrary(""); err != nil {
@@ -66,10 +69,13 @@ func testEngineWith(t testing.TB, opts Options) *Engine {
 	engines.Lock()
 	defer engines.Unlock()
 	key := opts.Model + "/" + opts.Charset
+	if opts.NoCrossRead {
+		key += "/alone"
+	}
 	if e := engines.m[key]; e != nil {
 		return e
 	}
-	e, err := New("", Options{Model: opts.Model, Charset: opts.Charset})
+	e, err := New("", Options{Model: opts.Model, Charset: opts.Charset, NoCrossRead: opts.NoCrossRead})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -394,7 +400,7 @@ func TestModelDirErrors(t *testing.T) {
 // rendered at 200 dpi (about 45 lines), reporting pages per second, with
 // the recogniser -ocr.model names.
 func BenchmarkRecognizePage(b *testing.B) {
-	e := testEngineWith(b, Options{Model: *benchModel, Charset: CharsetLatin})
+	e := testEngineWith(b, Options{Model: *benchModel, Charset: CharsetLatin, NoCrossRead: *benchNoCross})
 	var lines []string
 	for len(lines) < 45 {
 		lines = append(lines, testLines...)
@@ -431,6 +437,9 @@ func BenchmarkRecognizePage(b *testing.B) {
 		}
 		b.ReportMetric(4*float64(b.N)/b.Elapsed().Seconds(), "pages/s")
 		b.ReportMetric((cpuTime()-c0).Seconds()/float64(4*b.N), "cpu-s/page")
+		if n := e.linesRead.Load(); n > 0 {
+			b.ReportMetric(float64(e.linesCrossRead.Load())/float64(n), "cross-read-share")
+		}
 		// The process's peak resident memory so far (run this benchmark
 		// alone to read it for four pages in flight).
 		b.ReportMetric(float64(peakRSS())/(1<<20), "peak-RSS-MiB")

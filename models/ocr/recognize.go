@@ -250,7 +250,7 @@ func (e *Engine) read(ctx context.Context, jobs []*lineJob) ([]Line, error) {
 	sp := spacing(jobs)
 	out := make([]Line, len(jobs))
 	for i, j := range jobs {
-		if l, ok := lineFrom(j, resolveMarksBelow(sp.fix(j))); ok {
+		if l, ok := lineFrom(j, tildes(hyphens(resolveMarksBelow(sp.fix(j))))); ok {
 			out[i] = l
 		}
 	}
@@ -300,6 +300,9 @@ func (e *Engine) readLines(ctx context.Context, img Image, boxes []detBox, known
 				lines[i], turned[i] = l, true
 			}
 		}
+	}
+	if err := e.crossRead(ctx, img, lines); err != nil {
+		return nil, err
 	}
 	out := lines[:0]
 	nTurned := 0
@@ -414,6 +417,7 @@ func words(gs []glyph, q Quad, w float64) []Word {
 		}
 		var text strings.Builder
 		var sum float32
+		minP := float32(1)
 		chars := make([]Quad, 0, len(g))
 		for k, c := range g {
 			cl, cr := left, right
@@ -431,6 +435,7 @@ func words(gs []glyph, q Quad, w float64) []Word {
 			}
 			text.WriteString(c.text)
 			sum += c.p
+			minP = min(minP, c.p)
 		}
 		t := strings.TrimFunc(text.String(), unicode.IsSpace)
 		if t == "" {
@@ -441,6 +446,7 @@ func words(gs []glyph, q Quad, w float64) []Word {
 			Quad:  q.sub(left/w, right/w),
 			Conf:  sum / float32(len(g)),
 			Chars: chars,
+			minP:  minP,
 		})
 	}
 	return out
