@@ -169,7 +169,7 @@ func (e *Engine) RevokeKey(ctx context.Context, keyID string) error {
 	// Its review links and sessions are refused from now on by every
 	// node (reviewGrant reads the key at each use); deleting them here
 	// only keeps the store tidy, so a failure is logged, not returned.
-	n, err := e.dropReviewGrants(func(g *record.ReviewGrant) bool { return g.KeyID == k.ID })
+	n, err := e.rev.dropReviewGrants(func(g *record.ReviewGrant) bool { return g.KeyID == k.ID })
 	if err != nil {
 		e.log.Warn("engine: revoke key: deleting its review links and sessions", "key_id", k.ID, "err", err)
 	}

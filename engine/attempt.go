@@ -14,7 +14,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -126,7 +125,7 @@ func (e *Engine) process(ctx context.Context, q record.QueueEntry) error {
 	defer os.Remove(report)
 	o.report = report
 	if Retention(j.Retention) == Studio {
-		if err := e.writeReviewWords(ctx, j.ID, d.ID, res); err != nil {
+		if err := e.rev.writeReviewWords(ctx, j.ID, d.ID, res); err != nil {
 			return e.storageFault(d, "writing words", err, start)
 		}
 		masks, err := e.files.writeJSONTemp(j.ID, nonNilMasks(res.Masks))
@@ -179,16 +178,6 @@ func checkOriginal(path, want string) error {
 		return fmt.Errorf("sha256 %s, recorded %s", got[:12], want[:min(12, len(want))])
 	}
 	return nil
-}
-
-// createOutput opens the temporary file a document's output is written
-// to, in the job's scratch directory.
-func (e *Engine) createOutput(jobID string) (*os.File, error) {
-	dir, err := e.files.workDir(jobID)
-	if err != nil {
-		return nil, err
-	}
-	return createTemp(dir)
 }
 
 // noOriginal ends an attempt whose original could not be read: the shared
@@ -251,21 +240,6 @@ func (e *Engine) dropStale(q record.QueueEntry) error {
 	b := e.jl.NewBatch()
 	deleteQueued(b, q)
 	return b.Commit(false)
-}
-
-// runProcessor calls the Processor, turning a panic into an error.
-func (e *Engine) runProcessor(ctx context.Context, in ProcessInput, out *os.File, progress func(Progress) error) (res *ProcessResult, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			e.log.Error("engine: processor panic", "doc", in.DocID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			res, err = nil, fmt.Errorf("processor panic: %v", p)
-		}
-	}()
-	res, err = e.proc.Process(ctx, in, out, progress)
-	if err == nil && res == nil {
-		err = errors.New("processor returned no result")
-	}
-	return res, err
 }
 
 // progressInterval is the least time between two stores of a document's

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 
 	"github.com/redactd/redactd/engine/record"
-	"github.com/redactd/redactd/engine/review"
 )
 
 // auditKeyFile is the file, in the data directory, holding the 32 bytes
@@ -45,10 +44,4 @@ func (e *Engine) loadAuditKey() ([]byte, error) {
 		return nil, fmt.Errorf("write %s: %w", path, err)
 	}
 	return candidate, nil
-}
-
-// VerifyAudit checks a document's audit log (as ReviewAudit returns it)
-// against this installation's audit key: review.VerifyChain.
-func (e *Engine) VerifyAudit(entries []review.Entry) error {
-	return review.VerifyChain(entries, e.auditKey)
 }

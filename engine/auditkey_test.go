@@ -18,7 +18,7 @@ import (
 // rejectFirst rejects the document's first mask (one audit entry).
 func (v *env) rejectFirst(a *Account, docID string) {
 	v.t.Helper()
-	st, err := v.e.ReviewState(bg, a, docID)
+	st, err := v.e.rev.ReviewState(bg, a, docID)
 	if err != nil {
 		v.t.Fatal(err)
 	}
@@ -27,7 +27,7 @@ func (v *env) rejectFirst(a *Account, docID string) {
 	if ms[0].Status == st.Masks[0].Status {
 		ms[0].Status = review.Accepted
 	}
-	if _, err := v.e.PutReview(bg, a, docID, st.Version, ms, "api:"+a.ID); err != nil {
+	if _, err := v.e.rev.PutReview(bg, a, docID, st.Version, ms, "api:"+a.ID); err != nil {
 		v.t.Fatal(err)
 	}
 }
@@ -41,11 +41,11 @@ func TestAuditKeyed(t *testing.T) {
 	a, _ := v.account("key@example.com", PlanStandard, 0)
 	_, docID := v.studio(a)
 	v.rejectFirst(a, docID)
-	ents, err := v.e.ReviewAudit(bg, a, docID)
+	ents, err := v.e.rev.ReviewAudit(bg, a, docID)
 	if err != nil || len(ents) != 1 || ents[0].Alg != review.AlgHMAC {
 		t.Fatalf("audit %+v %v, want one keyed entry", ents, err)
 	}
-	if err := v.e.VerifyAudit(ents); err != nil {
+	if err := v.e.rev.VerifyAudit(ents); err != nil {
 		t.Fatal(err)
 	}
 	key := v.e.auditKey
@@ -66,11 +66,11 @@ func TestAuditKeyed(t *testing.T) {
 		t.Fatal("the audit key changed across a restart")
 	}
 	v.rejectFirst(a, docID)
-	ents, err = v.e.ReviewAudit(bg, a, docID)
+	ents, err = v.e.rev.ReviewAudit(bg, a, docID)
 	if err != nil || len(ents) != 2 {
 		t.Fatalf("audit after restart %+v %v", ents, err)
 	}
-	if err := v.e.VerifyAudit(ents); err != nil {
+	if err := v.e.rev.VerifyAudit(ents); err != nil {
 		t.Fatalf("after a restart: %v", err)
 	}
 }
@@ -95,11 +95,11 @@ func TestAuditLegacyLogContinues(t *testing.T) {
 		t.Fatal(err)
 	}
 	v.rejectFirst(a, docID)
-	ents, err := v.e.ReviewAudit(bg, a, docID)
+	ents, err := v.e.rev.ReviewAudit(bg, a, docID)
 	if err != nil || len(ents) != 3 || ents[0].Alg != review.AlgLegacy || ents[2].Alg != review.AlgHMAC {
 		t.Fatalf("audit %+v %v, want two legacy entries and a keyed one", ents, err)
 	}
-	if err := v.e.VerifyAudit(ents); err != nil {
+	if err := v.e.rev.VerifyAudit(ents); err != nil {
 		t.Fatalf("legacy log continued keyed: %v", err)
 	}
 }
@@ -132,11 +132,11 @@ func TestAuditKeySharedByNodes(t *testing.T) {
 	_, docID := a.studio(acct)
 	a.rejectFirst(acct, docID)
 	b.rejectFirst(acctB, docID)
-	ents, err := b.e.ReviewAudit(bg, acctB, docID)
+	ents, err := b.e.rev.ReviewAudit(bg, acctB, docID)
 	if err != nil || len(ents) != 2 {
 		t.Fatalf("audit %+v %v", ents, err)
 	}
-	if err := a.e.VerifyAudit(ents); err != nil {
+	if err := a.e.rev.VerifyAudit(ents); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -3,14 +3,11 @@ package engine
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
-	"hash/fnv"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -23,54 +20,17 @@ import (
 )
 
 // Engine is the durable job service; the package documentation (doc.go)
-// says how it behaves where the interface leaves it open.
+// says how it behaves where the interface leaves it open. Open returns
+// it; it owns the lifecycle (Drain, Close, Ready) and hands out the parts
+// the HTTP layer uses besides Service: Reviewer.
 type Engine struct {
-	cfg  Settings
-	proc Processor
-	log  *slog.Logger
-	jl   record.Store
-	// node names this process to a shared store (roles it holds).
-	node string
-	// The ready queue: exactly one of these is set (records.go).
-	localQ  record.LocalQueue
-	leasedQ record.LeasedQueue
-	files   jobFiles
-
-	now func() time.Time
-	// progressEvery is the least time between two stores of pages_done.
-	progressEvery time.Duration
-	// verify is the output gate: a finished output is released only if
-	// it passes (pdfout.VerifyFile: a flattened, image-only PDF). The job
-	// service owns it, whatever Processor wrote the file; tests swap it.
-	verify func(path string) error
-
-	allow   *webhook.AllowList // webhook-allow-hosts
-	quota   quota
-	metrics *Metrics
-	life    lifecycle
-
-	acctMu  [64]sync.Mutex // serializes state changes per account
-	adminMu sync.Mutex     // serializes key and account creation
-	idem    keyedMutex     // serializes creation per (account, idempotency key)
-	janMu   sync.Mutex     // one janitor pass at a time
-	// blobSweptAt is when the janitor last swept the blob store (janMu).
-	blobSweptAt time.Time
-
-	closing   atomic.Bool
-	secret    []byte          // signs upload URLs; DATA/upload-secret (loadUploadSecret)
-	auditKey  []byte          // keys review audit logs; DATA/audit-key (loadAuditKey)
-	base      context.Context // canceled by Close: workers stop
-	cancel    context.CancelFunc
-	stop      chan struct{}
-	bg        sync.WaitGroup // dispatcher and janitor
-	closeOnce sync.Once
-	stopOnce  sync.Once // closes stop: Drain or Close
-	closeErr  error
-
-	sched     scheduler
-	queued    atomic.Int64 // ready-queue entries, including those in flight
-	lastQueue atomic.Int64 // last queue timestamp handed out
+	*core
+	rev *Reviews
 }
+
+// Reviewer is the review side of the job service (studio jobs): the
+// review routes and the editor (server/review).
+func (e *Engine) Reviewer() *Reviews { return e.rev }
 
 var _ Service = (*Engine)(nil)
 
@@ -120,7 +80,7 @@ func open(cfg Settings, proc Processor, log *slog.Logger, h hooks) (*Engine, err
 	if cfg.JanitorInterval <= 0 {
 		cfg.JanitorInterval = time.Minute
 	}
-	e := &Engine{
+	e := &Engine{core: &core{
 		cfg:   cfg,
 		proc:  proc,
 		log:   log,
@@ -130,7 +90,8 @@ func open(cfg Settings, proc Processor, log *slog.Logger, h hooks) (*Engine, err
 		progressEvery: cmp.Or(h.progressEvery, progressInterval),
 		quota:         quota{freePages: cfg.FreePages, standardPages: cfg.StandardPages, maxPagesDoc: cfg.MaxPagesPerDoc},
 		stop:          make(chan struct{}),
-	}
+	}}
+	e.rev = &Reviews{e.core}
 	m, err := NewMetrics(cfg.Registerer)
 	if err != nil {
 		return nil, fmt.Errorf("engine: metrics: %w", err)
@@ -244,40 +205,6 @@ func (e *Engine) Ready() error {
 		return errorf(ErrUnavailable, "", "job log: %v", err)
 	}
 	return nil
-}
-
-// lockAcct serializes state changes of one account's jobs, documents and
-// quota; it returns the unlock function.
-func (e *Engine) lockAcct(accountID string) func() {
-	h := fnv.New32a()
-	h.Write([]byte(accountID))
-	m := &e.acctMu[h.Sum32()%uint32(len(e.acctMu))]
-	m.Lock()
-	return m.Unlock
-}
-
-// logErr maps a job-log failure on a request path to a caller-facing error.
-func (e *Engine) logErr(op string, err error) error {
-	if errors.Is(err, record.ErrClosed) {
-		return errorf(ErrUnavailable, "", "shutting down")
-	}
-	e.log.Error("engine: job log", "op", op, "err", err)
-	return storageError(err)
-}
-
-// queueStamp returns a strictly increasing queue timestamp (unix ns), so
-// the queue is FIFO even when the clock stands still or steps back.
-func (e *Engine) queueStamp() int64 {
-	for {
-		last := e.lastQueue.Load()
-		n := e.now().UnixNano()
-		if n <= last {
-			n = last + 1
-		}
-		if e.lastQueue.CompareAndSwap(last, n) {
-			return n
-		}
-	}
 }
 
 // validID reports whether s is a canonical UUID as this service issues.

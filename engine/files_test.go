@@ -60,7 +60,7 @@ func TestBlobFilesLeaveNoScratch(t *testing.T) {
 			t.Fatalf("%s output: %d of %d bytes, %v", ret, len(out), size, err)
 		}
 		if ret == Studio {
-			path, release, err := v.e.ReviewFile(bg, a, d.ID, false)
+			path, release, err := v.e.rev.ReviewFile(bg, a, d.ID, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -226,7 +226,7 @@ func TestTwoNodesShareFiles(t *testing.T) {
 	if _, err := b.e.Report(bg, acctB, d.ID); err != nil {
 		t.Fatalf("report through the other node: %v", err)
 	}
-	st, err := b.e.ReviewState(bg, acctB, d.ID)
+	st, err := b.e.rev.ReviewState(bg, acctB, d.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +237,7 @@ func TestTwoNodesShareFiles(t *testing.T) {
 	for i, n := range []*env{a, b} {
 		who := []*Account{acct, acctB}[i]
 		go func() {
-			_, err := n.e.PutReview(bg, who, d.ID, st.Version, masks, "reviewer")
+			_, err := n.e.rev.PutReview(bg, who, d.ID, st.Version, masks, "reviewer")
 			errs <- err
 		}()
 	}
@@ -253,7 +253,7 @@ func TestTwoNodesShareFiles(t *testing.T) {
 	if stale != 1 {
 		t.Fatalf("%d of two concurrent edits of one version were refused as stale, want 1", stale)
 	}
-	audit, err := a.e.ReviewAudit(bg, acct, d.ID)
+	audit, err := a.e.rev.ReviewAudit(bg, acct, d.ID)
 	if err != nil || len(audit) != 1 {
 		t.Fatalf("audit = %+v, %v; want the one removal", audit, err)
 	}

@@ -231,7 +231,7 @@ func TestApplyGateThroughEngine(t *testing.T) {
 	}
 	before := readOutput(t, eng, acct, d.ID)
 	ctx := context.Background()
-	_, err := eng.ApplyReview(ctx, acct, d.ID, "api:test")
+	_, err := eng.Reviewer().ApplyReview(ctx, acct, d.ID, "api:test")
 	if proc.injected.Load() == 0 {
 		t.Fatal("the text layer was never added")
 	}
@@ -247,7 +247,7 @@ func TestApplyGateThroughEngine(t *testing.T) {
 	if err != nil || j.Documents[0].Status != engine.StatusRedacted {
 		t.Fatalf("after a refused apply: %+v %v", j, err)
 	}
-	audit, err := eng.ReviewAudit(ctx, acct, d.ID)
+	audit, err := eng.Reviewer().ReviewAudit(ctx, acct, d.ID)
 	if err != nil || len(audit) == 0 || audit[len(audit)-1].Action != "apply_failed" {
 		t.Fatalf("audit %+v %v, want it to end in apply_failed", audit, err)
 	}
@@ -304,7 +304,7 @@ func TestApplyRescanBlocks(t *testing.T) {
 	// put changes the e-mail's mask and saves the state.
 	put := func(mut func(m *review.Mask)) {
 		t.Helper()
-		st, err := eng.ReviewState(ctx, acct, doc.ID)
+		st, err := eng.Reviewer().ReviewState(ctx, acct, doc.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -319,7 +319,7 @@ func TestApplyRescanBlocks(t *testing.T) {
 		if n != 1 {
 			t.Fatalf("%d e-mail masks in %+v, want 1", n, st.Masks)
 		}
-		if _, err := eng.PutReview(ctx, acct, doc.ID, st.Version, ms, "api:test"); err != nil {
+		if _, err := eng.Reviewer().PutReview(ctx, acct, doc.ID, st.Version, ms, "api:test"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -330,7 +330,7 @@ func TestApplyRescanBlocks(t *testing.T) {
 		word = *m
 		m.Status, m.X0, m.Y0, m.X1, m.Y1 = review.Accepted, 400, 780, 500, 800
 	})
-	_, err = eng.ApplyReview(ctx, acct, doc.ID, "api:test")
+	_, err = eng.Reviewer().ApplyReview(ctx, acct, doc.ID, "api:test")
 	var ee *engine.Error
 	if !errors.Is(err, engine.ErrOutputRejected) || !errors.As(err, &ee) ||
 		!strings.Contains(ee.Message(), "Email on page 1") || !strings.HasSuffix(ee.Message(), "the previous output is kept") {
@@ -342,11 +342,11 @@ func TestApplyRescanBlocks(t *testing.T) {
 	if j, err := eng.GetJob(ctx, acct, job.ID); err != nil || j.Documents[0].Status != engine.StatusRedacted {
 		t.Fatalf("after a refused apply: %+v %v", j, err)
 	}
-	st, err := eng.ReviewState(ctx, acct, doc.ID)
+	st, err := eng.Reviewer().ReviewState(ctx, acct, doc.ID)
 	if err != nil || !hasLeak(st.Leaks, "Email", false) {
 		t.Fatalf("state leaks %+v %v, want the address as an unexpected leak", st, err)
 	}
-	audit, err := eng.ReviewAudit(ctx, acct, doc.ID)
+	audit, err := eng.Reviewer().ReviewAudit(ctx, acct, doc.ID)
 	if err != nil || audit[len(audit)-1].Action != "apply_failed" || !strings.Contains(audit[len(audit)-1].Reason, ":leaks=") {
 		t.Fatalf("audit %+v %v, want apply_failed with its leak count", audit, err)
 	}
@@ -357,7 +357,7 @@ func TestApplyRescanBlocks(t *testing.T) {
 		m.X0, m.Y0, m.X1, m.Y1 = word.X0, word.Y0, word.X1, word.Y1
 		m.Status, m.Reason = review.Rejected, "third-party"
 	})
-	ap, err := eng.ApplyReview(ctx, acct, doc.ID, "api:test")
+	ap, err := eng.Reviewer().ApplyReview(ctx, acct, doc.ID, "api:test")
 	if err != nil {
 		t.Fatalf("apply with the address's mask rejected: %v", err)
 	}

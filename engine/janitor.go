@@ -52,7 +52,7 @@ func (e *Engine) recover() error {
 	if err != nil {
 		return err
 	}
-	if err := e.restoreApplies(applied); err != nil {
+	if err := e.rev.restoreApplies(applied); err != nil {
 		return err
 	}
 	b := e.jl.NewBatch()
@@ -252,7 +252,7 @@ func (e *Engine) janitorOnce(ctx context.Context) {
 	if purged > 0 {
 		e.log.Info("engine: purged expired jobs", "jobs", purged)
 	}
-	e.sweepReview()
+	e.rev.sweepReview()
 	if err := e.sweepOrphans(orphanGrace, false); err != nil && ctx.Err() == nil {
 		e.log.Error("engine: janitor: sweeping orphans", "err", err)
 	}
@@ -373,7 +373,7 @@ func (e *Engine) recoverShared() error {
 	if err != nil {
 		return err
 	}
-	if err := e.restoreApplies(applied); err != nil {
+	if err := e.rev.restoreApplies(applied); err != nil {
 		return err
 	}
 	for _, d := range lost {

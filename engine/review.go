@@ -44,7 +44,7 @@ var ErrStale = errors.New("stale version")
 var ErrOutputRejected = errors.New("output rejected")
 
 // Reviewer is what the review routes and the editor need from the job
-// service; Engine implements it.
+// service; Reviews (Engine.Reviewer) implements it.
 type Reviewer interface {
 	// StudioJob returns the caller's job when it is a studio job
 	// (ErrInvalid when it is not, ErrNotFound when it is not theirs).
@@ -63,7 +63,14 @@ type Reviewer interface {
 	ReviewAccess
 }
 
-var _ Reviewer = (*Engine)(nil)
+// Reviews is the job service's review side: the review state, words,
+// audit log and apply of studio documents (this file) and the editor's
+// links and sessions (reviewaccess.go). Engine.Reviewer hands it out.
+type Reviews struct {
+	*core
+}
+
+var _ Reviewer = (*Reviews)(nil)
 
 // wordsFile is <doc>.words.json.
 type wordsFile struct {
@@ -73,23 +80,23 @@ type wordsFile struct {
 
 // writeReviewWords stores a studio document's page sizes and words as the
 // processor reported them.
-func (e *Engine) writeReviewWords(ctx context.Context, jobID, docID string, res *ProcessResult) error {
+func (rv *Reviews) writeReviewWords(ctx context.Context, jobID, docID string, res *ProcessResult) error {
 	st := review.New(docID, res.Pages, nil)
 	data, err := json.Marshal(wordsFile{Pages: st.Pages, Words: review.Words(res.Words)})
 	if err != nil {
 		return err
 	}
-	return e.files.write(ctx, jobID, docID+sufWords, data)
+	return rv.files.write(ctx, jobID, docID+sufWords, data)
 }
 
 // ReviewLimits are the bounds a review state is checked against.
-func (e *Engine) ReviewLimits() review.Limits {
-	return review.Limits{MaxMasks: e.cfg.ReviewMaxMasks, Reasons: review.ParseReasons(e.cfg.ReviewReasons)}
+func (rv *Reviews) ReviewLimits() review.Limits {
+	return review.Limits{MaxMasks: rv.cfg.ReviewMaxMasks, Reasons: review.ParseReasons(rv.cfg.ReviewReasons)}
 }
 
 // StudioJob implements Reviewer.
-func (e *Engine) StudioJob(ctx context.Context, acct *Account, jobID string) (*Job, error) {
-	j, err := e.GetJob(ctx, acct, jobID)
+func (rv *Reviews) StudioJob(ctx context.Context, acct *Account, jobID string) (*Job, error) {
+	j, err := rv.GetJob(ctx, acct, jobID)
 	if err != nil {
 		return nil, err
 	}
@@ -102,15 +109,15 @@ func (e *Engine) StudioJob(ctx context.Context, acct *Account, jobID string) (*J
 // reviewDoc finds a document the caller may review: theirs, of a studio
 // job, redacted (terminal with an output) and with its original kept.
 // Everything else is ErrNotFound, as for unknown ids.
-func (e *Engine) reviewDoc(acct *Account, docID string) (*record.Doc, error) {
-	d, err := e.ownedDoc(acct, docID, "review")
+func (rv *Reviews) reviewDoc(acct *Account, docID string) (*record.Doc, error) {
+	d, err := rv.ownedDoc(acct, docID, "review")
 	if err != nil {
 		return nil, err
 	}
-	return d, checkReviewable(e, d)
+	return d, checkReviewable(rv.core, d)
 }
 
-func checkReviewable(e *Engine, d *record.Doc) error {
+func checkReviewable(e *core, d *record.Doc) error {
 	j, err := e.jl.Job(d.JobID)
 	if record.IsNotFound(err) {
 		return ErrNotFound
@@ -126,8 +133,8 @@ func checkReviewable(e *Engine, d *record.Doc) error {
 
 // loadReview reads the review state, creating it from the pipeline's
 // masks on first use. The caller holds the account lock.
-func (e *Engine) loadReview(ctx context.Context, d *record.Doc) (*review.State, error) {
-	b, err := e.files.read(ctx, d.JobID, d.ID+sufReview)
+func (rv *Reviews) loadReview(ctx context.Context, d *record.Doc) (*review.State, error) {
+	b, err := rv.files.read(ctx, d.JobID, d.ID+sufReview)
 	if err == nil {
 		var st review.State
 		if err := json.Unmarshal(b, &st); err != nil {
@@ -139,7 +146,7 @@ func (e *Engine) loadReview(ctx context.Context, d *record.Doc) (*review.State, 
 		return nil, err
 	}
 	var masks []Mask
-	if b, err := e.files.read(ctx, d.JobID, d.ID+sufMasks); err == nil {
+	if b, err := rv.files.read(ctx, d.JobID, d.ID+sufMasks); err == nil {
 		if err := json.Unmarshal(b, &masks); err != nil {
 			return nil, fmt.Errorf("masks: %w", err)
 		}
@@ -147,7 +154,7 @@ func (e *Engine) loadReview(ctx context.Context, d *record.Doc) (*review.State, 
 		return nil, err
 	}
 	st := review.New(d.ID, nil, masks)
-	if st.Pages, err = e.reviewPages(ctx, d); err != nil {
+	if st.Pages, err = rv.reviewPages(ctx, d); err != nil {
 		return nil, err
 	}
 	return st, nil
@@ -155,41 +162,41 @@ func (e *Engine) loadReview(ctx context.Context, d *record.Doc) (*review.State, 
 
 // reviewPages are the page sizes from the words file, or, for a document
 // redacted before words were kept, measured on the original.
-func (e *Engine) reviewPages(ctx context.Context, d *record.Doc) ([]review.Page, error) {
-	if b, err := e.files.read(ctx, d.JobID, d.ID+sufWords); err == nil {
+func (rv *Reviews) reviewPages(ctx context.Context, d *record.Doc) ([]review.Page, error) {
+	if b, err := rv.files.read(ctx, d.JobID, d.ID+sufWords); err == nil {
 		var wf wordsFile
 		if err := json.Unmarshal(b, &wf); err == nil && len(wf.Pages) > 0 {
 			return wf.Pages, nil
 		}
 	}
-	orig, release, err := e.files.localCopy(ctx, d.JobID, d.ID+sufOrig)
+	orig, release, err := rv.files.localCopy(ctx, d.JobID, d.ID+sufOrig)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	if e.cfg.Previewer == nil {
+	if rv.cfg.Previewer == nil {
 		return nil, errors.New("review: no previewer to measure the original's pages")
 	}
-	return e.cfg.Previewer.PageSizes(ctx, orig)
+	return rv.cfg.Previewer.PageSizes(ctx, orig)
 }
 
-func (e *Engine) saveReview(ctx context.Context, d *record.Doc, st *review.State) error {
+func (rv *Reviews) saveReview(ctx context.Context, d *record.Doc, st *review.State) error {
 	data, err := json.Marshal(st)
 	if err != nil {
 		return err
 	}
-	return e.files.write(ctx, d.JobID, d.ID+sufReview, data)
+	return rv.files.write(ctx, d.JobID, d.ID+sufReview, data)
 }
 
 // appendAudit adds entries to the document's audit log, chained to its
 // last entry and keyed with the installation's audit key (a log begun
 // before the key gets keyed entries after its legacy ones), and syncs
 // the file. The caller holds the account lock.
-func (e *Engine) appendAudit(ctx context.Context, d *record.Doc, actor string, changes []review.Change) error {
+func (rv *Reviews) appendAudit(ctx context.Context, d *record.Doc, actor string, changes []review.Change) error {
 	if len(changes) == 0 {
 		return nil
 	}
-	prev, err := e.readAudit(ctx, d)
+	prev, err := rv.readAudit(ctx, d)
 	if err != nil {
 		return err
 	}
@@ -198,18 +205,18 @@ func (e *Engine) appendAudit(ctx context.Context, d *record.Doc, actor string, c
 		last = &prev[len(prev)-1]
 	}
 	var buf bytes.Buffer
-	now := e.now()
+	now := rv.now()
 	for _, c := range changes {
 		ent := review.Seal(review.Entry{At: now, Actor: actor, Action: c.Action, MaskID: c.MaskID, Page: c.Page,
-			Category: c.Category, Reason: c.Reason}, last, e.auditKey)
+			Category: c.Category, Reason: c.Reason}, last, rv.auditKey)
 		buf.Write(review.AuditLine(ent))
 		last = &ent
 	}
-	return e.files.appendTo(ctx, d.JobID, d.ID+sufAudit, buf.Bytes())
+	return rv.files.appendTo(ctx, d.JobID, d.ID+sufAudit, buf.Bytes())
 }
 
-func (e *Engine) readAudit(ctx context.Context, d *record.Doc) ([]review.Entry, error) {
-	b, err := e.files.read(ctx, d.JobID, d.ID+sufAudit)
+func (rv *Reviews) readAudit(ctx context.Context, d *record.Doc) ([]review.Entry, error) {
+	b, err := rv.files.read(ctx, d.JobID, d.ID+sufAudit)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -221,11 +228,11 @@ func (e *Engine) readAudit(ctx context.Context, d *record.Doc) ([]review.Entry, 
 
 // withReview runs fn on the document's review state under its account
 // lock, after checking again that it may be reviewed.
-func (e *Engine) withReview(ctx context.Context, acct *Account, docID string, fn func(t *tx, st *review.State) error) error {
-	if _, err := e.reviewDoc(acct, docID); err != nil {
+func (rv *Reviews) withReview(ctx context.Context, acct *Account, docID string, fn func(t *tx, st *review.State) error) error {
+	if _, err := rv.reviewDoc(acct, docID); err != nil {
 		return err
 	}
-	unlock, err := e.lockReview(ctx, docID)
+	unlock, err := rv.lockReview(ctx, docID)
 	if err != nil {
 		return err
 	}
@@ -233,13 +240,13 @@ func (e *Engine) withReview(ctx context.Context, acct *Account, docID string, fn
 	// The review state lives beside the document's files, not in the job
 	// log; a transition gives fn the account's lock and the document as
 	// it stands, and commits whatever status move fn makes.
-	err = e.changeDoc(docRef{docID: docID}, func(t *tx) error {
-		if err := checkReviewable(e, t.doc); err != nil {
+	err = rv.changeDoc(docRef{docID: docID}, func(t *tx) error {
+		if err := checkReviewable(rv.core, t.doc); err != nil {
 			return err
 		}
-		st, err := e.loadReview(ctx, t.doc)
+		st, err := rv.loadReview(ctx, t.doc)
 		if err != nil {
-			e.log.Error("engine: reading review state failed", "doc", docID, "err", err)
+			rv.log.Error("engine: reading review state failed", "doc", docID, "err", err)
 			return storageError(err)
 		}
 		return fn(t, st)
@@ -247,7 +254,7 @@ func (e *Engine) withReview(ctx context.Context, acct *Account, docID string, fn
 	if errors.Is(err, errNoDoc) {
 		return ErrNotFound
 	}
-	return e.apiErr("review", err)
+	return rv.apiErr("review", err)
 }
 
 // reviewLockTTL bounds how long a node that died holding a document's
@@ -259,22 +266,22 @@ const reviewLockTTL = 30 * time.Second
 // records, so the record's compare-and-set does not fence them, and the
 // account lock holds on one node only. It waits for the document's
 // review role (record.Roles). On one node the account lock is enough.
-func (e *Engine) lockReview(ctx context.Context, docID string) (unlock func(), err error) {
-	roles, ok := e.jl.(record.Roles)
+func (rv *Reviews) lockReview(ctx context.Context, docID string) (unlock func(), err error) {
+	roles, ok := rv.jl.(record.Roles)
 	if !ok {
 		return func() {}, nil
 	}
-	role, holder := "review."+docID, e.node+"."+newID()
+	role, holder := "review."+docID, rv.node+"."+newID()
 	for {
 		held, err := roles.HoldRole(role, holder, reviewLockTTL)
 		if err != nil {
-			e.log.Error("engine: review lock", "doc", docID, "err", err)
+			rv.log.Error("engine: review lock", "doc", docID, "err", err)
 			return nil, errorf(ErrUnavailable, "", "the cluster store is unavailable")
 		}
 		if held {
 			return func() {
 				if err := roles.ReleaseRole(role, holder); err != nil {
-					e.log.Warn("engine: releasing review lock", "doc", docID, "err", err)
+					rv.log.Warn("engine: releasing review lock", "doc", docID, "err", err)
 				}
 			}, nil
 		}
@@ -287,9 +294,9 @@ func (e *Engine) lockReview(ctx context.Context, docID string) (unlock func(), e
 }
 
 // ReviewState implements Reviewer.
-func (e *Engine) ReviewState(ctx context.Context, acct *Account, docID string) (*review.State, error) {
+func (rv *Reviews) ReviewState(ctx context.Context, acct *Account, docID string) (*review.State, error) {
 	var out *review.State
-	err := e.withReview(ctx, acct, docID, func(_ *tx, st *review.State) error {
+	err := rv.withReview(ctx, acct, docID, func(_ *tx, st *review.State) error {
 		out = st
 		return errNoChange
 	})
@@ -298,14 +305,14 @@ func (e *Engine) ReviewState(ctx context.Context, acct *Account, docID string) (
 
 // PutReview implements Reviewer: the whole mask list replaces the state
 // when version is the current one, and every difference is audited.
-func (e *Engine) PutReview(ctx context.Context, acct *Account, docID string, version int64, masks []review.Mask, actor string) (*review.State, error) {
+func (rv *Reviews) PutReview(ctx context.Context, acct *Account, docID string, version int64, masks []review.Mask, actor string) (*review.State, error) {
 	var out *review.State
-	err := e.withReview(ctx, acct, docID, func(t *tx, st *review.State) error {
+	err := rv.withReview(ctx, acct, docID, func(t *tx, st *review.State) error {
 		d := t.doc
 		if version != st.Version {
 			return errorf(ErrStale, "If-Match", "the review state is at version %d", st.Version)
 		}
-		if err := review.Validate(st.Pages, masks, e.ReviewLimits()); err != nil {
+		if err := review.Validate(st.Pages, masks, rv.ReviewLimits()); err != nil {
 			return reviewInvalid(err)
 		}
 		merged, changes, err := review.Merge(st, masks)
@@ -314,12 +321,12 @@ func (e *Engine) PutReview(ctx context.Context, acct *Account, docID string, ver
 		}
 		st.Masks = merged
 		st.Version++
-		if err := e.appendAudit(ctx, d, actor, changes); err != nil {
-			e.log.Error("engine: writing audit failed", "doc", d.ID, "err", err)
+		if err := rv.appendAudit(ctx, d, actor, changes); err != nil {
+			rv.log.Error("engine: writing audit failed", "doc", d.ID, "err", err)
 			return storageError(err)
 		}
-		if err := e.saveReview(ctx, d, st); err != nil {
-			e.log.Error("engine: writing review state failed", "doc", d.ID, "err", err)
+		if err := rv.saveReview(ctx, d, st); err != nil {
+			rv.log.Error("engine: writing review state failed", "doc", d.ID, "err", err)
 			return storageError(err)
 		}
 		out = st
@@ -337,11 +344,11 @@ func reviewInvalid(err error) error {
 }
 
 // ReviewAudit implements Reviewer.
-func (e *Engine) ReviewAudit(ctx context.Context, acct *Account, docID string) ([]review.Entry, error) {
+func (rv *Reviews) ReviewAudit(ctx context.Context, acct *Account, docID string) ([]review.Entry, error) {
 	var out []review.Entry
-	err := e.withReview(ctx, acct, docID, func(t *tx, _ *review.State) error {
+	err := rv.withReview(ctx, acct, docID, func(t *tx, _ *review.State) error {
 		var err error
-		out, err = e.readAudit(ctx, t.doc)
+		out, err = rv.readAudit(ctx, t.doc)
 		if err != nil {
 			return storageError(err)
 		}
@@ -354,12 +361,12 @@ func (e *Engine) ReviewAudit(ctx context.Context, acct *Account, docID string) (
 }
 
 // ReviewWords implements Reviewer.
-func (e *Engine) ReviewWords(ctx context.Context, acct *Account, docID string) ([]review.Word, error) {
-	d, err := e.reviewDoc(acct, docID)
+func (rv *Reviews) ReviewWords(ctx context.Context, acct *Account, docID string) ([]review.Word, error) {
+	d, err := rv.reviewDoc(acct, docID)
 	if err != nil {
 		return nil, err
 	}
-	b, err := e.files.read(ctx, d.JobID, d.ID+sufWords)
+	b, err := rv.files.read(ctx, d.JobID, d.ID+sufWords)
 	if errors.Is(err, fs.ErrNotExist) {
 		return []review.Word{}, nil
 	}
@@ -374,8 +381,8 @@ func (e *Engine) ReviewWords(ctx context.Context, acct *Account, docID string) (
 }
 
 // ReviewFile implements Reviewer.
-func (e *Engine) ReviewFile(ctx context.Context, acct *Account, docID string, output bool) (string, func(), error) {
-	d, err := e.reviewDoc(acct, docID)
+func (rv *Reviews) ReviewFile(ctx context.Context, acct *Account, docID string, output bool) (string, func(), error) {
+	d, err := rv.reviewDoc(acct, docID)
 	if err != nil {
 		return "", nil, err
 	}
@@ -383,7 +390,7 @@ func (e *Engine) ReviewFile(ctx context.Context, acct *Account, docID string, ou
 	if output {
 		name = d.ID + sufOut
 	}
-	path, release, err := e.files.localCopy(ctx, d.JobID, name)
+	path, release, err := rv.files.localCopy(ctx, d.JobID, name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil, ErrNotFound // purged meanwhile
 	}
@@ -397,18 +404,18 @@ func (e *Engine) ReviewFile(ctx context.Context, acct *Account, docID string, ou
 // replace, audit. It runs
 // as a scheduler worker (in flight, so a delete cancels and waits for it,
 // and Drain waits for it too).
-func (e *Engine) ApplyReview(ctx context.Context, acct *Account, docID, actor string) (*review.Applied, error) {
+func (rv *Reviews) ApplyReview(ctx context.Context, acct *Account, docID, actor string) (*review.Applied, error) {
 	var st *review.State
 	var job *record.Job
 	var run *running
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	err := e.withReview(ctx, acct, docID, func(t *tx, s *review.State) error {
+	err := rv.withReview(ctx, acct, docID, func(t *tx, s *review.State) error {
 		d := t.doc
-		if e.proc == nil || e.closing.Load() {
+		if rv.proc == nil || rv.closing.Load() {
 			return errorf(ErrUnavailable, "", "not processing documents")
 		}
-		if e.sched.isInflight(d.ID) {
+		if rv.sched.isInflight(d.ID) {
 			return errorf(ErrConflict, "", "the document is being applied already")
 		}
 		t.move(d, StatusRedacting, "review apply")
@@ -416,10 +423,10 @@ func (e *Engine) ApplyReview(ctx context.Context, acct *Account, docID, actor st
 		// waits for it.
 		t.onCommit(func() {
 			run = &running{docID: d.ID, jobID: d.JobID, cancel: cancel, done: make(chan struct{})}
-			e.sched.mu.Lock()
-			e.sched.inflight[d.ID] = run
-			e.sched.mu.Unlock()
-			e.sched.wg.Add(1)
+			rv.sched.mu.Lock()
+			rv.sched.inflight[d.ID] = run
+			rv.sched.mu.Unlock()
+			rv.sched.wg.Add(1)
 		})
 		st, job = s, t.job
 		return nil
@@ -427,20 +434,20 @@ func (e *Engine) ApplyReview(ctx context.Context, acct *Account, docID, actor st
 	if err != nil {
 		return nil, err
 	}
-	stopBase := context.AfterFunc(e.base, cancel) // Close cancels applies too
+	stopBase := context.AfterFunc(rv.base, cancel) // Close cancels applies too
 	defer func() {
 		stopBase()
 		cancel()
-		e.sched.mu.Lock()
-		delete(e.sched.inflight, docID)
-		e.sched.mu.Unlock()
+		rv.sched.mu.Lock()
+		delete(rv.sched.inflight, docID)
+		rv.sched.mu.Unlock()
 		close(run.done)
-		e.sched.wg.Done()
+		rv.sched.wg.Done()
 	}()
 	t0 := time.Now()
-	out, res, perr := e.reburn(rctx, job, docID, st)
+	out, res, perr := rv.reburn(rctx, job, docID, st)
 	if perr != nil && storageFailure(perr) {
-		e.log.Error("engine: review apply could not read its files", "doc", docID, "err", perr)
+		rv.log.Error("engine: review apply could not read its files", "doc", docID, "err", perr)
 	}
 	if out != "" {
 		defer os.Remove(out) // no-op once renamed
@@ -448,11 +455,11 @@ func (e *Engine) ApplyReview(ctx context.Context, acct *Account, docID, actor st
 	applied := &review.Applied{State: st, Leaks: []review.Leak{}, Timings: map[string]int64{"reburn": time.Since(t0).Milliseconds()}}
 	if perr == nil {
 		t1 := time.Now()
-		applied.Leaks, applied.Rescanned = e.rescan(rctx, job, docID, out, st)
+		applied.Leaks, applied.Rescanned = rv.rescan(rctx, job, docID, out, st)
 		applied.Timings["rescan"] = time.Since(t1).Milliseconds()
 		perr = leakGate(applied.Leaks)
 	}
-	if err := e.finishApply(context.WithoutCancel(ctx), docID, actor, out, res, perr, applied); err != nil {
+	if err := rv.finishApply(context.WithoutCancel(ctx), docID, actor, out, res, perr, applied); err != nil {
 		return nil, err
 	}
 	return applied, nil
@@ -488,8 +495,8 @@ func leakGate(leaks []review.Leak) error {
 // refuses the output for any leak not expected). It is skipped when
 // review-rescan or OCR is off; a failure of the re-scan itself is logged
 // and reported as not rescanned, never as a failed apply.
-func (e *Engine) rescan(ctx context.Context, j *record.Job, docID, path string, st *review.State) ([]review.Leak, bool) {
-	if !e.cfg.ReviewRescan || e.cfg.OCR == "off" {
+func (rv *Reviews) rescan(ctx context.Context, j *record.Job, docID, path string, st *review.State) ([]review.Leak, bool) {
+	if !rv.cfg.ReviewRescan || rv.cfg.OCR == "off" {
 		return []review.Leak{}, false
 	}
 	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
@@ -498,9 +505,9 @@ func (e *Engine) rescan(ctx context.Context, j *record.Job, docID, path string, 
 	}
 	defer null.Close()
 	in := ProcessInput{DocID: docID, Path: path, Options: toOptions(j.Options)}
-	res, err := e.runProcessor(ctx, in, null, func(Progress) error { return ctx.Err() })
+	res, err := rv.runProcessor(ctx, in, null, func(Progress) error { return ctx.Err() })
 	if err != nil {
-		e.log.Warn("engine: re-scan of the re-burnt output failed", "doc", docID, "err", err)
+		rv.log.Warn("engine: re-scan of the re-burnt output failed", "doc", docID, "err", err)
 		return []review.Leak{}, false
 	}
 	return review.Leaks(res.Masks, st.Masks), true
@@ -508,27 +515,27 @@ func (e *Engine) rescan(ctx context.Context, j *record.Job, docID, path string, 
 
 // reburn runs the processor on the original with the state's burned
 // masks and the output gate on what it wrote.
-func (e *Engine) reburn(ctx context.Context, j *record.Job, docID string, st *review.State) (string, *ProcessResult, error) {
-	orig, release, err := e.files.localCopy(ctx, j.ID, docID+sufOrig)
+func (rv *Reviews) reburn(ctx context.Context, j *record.Job, docID string, st *review.State) (string, *ProcessResult, error) {
+	orig, release, err := rv.files.localCopy(ctx, j.ID, docID+sufOrig)
 	if err != nil {
 		return "", nil, err
 	}
 	defer release()
-	out, err := e.createOutput(j.ID)
+	out, err := rv.createOutput(j.ID)
 	if err != nil {
 		return "", nil, err
 	}
 	in := ProcessInput{DocID: docID, Path: orig, Options: toOptions(j.Options), Fixed: true, Masks: review.Burn(st.Masks)}
-	res, perr := e.runProcessor(ctx, in, out, func(Progress) error { return ctx.Err() })
+	res, perr := rv.runProcessor(ctx, in, out, func(Progress) error { return ctx.Err() })
 	if perr != nil {
 		out.Close()
 		return out.Name(), nil, perr
 	}
-	if err := e.files.closeSynced(out); err != nil {
+	if err := rv.files.closeSynced(out); err != nil {
 		return out.Name(), nil, err
 	}
-	if err := e.verify(out.Name()); err != nil {
-		e.log.Error("engine: re-burnt output failed verification", "doc", docID, "err", err)
+	if err := rv.verify(out.Name()); err != nil {
+		rv.log.Error("engine: re-burnt output failed verification", "doc", docID, "err", err)
 		return out.Name(), nil, DocErrorf("output failed verification")
 	}
 	return out.Name(), res, nil
@@ -537,39 +544,39 @@ func (e *Engine) reburn(ctx context.Context, j *record.Job, docID string, st *re
 // finishApply publishes a re-burnt output that passed the gate, or keeps
 // the old one, and moves the document back to redacted with an audit
 // entry either way.
-func (e *Engine) finishApply(ctx context.Context, docID, actor, out string, res *ProcessResult, perr error, applied *review.Applied) error {
+func (rv *Reviews) finishApply(ctx context.Context, docID, actor, out string, res *ProcessResult, perr error, applied *review.Applied) error {
 	st := applied.State
 	var result error
-	unlock, err := e.lockReview(ctx, docID)
+	unlock, err := rv.lockReview(ctx, docID)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	err = e.changeDoc(docRef{docID: docID}, func(t *tx) error {
+	err = rv.changeDoc(docRef{docID: docID}, func(t *tx) error {
 		d, j := t.doc, t.job
 		if d.Status != string(StatusRedacting) {
 			return errNoChange // deleted or restored meanwhile
 		}
 		action, note := "apply", "review applied"
 		if perr == nil {
-			perr = e.publishReburn(ctx, j.ID, d.ID, out, res)
+			perr = rv.publishReburn(ctx, j.ID, d.ID, out, res)
 		}
 		if perr != nil {
 			action, note = "apply_failed", "review apply failed; output kept"
 			msg := UserMessage(perr)
-			e.log.Warn("engine: review apply failed", "doc", d.ID, "err", perr)
+			rv.log.Warn("engine: review apply failed", "doc", d.ID, "err", perr)
 			result = errorf(ErrOutputRejected, "", "%s; the previous output is kept", msg)
 			if applied.Rescanned {
 				// The refused output's leaks, for the editor to show.
 				st.Leaks = applied.Leaks
-				if err := e.saveReview(ctx, d, st); err != nil {
+				if err := rv.saveReview(ctx, d, st); err != nil {
 					return err
 				}
 			}
 		} else {
 			d.OutputBytes = res.OutputBytes
 			st.Leaks = applied.Leaks
-			if err := e.saveReview(ctx, d, st); err != nil {
+			if err := rv.saveReview(ctx, d, st); err != nil {
 				return err
 			}
 		}
@@ -584,25 +591,25 @@ func (e *Engine) finishApply(ctx context.Context, docID, actor, out string, res 
 		if applied.Rescanned {
 			reason += fmt.Sprintf(":leaks=%d", len(applied.Leaks))
 		}
-		return e.appendAudit(ctx, d, actor, []review.Change{{Action: action, Reason: reason}})
+		return rv.appendAudit(ctx, d, actor, []review.Change{{Action: action, Reason: reason}})
 	})
 	if errors.Is(err, errNoDoc) {
 		return ErrNotFound
 	}
 	if err != nil {
-		return e.logErr("apply", err)
+		return rv.logErr("apply", err)
 	}
 	return result
 }
 
 // publishReburn renames the new output and its report into place.
-func (e *Engine) publishReburn(ctx context.Context, jobID, docID, out string, res *ProcessResult) error {
-	report, err := e.files.writeJSONTemp(jobID, buildReport(docID, res))
+func (rv *Reviews) publishReburn(ctx context.Context, jobID, docID, out string, res *ProcessResult) error {
+	report, err := rv.files.writeJSONTemp(jobID, buildReport(docID, res))
 	if err != nil {
 		return err
 	}
 	defer os.Remove(report)
-	return e.files.place(ctx, jobID, placement{out, docID + sufOut}, placement{report, docID + sufReport})
+	return rv.files.place(ctx, jobID, placement{out, docID + sufOut}, placement{report, docID + sufReport})
 }
 
 // interruptedApply reports whether d is a document whose review apply a
@@ -616,9 +623,9 @@ func interruptedApply(d *record.Doc) bool {
 // restoreApplies returns interrupted applies to redacted: their output
 // was to be replaced only after the gate, so what is in place is the last
 // good one. recover calls it before anything runs.
-func (e *Engine) restoreApplies(docs []*record.Doc) error {
+func (rv *Reviews) restoreApplies(docs []*record.Doc) error {
 	for _, d := range docs {
-		err := e.changeDoc(refOf(d), func(t *tx) error {
+		err := rv.changeDoc(refOf(d), func(t *tx) error {
 			t.move(t.doc, StatusRedacted, "review apply interrupted; output kept")
 			return nil
 		})

@@ -36,7 +36,7 @@ func TestApplyShowsRedactingAndCancelsOnDelete(t *testing.T) {
 	v := newEnv(t)
 	a, _ := v.account("ap@example.com", PlanStandard, 0)
 	jobID, docID := v.studio(a)
-	st, err := v.e.ReviewState(context.Background(), a, docID)
+	st, err := v.e.rev.ReviewState(context.Background(), a, docID)
 	if err != nil || len(st.Masks) != 2 || st.Version != 1 {
 		t.Fatalf("state %+v %v", st, err)
 	}
@@ -46,7 +46,7 @@ func TestApplyShowsRedactingAndCancelsOnDelete(t *testing.T) {
 	v.proc.blockAll = true
 	done := make(chan error, 1)
 	go func() {
-		_, err := v.e.ApplyReview(context.Background(), a, docID, "t")
+		_, err := v.e.rev.ApplyReview(context.Background(), a, docID, "t")
 		done <- err
 	}()
 	select {
@@ -61,7 +61,7 @@ func TestApplyShowsRedactingAndCancelsOnDelete(t *testing.T) {
 	if in := v.proc.input(docID); !in.Fixed || len(in.Masks) != 2 {
 		t.Fatalf("apply input %+v", in)
 	}
-	if _, err := v.e.ReviewState(context.Background(), a, docID); !errors.Is(err, ErrNotFound) {
+	if _, err := v.e.rev.ReviewState(context.Background(), a, docID); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("state during apply: %v, want not found", err)
 	}
 	used := v.pagesUsed(a)
@@ -154,7 +154,7 @@ func TestReviewPagesFromPreviewer(t *testing.T) {
 	if err := v.e.files.remove(context.Background(), jobID, docID+sufWords); err != nil {
 		t.Fatal(err)
 	}
-	st, err := v.e.ReviewState(context.Background(), a, docID)
+	st, err := v.e.rev.ReviewState(context.Background(), a, docID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestReviewPagesFromPreviewer(t *testing.T) {
 	if err := w.e.files.remove(context.Background(), jobID, docID+sufWords); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.e.ReviewState(context.Background(), b, docID); err == nil {
+	if _, err := w.e.rev.ReviewState(context.Background(), b, docID); err == nil {
 		t.Fatal("a review without page sizes opened with no previewer")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/redactd/redactd/engine/record"
+	"github.com/redactd/redactd/engine/review"
 )
 
 // Review links and editor sessions (server/review) are records of the
@@ -49,7 +50,7 @@ type ReviewAccess interface {
 	EndReviewSession(ctx context.Context, token string) error
 }
 
-var _ ReviewAccess = (*Engine)(nil)
+var _ ReviewAccess = (*Reviews)(nil)
 
 // ReviewGrant is what a link or session allows: one job of one account,
 // with a role, under the name the audit log gives the person.
@@ -79,8 +80,8 @@ func hashReviewToken(tok string) []byte {
 
 // reviews is the store's review side; a store without one cannot serve
 // the editor.
-func (e *Engine) reviews() (record.ReviewStore, error) {
-	rs, ok := e.jl.(record.ReviewStore)
+func (rv *Reviews) reviews() (record.ReviewStore, error) {
+	rs, ok := rv.jl.(record.ReviewStore)
 	if !ok {
 		return nil, errorf(ErrUnavailable, "", "the record store keeps no review sessions")
 	}
@@ -88,20 +89,20 @@ func (e *Engine) reviews() (record.ReviewStore, error) {
 }
 
 // CreateReviewLink implements ReviewAccess.
-func (e *Engine) CreateReviewLink(ctx context.Context, acct *Account, jobID, role, actor string, ttl time.Duration) (string, time.Time, error) {
+func (rv *Reviews) CreateReviewLink(ctx context.Context, acct *Account, jobID, role, actor string, ttl time.Duration) (string, time.Time, error) {
 	if acct == nil || acct.KeyID == "" {
 		return "", time.Time{}, ErrUnauthorized // only a key's caller makes links
 	}
-	rs, err := e.reviews()
+	rs, err := rv.reviews()
 	if err != nil {
 		return "", time.Time{}, err
 	}
-	now := e.now()
+	now := rv.now()
 	g := &record.ReviewGrant{AccountID: acct.ID, KeyID: acct.KeyID, JobID: jobID, Role: role, Actor: actor,
 		Created: now, Expires: now.Add(ttl)}
 	tok, h := newReviewToken()
 	if err := rs.CreateReviewGrant(record.ReviewLink, h, g); err != nil {
-		return "", time.Time{}, e.logErr("create review link", err)
+		return "", time.Time{}, rv.logErr("create review link", err)
 	}
 	return tok, g.Expires, nil
 }
@@ -110,8 +111,8 @@ func (e *Engine) CreateReviewLink(ctx context.Context, acct *Account, jobID, rol
 // revision read before anything else: that compare-and-set is what only
 // one redemption wins. A crash after it leaves a spent link and no
 // session; the reviewer asks for a new link, as for an expired one.
-func (e *Engine) RedeemReviewLink(ctx context.Context, token string, idle, maxAge time.Duration) (string, *ReviewGrant, error) {
-	rs, err := e.reviews()
+func (rv *Reviews) RedeemReviewLink(ctx context.Context, token string, idle, maxAge time.Duration) (string, *ReviewGrant, error) {
+	rs, err := rv.reviews()
 	if err != nil {
 		return "", nil, err
 	}
@@ -121,19 +122,19 @@ func (e *Engine) RedeemReviewLink(ctx context.Context, token string, idle, maxAg
 		return "", nil, ErrNotFound
 	}
 	if err != nil {
-		return "", nil, e.logErr("redeem review link", err)
+		return "", nil, rv.logErr("redeem review link", err)
 	}
 	switch err := rs.DeleteReviewGrant(record.ReviewLink, h, l); {
 	case record.IsNotFound(err), record.IsConflict(err):
 		return "", nil, ErrNotFound // another redemption won
 	case err != nil:
-		return "", nil, e.logErr("redeem review link", err)
+		return "", nil, rv.logErr("redeem review link", err)
 	}
-	now := e.now()
+	now := rv.now()
 	if l.Ended(now) {
 		return "", nil, ErrNotFound
 	}
-	g, err := e.reviewGrant(l)
+	g, err := rv.reviewGrant(l)
 	if err != nil {
 		if err == ErrUnauthorized {
 			err = ErrNotFound
@@ -144,7 +145,7 @@ func (e *Engine) RedeemReviewLink(ctx context.Context, token string, idle, maxAg
 		Created: now, Seen: now, Expires: now.Add(maxAge), Idle: idle}
 	tok, sh := newReviewToken()
 	if err := rs.CreateReviewGrant(record.ReviewSession, sh, s); err != nil {
-		return "", nil, e.logErr("open review session", err)
+		return "", nil, rv.logErr("open review session", err)
 	}
 	return tok, g, nil
 }
@@ -152,23 +153,23 @@ func (e *Engine) RedeemReviewLink(ctx context.Context, token string, idle, maxAg
 // reviewGrant checks that the key that made r still works (not revoked,
 // its account still there) and returns what r allows. ErrUnauthorized
 // otherwise.
-func (e *Engine) reviewGrant(r *record.ReviewGrant) (*ReviewGrant, error) {
-	k, err := e.jl.Key(r.KeyID)
+func (rv *Reviews) reviewGrant(r *record.ReviewGrant) (*ReviewGrant, error) {
+	k, err := rv.jl.Key(r.KeyID)
 	if record.IsNotFound(err) {
 		return nil, ErrUnauthorized
 	}
 	if err != nil {
-		return nil, e.logErr("review: read key", err)
+		return nil, rv.logErr("review: read key", err)
 	}
 	if k.Revoked || k.AccountID != r.AccountID {
 		return nil, ErrUnauthorized
 	}
-	a, err := e.jl.Account(r.AccountID)
+	a, err := rv.jl.Account(r.AccountID)
 	if record.IsNotFound(err) {
 		return nil, ErrUnauthorized
 	}
 	if err != nil {
-		return nil, e.logErr("review: read account", err)
+		return nil, rv.logErr("review: read account", err)
 	}
 	acct := toAccount(a)
 	acct.KeyID = k.ID
@@ -176,11 +177,11 @@ func (e *Engine) reviewGrant(r *record.ReviewGrant) (*ReviewGrant, error) {
 }
 
 // ReviewSession implements ReviewAccess.
-func (e *Engine) ReviewSession(ctx context.Context, token string) (*ReviewGrant, error) {
+func (rv *Reviews) ReviewSession(ctx context.Context, token string) (*ReviewGrant, error) {
 	if token == "" {
 		return nil, ErrUnauthorized
 	}
-	rs, err := e.reviews()
+	rs, err := rv.reviews()
 	if err != nil {
 		return nil, err
 	}
@@ -190,16 +191,16 @@ func (e *Engine) ReviewSession(ctx context.Context, token string) (*ReviewGrant,
 		return nil, ErrUnauthorized
 	}
 	if err != nil {
-		return nil, e.logErr("review session", err)
+		return nil, rv.logErr("review session", err)
 	}
-	now := e.now()
+	now := rv.now()
 	if s.Ended(now) {
-		e.dropGrant(rs, record.ReviewSession, h, s)
+		rv.dropGrant(rs, record.ReviewSession, h, s)
 		return nil, ErrUnauthorized
 	}
-	g, err := e.reviewGrant(s)
+	g, err := rv.reviewGrant(s)
 	if err == ErrUnauthorized {
-		e.dropGrant(rs, record.ReviewSession, h, s)
+		rv.dropGrant(rs, record.ReviewSession, h, s)
 	}
 	if err != nil {
 		return nil, err
@@ -212,15 +213,15 @@ func (e *Engine) ReviewSession(ctx context.Context, token string) (*ReviewGrant,
 		case record.IsNotFound(err):
 			return nil, ErrUnauthorized // signed out or revoked meanwhile
 		case err != nil:
-			return nil, e.logErr("review session", err)
+			return nil, rv.logErr("review session", err)
 		}
 	}
 	return g, nil
 }
 
 // EndReviewSession implements ReviewAccess.
-func (e *Engine) EndReviewSession(ctx context.Context, token string) error {
-	rs, err := e.reviews()
+func (rv *Reviews) EndReviewSession(ctx context.Context, token string) error {
+	rs, err := rv.reviews()
 	if err != nil {
 		return err
 	}
@@ -231,14 +232,14 @@ func (e *Engine) EndReviewSession(ctx context.Context, token string) error {
 			return nil
 		}
 		if err != nil {
-			return e.logErr("end review session", err)
+			return rv.logErr("end review session", err)
 		}
 		err = rs.DeleteReviewGrant(record.ReviewSession, h, s)
 		if err == nil || record.IsNotFound(err) {
 			return nil
 		}
 		if !record.IsConflict(err) {
-			return e.logErr("end review session", err)
+			return rv.logErr("end review session", err)
 		}
 	}
 	return errorf(ErrConflict, "", "the session changed meanwhile; sign out again")
@@ -247,17 +248,17 @@ func (e *Engine) EndReviewSession(ctx context.Context, token string) error {
 // dropGrant deletes a grant found ended; losing a race to another
 // request or the janitor is fine, and a failure is only logged (the
 // janitor retries).
-func (e *Engine) dropGrant(rs record.ReviewStore, kind string, h []byte, g *record.ReviewGrant) {
+func (rv *Reviews) dropGrant(rs record.ReviewStore, kind string, h []byte, g *record.ReviewGrant) {
 	err := rs.DeleteReviewGrant(kind, h, g)
 	if err != nil && !record.IsNotFound(err) && !record.IsConflict(err) {
-		e.log.Warn("engine: deleting an ended review grant", "kind", kind, "err", err)
+		rv.log.Warn("engine: deleting an ended review grant", "kind", kind, "err", err)
 	}
 }
 
 // dropReviewGrants deletes the grants drop selects, returning how many
 // it deleted.
-func (e *Engine) dropReviewGrants(drop func(*record.ReviewGrant) bool) (int, error) {
-	rs, err := e.reviews()
+func (rv *Reviews) dropReviewGrants(drop func(*record.ReviewGrant) bool) (int, error) {
+	rs, err := rv.reviews()
 	if err != nil {
 		return 0, nil // nothing is kept
 	}
@@ -267,22 +268,28 @@ func (e *Engine) dropReviewGrants(drop func(*record.ReviewGrant) bool) (int, err
 			if err := rs.DeleteReviewGrant(kind, h, g); err == nil {
 				n++
 			} else if !record.IsNotFound(err) && !record.IsConflict(err) {
-				e.log.Warn("engine: deleting a review grant", "kind", kind, "err", err)
+				rv.log.Warn("engine: deleting a review grant", "kind", kind, "err", err)
 			}
 		}
-		return e.base == nil || e.base.Err() == nil
+		return rv.base == nil || rv.base.Err() == nil
 	})
 	return n, err
 }
 
 // sweepReview deletes ended links and sessions (the janitor's pass).
-func (e *Engine) sweepReview() {
-	now := e.now()
-	n, err := e.dropReviewGrants(func(g *record.ReviewGrant) bool { return g.Ended(now) })
+func (rv *Reviews) sweepReview() {
+	now := rv.now()
+	n, err := rv.dropReviewGrants(func(g *record.ReviewGrant) bool { return g.Ended(now) })
 	if err != nil {
-		e.log.Error("engine: janitor: sweeping review sessions", "err", err)
+		rv.log.Error("engine: janitor: sweeping review sessions", "err", err)
 	}
 	if n > 0 {
-		e.log.Info("engine: removed ended review links and sessions", "grants", n)
+		rv.log.Info("engine: removed ended review links and sessions", "grants", n)
 	}
+}
+
+// VerifyAudit checks a document's audit log (as ReviewAudit returns it)
+// against this installation's audit key: review.VerifyChain.
+func (rv *Reviews) VerifyAudit(entries []review.Entry) error {
+	return review.VerifyChain(entries, rv.auditKey)
 }

@@ -34,7 +34,7 @@ func TestReviewAccess(t *testing.T) {
 	v := newEnv(t)
 	a, _ := v.account("ra@example.com", PlanStandard, 0)
 	const idle, maxAge = 10 * time.Minute, time.Hour
-	tok, exp, err := v.e.CreateReviewLink(bg, a, "job-1", "reviewer", "reviewer:Ann", 5*time.Minute)
+	tok, exp, err := v.e.rev.CreateReviewLink(bg, a, "job-1", "reviewer", "reviewer:Ann", 5*time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,25 +50,25 @@ func TestReviewAccess(t *testing.T) {
 	if ls := v.grants(record.ReviewLink); len(ls) != 1 || ls[0].KeyID != a.KeyID || ls[0].KeyID == "" {
 		t.Fatalf("stored links %+v; want one, with the key id %q", ls, a.KeyID)
 	}
-	sess, g, err := v.e.RedeemReviewLink(bg, tok, idle, maxAge)
+	sess, g, err := v.e.rev.RedeemReviewLink(bg, tok, idle, maxAge)
 	if err != nil || g.JobID != "job-1" || g.Account.ID != a.ID || g.Role != "reviewer" || g.Actor != "reviewer:Ann" {
 		t.Fatalf("redeem: %v %+v", err, g)
 	}
-	if _, _, err := v.e.RedeemReviewLink(bg, tok, idle, maxAge); !errors.Is(err, ErrNotFound) {
+	if _, _, err := v.e.rev.RedeemReviewLink(bg, tok, idle, maxAge); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("a link worked twice: %v", err)
 	}
-	late, _, _ := v.e.CreateReviewLink(bg, a, "job-1", "viewer", "viewer", 5*time.Minute)
+	late, _, _ := v.e.rev.CreateReviewLink(bg, a, "job-1", "viewer", "viewer", 5*time.Minute)
 	v.clock.Advance(5 * time.Minute)
-	if _, _, err := v.e.RedeemReviewLink(bg, late, idle, maxAge); !errors.Is(err, ErrNotFound) {
+	if _, _, err := v.e.rev.RedeemReviewLink(bg, late, idle, maxAge); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("an expired link worked: %v", err)
 	}
-	if _, _, err := v.e.RedeemReviewLink(bg, "nonsense", idle, maxAge); !errors.Is(err, ErrNotFound) {
+	if _, _, err := v.e.rev.RedeemReviewLink(bg, "nonsense", idle, maxAge); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("an unknown link: %v", err)
 	}
 
 	use := func(what string, want bool) {
 		t.Helper()
-		g, err := v.e.ReviewSession(bg, sess)
+		g, err := v.e.rev.ReviewSession(bg, sess)
 		if want && (err != nil || g.JobID != "job-1" || g.Account.KeyID != a.KeyID) {
 			t.Fatalf("%s: %v %+v", what, err, g)
 		}
@@ -94,36 +94,36 @@ func TestReviewAccess(t *testing.T) {
 	v.clock.Advance(2 * time.Minute)
 	use("past review-session-max", false)
 
-	tok, _, _ = v.e.CreateReviewLink(bg, a, "job-1", "reviewer", "reviewer", time.Minute)
-	sess, _, _ = v.e.RedeemReviewLink(bg, tok, idle, maxAge)
+	tok, _, _ = v.e.rev.CreateReviewLink(bg, a, "job-1", "reviewer", "reviewer", time.Minute)
+	sess, _, _ = v.e.rev.RedeemReviewLink(bg, tok, idle, maxAge)
 	v.clock.Advance(idle)
 	use("past review-session-idle", false)
-	if _, err := v.e.ReviewSession(bg, ""); !errors.Is(err, ErrUnauthorized) {
+	if _, err := v.e.rev.ReviewSession(bg, ""); !errors.Is(err, ErrUnauthorized) {
 		t.Fatalf("empty token: %v", err)
 	}
 
-	tok, _, _ = v.e.CreateReviewLink(bg, a, "job-1", "reviewer", "reviewer", time.Minute)
-	sess, _, _ = v.e.RedeemReviewLink(bg, tok, idle, maxAge)
+	tok, _, _ = v.e.rev.CreateReviewLink(bg, a, "job-1", "reviewer", "reviewer", time.Minute)
+	sess, _, _ = v.e.rev.RedeemReviewLink(bg, tok, idle, maxAge)
 	use("a new session", true)
-	if err := v.e.EndReviewSession(bg, sess); err != nil {
+	if err := v.e.rev.EndReviewSession(bg, sess); err != nil {
 		t.Fatal(err)
 	}
 	use("after sign out", false)
-	if err := v.e.EndReviewSession(bg, sess); err != nil {
+	if err := v.e.rev.EndReviewSession(bg, sess); err != nil {
 		t.Fatalf("signing out twice: %v", err)
 	}
 
 	// The janitor deletes ended links and sessions, and only those.
-	v.e.CreateReviewLink(bg, a, "job-1", "reviewer", "reviewer", time.Minute)
-	tok, _, _ = v.e.CreateReviewLink(bg, a, "job-1", "reviewer", "reviewer", time.Minute)
-	v.e.RedeemReviewLink(bg, tok, idle, maxAge)
-	live, _, _ := v.e.CreateReviewLink(bg, a, "job-1", "reviewer", "reviewer", time.Hour)
+	v.e.rev.CreateReviewLink(bg, a, "job-1", "reviewer", "reviewer", time.Minute)
+	tok, _, _ = v.e.rev.CreateReviewLink(bg, a, "job-1", "reviewer", "reviewer", time.Minute)
+	v.e.rev.RedeemReviewLink(bg, tok, idle, maxAge)
+	live, _, _ := v.e.rev.CreateReviewLink(bg, a, "job-1", "reviewer", "reviewer", time.Hour)
 	v.clock.Advance(idle)
-	v.e.sweepReview()
+	v.e.rev.sweepReview()
 	if n, s := len(v.grants(record.ReviewLink)), len(v.grants(record.ReviewSession)); n != 1 || s != 0 {
 		t.Fatalf("after the sweep: %d links, %d sessions; want the live link only", n, s)
 	}
-	if _, _, err := v.e.RedeemReviewLink(bg, live, idle, maxAge); err != nil {
+	if _, _, err := v.e.rev.RedeemReviewLink(bg, live, idle, maxAge); err != nil {
 		t.Fatalf("the live link after the sweep: %v", err)
 	}
 }
@@ -143,19 +143,19 @@ func TestReviewRevokedKey(t *testing.T) {
 	_ = key
 	const idle, maxAge = 10 * time.Minute, time.Hour
 	open := func(acct *Account) string {
-		tok, _, err := v.e.CreateReviewLink(bg, acct, "job-1", "reviewer", "reviewer", time.Hour)
+		tok, _, err := v.e.rev.CreateReviewLink(bg, acct, "job-1", "reviewer", "reviewer", time.Hour)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sess, _, err := v.e.RedeemReviewLink(bg, tok, idle, maxAge)
+		sess, _, err := v.e.rev.RedeemReviewLink(bg, tok, idle, maxAge)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return sess
 	}
 	sess, sess2 := open(a), open(a2)
-	link, _, _ := v.e.CreateReviewLink(bg, a, "job-1", "reviewer", "reviewer", time.Hour)
-	link2, _, _ := v.e.CreateReviewLink(bg, a2, "job-1", "reviewer", "reviewer", time.Hour)
+	link, _, _ := v.e.rev.CreateReviewLink(bg, a, "job-1", "reviewer", "reviewer", time.Hour)
+	link2, _, _ := v.e.rev.CreateReviewLink(bg, a2, "job-1", "reviewer", "reviewer", time.Hour)
 
 	// Revoked as another node would: the key record only.
 	k, err := v.e.jl.Key(a.KeyID)
@@ -168,29 +168,29 @@ func TestReviewRevokedKey(t *testing.T) {
 	if err := b.Commit(true); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := v.e.ReviewSession(bg, sess); !errors.Is(err, ErrUnauthorized) {
+	if _, err := v.e.rev.ReviewSession(bg, sess); !errors.Is(err, ErrUnauthorized) {
 		t.Fatalf("a session of a revoked key: %v", err)
 	}
-	if _, _, err := v.e.RedeemReviewLink(bg, link, idle, maxAge); !errors.Is(err, ErrNotFound) {
+	if _, _, err := v.e.rev.RedeemReviewLink(bg, link, idle, maxAge); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("a link of a revoked key: %v", err)
 	}
-	if _, err := v.e.ReviewSession(bg, sess2); err != nil {
+	if _, err := v.e.rev.ReviewSession(bg, sess2); err != nil {
 		t.Fatalf("the other key's session: %v", err)
 	}
 
 	// RevokeKey: the same, and the key's grants are deleted.
 	sess2b := open(a2)
-	link2b, _, _ := v.e.CreateReviewLink(bg, a2, "job-1", "reviewer", "reviewer", time.Hour)
+	link2b, _, _ := v.e.rev.CreateReviewLink(bg, a2, "job-1", "reviewer", "reviewer", time.Hour)
 	if err := v.e.RevokeKey(bg, a2.KeyID); err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range []string{sess2, sess2b} {
-		if _, err := v.e.ReviewSession(bg, s); !errors.Is(err, ErrUnauthorized) {
+		if _, err := v.e.rev.ReviewSession(bg, s); !errors.Is(err, ErrUnauthorized) {
 			t.Fatalf("a session of a key revoked by RevokeKey: %v", err)
 		}
 	}
 	for _, l := range []string{link2, link2b} {
-		if _, _, err := v.e.RedeemReviewLink(bg, l, idle, maxAge); !errors.Is(err, ErrNotFound) {
+		if _, _, err := v.e.rev.RedeemReviewLink(bg, l, idle, maxAge); !errors.Is(err, ErrNotFound) {
 			t.Fatalf("a link of a key revoked by RevokeKey: %v", err)
 		}
 	}
@@ -202,7 +202,7 @@ func TestReviewRevokedKey(t *testing.T) {
 		}
 	}
 	// A caller without a key (no KeyID) makes no links.
-	if _, _, err := v.e.CreateReviewLink(bg, &Account{ID: a.ID}, "job-1", "reviewer", "reviewer", time.Hour); !errors.Is(err, ErrUnauthorized) {
+	if _, _, err := v.e.rev.CreateReviewLink(bg, &Account{ID: a.ID}, "job-1", "reviewer", "reviewer", time.Hour); !errors.Is(err, ErrUnauthorized) {
 		t.Fatalf("a link without a key: %v", err)
 	}
 }
@@ -213,7 +213,7 @@ func redeemRace(t *testing.T, acct *Account, engines ...*Engine) {
 	t.Helper()
 	const rounds, per = 10, 4
 	for round := range rounds {
-		tok, _, err := engines[0].CreateReviewLink(bg, acct, "job-1", "reviewer", "reviewer", time.Hour)
+		tok, _, err := engines[0].rev.CreateReviewLink(bg, acct, "job-1", "reviewer", "reviewer", time.Hour)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -224,7 +224,7 @@ func redeemRace(t *testing.T, acct *Account, engines ...*Engine) {
 		for i := range per * len(engines) {
 			wg.Go(func() {
 				<-start
-				_, _, err := engines[i%len(engines)].RedeemReviewLink(bg, tok, time.Minute, time.Hour)
+				_, _, err := engines[i%len(engines)].rev.RedeemReviewLink(bg, tok, time.Minute, time.Hour)
 				mu.Lock()
 				defer mu.Unlock()
 				switch {
@@ -266,50 +266,50 @@ func TestTwoNodesReviewAccess(t *testing.T) {
 		t.Fatal(err)
 	}
 	const idle, maxAge = 10 * time.Minute, time.Hour
-	tok, _, err := a.e.CreateReviewLink(bg, acct, "job-1", "reviewer", "reviewer:Ann", time.Hour)
+	tok, _, err := a.e.rev.CreateReviewLink(bg, acct, "job-1", "reviewer", "reviewer:Ann", time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess, g, err := b.e.RedeemReviewLink(bg, tok, idle, maxAge)
+	sess, g, err := b.e.rev.RedeemReviewLink(bg, tok, idle, maxAge)
 	if err != nil || g.Account.ID != acct.ID || g.JobID != "job-1" {
 		t.Fatalf("a link made on A, redeemed on B: %v %+v", err, g)
 	}
-	if _, _, err := a.e.RedeemReviewLink(bg, tok, idle, maxAge); !errors.Is(err, ErrNotFound) {
+	if _, _, err := a.e.rev.RedeemReviewLink(bg, tok, idle, maxAge); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("the link, redeemed on B, again on A: %v", err)
 	}
 	// The session moves between the nodes.
 	for i, n := range []*env{a, b, a} {
-		if g, err := n.e.ReviewSession(bg, sess); err != nil || g.Actor != "reviewer:Ann" {
+		if g, err := n.e.rev.ReviewSession(bg, sess); err != nil || g.Actor != "reviewer:Ann" {
 			t.Fatalf("use %d of the session opened on B: %v %+v", i+1, err, g)
 		}
 	}
-	tokA, _, _ := a.e.CreateReviewLink(bg, acct, "job-1", "reviewer", "reviewer", time.Hour)
-	sessA, _, err := a.e.RedeemReviewLink(bg, tokA, idle, maxAge)
+	tokA, _, _ := a.e.rev.CreateReviewLink(bg, acct, "job-1", "reviewer", "reviewer", time.Hour)
+	sessA, _, err := a.e.rev.RedeemReviewLink(bg, tokA, idle, maxAge)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.e.ReviewSession(bg, sessA); err != nil {
+	if _, err := b.e.rev.ReviewSession(bg, sessA); err != nil {
 		t.Fatalf("a session opened on A, used on B: %v", err)
 	}
 	// Sign out on B ends it on A.
-	if err := b.e.EndReviewSession(bg, sessA); err != nil {
+	if err := b.e.rev.EndReviewSession(bg, sessA); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.e.ReviewSession(bg, sessA); !errors.Is(err, ErrUnauthorized) {
+	if _, err := a.e.rev.ReviewSession(bg, sessA); !errors.Is(err, ErrUnauthorized) {
 		t.Fatalf("signed out on B, used on A: %v", err)
 	}
 
 	redeemRace(t, acct, a.e, b.e)
 
 	// Revoked through B: A refuses the session and the link at once.
-	pending, _, _ := a.e.CreateReviewLink(bg, acct, "job-1", "reviewer", "reviewer", time.Hour)
+	pending, _, _ := a.e.rev.CreateReviewLink(bg, acct, "job-1", "reviewer", "reviewer", time.Hour)
 	if err := b.e.RevokeKey(bg, acctB.KeyID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.e.ReviewSession(bg, sess); !errors.Is(err, ErrUnauthorized) {
+	if _, err := a.e.rev.ReviewSession(bg, sess); !errors.Is(err, ErrUnauthorized) {
 		t.Fatalf("key revoked on B, session used on A: %v", err)
 	}
-	if _, _, err := a.e.RedeemReviewLink(bg, pending, idle, maxAge); !errors.Is(err, ErrNotFound) {
+	if _, _, err := a.e.rev.RedeemReviewLink(bg, pending, idle, maxAge); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("key revoked on B, link redeemed on A: %v", err)
 	}
 }

@@ -16,7 +16,7 @@ import (
 // temporarily unavailable, never the 500 of an unknown error; a
 // cancellation is still the caller's.
 func TestStoreUnavailable(t *testing.T) {
-	e := &Engine{log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	e := &core{log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	for _, err := range []error{
 		&store.UnavailableError{Op: "docs_create", Err: errors.New("no leader")},
 		fmt.Errorf("storelog: job.x: %w", &store.UnavailableError{Op: "docs_create", Err: context.DeadlineExceeded}),

@@ -50,7 +50,7 @@ var errNoDoc = errors.New("engine: no such document")
 // account's lock, the batch it writes, and what runs after the commit.
 // Its methods are the steps a transition may take; change commits.
 type tx struct {
-	e *Engine
+	e *core
 	b record.Batch
 
 	accountID string
@@ -94,7 +94,7 @@ var errOtherAccount = errors.New("engine: document of another account")
 // changeDoc runs fn as a transition of one document, with its job and
 // the job's other documents, read once under the account's lock. A
 // missing document gives errNoDoc without calling fn.
-func (e *Engine) changeDoc(ref docRef, fn func(*tx) error) error {
+func (e *core) changeDoc(ref docRef, fn func(*tx) error) error {
 	if ref.jobID != "" && ref.accountID != "" {
 		err := e.changeKnownDoc(ref, fn)
 		if !errors.Is(err, errOtherAccount) {
@@ -114,7 +114,7 @@ func (e *Engine) changeDoc(ref docRef, fn func(*tx) error) error {
 
 // changeKnownDoc is changeDoc for a reference that names the job and the
 // account.
-func (e *Engine) changeKnownDoc(ref docRef, fn func(*tx) error) error {
+func (e *core) changeKnownDoc(ref docRef, fn func(*tx) error) error {
 	return e.change(ref.accountID, func(t *tx) error {
 		if err := t.loadJob(ref.jobID); record.IsNotFound(err) {
 			return errNoDoc
@@ -139,7 +139,7 @@ func (e *Engine) changeKnownDoc(ref docRef, fn func(*tx) error) error {
 // changeJob runs fn as a transition of one of the account's jobs and its
 // documents. A job that is missing or belongs to another account gives
 // ErrNotFound without calling fn.
-func (e *Engine) changeJob(accountID, jobID string, fn func(*tx) error) error {
+func (e *core) changeJob(accountID, jobID string, fn func(*tx) error) error {
 	return e.change(accountID, func(t *tx) error {
 		if err := t.loadJob(jobID); record.IsNotFound(err) {
 			return ErrNotFound
@@ -165,7 +165,7 @@ const maxConflicts = 20
 // the reads and the commit; the store then refuses the commit as a
 // conflict, and change runs fn again on fresh reads. fn must therefore
 // leave its effects to onCommit (or make them safe to repeat).
-func (e *Engine) change(accountID string, fn func(*tx) error) error {
+func (e *core) change(accountID string, fn func(*tx) error) error {
 	later, err := e.changeLocked(accountID, fn)
 	for _, f := range later {
 		f()
@@ -175,7 +175,7 @@ func (e *Engine) change(accountID string, fn func(*tx) error) error {
 
 // changeLocked is change under the account's lock; it returns the
 // committed transition's onUnlock effects.
-func (e *Engine) changeLocked(accountID string, fn func(*tx) error) ([]func(), error) {
+func (e *core) changeLocked(accountID string, fn func(*tx) error) ([]func(), error) {
 	unlock := e.lockAcct(accountID)
 	defer unlock()
 	for try := 1; ; try++ {
@@ -188,7 +188,7 @@ func (e *Engine) changeLocked(accountID string, fn func(*tx) error) ([]func(), e
 	}
 }
 
-func (e *Engine) changeOnce(accountID string, fn func(*tx) error) ([]func(), error) {
+func (e *core) changeOnce(accountID string, fn func(*tx) error) ([]func(), error) {
 	t := &tx{e: e, b: e.jl.NewBatch(), accountID: accountID, touched: map[*record.Doc]bool{}}
 	if err := fn(t); err != nil {
 		t.b.Discard()
@@ -334,7 +334,7 @@ func (t *tx) onUnlock(f func()) { t.unlocked = append(t.unlocked, f) }
 // apiErr is a transition's error as a caller of the Service sees it: the
 // service's own errors (ErrNotFound, an *Error, a canceled context) pass
 // through; anything else is a job-log failure and goes through logErr.
-func (e *Engine) apiErr(op string, err error) error {
+func (e *core) apiErr(op string, err error) error {
 	if err == nil {
 		return nil
 	}

@@ -108,7 +108,7 @@ func launch(t *testing.T, cfg config.Config, logs *testlog.Buffer, log *slog.Log
 		}
 		closeHooks = func() { hooks.Close() }
 	}
-	srv, err := server.New(wire.Server(cfg, reg), eng, log)
+	srv, err := server.New(wire.Server(cfg, reg), eng, eng.Reviewer(), log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -920,7 +920,7 @@ func TestE2EPublicEndpoints(t *testing.T) {
 		}
 	}
 	known := map[string]bool{"unmatched": true, "unparsed": true}
-	srv, err := server.New(wire.Server(e.cfg, nil), nil, nil)
+	srv, err := server.New(wire.Server(e.cfg, nil), nil, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -178,7 +178,7 @@ func TestReviewEditor(t *testing.T) {
 	}
 	var audit struct{ Entries []ereview.Entry }
 	e.do("GET", "/v1/documents/"+docID+"/audit", key, nil, nil).json(t, &audit)
-	if err := e.eng.VerifyAudit(audit.Entries); err != nil || audit.Entries[0].Actor != "reviewer:Ann" {
+	if err := e.eng.Reviewer().VerifyAudit(audit.Entries); err != nil || audit.Entries[0].Actor != "reviewer:Ann" {
 		t.Fatalf("audit %v %+v", err, audit.Entries)
 	}
 

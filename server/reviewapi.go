@@ -36,11 +36,10 @@ func (s *Server) reviewRoutes() []*route {
 // reviewer is the job service's review side, or a 404 when the service
 // has none.
 func (s *Server) reviewer() (engine.Reviewer, error) {
-	rv, ok := s.svc.(engine.Reviewer)
-	if !ok {
+	if s.rv == nil {
 		return nil, errNotFound
 	}
-	return rv, nil
+	return s.rv, nil
 }
 
 // reviewTarget is what every /v1 review route starts with: the service's

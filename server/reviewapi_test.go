@@ -257,7 +257,7 @@ func TestReviewAPI(t *testing.T) {
 	r = e.do("GET", "/v1/documents/"+docID+"/audit", key, nil, nil)
 	var audit struct{ Entries []ereview.Entry }
 	r.json(t, &audit)
-	if err := e.eng.VerifyAudit(audit.Entries); err != nil {
+	if err := e.eng.Reviewer().VerifyAudit(audit.Entries); err != nil {
 		t.Fatal(err)
 	}
 	actions := map[string]int{}

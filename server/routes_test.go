@@ -32,7 +32,7 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 			}
 		}
 	}
-	s, err := New(defaultSettings(t), nil, nil)
+	s, err := New(defaultSettings(t), nil, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 }
 
 func TestMatch(t *testing.T) {
-	s, err := New(defaultSettings(t), nil, nil)
+	s, err := New(defaultSettings(t), nil, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

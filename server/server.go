@@ -55,8 +55,9 @@ type Server struct {
 	proxies   proxies  // trusted-proxies
 	logSample *logSampler
 	routes    []*route
-	// links issues review links and editor serves /review/ (server/review),
-	// when the service has a review side (engine.Reviewer).
+	// rv is the job service's review side; links issues review links and
+	// editor serves /review/ (server/review). All nil without one.
+	rv        engine.Reviewer
 	links     LinkIssuer
 	editor    func(*fasthttp.RequestCtx)
 	srv       *fasthttp.Server
@@ -64,9 +65,10 @@ type Server struct {
 	metrics   *httpMetrics
 }
 
-// New builds a server for svc, with its metrics on cfg.Registerer.
-// Nothing listens until Serve.
-func New(cfg Settings, svc engine.Service, log *slog.Logger) (*Server, error) {
+// New builds a server for svc and its review side rv (the review routes
+// and the editor; nil: they answer 404), with its metrics on
+// cfg.Registerer. Nothing listens until Serve.
+func New(cfg Settings, svc engine.Service, rv engine.Reviewer, log *slog.Logger) (*Server, error) {
 	if log == nil {
 		log = slog.Default()
 	}
@@ -78,6 +80,7 @@ func New(cfg Settings, svc engine.Service, log *slog.Logger) (*Server, error) {
 		metrics:   m,
 		cfg:       cfg,
 		svc:       svc,
+		rv:        rv,
 		log:       log,
 		lim:       LimitsFrom(cfg),
 		rl:        newLimiter(cfg.RateLimit, cfg.RateBurst, nil),
@@ -85,7 +88,7 @@ func New(cfg Settings, svc engine.Service, log *slog.Logger) (*Server, error) {
 		logSample: newLogSampler(),
 	}
 	s.routes = s.routeTable()
-	if rv, ok := svc.(engine.Reviewer); ok {
+	if rv != nil {
 		ed := review.New(rv, review.Options{
 			LinkTTL: cfg.ReviewLinkTTL, Idle: cfg.ReviewIdle, MaxAge: cfg.ReviewMaxAge,
 			Reasons: reviewstate.ParseReasons(cfg.ReviewReasons), SecureCookie: strings.HasPrefix(strings.ToLower(cfg.PublicURL), "https://"),

@@ -61,7 +61,7 @@ func StartLocal(cfg config.Config, accounts int, log *slog.Logger) (*Local, erro
 		l.Close()
 		return nil, err
 	}
-	if l.srv, err = server.New(wire.Server(cfg, reg), eng, log); err != nil {
+	if l.srv, err = server.New(wire.Server(cfg, reg), eng, eng.Reviewer(), log); err != nil {
 		ln.Close()
 		l.Close()
 		return nil, err

@@ -45,7 +45,7 @@ func startServer(t *testing.T) (string, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := server.New(wire.Server(cfg, reg), eng, log)
+	srv, err := server.New(wire.Server(cfg, reg), eng, eng.Reviewer(), log)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -118,7 +118,7 @@ func serve(args []string, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	srv, err := server.New(wire.Server(cfg, reg), eng, log)
+	srv, err := server.New(wire.Server(cfg, reg), eng, eng.Reviewer(), log)
 	if err != nil {
 		ln.Close()
 		return err

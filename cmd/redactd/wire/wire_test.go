@@ -65,7 +65,7 @@ func registered(t *testing.T) []string {
 	if _, err := pipeline.NewMetrics(r); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := server.New(Server(config.Default(), r), nil, nil); err != nil {
+	if _, err := server.New(Server(config.Default(), r), nil, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	allow, err := webhook.ParseAllowList("")
@@ -136,7 +136,7 @@ func TestComponentsShareNoMetric(t *testing.T) {
 	if _, err := pipeline.NewMetrics(reg); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := server.New(Server(config.Default(), reg), nil, nil); err != nil {
+	if _, err := server.New(Server(config.Default(), reg), nil, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	// A second engine on the same registry is refused, not doubled.
