@@ -49,9 +49,6 @@ type core struct {
 	acctMu  [64]sync.Mutex // serializes state changes per account
 	adminMu sync.Mutex     // serializes key and account creation
 	idem    keyedMutex     // serializes creation per (account, idempotency key)
-	janMu   sync.Mutex     // one janitor pass at a time
-	// blobSweptAt is when the janitor last swept the blob store (janMu).
-	blobSweptAt time.Time
 
 	closing   atomic.Bool
 	secret    []byte          // signs upload URLs; DATA/upload-secret (loadUploadSecret)
@@ -203,4 +200,60 @@ func (e *core) runProcessor(ctx context.Context, in ProcessInput, out *os.File, 
 		err = errors.New("processor returned no result")
 	}
 	return res, err
+}
+
+// purge deletes a job's records in one synced batch, cancels its workers,
+// waits for them (bounded by ctx) and removes its files. A worker that
+// outlives the wait finds its document gone and removes what it wrote.
+func (e *core) purge(ctx context.Context, jobID, accountID string) error {
+	var ids []string
+	err := e.changeJob(accountID, jobID, func(t *tx) error {
+		if err := t.refundUnfinished(); err != nil {
+			return err
+		}
+		for _, d := range t.docs {
+			if d.QueuedAt != 0 {
+				t.onCommit(func() { e.queued.Add(-1) })
+			}
+		}
+		t.b.PurgeJob(t.job, t.docs)
+		t.purged = true
+		ids = docIDs(t.docs)
+		return nil
+	})
+	if err != nil {
+		return e.apiErr("delete job", err)
+	}
+	e.updateQueueGauge()
+
+	wait, cancel := context.WithTimeout(ctx, purgeWaitTime)
+	defer cancel()
+	for _, done := range e.sched.cancelJob(jobID) {
+		select {
+		case <-done:
+		case <-wait.Done():
+		}
+	}
+	fctx, fcancel := context.WithTimeout(context.WithoutCancel(ctx), fileOpTimeout)
+	defer fcancel()
+	if err := e.files.removeJob(fctx, jobID, ids); err != nil {
+		// The records are gone, so the caller's delete succeeded; the
+		// janitor removes the orphaned directory later.
+		e.log.Error("engine: removing job files failed", "job", jobID, "err", err)
+	}
+	return nil
+}
+
+// removeAfterCommit removes a file that a committed record no longer
+// points at; a failure is logged, and the job's purge removes it later.
+func (e *core) removeAfterCommit(jobID, name string) {
+	ctx, cancel := context.WithTimeout(context.Background(), fileOpTimeout)
+	defer cancel()
+	if err := e.files.remove(ctx, jobID, name); err != nil {
+		e.log.Error("engine: removing a file failed", "job", jobID, "file", name, "err", err)
+	}
+}
+
+func (e *core) updateQueueGauge() {
+	e.metrics.queueDepth.Set(float64(e.queued.Load() - int64(e.sched.inflightCount())))
 }

@@ -84,10 +84,6 @@ func (e *Engine) wake() {
 	}
 }
 
-func (e *Engine) updateQueueGauge() {
-	e.metrics.queueDepth.Set(float64(e.queued.Load() - int64(e.sched.inflightCount())))
-}
-
 // dispatch starts workers for queued documents, from the local queue or
 // from the shared queue's leases.
 func (e *Engine) dispatch() {

@@ -126,7 +126,7 @@ func TestRetention(t *testing.T) {
 				}
 			}
 			v.clock.Advance(tc.keep - time.Minute)
-			v.e.janitorOnce(bg)
+			v.e.jan.janitorOnce(bg)
 			if _, err := v.e.GetJob(bg, a, j.ID); err != nil {
 				t.Fatalf("purged too early: %v", err)
 			}
@@ -134,7 +134,7 @@ func TestRetention(t *testing.T) {
 				t.Fatalf("files changed early: %v", v.jobFiles(j.ID))
 			}
 			v.clock.Advance(2 * time.Minute)
-			v.e.janitorOnce(bg)
+			v.e.jan.janitorOnce(bg)
 			if _, err := v.e.GetJob(bg, a, j.ID); err != ErrNotFound {
 				t.Fatalf("after TTL: %v", err)
 			}

@@ -26,6 +26,7 @@ import (
 type Engine struct {
 	*core
 	rev *Reviews
+	jan *janitor
 }
 
 // Reviewer is the review side of the job service (studio jobs): the
@@ -92,6 +93,7 @@ func open(cfg Settings, proc Processor, log *slog.Logger, h hooks) (*Engine, err
 		stop:          make(chan struct{}),
 	}}
 	e.rev = &Reviews{e.core}
+	e.jan = &janitor{core: e.core, rev: e.rev}
 	m, err := NewMetrics(cfg.Registerer)
 	if err != nil {
 		return nil, fmt.Errorf("engine: metrics: %w", err)
@@ -139,7 +141,7 @@ func open(cfg Settings, proc Processor, log *slog.Logger, h hooks) (*Engine, err
 		jl.Close()
 		return nil, fmt.Errorf("engine: audit key: %w", err)
 	}
-	if err := e.recover(); err != nil {
+	if err := e.jan.recover(); err != nil {
 		jl.Close()
 		return nil, fmt.Errorf("engine: recovery: %w", err)
 	}
@@ -148,7 +150,7 @@ func open(cfg Settings, proc Processor, log *slog.Logger, h hooks) (*Engine, err
 	if proc != nil {
 		e.bg.Add(2)
 		go e.dispatch()
-		go e.janitor()
+		go e.jan.run()
 	}
 	return e, nil
 }

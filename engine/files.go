@@ -88,16 +88,6 @@ type placement struct{ tmp, name string }
 // needed; a purge that outlived its request).
 const fileOpTimeout = time.Minute
 
-// removeAfterCommit removes a file that a committed record no longer
-// points at; a failure is logged, and the job's purge removes it later.
-func (e *Engine) removeAfterCommit(jobID, name string) {
-	ctx, cancel := context.WithTimeout(context.Background(), fileOpTimeout)
-	defer cancel()
-	if err := e.files.remove(ctx, jobID, name); err != nil {
-		e.log.Error("engine: removing a file failed", "job", jobID, "file", name, "err", err)
-	}
-}
-
 // diskFiles keeps a job's files in its own directory under the scratch
 // directory: the one-node layout.
 type diskFiles struct{ scratch }

@@ -114,7 +114,7 @@ func TestBlobSweep(t *testing.T) {
 		}
 	}
 	v.clock.Advance(blobSweepEvery) // past the start's sweep
-	v.e.janitorOnce(ctx)
+	v.e.jan.janitorOnce(ctx)
 	if got := v.jobFiles(orphan); len(got) != 0 {
 		t.Fatalf("orphaned blobs kept: %v", got)
 	}

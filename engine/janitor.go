@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/redactd/redactd/engine/record"
@@ -19,6 +20,19 @@ const orphanGrace = time.Hour
 // janitorBatch bounds the expired jobs handled per pass.
 const janitorBatch = 1000
 
+// janitor keeps the store and the files tidy: recovery at Open, then a
+// periodic pass (one node at a time on a shared store) that expires jobs
+// and reservations, restores interrupted review applies, and sweeps
+// orphaned files, blobs and ended review links.
+type janitor struct {
+	*core
+	rev *Reviews
+
+	mu sync.Mutex // one pass at a time
+	// blobSweptAt is when the janitor last swept the blob store (mu).
+	blobSweptAt time.Time
+}
+
 // recover runs at Open, before any worker: it removes files that no
 // record points at (half-created jobs, temporary files), requeues
 // released documents that lost their queue entry, drops queue entries of
@@ -30,15 +44,15 @@ const janitorBatch = 1000
 // creation in progress and a temporary file another node's output, and
 // the shared queue redelivers what a dead node held. The janitor's
 // periodic pass, on one node at a time, removes orphans past their grace.
-func (e *Engine) recover() error {
-	if e.localQ == nil {
+func (jn *janitor) recover() error {
+	if jn.localQ == nil {
 		return nil
 	}
-	if err := e.sweepOrphans(0, true); err != nil {
+	if err := jn.sweepOrphans(0, true); err != nil {
 		return err
 	}
 	var requeue, finished, applied []*record.Doc
-	err := e.jl.ScanDocs(func(d *record.Doc) bool {
+	err := jn.jl.ScanDocs(func(d *record.Doc) bool {
 		switch term := Status(d.Status).Terminal(); {
 		case interruptedApply(d):
 			applied = append(applied, d)
@@ -52,12 +66,12 @@ func (e *Engine) recover() error {
 	if err != nil {
 		return err
 	}
-	if err := e.rev.restoreApplies(applied); err != nil {
+	if err := jn.rev.restoreApplies(applied); err != nil {
 		return err
 	}
-	b := e.jl.NewBatch()
+	b := jn.jl.NewBatch()
 	for _, d := range requeue {
-		d.QueuedAt = e.queueStamp()
+		d.QueuedAt = jn.queueStamp()
 		b.Enqueue(queueEntry(d))
 		b.PutDoc(d)
 	}
@@ -68,17 +82,17 @@ func (e *Engine) recover() error {
 			b.PutDoc(d)
 		}
 		if !d.HasOriginal {
-			if err := e.files.remove(context.Background(), d.JobID, d.ID+sufOrig); err != nil {
+			if err := jn.files.remove(context.Background(), d.JobID, d.ID+sufOrig); err != nil {
 				return err
 			}
 		}
 	}
-	q, err := e.localQ.Queue()
+	q, err := jn.localQ.Queue()
 	if err != nil {
 		return err
 	}
 	for _, ent := range q {
-		d, err := e.jl.Doc(ent.DocID)
+		d, err := jn.jl.Doc(ent.DocID)
 		if record.IsNotFound(err) || (err == nil && d.QueuedAt != ent.At) {
 			deleteQueued(b, ent)
 		} else if err != nil {
@@ -92,14 +106,14 @@ func (e *Engine) recover() error {
 	} else {
 		b.Discard()
 	}
-	n, err := e.jl.Count("queue")
+	n, err := jn.jl.Count("queue")
 	if err != nil {
 		return err
 	}
-	e.queued.Store(int64(n))
-	e.updateQueueGauge()
+	jn.queued.Store(int64(n))
+	jn.updateQueueGauge()
 	if len(requeue) > 0 || n > 0 {
-		e.log.Info("engine: recovered queue", "queued", n, "requeued", len(requeue))
+		jn.log.Info("engine: recovered queue", "queued", n, "requeued", len(requeue))
 	}
 	return nil
 }
@@ -107,16 +121,16 @@ func (e *Engine) recover() error {
 // sweepOrphans removes job directories that no job record points at and
 // that are older than grace. At startup (startup true, grace 0) it also
 // removes temporary files in live job directories.
-func (e *Engine) sweepOrphans(grace time.Duration, startup bool) error {
-	ents, err := os.ReadDir(e.files.root())
+func (jn *janitor) sweepOrphans(grace time.Duration, startup bool) error {
+	ents, err := os.ReadDir(jn.files.root())
 	if err != nil {
 		return err
 	}
 	for _, ent := range ents {
-		path := filepath.Join(e.files.root(), ent.Name())
+		path := filepath.Join(jn.files.root(), ent.Name())
 		switch {
 		case ent.IsDir() && validID(ent.Name()):
-			_, err := e.jl.Job(ent.Name())
+			_, err := jn.jl.Job(ent.Name())
 			if err == nil {
 				if startup {
 					if err := removeTemps(path); err != nil {
@@ -134,14 +148,14 @@ func (e *Engine) sweepOrphans(grace time.Duration, startup bool) error {
 		}
 		if grace > 0 {
 			info, err := ent.Info()
-			if err != nil || e.now().Sub(info.ModTime()) < grace {
+			if err != nil || jn.now().Sub(info.ModTime()) < grace {
 				continue
 			}
 		}
 		if err := os.RemoveAll(path); err != nil {
 			return err
 		}
-		e.log.Info("engine: removed orphaned files", "name", ent.Name())
+		jn.log.Info("engine: removed orphaned files", "name", ent.Name())
 	}
 	return nil
 }
@@ -151,29 +165,29 @@ func (e *Engine) sweepOrphans(grace time.Duration, startup bool) error {
 // On a shared store one node at a time runs it: each pass first takes or
 // renews the janitor role (record.Roles), held for three intervals, so a
 // dead node's role passes to another one.
-func (e *Engine) janitor() {
-	defer e.bg.Done()
+func (jn *janitor) run() {
+	defer jn.bg.Done()
 	pass := func() {
-		if roles, ok := e.jl.(record.Roles); ok {
-			held, err := roles.HoldRole("janitor", e.node, 3*e.cfg.JanitorInterval)
+		if roles, ok := jn.jl.(record.Roles); ok {
+			held, err := roles.HoldRole("janitor", jn.node, 3*jn.cfg.JanitorInterval)
 			if err != nil || !held {
 				if err != nil && !errors.Is(err, record.ErrClosed) {
-					e.log.Warn("engine: janitor role", "err", err)
+					jn.log.Warn("engine: janitor role", "err", err)
 				}
-				e.sweepScratch()
+				jn.sweepScratch()
 				return
 			}
 		}
-		e.janitorOnce(e.base)
+		jn.janitorOnce(jn.base)
 	}
 	pass()
-	t := time.NewTicker(e.cfg.JanitorInterval)
+	t := time.NewTicker(jn.cfg.JanitorInterval)
 	defer t.Stop()
 	for {
 		select {
 		case <-t.C:
 			pass()
-		case <-e.stop:
+		case <-jn.stop:
 			return
 		}
 	}
@@ -183,12 +197,12 @@ func (e *Engine) janitor() {
 // jobs that are gone, on a node that does not hold the janitor role: with
 // a blob store (blobFiles) the scratch directory is the node's own, so
 // every node sweeps its own.
-func (e *Engine) sweepScratch() {
-	if !e.files.ownScratch() {
+func (jn *janitor) sweepScratch() {
+	if !jn.files.ownScratch() {
 		return // the files directory is the janitor's to sweep
 	}
-	if err := e.sweepOrphans(orphanGrace, false); err != nil && e.base.Err() == nil {
-		e.log.Error("engine: sweeping scratch files", "err", err)
+	if err := jn.sweepOrphans(orphanGrace, false); err != nil && jn.base.Err() == nil {
+		jn.log.Error("engine: sweeping scratch files", "err", err)
 	}
 }
 
@@ -201,23 +215,23 @@ const blobSweepEvery = 15 * time.Minute
 // before its record was committed; what a purge that died half-way left),
 // and the pieces of Puts that crashed. It runs on the janitor's node, with
 // a blob store that can list itself (store.BlobSweeper).
-func (e *Engine) sweepBlobs(ctx context.Context) error {
-	if !e.blobSweptAt.IsZero() && e.now().Sub(e.blobSweptAt) < blobSweepEvery {
+func (jn *janitor) sweepBlobs(ctx context.Context) error {
+	if !jn.blobSweptAt.IsZero() && jn.now().Sub(jn.blobSweptAt) < blobSweepEvery {
 		return nil
 	}
-	e.blobSweptAt = e.now()
-	orphans, partial, err := e.files.sweepBlobs(ctx, orphanGrace, func(jobID string) (bool, error) {
+	jn.blobSweptAt = jn.now()
+	orphans, partial, err := jn.files.sweepBlobs(ctx, orphanGrace, func(jobID string) (bool, error) {
 		if !validID(jobID) {
 			return false, nil // not a job's: leave it
 		}
-		_, err := e.jl.Job(jobID)
+		_, err := jn.jl.Job(jobID)
 		if record.IsNotFound(err) {
 			return true, nil
 		}
 		return false, err
 	})
 	if orphans > 0 || partial > 0 {
-		e.log.Info("engine: removed orphaned blobs", "blobs", orphans, "partial", partial)
+		jn.log.Info("engine: removed orphaned blobs", "blobs", orphans, "partial", partial)
 	}
 	return err
 }
@@ -226,13 +240,13 @@ func (e *Engine) sweepBlobs(ctx context.Context) error {
 // finished jobs and expires direct-upload reservations whose URLs ran
 // out. Then it deletes ended review links and sessions and removes old
 // orphaned directories.
-func (e *Engine) janitorOnce(ctx context.Context) {
-	e.janMu.Lock()
-	defer e.janMu.Unlock()
-	due, err := e.jl.Expired(e.now(), janitorBatch)
+func (jn *janitor) janitorOnce(ctx context.Context) {
+	jn.mu.Lock()
+	defer jn.mu.Unlock()
+	due, err := jn.jl.Expired(jn.now(), janitorBatch)
 	if err != nil {
 		if !errors.Is(err, record.ErrClosed) {
-			e.log.Error("engine: janitor", "err", err)
+			jn.log.Error("engine: janitor", "err", err)
 		}
 		return
 	}
@@ -241,61 +255,61 @@ func (e *Engine) janitorOnce(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		p, err := e.expire(ctx, ent)
+		p, err := jn.expire(ctx, ent)
 		if err != nil {
-			e.log.Error("engine: janitor", "job", ent.JobID, "err", err)
+			jn.log.Error("engine: janitor", "job", ent.JobID, "err", err)
 		}
 		if p {
 			purged++
 		}
 	}
 	if purged > 0 {
-		e.log.Info("engine: purged expired jobs", "jobs", purged)
+		jn.log.Info("engine: purged expired jobs", "jobs", purged)
 	}
-	e.rev.sweepReview()
-	if err := e.sweepOrphans(orphanGrace, false); err != nil && ctx.Err() == nil {
-		e.log.Error("engine: janitor: sweeping orphans", "err", err)
+	jn.rev.sweepReview()
+	if err := jn.sweepOrphans(orphanGrace, false); err != nil && ctx.Err() == nil {
+		jn.log.Error("engine: janitor: sweeping orphans", "err", err)
 	}
-	if err := e.sweepBlobs(ctx); err != nil && ctx.Err() == nil {
-		e.log.Error("engine: janitor: sweeping blobs", "err", err)
+	if err := jn.sweepBlobs(ctx); err != nil && ctx.Err() == nil {
+		jn.log.Error("engine: janitor: sweeping blobs", "err", err)
 	}
-	if e.leasedQ != nil {
-		if err := e.recoverShared(); err != nil && ctx.Err() == nil {
-			e.log.Error("engine: janitor: recovering", "err", err)
+	if jn.leasedQ != nil {
+		if err := jn.recoverShared(); err != nil && ctx.Err() == nil {
+			jn.log.Error("engine: janitor: recovering", "err", err)
 		}
 	}
 	// Recount the queue so the depth gauge cannot drift.
-	if n, err := e.jl.Count("queue"); err == nil {
-		e.queued.Store(int64(n))
-		e.updateQueueGauge()
+	if n, err := jn.jl.Count("queue"); err == nil {
+		jn.queued.Store(int64(n))
+		jn.updateQueueGauge()
 	}
 }
 
 // expire handles one due retention entry and reports whether it purged
 // the job.
-func (e *Engine) expire(ctx context.Context, ent record.RetentionEntry) (bool, error) {
-	j, err := e.jl.Job(ent.JobID)
+func (jn *janitor) expire(ctx context.Context, ent record.RetentionEntry) (bool, error) {
+	j, err := jn.jl.Job(ent.JobID)
 	if record.IsNotFound(err) {
-		return false, e.dropExpiry(ent)
+		return false, jn.dropExpiry(ent)
 	}
 	if err != nil {
 		return false, err
 	}
 	if !j.ExpiresAt.Equal(ent.At) {
-		return false, e.dropExpiry(ent)
+		return false, jn.dropExpiry(ent)
 	}
 	if !j.FinishedAt.IsZero() {
-		err := e.purge(ctx, j.ID, j.AccountID)
+		err := jn.purge(ctx, j.ID, j.AccountID)
 		if errors.Is(err, ErrNotFound) {
 			err = nil
 		}
 		return err == nil, err
 	}
-	return false, e.expireUploads(j.ID, j.AccountID, ent)
+	return false, jn.expireUploads(j.ID, j.AccountID, ent)
 }
 
-func (e *Engine) dropExpiry(ent record.RetentionEntry) error {
-	b := e.jl.NewBatch()
+func (jn *janitor) dropExpiry(ent record.RetentionEntry) error {
+	b := jn.jl.NewBatch()
 	deleteExpiry(b, ent)
 	return b.Commit(false)
 }
@@ -303,8 +317,8 @@ func (e *Engine) dropExpiry(ent record.RetentionEntry) error {
 // expireUploads ends the reservation of a direct-upload job whose URLs
 // expired: reserved documents go to error ("upload not received" without
 // a file, "upload not committed" with one).
-func (e *Engine) expireUploads(jobID, accountID string, ent record.RetentionEntry) error {
-	err := e.changeJob(accountID, jobID, func(t *tx) error {
+func (jn *janitor) expireUploads(jobID, accountID string, ent record.RetentionEntry) error {
+	err := jn.changeJob(accountID, jobID, func(t *tx) error {
 		j := t.job
 		if !j.ExpiresAt.Equal(ent.At) {
 			return errNoChange
@@ -318,7 +332,7 @@ func (e *Engine) expireUploads(jobID, accountID string, ent record.RetentionEntr
 			if d.HasOriginal {
 				d.ErrorMessage = "upload not committed"
 				d.HasOriginal = false
-				t.onUnlock(func() { e.removeAfterCommit(j.ID, d.ID+sufOrig) })
+				t.onUnlock(func() { jn.removeAfterCommit(j.ID, d.ID+sufOrig) })
 			}
 			t.setStatus(d, StatusError, d.ErrorMessage)
 			failed++
@@ -330,7 +344,7 @@ func (e *Engine) expireUploads(jobID, accountID string, ent record.RetentionEntr
 			j.ExpiresAt = time.Time{}
 		}
 		t.onCommit(func() {
-			e.log.Info("engine: upload reservation expired", "job", j.ID, "documents", failed)
+			jn.log.Info("engine: upload reservation expired", "job", j.ID, "documents", failed)
 		})
 		return nil
 	})
@@ -357,10 +371,10 @@ const staleAfter = 30 * time.Minute
 // staleAfter. A copy delivered after the document finished is dropped;
 // two copies processed at once cost work, never a second output or
 // charge (the second finish finds the document terminal).
-func (e *Engine) recoverShared() error {
-	cutoff := e.now().Add(-staleAfter)
+func (jn *janitor) recoverShared() error {
+	cutoff := jn.now().Add(-staleAfter)
 	var applied, lost []*record.Doc
-	err := e.jl.ScanDocs(func(d *record.Doc) bool {
+	err := jn.jl.ScanDocs(func(d *record.Doc) bool {
 		switch {
 		case d.UpdatedAt.After(cutoff):
 		case interruptedApply(d):
@@ -373,11 +387,11 @@ func (e *Engine) recoverShared() error {
 	if err != nil {
 		return err
 	}
-	if err := e.rev.restoreApplies(applied); err != nil {
+	if err := jn.rev.restoreApplies(applied); err != nil {
 		return err
 	}
 	for _, d := range lost {
-		err := e.changeDoc(refOf(d), func(t *tx) error {
+		err := jn.changeDoc(refOf(d), func(t *tx) error {
 			if t.doc.Attempts != 0 || Status(t.doc.Status).Terminal() || t.doc.UpdatedAt.After(cutoff) {
 				return errNoChange
 			}
@@ -386,14 +400,14 @@ func (e *Engine) recoverShared() error {
 			} else {
 				t.b.Enqueue(queueEntry(t.doc))
 			}
-			t.doc.UpdatedAt = e.now()
+			t.doc.UpdatedAt = jn.now()
 			t.touch(t.doc)
 			return nil
 		})
 		if err != nil && !errors.Is(err, errNoDoc) {
 			return err
 		}
-		e.log.Warn("engine: requeued a document whose queue entry was lost", "doc", d.ID)
+		jn.log.Warn("engine: requeued a document whose queue entry was lost", "doc", d.ID)
 	}
 	return nil
 }

@@ -410,48 +410,6 @@ func (e *Engine) DeleteJob(ctx context.Context, acct *Account, jobID string) err
 	return nil
 }
 
-// purge deletes a job's records in one synced batch, cancels its workers,
-// waits for them (bounded by ctx) and removes its files. A worker that
-// outlives the wait finds its document gone and removes what it wrote.
-func (e *Engine) purge(ctx context.Context, jobID, accountID string) error {
-	var ids []string
-	err := e.changeJob(accountID, jobID, func(t *tx) error {
-		if err := t.refundUnfinished(); err != nil {
-			return err
-		}
-		for _, d := range t.docs {
-			if d.QueuedAt != 0 {
-				t.onCommit(func() { e.queued.Add(-1) })
-			}
-		}
-		t.b.PurgeJob(t.job, t.docs)
-		t.purged = true
-		ids = docIDs(t.docs)
-		return nil
-	})
-	if err != nil {
-		return e.apiErr("delete job", err)
-	}
-	e.updateQueueGauge()
-
-	wait, cancel := context.WithTimeout(ctx, purgeWaitTime)
-	defer cancel()
-	for _, done := range e.sched.cancelJob(jobID) {
-		select {
-		case <-done:
-		case <-wait.Done():
-		}
-	}
-	fctx, fcancel := context.WithTimeout(context.WithoutCancel(ctx), fileOpTimeout)
-	defer fcancel()
-	if err := e.files.removeJob(fctx, jobID, ids); err != nil {
-		// The records are gone, so the caller's delete succeeded; the
-		// janitor removes the orphaned directory later.
-		e.log.Error("engine: removing job files failed", "job", jobID, "err", err)
-	}
-	return nil
-}
-
 // Output opens a redacted document's PDF.
 func (e *Engine) Output(ctx context.Context, acct *Account, docID string) (io.ReadCloser, int64, error) {
 	d, err := e.ownedDoc(acct, docID, "output")

@@ -211,14 +211,14 @@ func TestRecordReadsPerDocument(t *testing.T) {
 	// (and the janitor, which reads jobs too, waits meanwhile).
 	first := v.create(a, pdfFile("first.pdf", 1))
 	<-proc.started
-	e.janMu.Lock()
+	e.jan.mu.Lock()
 	j := v.create(a, pdfFile("a.pdf", 1))
 	c.forget(j.ID, j.Documents[0].ID)
 	close(proc.hold)
 	waitFor(t, "the document processed", func() bool {
 		return proc.calls.Load() == 2 && e.sched.inflightCount() == 0
 	})
-	e.janMu.Unlock()
+	e.jan.mu.Unlock()
 	n, by := c.of(j.ID, j.Documents[0].ID)
 	v.waitDone(a, first.ID)
 	t.Logf("reads of the job's and the document's records while it was processed: %d (%s)", n, by)

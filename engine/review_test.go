@@ -104,12 +104,12 @@ func TestApplyInterruptedByCrash(t *testing.T) {
 	p := newTestProc()
 	v.reopen(p)
 	if onSharedStore() {
-		v.e.janitorOnce(bg)
+		v.e.jan.janitorOnce(bg)
 		if j, _ := v.e.GetJob(bg, a, jobID); j.Documents[0].Status != StatusRedacting {
 			t.Fatalf("a young apply was restored: another node may run it: %+v", j)
 		}
 		v.clock.Advance(staleAfter + time.Minute)
-		v.e.janitorOnce(bg)
+		v.e.jan.janitorOnce(bg)
 	}
 	j, err := v.e.GetJob(context.Background(), a, jobID)
 	if err != nil || j.Documents[0].Status != StatusRedacted || j.Status != StatusRedacted {

@@ -248,12 +248,12 @@ func TestReservationExpires(t *testing.T) {
 	if err := v.put(r.Uploads[0], data); err != nil {
 		t.Fatal(err)
 	}
-	v.e.janitorOnce(bg) // not due yet
+	v.e.jan.janitorOnce(bg) // not due yet
 	if j, _ := v.e.GetJob(bg, a, r.JobID); j.Status != StatusUploaded {
 		t.Fatalf("early janitor changed the job: %+v", j)
 	}
 	v.clock.Advance(15 * time.Minute)
-	v.e.janitorOnce(bg)
+	v.e.jan.janitorOnce(bg)
 	j, err := v.e.GetJob(bg, a, r.JobID)
 	if err != nil {
 		t.Fatal(err)
@@ -266,7 +266,7 @@ func TestReservationExpires(t *testing.T) {
 	}
 	// The error job itself expires like any ephemeral job.
 	v.clock.Advance(v.cfg.OutputTTL)
-	v.e.janitorOnce(bg)
+	v.e.jan.janitorOnce(bg)
 	if _, err := v.e.GetJob(bg, a, r.JobID); err != ErrNotFound {
 		t.Fatalf("after output TTL: %v", err)
 	}
