@@ -225,3 +225,25 @@ func categoryNames(cs []page.Category) []string {
 	}
 	return out
 }
+
+// WebhookSecret returns the webhook secret of the account with email,
+// creating it when there is none or when rotate is set. It is the HMAC
+// key of X-Redactd-Signature, used as the string it is.
+func (e *Engine) WebhookSecret(ctx context.Context, email string, rotate bool) (string, error) {
+	email, err := normalizeEmail(email)
+	if err != nil {
+		return "", err
+	}
+	a, err := e.jl.AccountByEmail(email)
+	if record.IsNotFound(err) {
+		return "", errorf(ErrNotFound, "", "no account with that e-mail")
+	}
+	if err != nil {
+		return "", e.logErr("webhook secret", err)
+	}
+	secret, err := e.wh.webhookSecret(a.ID, rotate)
+	if err != nil {
+		return "", e.logErr("webhook secret", err)
+	}
+	return secret, nil
+}

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/redactd/redactd/engine/record"
-	"github.com/redactd/redactd/engine/webhook"
 )
 
 // core is what every part of the job service shares: the settings, the
@@ -41,7 +40,6 @@ type core struct {
 	// service owns it, whatever Processor wrote the file; tests swap it.
 	verify func(path string) error
 
-	allow   *webhook.AllowList // webhook-allow-hosts
 	quota   quota
 	metrics *Metrics
 	life    lifecycle

@@ -27,11 +27,16 @@ type Engine struct {
 	*core
 	rev *Reviews
 	jan *janitor
+	wh  *Webhooks
 }
 
 // Reviewer is the review side of the job service (studio jobs): the
 // review routes and the editor (server/review).
 func (e *Engine) Reviewer() *Reviews { return e.rev }
+
+// Webhooks is the webhook queue, the store of the dispatcher that
+// server.StartWebhooks runs.
+func (e *Engine) Webhooks() *Webhooks { return e.wh }
 
 var _ Service = (*Engine)(nil)
 
@@ -94,12 +99,13 @@ func open(cfg Settings, proc Processor, log *slog.Logger, h hooks) (*Engine, err
 	}}
 	e.rev = &Reviews{e.core}
 	e.jan = &janitor{core: e.core, rev: e.rev}
+	e.wh = &Webhooks{core: e.core}
 	m, err := NewMetrics(cfg.Registerer)
 	if err != nil {
 		return nil, fmt.Errorf("engine: metrics: %w", err)
 	}
 	e.metrics = m
-	e.life = lifecycle{now: h.now, outputTTL: cfg.OutputTTL, studioTTL: cfg.StudioTTL, finished: e.queueHook}
+	e.life = lifecycle{now: h.now, outputTTL: cfg.OutputTTL, studioTTL: cfg.StudioTTL, finished: e.wh.queueHook}
 	e.verify = pdfout.VerifyFile
 	if h.verify != nil {
 		e.verify = h.verify
@@ -109,7 +115,7 @@ func open(cfg Settings, proc Processor, log *slog.Logger, h hooks) (*Engine, err
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
 	}
-	e.allow = allow
+	e.wh.allow = allow
 	if err := os.MkdirAll(e.files.root(), 0o700); err != nil {
 		return nil, fmt.Errorf("engine: data directory: %w", err)
 	}

@@ -18,12 +18,21 @@ import (
 // webhook.Dispatcher, started beside the server, sends it; the methods
 // below are its store.
 
+// Webhooks is the webhook queue: the callback check at job creation, the
+// delivery queued when a job ends, the accounts' signing secrets, and the
+// dispatcher's store (server.WebhookSource). Engine.Webhooks hands it
+// out.
+type Webhooks struct {
+	*core
+	allow *webhook.AllowList // webhook-allow-hosts
+}
+
 // callbackLookupTimeout bounds the DNS lookup of a callback URL's host at
 // job creation.
 const callbackLookupTimeout = 5 * time.Second
 
 // checkCallback validates a callback URL against webhook-allow-hosts.
-func (e *Engine) checkCallback(ctx context.Context, raw string) error {
+func (wh *Webhooks) checkCallback(ctx context.Context, raw string) error {
 	if raw == "" {
 		return nil
 	}
@@ -34,11 +43,11 @@ func (e *Engine) checkCallback(ctx context.Context, raw string) error {
 	// the request.
 	ctx, cancel := context.WithTimeout(ctx, callbackLookupTimeout)
 	defer cancel()
-	if err := e.allow.CheckURL(ctx, raw); err != nil {
+	if err := wh.allow.CheckURL(ctx, raw); err != nil {
 		msg := err.Error()
 		if errors.Is(err, webhook.ErrRefused) {
 			msg = "host not allowed by this server's webhook-allow-hosts"
-			if !e.allow.Enabled() {
+			if !wh.allow.Enabled() {
 				msg = "webhooks are off on this server (webhook-allow-hosts is empty)"
 			}
 		}
@@ -48,17 +57,17 @@ func (e *Engine) checkCallback(ctx context.Context, raw string) error {
 }
 
 // queueHook adds the delivery of a job that just finished to b.
-func (e *Engine) queueHook(b record.Batch, j *record.Job) {
+func (wh *Webhooks) queueHook(b record.Batch, j *record.Job) {
 	if j.CallbackURL == "" {
 		return
 	}
-	now := e.now()
+	now := wh.now()
 	b.PutHook(&record.Hook{JobID: j.ID, AccountID: j.AccountID, URL: j.CallbackURL, FirstAt: now, NextAt: now})
 }
 
 // DueHooks lists the deliveries due at now and the number pending.
-func (e *Engine) DueHooks(now time.Time) ([]webhook.Delivery, int, error) {
-	hs, err := e.jl.Hooks()
+func (wh *Webhooks) DueHooks(now time.Time) ([]webhook.Delivery, int, error) {
+	hs, err := wh.jl.Hooks()
 	if err != nil {
 		return nil, 0, err
 	}
@@ -74,22 +83,22 @@ func (e *Engine) DueHooks(now time.Time) ([]webhook.Delivery, int, error) {
 // HookJob returns the job a pending delivery is about, as GET
 // /v1/jobs/{id} shows it, and its account's webhook secret (created on
 // first use). webhook.ErrGone when the job or delivery no longer exists.
-func (e *Engine) HookJob(jobID string) (*Job, []byte, error) {
-	h, err := e.jl.Hook(jobID)
+func (wh *Webhooks) HookJob(jobID string) (*Job, []byte, error) {
+	h, err := wh.jl.Hook(jobID)
 	if record.IsNotFound(err) {
 		return nil, nil, webhook.ErrGone
 	}
 	if err != nil {
 		return nil, nil, err
 	}
-	j, docs, err := e.jl.JobAndDocs(jobID)
+	j, docs, err := wh.jl.JobAndDocs(jobID)
 	if record.IsNotFound(err) {
 		return nil, nil, webhook.ErrGone
 	}
 	if err != nil {
 		return nil, nil, err
 	}
-	secret, err := e.webhookSecret(h.AccountID, false)
+	secret, err := wh.webhookSecret(h.AccountID, false)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -97,24 +106,24 @@ func (e *Engine) HookJob(jobID string) (*Job, []byte, error) {
 }
 
 // HookDone removes a job's pending delivery (delivered or given up).
-func (e *Engine) HookDone(jobID string) error {
-	b := e.jl.NewBatch()
+func (wh *Webhooks) HookDone(jobID string) error {
+	b := wh.jl.NewBatch()
 	b.DeleteHook(jobID)
 	return b.Commit(true)
 }
 
 // HookRetry records a failed attempt and when to try again. A delivery
 // removed meanwhile (its job purged) stays removed.
-func (e *Engine) HookRetry(jobID string, attempts int, next time.Time) error {
-	h, err := e.jl.Hook(jobID)
+func (wh *Webhooks) HookRetry(jobID string, attempts int, next time.Time) error {
+	h, err := wh.jl.Hook(jobID)
 	if record.IsNotFound(err) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	return e.change(h.AccountID, func(t *tx) error {
-		h, err := e.jl.Hook(jobID)
+	return wh.change(h.AccountID, func(t *tx) error {
+		h, err := wh.jl.Hook(jobID)
 		if record.IsNotFound(err) {
 			return errNoChange
 		} else if err != nil {
@@ -126,32 +135,10 @@ func (e *Engine) HookRetry(jobID string, attempts int, next time.Time) error {
 	})
 }
 
-// WebhookSecret returns the webhook secret of the account with email,
-// creating it when there is none or when rotate is set. It is the HMAC
-// key of X-Redactd-Signature, used as the string it is.
-func (e *Engine) WebhookSecret(ctx context.Context, email string, rotate bool) (string, error) {
-	email, err := normalizeEmail(email)
-	if err != nil {
-		return "", err
-	}
-	a, err := e.jl.AccountByEmail(email)
-	if record.IsNotFound(err) {
-		return "", errorf(ErrNotFound, "", "no account with that e-mail")
-	}
-	if err != nil {
-		return "", e.logErr("webhook secret", err)
-	}
-	secret, err := e.webhookSecret(a.ID, rotate)
-	if err != nil {
-		return "", e.logErr("webhook secret", err)
-	}
-	return secret, nil
-}
-
 // webhookSecret reads or makes an account's secret under its lock.
-func (e *Engine) webhookSecret(accountID string, rotate bool) (string, error) {
+func (wh *Webhooks) webhookSecret(accountID string, rotate bool) (string, error) {
 	var secret string
-	err := e.change(accountID, func(t *tx) error {
+	err := wh.change(accountID, func(t *tx) error {
 		a, err := t.account()
 		if err != nil {
 			return err
@@ -173,7 +160,7 @@ func (e *Engine) webhookSecret(accountID string, rotate bool) (string, error) {
 		return "", err
 	}
 	if rotate {
-		e.log.Info("webhook secret rotated", "account", accountID)
+		wh.log.Info("webhook secret rotated", "account", accountID)
 	}
 	return secret, nil
 }

@@ -31,38 +31,38 @@ func TestHookQueue(t *testing.T) {
 		jv, _ := v.e.GetJob(ctx, a, j.ID)
 		return jv.Documents[1].Status == StatusRedacted
 	})
-	if due, pending, err := v.e.DueHooks(v.clock.Now().Add(time.Hour)); err != nil || pending != 0 || len(due) != 0 {
+	if due, pending, err := v.e.wh.DueHooks(v.clock.Now().Add(time.Hour)); err != nil || pending != 0 || len(due) != 0 {
 		t.Fatalf("before the job ends: %v pending %d (%v)", due, pending, err)
 	}
 	close(v.proc.release)
 	v.waitDone(a, j.ID)
-	due, pending, err := v.e.DueHooks(v.clock.Now())
+	due, pending, err := v.e.wh.DueHooks(v.clock.Now())
 	if err != nil || pending != 1 || len(due) != 1 || due[0].JobID != j.ID || due[0].URL != "http://127.0.0.1:9/hook" || due[0].Attempts != 0 {
 		t.Fatalf("after the job ends: %+v pending %d (%v)", due, pending, err)
 	}
-	view, secret, err := v.e.HookJob(j.ID)
+	view, secret, err := v.e.wh.HookJob(j.ID)
 	if err != nil || view.ID != j.ID || view.Status != StatusRedacted || len(secret) == 0 {
 		t.Fatalf("HookJob: %+v %q %v", view, secret, err)
 	}
 	if s, _ := v.e.WebhookSecret(ctx, "h@example.com", false); s != string(secret) {
 		t.Fatalf("signing key %q is not the account's secret %q", secret, s)
 	}
-	if err := v.e.HookRetry(j.ID, 1, v.clock.Now().Add(time.Minute)); err != nil {
+	if err := v.e.wh.HookRetry(j.ID, 1, v.clock.Now().Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
-	if due, pending, _ := v.e.DueHooks(v.clock.Now()); len(due) != 0 || pending != 1 {
+	if due, pending, _ := v.e.wh.DueHooks(v.clock.Now()); len(due) != 0 || pending != 1 {
 		t.Fatalf("retrying: due %v pending %d", due, pending)
 	}
-	if due, _, _ := v.e.DueHooks(v.clock.Now().Add(time.Minute)); len(due) != 1 || due[0].Attempts != 1 {
+	if due, _, _ := v.e.wh.DueHooks(v.clock.Now().Add(time.Minute)); len(due) != 1 || due[0].Attempts != 1 {
 		t.Fatalf("retry due: %+v", due)
 	}
 	if err := v.e.DeleteJob(ctx, a, j.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, pending, _ := v.e.DueHooks(v.clock.Now().Add(time.Hour)); pending != 0 {
+	if _, pending, _ := v.e.wh.DueHooks(v.clock.Now().Add(time.Hour)); pending != 0 {
 		t.Fatalf("deleted job left %d pending deliveries", pending)
 	}
-	if _, _, err := v.e.HookJob(j.ID); err == nil {
+	if _, _, err := v.e.wh.HookJob(j.ID); err == nil {
 		t.Fatal("HookJob of a deleted job")
 	}
 }

@@ -222,7 +222,7 @@ func (e *Engine) CreateJob(ctx context.Context, acct *Account, req CreateJobRequ
 		return nil, errorf(ErrUnavailable, "", "shutting down")
 	}
 	fpReq := requestFP{Kind: nsCreate, Options: req.Options, Retention: req.Retention, Callback: req.CallbackURL}
-	if err := e.checkCallback(ctx, req.CallbackURL); err != nil {
+	if err := e.wh.checkCallback(ctx, req.CallbackURL); err != nil {
 		return nil, err
 	}
 	lim := e.limits()

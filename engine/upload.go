@@ -90,7 +90,7 @@ func (e *Engine) InitJob(ctx context.Context, acct *Account, req InitJobRequest)
 		return nil, fieldError(err)
 	}
 	fpReq := initRequestFP{Kind: nsInit, Options: req.Options, Retention: req.Retention, Callback: req.CallbackURL}
-	if err := e.checkCallback(ctx, req.CallbackURL); err != nil {
+	if err := e.wh.checkCallback(ctx, req.CallbackURL); err != nil {
 		return nil, err
 	}
 	docs := make([]*record.Doc, len(req.Files))

@@ -102,7 +102,7 @@ func launch(t *testing.T, cfg config.Config, logs *testlog.Buffer, log *slog.Log
 	}
 	closeHooks := func() {}
 	if webhooks {
-		hooks, err := server.StartWebhooks(wire.Webhooks(cfg, reg), eng, log)
+		hooks, err := server.StartWebhooks(wire.Webhooks(cfg, reg), eng.Webhooks(), log)
 		if err != nil {
 			t.Fatal(err)
 		}

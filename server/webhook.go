@@ -10,7 +10,7 @@ import (
 )
 
 // WebhookSource is what the webhook store needs from the engine
-// (*engine.Engine implements it).
+// (*engine.Webhooks, Engine.Webhooks, implements it).
 type WebhookSource interface {
 	DueHooks(now time.Time) ([]webhook.Delivery, int, error)
 	HookJob(jobID string) (*engine.Job, []byte, error)

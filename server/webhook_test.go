@@ -172,7 +172,7 @@ func TestE2EWebhookRetry(t *testing.T) {
 	if n := len(rc.deliveries()); n != 2 {
 		t.Fatalf("%d deliveries after the accepted one, want 2 in all", n)
 	}
-	if _, pending, err := e.eng.DueHooks(time.Now().Add(48 * time.Hour)); err != nil || pending != 0 {
+	if _, pending, err := e.eng.Webhooks().DueHooks(time.Now().Add(48 * time.Hour)); err != nil || pending != 0 {
 		t.Fatalf("pending deliveries %d (%v) after delivery", pending, err)
 	}
 	if strings.Contains(e.logs.String(), "/hooks/redactd") {
@@ -291,7 +291,7 @@ func TestE2EWebhookRestart(t *testing.T) {
 	if err := webhook.Verify(e2.webhookSecret("restart@example.com"), ds[len(ds)-1].header.Get("X-Redactd-Signature"), ds[len(ds)-1].body, time.Now(), time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	if _, pending, err := e2.eng.DueHooks(time.Now().Add(48 * time.Hour)); err != nil || pending != 0 {
+	if _, pending, err := e2.eng.Webhooks().DueHooks(time.Now().Add(48 * time.Hour)); err != nil || pending != 0 {
 		t.Fatalf("pending %d (%v)", pending, err)
 	}
 }

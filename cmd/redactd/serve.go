@@ -108,7 +108,7 @@ func serve(args []string, stderr io.Writer) error {
 		return fmt.Errorf("open engine: %w", err)
 	}
 	defer eng.Close()
-	hooks, err := server.StartWebhooks(wire.Webhooks(cfg, reg), eng, log)
+	hooks, err := server.StartWebhooks(wire.Webhooks(cfg, reg), eng.Webhooks(), log)
 	if err != nil {
 		return err
 	}
