@@ -26,13 +26,13 @@ var errDocGone = errors.New("engine: document deleted")
 // process runs one document from the queue to a terminal state. A non-nil
 // error means the outcome could not be recorded; the document stays
 // queued.
-func (e *Engine) process(ctx context.Context, q record.QueueEntry) error {
-	d, j, err := e.startAttempt(q)
+func (ds *dispatcher) process(ctx context.Context, q record.QueueEntry) error {
+	d, j, err := ds.startAttempt(q)
 	if err != nil || d == nil {
 		return err
 	}
 	start := time.Now()
-	dir := e.files.jobDir(j.ID)
+	dir := ds.files.jobDir(j.ID)
 	gone := false // the attempt found its job deleted
 	defer func() {
 		// Runs last, after the temporary files are removed: a worker that
@@ -45,39 +45,39 @@ func (e *Engine) process(ctx context.Context, q record.QueueEntry) error {
 		if ctx.Err() == nil && !gone {
 			return
 		}
-		if _, err := e.jl.Job(j.ID); record.IsNotFound(err) {
+		if _, err := ds.jl.Job(j.ID); record.IsNotFound(err) {
 			removeIfEmpty(dir)
 		}
 	}()
-	e.metrics.inFlight.Inc()
-	defer e.metrics.inFlight.Dec()
+	ds.metrics.inFlight.Inc()
+	defer ds.metrics.inFlight.Dec()
 
-	out, err := e.createOutput(j.ID)
+	out, err := ds.createOutput(j.ID)
 	if errors.Is(err, fs.ErrNotExist) {
 		gone = true
 		return nil // deleted meanwhile
 	}
 	if err != nil {
-		return e.storageFault(d, "creating output", err, start)
+		return ds.storageFault(d, "creating output", err, start)
 	}
 	defer os.Remove(out.Name()) // no-op once renamed
 
-	orig, release, err := e.files.localCopy(ctx, j.ID, d.ID+sufOrig)
+	orig, release, err := ds.files.localCopy(ctx, j.ID, d.ID+sufOrig)
 	if err != nil {
 		out.Close()
-		return e.noOriginal(ctx, d, err, start)
+		return ds.noOriginal(ctx, d, err, start)
 	}
 	defer release()
 	if err := checkOriginal(orig, d.SHA256); err != nil {
 		out.Close()
-		e.log.Error("engine: original does not match its upload", "doc", d.ID, "err", err)
-		return e.finish(d, outcome{errMsg: "the stored original does not match its upload", attempt: d.Attempts}, start)
+		ds.log.Error("engine: original does not match its upload", "doc", d.ID, "err", err)
+		return ds.finish(d, outcome{errMsg: "the stored original does not match its upload", attempt: d.Attempts}, start)
 	}
 	in := ProcessInput{DocID: d.ID, Path: orig, Kind: d.Kind, Options: toOptions(j.Options), KeepWords: Retention(j.Retention) == Studio}
-	res, perr := e.runProcessor(ctx, in, out, e.progressFunc(ctx, d))
+	res, perr := ds.runProcessor(ctx, in, out, ds.progressFunc(ctx, d))
 	if perr == nil {
-		if err := e.files.closeSynced(out); err != nil {
-			e.log.Error("engine: syncing output failed", "doc", d.ID, "err", err)
+		if err := ds.files.closeSynced(out); err != nil {
+			ds.log.Error("engine: syncing output failed", "doc", d.ID, "err", err)
 			perr = err
 			if !storageFailure(err) {
 				perr = DocErrorf("server storage unavailable")
@@ -87,13 +87,13 @@ func (e *Engine) process(ctx context.Context, q record.QueueEntry) error {
 		out.Close()
 	}
 	if perr == nil {
-		if err := e.verify(out.Name()); err != nil {
-			e.log.Error("engine: output failed verification", "doc", d.ID, "err", err)
+		if err := ds.verify(out.Name()); err != nil {
+			ds.log.Error("engine: output failed verification", "doc", d.ID, "err", err)
 			perr = DocErrorf("output failed verification")
 		}
 	}
-	if e.base.Err() != nil {
-		e.abandon(d) // shutdown: stays queued for the next start
+	if ds.base.Err() != nil {
+		ds.abandon(d) // shutdown: stays queued for the next start
 		return nil
 	}
 	if ctx.Err() != nil || errors.Is(perr, errDocGone) {
@@ -105,7 +105,7 @@ func (e *Engine) process(ctx context.Context, q record.QueueEntry) error {
 		// give the attempt back and leave the document queued; work
 		// retries it after retryDelay, so it completes once space returns.
 		os.Remove(out.Name())
-		e.abandon(d)
+		ds.abandon(d)
 		return fmt.Errorf("engine: storage: %w", perr)
 	}
 	if perr != nil {
@@ -113,45 +113,45 @@ func (e *Engine) process(ctx context.Context, q record.QueueEntry) error {
 		msg := UserMessage(perr)
 		var de *DocError
 		if !errors.As(perr, &de) {
-			e.log.Warn("engine: document failed", "doc", d.ID, "err", perr)
+			ds.log.Warn("engine: document failed", "doc", d.ID, "err", perr)
 		}
-		return e.finish(d, outcome{errMsg: msg}, start)
+		return ds.finish(d, outcome{errMsg: msg}, start)
 	}
 	o := outcome{out: out.Name(), res: res, attempt: d.Attempts}
-	report, err := e.files.writeJSONTemp(j.ID, buildReport(d.ID, res))
+	report, err := ds.files.writeJSONTemp(j.ID, buildReport(d.ID, res))
 	if err != nil {
-		return e.storageFault(d, "writing report", err, start)
+		return ds.storageFault(d, "writing report", err, start)
 	}
 	defer os.Remove(report)
 	o.report = report
 	if Retention(j.Retention) == Studio {
-		if err := e.rev.writeReviewWords(ctx, j.ID, d.ID, res); err != nil {
-			return e.storageFault(d, "writing words", err, start)
+		if err := ds.rev.writeReviewWords(ctx, j.ID, d.ID, res); err != nil {
+			return ds.storageFault(d, "writing words", err, start)
 		}
-		masks, err := e.files.writeJSONTemp(j.ID, nonNilMasks(res.Masks))
+		masks, err := ds.files.writeJSONTemp(j.ID, nonNilMasks(res.Masks))
 		if err != nil {
-			return e.storageFault(d, "writing masks", err, start)
+			return ds.storageFault(d, "writing masks", err, start)
 		}
 		defer os.Remove(masks)
 		o.masks = masks
 	}
-	if err := e.stage(ctx, d, o); err != nil {
-		return e.storageFault(d, "storing output", err, start)
+	if err := ds.stage(ctx, d, o); err != nil {
+		return ds.storageFault(d, "storing output", err, start)
 	}
-	return e.finish(d, o, start)
+	return ds.finish(d, o, start)
 }
 
 // storageFault ends an attempt that could not write its files. Storage
 // that refuses for now (full, read-only, a blob store that does not
 // answer) gives the attempt back: the document stays queued and is
 // retried after retryDelay. Anything else fails the document.
-func (e *Engine) storageFault(d *record.Doc, what string, err error, start time.Time) error {
-	e.log.Error("engine: "+what+" failed", "doc", d.ID, "err", err)
+func (ds *dispatcher) storageFault(d *record.Doc, what string, err error, start time.Time) error {
+	ds.log.Error("engine: "+what+" failed", "doc", d.ID, "err", err)
 	if storageFailure(err) {
-		e.abandon(d)
+		ds.abandon(d)
 		return fmt.Errorf("engine: %s: %w", what, err)
 	}
-	return e.finish(d, outcome{errMsg: "server storage unavailable", attempt: d.Attempts}, start)
+	return ds.finish(d, outcome{errMsg: "server storage unavailable", attempt: d.Attempts}, start)
 }
 
 // checkOriginal checks that the original about to be processed is the
@@ -183,48 +183,48 @@ func checkOriginal(path, want string) error {
 // noOriginal ends an attempt whose original could not be read: the shared
 // store failing gives the attempt back (retried later), a missing
 // original fails the document, unless its job was deleted meanwhile.
-func (e *Engine) noOriginal(ctx context.Context, d *record.Doc, err error, start time.Time) error {
+func (ds *dispatcher) noOriginal(ctx context.Context, d *record.Doc, err error, start time.Time) error {
 	switch {
-	case ctx.Err() != nil && e.base.Err() == nil:
+	case ctx.Err() != nil && ds.base.Err() == nil:
 		return nil // the job was deleted
-	case storageFailure(err) || e.base.Err() != nil:
-		e.abandon(d)
+	case storageFailure(err) || ds.base.Err() != nil:
+		ds.abandon(d)
 		return fmt.Errorf("engine: reading original: %w", err)
 	}
-	e.log.Error("engine: reading original failed", "doc", d.ID, "err", err)
-	return e.finish(d, outcome{errMsg: "original not found", attempt: d.Attempts}, start)
+	ds.log.Error("engine: reading original failed", "doc", d.ID, "err", err)
+	return ds.finish(d, outcome{errMsg: "original not found", attempt: d.Attempts}, start)
 }
 
 // startAttempt checks that the queue entry is current and counts the
 // attempt durably. It returns nil documents when there is nothing to do.
-func (e *Engine) startAttempt(q record.QueueEntry) (doc *record.Doc, job *record.Job, err error) {
+func (ds *dispatcher) startAttempt(q record.QueueEntry) (doc *record.Doc, job *record.Job, err error) {
 	stale := false
-	err = e.changeDoc(queuedRef(q), func(t *tx) error {
+	err = ds.changeDoc(queuedRef(q), func(t *tx) error {
 		d := t.doc
 		if Status(d.Status).Terminal() || d.QueuedAt != q.At {
 			stale = true
 			return errNoChange
 		}
 		if d.Attempts >= maxAttempts {
-			e.log.Error("engine: document failed repeatedly", "doc", d.ID, "attempts", d.Attempts)
-			return e.end(t, outcome{errMsg: "processing failed repeatedly"}, time.Time{})
+			ds.log.Error("engine: document failed repeatedly", "doc", d.ID, "attempts", d.Attempts)
+			return ds.end(t, outcome{errMsg: "processing failed repeatedly"}, time.Time{})
 		}
 		d.Attempts++
 		t.onCommit(func() {
 			doc, job = d, t.job
-			e.log.Info("document started", "job", d.JobID, "doc", d.ID, "attempt", d.Attempts)
+			ds.log.Info("document started", "job", d.JobID, "doc", d.ID, "attempt", d.Attempts)
 		})
 		return nil
 	})
 	if errors.Is(err, errNoDoc) || (err == nil && stale) {
-		return nil, nil, e.dropStale(q)
+		return nil, nil, ds.dropStale(q)
 	}
 	return doc, job, err
 }
 
 // abandon gives back the attempt of a document interrupted by shutdown.
-func (e *Engine) abandon(d *record.Doc) {
-	e.changeDoc(refOf(d), func(t *tx) error {
+func (ds *dispatcher) abandon(d *record.Doc) {
+	ds.changeDoc(refOf(d), func(t *tx) error {
 		if Status(t.doc.Status).Terminal() || t.doc.Attempts == 0 {
 			return errNoChange
 		}
@@ -236,8 +236,8 @@ func (e *Engine) abandon(d *record.Doc) {
 // dropStale removes a queue entry whose document is gone or done. Such an
 // entry was usually removed (and counted) by a concurrent purge already;
 // the janitor recounts the queue, so the counter is not touched here.
-func (e *Engine) dropStale(q record.QueueEntry) error {
-	b := e.jl.NewBatch()
+func (ds *dispatcher) dropStale(q record.QueueEntry) error {
+	b := ds.jl.NewBatch()
 	deleteQueued(b, q)
 	return b.Commit(false)
 }
@@ -249,7 +249,7 @@ const progressInterval = time.Second
 
 // progressFunc is the callback handed to the Processor. A report that
 // changes only pages_done is stored at most once per progressInterval.
-func (e *Engine) progressFunc(ctx context.Context, d *record.Doc) func(Progress) error {
+func (ds *dispatcher) progressFunc(ctx context.Context, d *record.Doc) func(Progress) error {
 	var last Progress
 	var stored time.Time
 	return func(p Progress) error {
@@ -257,13 +257,13 @@ func (e *Engine) progressFunc(ctx context.Context, d *record.Doc) func(Progress)
 			return err
 		}
 		onlyPages := p.Status == last.Status && p.PageCount == last.PageCount
-		if onlyPages && (p.PagesDone <= last.PagesDone || e.now().Sub(stored) < e.progressEvery) {
+		if onlyPages && (p.PagesDone <= last.PagesDone || ds.now().Sub(stored) < ds.progressEvery) {
 			return nil
 		}
-		if err := e.advance(d, p); err != nil {
+		if err := ds.advance(d, p); err != nil {
 			return err
 		}
-		last, stored = p, e.now()
+		last, stored = p, ds.now()
 		return nil
 	}
 }
@@ -273,12 +273,12 @@ func (e *Engine) progressFunc(ctx context.Context, d *record.Doc) func(Progress)
 // (unsynced when it is the only change: a crash loses a progress figure,
 // never an acknowledged state). A document that does not fit the quota
 // gets a DocError, which aborts processing.
-func (e *Engine) advance(d *record.Doc, p Progress) error {
-	err := e.changeDoc(refOf(d), func(t *tx) error {
+func (ds *dispatcher) advance(d *record.Doc, p Progress) error {
+	err := ds.changeDoc(refOf(d), func(t *tx) error {
 		if Status(t.doc.Status).Terminal() {
 			return errDocGone
 		}
-		return e.progress(t, p)
+		return ds.progress(t, p)
 	})
 	var de *DocError
 	switch {
@@ -302,7 +302,7 @@ func (e *recordError) Unwrap() error { return e.err }
 
 // progress records p on the transition's document: the charge once the
 // page count is known, the state, pages_done.
-func (e *Engine) progress(t *tx, p Progress) error {
+func (ds *dispatcher) progress(t *tx, p Progress) error {
 	d := t.doc
 	changed := false
 	if p.PageCount > 0 && !d.Charged {
@@ -350,12 +350,12 @@ type outcome struct {
 }
 
 // finish records a document's terminal state.
-func (e *Engine) finish(d *record.Doc, o outcome, start time.Time) error {
-	err := e.changeDoc(refOf(d), func(t *tx) error {
+func (ds *dispatcher) finish(d *record.Doc, o outcome, start time.Time) error {
+	err := ds.changeDoc(refOf(d), func(t *tx) error {
 		if Status(t.doc.Status).Terminal() || (o.attempt != 0 && t.doc.Attempts != o.attempt) {
 			return errNoChange
 		}
-		return e.end(t, o, start)
+		return ds.end(t, o, start)
 	})
 	if errors.Is(err, errNoDoc) {
 		return nil // deleted meanwhile
@@ -368,7 +368,7 @@ func (e *Engine) finish(d *record.Doc, o outcome, start time.Time) error {
 // lock, so a concurrent delete cannot be undone by a late rename), or
 // records the failure and refunds; the dequeue and the job's new status
 // commit in the same synced batch.
-func (e *Engine) end(t *tx, o outcome, start time.Time) error {
+func (ds *dispatcher) end(t *tx, o outcome, start time.Time) error {
 	d, j := t.doc, t.job
 	if o.errMsg == "" {
 		pages := o.res.PageCount
@@ -376,7 +376,7 @@ func (e *Engine) end(t *tx, o outcome, start time.Time) error {
 			pages = d.PageCount
 		}
 		if pages <= 0 && !d.Charged {
-			e.log.Error("engine: processor reported no page count", "doc", d.ID)
+			ds.log.Error("engine: processor reported no page count", "doc", d.ID)
 			o.errMsg = UserMessage(errors.New("no page count"))
 		} else if denied, err := t.charge(d, pages); err != nil {
 			return err
@@ -384,7 +384,7 @@ func (e *Engine) end(t *tx, o outcome, start time.Time) error {
 			o.errMsg = denied
 		}
 		if o.errMsg == "" {
-			if err := e.publish(j.ID, d.ID, o); err != nil {
+			if err := ds.publish(j.ID, d.ID, o); err != nil {
 				return fmt.Errorf("publishing output: %w", err)
 			}
 			d.HasOutput, d.OutputBytes, d.HasMasks = true, o.res.OutputBytes, o.masks != ""
@@ -403,12 +403,12 @@ func (e *Engine) end(t *tx, o outcome, start time.Time) error {
 		}
 	}
 	t.onCommit(func() {
-		e.log.Info("document done", "job", j.ID, "doc", d.ID, "status", string(final), "pages", d.PageCount)
+		ds.log.Info("document done", "job", j.ID, "doc", d.ID, "status", string(final), "pages", d.PageCount)
 	})
 	ephemeral := Retention(j.Retention) != Studio
 	if ephemeral {
 		d.HasOriginal = false
-		t.onUnlock(func() { e.removeAfterCommit(j.ID, d.ID+sufOrig) })
+		t.onUnlock(func() { ds.removeAfterCommit(j.ID, d.ID+sufOrig) })
 	}
 	t.dequeue(d)
 	t.started = start
@@ -420,10 +420,10 @@ func (e *Engine) end(t *tx, o outcome, start time.Time) error {
 // output, and the masks and report when given) its files. It may be
 // repeated: a transition retried after a lost race (a shared store)
 // publishes again.
-func (e *Engine) publish(jobID, docID string, o outcome) error {
+func (ds *dispatcher) publish(jobID, docID string, o outcome) error {
 	ctx, cancel := context.WithTimeout(context.Background(), fileOpTimeout)
 	defer cancel()
-	return e.files.place(ctx, jobID, o.placements(docID)...)
+	return ds.files.place(ctx, jobID, o.placements(docID)...)
 }
 
 // placements are the files a successful outcome publishes.
@@ -442,9 +442,9 @@ func (o outcome) placements(docID string) []placement {
 // before the transition that publishes them, so a long upload to a blob
 // store holds no account lock. A document whose attempt moved on (its
 // lease went to another node) stages nothing.
-func (e *Engine) stage(ctx context.Context, d *record.Doc, o outcome) error {
-	err := e.files.stage(ctx, d.JobID, func() error {
-		cur, err := e.jl.Doc(d.ID)
+func (ds *dispatcher) stage(ctx context.Context, d *record.Doc, o outcome) error {
+	err := ds.files.stage(ctx, d.JobID, func() error {
+		cur, err := ds.jl.Doc(d.ID)
 		if err != nil || cur.Attempts != o.attempt || Status(cur.Status).Terminal() {
 			return errNotStaged
 		}

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"errors"
-	"sync"
 	"time"
 
 	"github.com/redactd/redactd/engine/failpoint"
@@ -27,127 +26,80 @@ const dispatchPoll = 5 * time.Second
 // outcome (say a full disk) before it is tried again.
 const retryDelay = 2 * time.Second
 
-// scheduler is the dispatch state: which documents are in flight, the
-// worker slots (cfg.MaxConcurrentJobs), and the wake-up channel.
-type scheduler struct {
-	mu       sync.Mutex
-	inflight map[string]*running // by document id
-	notify   chan struct{}
-	slots    chan struct{}
-	wg       sync.WaitGroup // workers
-}
-
-type running struct {
-	docID, jobID string
-	cancel       context.CancelFunc
-	done         chan struct{}
-}
-
-func (s *scheduler) init(n int) {
-	s.inflight = map[string]*running{}
-	s.notify = make(chan struct{}, 1)
-	s.slots = make(chan struct{}, n)
-}
-
-func (s *scheduler) isInflight(docID string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.inflight[docID] != nil
-}
-
-// cancelJob cancels the job's workers and returns channels closed when
-// each has finished.
-func (s *scheduler) cancelJob(jobID string) []chan struct{} {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []chan struct{}
-	for _, r := range s.inflight {
-		if r.jobID == jobID {
-			r.cancel()
-			out = append(out, r.done)
-		}
-	}
-	return out
-}
-
-func (s *scheduler) inflightCount() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.inflight)
-}
-
-// wake tells the dispatcher that the queue has new entries.
-func (e *Engine) wake() {
-	select {
-	case e.sched.notify <- struct{}{}:
-	default:
-	}
+// dispatcher is the scheduler with its attempts: the dispatch loops over
+// the local queue or the shared queue's leases (this file) and one
+// attempt at a document, each step a transition (attempt.go). The
+// in-flight set it fills (scheduler) is core's, since a delete and a
+// review apply use it too.
+type dispatcher struct {
+	*core
+	rev *Reviews // a studio document's words are stored as it finishes
 }
 
 // dispatch starts workers for queued documents, from the local queue or
 // from the shared queue's leases.
-func (e *Engine) dispatch() {
-	defer e.bg.Done()
-	if e.leasedQ != nil {
-		e.dispatchLeases()
+func (ds *dispatcher) run() {
+	defer ds.bg.Done()
+	if ds.leasedQ != nil {
+		ds.dispatchLeases()
 		return
 	}
 	tick := time.NewTicker(dispatchPoll)
 	defer tick.Stop()
 	for {
 		select {
-		case e.sched.slots <- struct{}{}:
-		case <-e.stop:
+		case ds.sched.slots <- struct{}{}:
+		case <-ds.stop:
 			return
 		}
 		var q record.QueueEntry
 		for {
-			next, ok, err := e.localQ.NextQueued(e.sched.isInflight)
+			next, ok, err := ds.localQ.NextQueued(ds.sched.isInflight)
 			if err != nil && !errors.Is(err, record.ErrClosed) {
-				e.log.Error("engine: reading the queue failed", "err", err)
+				ds.log.Error("engine: reading the queue failed", "err", err)
 			}
 			if ok {
 				q = next
 				break
 			}
 			select {
-			case <-e.sched.notify:
+			case <-ds.sched.notify:
 			case <-tick.C:
-			case <-e.stop:
-				<-e.sched.slots
+			case <-ds.stop:
+				<-ds.sched.slots
 				return
 			}
 		}
-		e.start(workItem{q: q})
+		ds.start(workItem{q: q})
 	}
 }
 
 // dispatchLeases takes a worker slot, then a lease from the shared
 // queue (blocking until another node or this one enqueues), and starts a
 // worker for it.
-func (e *Engine) dispatchLeases() {
-	ctx, cancel := context.WithCancel(e.base)
+func (ds *dispatcher) dispatchLeases() {
+	ctx, cancel := context.WithCancel(ds.base)
 	defer cancel()
 	go func() {
 		select {
-		case <-e.stop:
+		case <-ds.stop:
 			cancel()
 		case <-ctx.Done():
 		}
 	}()
 	for {
 		select {
-		case e.sched.slots <- struct{}{}:
+		case ds.sched.slots <- struct{}{}:
 		case <-ctx.Done():
 			return
 		}
-		l, err := e.leasedQ.Lease(ctx)
+		l, err := ds.leasedQ.Lease(ctx)
 		if err != nil {
-			<-e.sched.slots
+			<-ds.sched.slots
 			if ctx.Err() != nil {
 				return
 			}
-			e.log.Error("engine: leasing from the queue failed", "err", err)
+			ds.log.Error("engine: leasing from the queue failed", "err", err)
 			select {
 			case <-time.After(retryDelay):
 			case <-ctx.Done():
@@ -156,19 +108,19 @@ func (e *Engine) dispatchLeases() {
 			continue
 		}
 		if l.Exhausted() {
-			e.exhausted(l)
-			<-e.sched.slots
+			ds.exhausted(l)
+			<-ds.sched.slots
 			continue
 		}
-		if e.sched.isInflight(l.Entry().DocID) {
+		if ds.sched.isInflight(l.Entry().DocID) {
 			// A second delivery of a document this node is working on
 			// (the queue delivers at least once): the running attempt
 			// settles it.
-			e.settleLease(l, true)
-			<-e.sched.slots
+			ds.settleLease(l, true)
+			<-ds.sched.slots
 			continue
 		}
-		e.start(workItem{q: l.Entry(), lease: l})
+		ds.start(workItem{q: l.Entry(), lease: l})
 	}
 }
 
@@ -180,25 +132,25 @@ type workItem struct {
 }
 
 // start runs a worker for w in the slot the dispatcher took.
-func (e *Engine) start(w workItem) {
-	ctx, cancel := context.WithCancel(e.base)
+func (ds *dispatcher) start(w workItem) {
+	ctx, cancel := context.WithCancel(ds.base)
 	r := &running{docID: w.q.DocID, jobID: w.q.JobID, cancel: cancel, done: make(chan struct{})}
-	e.sched.mu.Lock()
-	e.sched.inflight[w.q.DocID] = r
-	e.sched.mu.Unlock()
-	e.updateQueueGauge()
-	e.sched.wg.Add(1)
-	go e.work(ctx, w, r)
+	ds.sched.mu.Lock()
+	ds.sched.inflight[w.q.DocID] = r
+	ds.sched.mu.Unlock()
+	ds.updateQueueGauge()
+	ds.sched.wg.Add(1)
+	go ds.work(ctx, w, r)
 }
 
-func (e *Engine) work(ctx context.Context, w workItem, r *running) {
-	defer e.sched.wg.Done()
+func (ds *dispatcher) work(ctx context.Context, w workItem, r *running) {
+	defer ds.sched.wg.Done()
 	retry := false
-	stopExtend := e.keepLease(ctx, w.lease, r.cancel)
+	stopExtend := ds.keepLease(ctx, w.lease, r.cancel)
 	defer func() {
 		stopExtend()
 		if w.lease != nil {
-			e.settleLease(w.lease, retry)
+			ds.settleLease(w.lease, retry)
 			retry = false // the queue waits before delivering it again
 		}
 		if retry {
@@ -210,19 +162,19 @@ func (e *Engine) work(ctx context.Context, w workItem, r *running) {
 			}
 		}
 		r.cancel()
-		e.sched.mu.Lock()
-		delete(e.sched.inflight, w.q.DocID)
-		e.sched.mu.Unlock()
+		ds.sched.mu.Lock()
+		delete(ds.sched.inflight, w.q.DocID)
+		ds.sched.mu.Unlock()
 		close(r.done)
-		<-e.sched.slots
-		e.updateQueueGauge()
+		<-ds.sched.slots
+		ds.updateQueueGauge()
 		if retry {
-			e.wake()
+			ds.sched.wake()
 		}
 	}()
-	if err := e.process(ctx, w.q); err != nil {
-		if e.base.Err() == nil && !errors.Is(err, record.ErrClosed) {
-			e.log.Error("engine: document will be retried", "doc", w.q.DocID, "err", err)
+	if err := ds.process(ctx, w.q); err != nil {
+		if ds.base.Err() == nil && !errors.Is(err, record.ErrClosed) {
+			ds.log.Error("engine: document will be retried", "doc", w.q.DocID, "err", err)
 			retry = true
 		}
 	}
@@ -238,7 +190,7 @@ const settleTimeout = 10 * time.Second
 // abort, so it stops spending the node on another node's work; its
 // outcome, should it get that far, is fenced by the attempt count
 // (finish). A nil lease (local queue) needs nothing.
-func (e *Engine) keepLease(ctx context.Context, l record.Lease, abort func()) (stop func()) {
+func (ds *dispatcher) keepLease(ctx context.Context, l record.Lease, abort func()) (stop func()) {
 	if l == nil {
 		return func() {}
 	}
@@ -246,7 +198,7 @@ func (e *Engine) keepLease(ctx context.Context, l record.Lease, abort func()) (s
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		tick := time.NewTicker(e.leasedQ.ExtendEvery())
+		tick := time.NewTicker(ds.leasedQ.ExtendEvery())
 		defer tick.Stop()
 		for {
 			select {
@@ -255,11 +207,11 @@ func (e *Engine) keepLease(ctx context.Context, l record.Lease, abort func()) (s
 				switch {
 				case err == nil || ctx.Err() != nil:
 				case errors.Is(err, store.ErrStaleLease):
-					e.log.Warn("engine: lost a document's lease to another node; stopping", "doc", l.Entry().DocID)
+					ds.log.Warn("engine: lost a document's lease to another node; stopping", "doc", l.Entry().DocID)
 					abort()
 					return
 				default:
-					e.log.Warn("engine: extending a lease failed", "doc", l.Entry().DocID, "err", err)
+					ds.log.Warn("engine: extending a lease failed", "doc", l.Entry().DocID, "err", err)
 				}
 			case <-ctx.Done():
 				return
@@ -273,40 +225,40 @@ func (e *Engine) keepLease(ctx context.Context, l record.Lease, abort func()) (s
 // Ack when the document is done with (terminal, deleted or stale), Nack
 // when it must be tried again (a failure to record the outcome, or a
 // shutdown that gave the attempt back, so another node takes it now).
-func (e *Engine) settleLease(l record.Lease, retry bool) {
+func (ds *dispatcher) settleLease(l record.Lease, retry bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), settleTimeout)
 	defer cancel()
 	var err error
 	switch {
 	case retry:
 		err = l.Nack(ctx, retryDelay)
-	case e.base.Err() != nil:
+	case ds.base.Err() != nil:
 		err = l.Nack(ctx, 0)
 	default:
 		failpoint.Hit("before-ack")
 		err = l.Ack(ctx)
 	}
 	if err != nil {
-		e.log.Warn("engine: settling a lease failed", "doc", l.Entry().DocID, "err", err)
+		ds.log.Warn("engine: settling a lease failed", "doc", l.Entry().DocID, "err", err)
 	}
 }
 
 // exhausted ends a document whose queue entry was delivered more often
 // than the queue allows (each delivery died with its node), then removes
 // the entry.
-func (e *Engine) exhausted(l record.Lease) {
+func (ds *dispatcher) exhausted(l record.Lease) {
 	q := l.Entry()
-	e.log.Error("engine: document failed repeatedly", "doc", q.DocID, "deliveries", l.Attempt())
-	err := e.changeDoc(queuedRef(q), func(t *tx) error {
+	ds.log.Error("engine: document failed repeatedly", "doc", q.DocID, "deliveries", l.Attempt())
+	err := ds.changeDoc(queuedRef(q), func(t *tx) error {
 		if Status(t.doc.Status).Terminal() {
 			return errNoChange
 		}
-		return e.end(t, outcome{errMsg: "processing failed repeatedly"}, time.Time{})
+		return ds.end(t, outcome{errMsg: "processing failed repeatedly"}, time.Time{})
 	})
 	if err != nil && !errors.Is(err, errNoDoc) {
-		e.log.Error("engine: failing an exhausted document failed", "doc", q.DocID, "err", err)
-		e.settleLease(l, true)
+		ds.log.Error("engine: failing an exhausted document failed", "doc", q.DocID, "err", err)
+		ds.settleLease(l, true)
 		return
 	}
-	e.settleLease(l, false)
+	ds.settleLease(l, false)
 }

@@ -25,9 +25,10 @@ import (
 // the HTTP layer uses besides Service: Reviewer.
 type Engine struct {
 	*core
-	rev *Reviews
-	jan *janitor
-	wh  *Webhooks
+	rev  *Reviews
+	jan  *janitor
+	wh   *Webhooks
+	disp *dispatcher
 }
 
 // Reviewer is the review side of the job service (studio jobs): the
@@ -100,6 +101,7 @@ func open(cfg Settings, proc Processor, log *slog.Logger, h hooks) (*Engine, err
 	e.rev = &Reviews{e.core}
 	e.jan = &janitor{core: e.core, rev: e.rev}
 	e.wh = &Webhooks{core: e.core}
+	e.disp = &dispatcher{core: e.core, rev: e.rev}
 	m, err := NewMetrics(cfg.Registerer)
 	if err != nil {
 		return nil, fmt.Errorf("engine: metrics: %w", err)
@@ -155,7 +157,7 @@ func open(cfg Settings, proc Processor, log *slog.Logger, h hooks) (*Engine, err
 	e.sched.init(cfg.MaxConcurrentJobs)
 	if proc != nil {
 		e.bg.Add(2)
-		go e.dispatch()
+		go e.disp.run()
 		go e.jan.run()
 	}
 	return e, nil

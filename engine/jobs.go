@@ -270,7 +270,7 @@ func (e *Engine) CreateJob(ctx context.Context, acct *Account, req CreateJobRequ
 		}
 		return e.view(j) // a concurrent request with the same key won
 	}
-	e.wake()
+	e.sched.wake()
 	e.log.Info("job created", "job", jobID, "account", acct.ID, "documents", len(docs), "retention", string(ret))
 	return e.view(j)
 }

@@ -32,7 +32,7 @@ func TestProgressPagesDone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	report := v.e.progressFunc(context.Background(), d)
+	report := v.e.disp.progressFunc(context.Background(), d)
 	send := func(p Progress) {
 		t.Helper()
 		if err := report(p); err != nil {

@@ -308,7 +308,7 @@ func (e *Engine) Commit(ctx context.Context, acct *Account, jobID string) (*Job,
 	if released+failed > 0 {
 		e.updateQueueGauge()
 		if released > 0 {
-			e.wake()
+			e.sched.wake()
 		}
 		e.log.Info("upload committed", "job", jobID, "released", released, "failed", failed)
 	}
