@@ -49,7 +49,6 @@ type core struct {
 	idem    keyedMutex     // serializes creation per (account, idempotency key)
 
 	closing   atomic.Bool
-	secret    []byte          // signs upload URLs; DATA/upload-secret (loadUploadSecret)
 	auditKey  []byte          // keys review audit logs; DATA/audit-key (loadAuditKey)
 	base      context.Context // canceled by Close: workers stop
 	cancel    context.CancelFunc

@@ -25,6 +25,9 @@ import (
 // the HTTP layer uses besides Service: Reviewer.
 type Engine struct {
 	*core
+	// Engine serves Service's upload calls (PutUpload, CheckUploadToken,
+	// Commit) through the embedded Uploads.
+	*Uploads
 	rev  *Reviews
 	jan  *janitor
 	wh   *Webhooks
@@ -98,6 +101,7 @@ func open(cfg Settings, proc Processor, log *slog.Logger, h hooks) (*Engine, err
 		quota:         quota{freePages: cfg.FreePages, standardPages: cfg.StandardPages, maxPagesDoc: cfg.MaxPagesPerDoc},
 		stop:          make(chan struct{}),
 	}}
+	e.Uploads = &Uploads{core: e.core}
 	e.rev = &Reviews{e.core}
 	e.jan = &janitor{core: e.core, rev: e.rev}
 	e.wh = &Webhooks{core: e.core}
@@ -141,7 +145,7 @@ func open(cfg Settings, proc Processor, log *slog.Logger, h hooks) (*Engine, err
 	host, _ := os.Hostname()
 	e.node = host + "-" + newID()[:8]
 	e.leasedQ, _ = jl.(record.LeasedQueue)
-	if e.secret, err = e.loadUploadSecret(exposed); err != nil {
+	if e.secret, err = e.Uploads.loadUploadSecret(exposed); err != nil {
 		jl.Close()
 		return nil, fmt.Errorf("engine: upload secret: %w", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/redactd/redactd/engine/contract"
+	"github.com/redactd/redactd/engine/imagein"
 	"github.com/redactd/redactd/engine/record"
 )
 
@@ -438,3 +439,53 @@ type namedFile struct {
 }
 
 func (f *namedFile) FileName() string { return f.name }
+
+// InitJob reserves a direct-upload job (PDFs only). See Engine.
+func (e *Engine) InitJob(ctx context.Context, acct *Account, req InitJobRequest) (*Reservation, error) {
+	if acct == nil {
+		return nil, ErrUnauthorized
+	}
+	if e.closing.Load() {
+		return nil, errorf(ErrUnavailable, "", "shutting down")
+	}
+	lim := e.limits()
+	if err := contract.CheckFileCount(len(req.Files), lim); err != nil {
+		return nil, fieldError(err)
+	}
+	fpReq := initRequestFP{Kind: nsInit, Options: req.Options, Retention: req.Retention, Callback: req.CallbackURL}
+	if err := e.wh.checkCallback(ctx, req.CallbackURL); err != nil {
+		return nil, err
+	}
+	docs := make([]*record.Doc, len(req.Files))
+	for i, f := range req.Files {
+		name := contract.CleanFileName(f.FileName)
+		if err := contract.CheckInitFile(i, f.ContentType, f.SizeBytes, lim); err != nil {
+			return nil, fieldError(err)
+		}
+		docs[i] = &record.Doc{Index: i, FileName: name, Kind: imagein.KindPDF.String(), SizeBytes: f.SizeBytes}
+		fpReq.Files = append(fpReq.Files, initFP{Name: f.FileName, ContentType: f.ContentType, Size: f.SizeBytes})
+	}
+	ad, err := e.admit(acct, nsInit, req.Retention, req.Options, req.IdempotencyKey, fpReq)
+	if err != nil {
+		return nil, err
+	}
+	defer ad.unlock()
+	if ad.replay != nil {
+		return e.Uploads.reservation(ad.replay)
+	}
+	ret, opts, fp := ad.retention, ad.options, ad.fp
+	jobID := newID()
+	if err := e.files.newJob(jobID); err != nil {
+		return nil, storageError(err)
+	}
+	j, err := e.recordJob(ctx, acct.ID, jobID, nsInit, req.IdempotencyKey, fp, ret, opts, docs, true, req.CallbackURL)
+	if err != nil || j.ID != jobID {
+		e.files.removeJob(context.WithoutCancel(ctx), jobID, nil) // nothing uploaded yet
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		e.log.Info("upload reserved", "job", jobID, "account", acct.ID, "documents", len(docs))
+	}
+	return e.Uploads.reservation(j)
+}

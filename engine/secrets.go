@@ -27,19 +27,19 @@ const uploadSecretFile = "upload-secret"
 //
 // A cluster node shares one secret with every node through its store, so
 // that any node accepts the upload URLs any other issued.
-func (e *Engine) loadUploadSecret(exposed bool) ([]byte, error) {
-	if shared, ok := e.jl.(record.SecretKeeper); ok {
+func (up *Uploads) loadUploadSecret(exposed bool) ([]byte, error) {
+	if shared, ok := up.jl.(record.SecretKeeper); ok {
 		candidate := make([]byte, 32)
 		if _, err := rand.Read(candidate); err != nil {
 			return nil, err
 		}
 		return shared.SharedSecret(candidate)
 	}
-	path := filepath.Join(e.cfg.Data, uploadSecretFile)
+	path := filepath.Join(up.cfg.Data, uploadSecretFile)
 	b, err := os.ReadFile(path)
 	switch {
 	case err == nil && len(b) == 32:
-		return e.dropLegacySecret(b)
+		return up.dropLegacySecret(b)
 	case err == nil:
 		return nil, fmt.Errorf("%s: %d bytes, want 32", path, len(b))
 	case !errors.Is(err, fs.ErrNotExist):
@@ -47,33 +47,33 @@ func (e *Engine) loadUploadSecret(exposed bool) ([]byte, error) {
 	}
 	var secret []byte
 	var ok bool
-	if ls, legacy := e.jl.(record.LegacySecrets); legacy {
+	if ls, legacy := up.jl.(record.LegacySecrets); legacy {
 		if secret, ok, err = ls.LegacyUploadSecret(); err != nil {
 			return nil, err
 		}
 	}
 	if !ok || exposed {
 		if ok {
-			e.log.Warn("upload secret replaced: the job log holding it was readable by other users; upload URLs issued before this start no longer work")
+			up.log.Warn("upload secret replaced: the job log holding it was readable by other users; upload URLs issued before this start no longer work")
 		}
 		secret = make([]byte, 32)
 		if _, err := rand.Read(secret); err != nil {
 			return nil, err
 		}
 	}
-	if err := writeSecret(e.cfg.Data, uploadSecretFile, secret); err != nil {
+	if err := writeSecret(up.cfg.Data, uploadSecretFile, secret); err != nil {
 		return nil, fmt.Errorf("write %s: %w", path, err)
 	}
 	if ok {
-		e.log.Info("upload secret moved out of the job log", "file", path)
+		up.log.Info("upload secret moved out of the job log", "file", path)
 	}
-	return e.dropLegacySecret(secret)
+	return up.dropLegacySecret(secret)
 }
 
 // dropLegacySecret removes a legacy secret from the job log once its file
 // exists (also when a crash came between the two).
-func (e *Engine) dropLegacySecret(secret []byte) ([]byte, error) {
-	ls, legacy := e.jl.(record.LegacySecrets)
+func (up *Uploads) dropLegacySecret(secret []byte) ([]byte, error) {
+	ls, legacy := up.jl.(record.LegacySecrets)
 	if !legacy {
 		return secret, nil
 	}

@@ -19,31 +19,42 @@ import (
 	"github.com/redactd/redactd/engine/record"
 )
 
+// Uploads is the direct upload: the signed upload URLs of reserved
+// documents, the PUT of a document's bytes and the commit that releases
+// what has landed. InitJob, which reserves the documents, is job creation
+// and stays with CreateJob; it asks Uploads for the tokens
+// (reservation). Engine embeds Uploads, so Service's upload calls are
+// these.
+type Uploads struct {
+	*core
+	secret []byte // signs upload URLs; DATA/upload-secret (loadUploadSecret)
+}
+
 // Upload tokens are base64url(expiry unix seconds, 8 bytes BE || MAC),
 // MAC = HMAC-SHA256(secret, "redactd-upload-v1\x00" docID "\x00" expiry).
 // A token is bound to one document and cannot be extended.
 
-func (e *Engine) uploadMAC(docID string, exp int64) []byte {
-	m := hmac.New(sha256.New, e.secret)
+func (up *Uploads) uploadMAC(docID string, exp int64) []byte {
+	m := hmac.New(sha256.New, up.secret)
 	m.Write([]byte("redactd-upload-v1\x00" + docID + "\x00" + strconv.FormatInt(exp, 10)))
 	return m.Sum(nil)
 }
 
-func (e *Engine) uploadToken(docID string, exp time.Time) string {
+func (up *Uploads) uploadToken(docID string, exp time.Time) string {
 	b := binary.BigEndian.AppendUint64(nil, uint64(exp.Unix()))
-	return base64.RawURLEncoding.EncodeToString(append(b, e.uploadMAC(docID, exp.Unix())...))
+	return base64.RawURLEncoding.EncodeToString(append(b, up.uploadMAC(docID, exp.Unix())...))
 }
 
 // CheckUploadToken implements Service.
-func (e *Engine) CheckUploadToken(docID, token string) error {
+func (up *Uploads) CheckUploadToken(docID, token string) error {
 	if !validID(docID) {
 		return ErrNotFound
 	}
-	exp, ok := e.checkToken(docID, token)
+	exp, ok := up.checkToken(docID, token)
 	if !ok {
 		return errorf(ErrUnauthorized, "", "invalid upload token")
 	}
-	if !e.now().Before(exp) {
+	if !up.now().Before(exp) {
 		return errorf(ErrUnauthorized, "", "upload URL expired")
 	}
 	return nil
@@ -51,13 +62,13 @@ func (e *Engine) CheckUploadToken(docID, token string) error {
 
 // checkToken verifies a token for docID in constant time and returns its
 // expiry.
-func (e *Engine) checkToken(docID, token string) (time.Time, bool) {
+func (up *Uploads) checkToken(docID, token string) (time.Time, bool) {
 	raw, err := base64.RawURLEncoding.DecodeString(token)
 	if err != nil || len(raw) != 8+sha256.Size {
 		return time.Time{}, false
 	}
 	exp := int64(binary.BigEndian.Uint64(raw))
-	if !hmac.Equal(raw[8:], e.uploadMAC(docID, exp)) {
+	if !hmac.Equal(raw[8:], up.uploadMAC(docID, exp)) {
 		return time.Time{}, false
 	}
 	return time.Unix(exp, 0), true
@@ -77,69 +88,19 @@ type initRequestFP struct {
 	Callback  string    `json:"callback,omitempty"` // see requestFP
 }
 
-// InitJob reserves a direct-upload job (PDFs only). See Engine.
-func (e *Engine) InitJob(ctx context.Context, acct *Account, req InitJobRequest) (*Reservation, error) {
-	if acct == nil {
-		return nil, ErrUnauthorized
-	}
-	if e.closing.Load() {
-		return nil, errorf(ErrUnavailable, "", "shutting down")
-	}
-	lim := e.limits()
-	if err := contract.CheckFileCount(len(req.Files), lim); err != nil {
-		return nil, fieldError(err)
-	}
-	fpReq := initRequestFP{Kind: nsInit, Options: req.Options, Retention: req.Retention, Callback: req.CallbackURL}
-	if err := e.wh.checkCallback(ctx, req.CallbackURL); err != nil {
-		return nil, err
-	}
-	docs := make([]*record.Doc, len(req.Files))
-	for i, f := range req.Files {
-		name := contract.CleanFileName(f.FileName)
-		if err := contract.CheckInitFile(i, f.ContentType, f.SizeBytes, lim); err != nil {
-			return nil, fieldError(err)
-		}
-		docs[i] = &record.Doc{Index: i, FileName: name, Kind: imagein.KindPDF.String(), SizeBytes: f.SizeBytes}
-		fpReq.Files = append(fpReq.Files, initFP{Name: f.FileName, ContentType: f.ContentType, Size: f.SizeBytes})
-	}
-	ad, err := e.admit(acct, nsInit, req.Retention, req.Options, req.IdempotencyKey, fpReq)
-	if err != nil {
-		return nil, err
-	}
-	defer ad.unlock()
-	if ad.replay != nil {
-		return e.reservation(ad.replay)
-	}
-	ret, opts, fp := ad.retention, ad.options, ad.fp
-	jobID := newID()
-	if err := e.files.newJob(jobID); err != nil {
-		return nil, storageError(err)
-	}
-	j, err := e.recordJob(ctx, acct.ID, jobID, nsInit, req.IdempotencyKey, fp, ret, opts, docs, true, req.CallbackURL)
-	if err != nil || j.ID != jobID {
-		e.files.removeJob(context.WithoutCancel(ctx), jobID, nil) // nothing uploaded yet
-		if err != nil {
-			return nil, err
-		}
-	} else {
-		e.log.Info("upload reserved", "job", jobID, "account", acct.ID, "documents", len(docs))
-	}
-	return e.reservation(j)
-}
-
 // reservation rebuilds the answer to InitJob; tokens are deterministic, so
 // a replayed init gets the same URLs.
-func (e *Engine) reservation(j *record.Job) (*Reservation, error) {
-	docs, err := e.jl.JobDocs(j)
+func (up *Uploads) reservation(j *record.Job) (*Reservation, error) {
+	docs, err := up.jl.JobDocs(j)
 	if err != nil {
-		return nil, e.logErr("init job", err)
+		return nil, up.logErr("init job", err)
 	}
 	r := &Reservation{JobID: j.ID}
 	exp := time.Unix(j.UploadExpires.Unix(), 0)
 	for _, d := range docs {
 		r.Uploads = append(r.Uploads, ReservedUpload{
 			DocumentID: d.ID, FileName: d.FileName,
-			Token: e.uploadToken(d.ID, exp), Expires: exp,
+			Token: up.uploadToken(d.ID, exp), Expires: exp,
 		})
 	}
 	return r, nil
@@ -148,11 +109,11 @@ func (e *Engine) reservation(j *record.Job) (*Reservation, error) {
 var errCommitted = errorf(ErrConflict, "", "upload already committed")
 
 // PutUpload stores the bytes of a reserved document. See Engine.
-func (e *Engine) PutUpload(ctx context.Context, docID, token, contentType string, size int64, body io.Reader) error {
-	if err := e.CheckUploadToken(docID, token); err != nil {
+func (up *Uploads) PutUpload(ctx context.Context, docID, token, contentType string, size int64, body io.Reader) error {
+	if err := up.CheckUploadToken(docID, token); err != nil {
 		return err
 	}
-	d, err := e.uploadable(docID)
+	d, err := up.uploadable(docID)
 	if err != nil {
 		return err
 	}
@@ -162,32 +123,32 @@ func (e *Engine) PutUpload(ctx context.Context, docID, token, contentType string
 	if size >= 0 && size != d.SizeBytes {
 		return errorf(ErrInvalid, "", "size mismatch: reserved %d bytes, got %d", d.SizeBytes, size)
 	}
-	dir, err := e.files.workDir(d.JobID)
+	dir, err := up.files.workDir(d.JobID)
 	if err != nil {
 		return storageError(err)
 	}
-	tmp, sum, err := e.receive(dir, d.SizeBytes, body)
+	tmp, sum, err := up.receive(dir, d.SizeBytes, body)
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp) // no-op once renamed
-	if err := e.stageUpload(ctx, d, tmp); err != nil {
+	if err := up.stageUpload(ctx, d, tmp); err != nil {
 		return err
 	}
 
-	err = e.changeDoc(refOf(d), func(t *tx) error {
+	err = up.changeDoc(refOf(d), func(t *tx) error {
 		d := t.doc
 		if d.Released || d.Status != string(StatusUploaded) {
 			return errCommitted
 		}
-		if err := e.files.place(ctx, d.JobID, placement{tmp, d.ID + sufOrig}); err != nil {
+		if err := up.files.place(ctx, d.JobID, placement{tmp, d.ID + sufOrig}); err != nil {
 			return storageError(err)
 		}
 		note := "upload received"
 		if d.HasOriginal {
 			note = "upload replaced"
 		}
-		d.HasOriginal, d.SHA256, d.UpdatedAt = true, sum, e.now()
+		d.HasOriginal, d.SHA256, d.UpdatedAt = true, sum, up.now()
 		t.event(d, StatusUploaded, StatusUploaded, note)
 		return nil
 	})
@@ -195,21 +156,21 @@ func (e *Engine) PutUpload(ctx context.Context, docID, token, contentType string
 		return ErrNotFound
 	}
 	if err != nil {
-		return e.apiErr("upload", err)
+		return up.apiErr("upload", err)
 	}
-	e.log.Info("upload received", "job", d.JobID, "doc", d.ID)
+	up.log.Info("upload received", "job", d.JobID, "doc", d.ID)
 	return nil
 }
 
 // uploadable reads a reserved document that may still take a PUT:
 // ErrNotFound when it is gone, errCommitted once its job was committed.
-func (e *Engine) uploadable(docID string) (*record.Doc, error) {
-	d, err := e.jl.Doc(docID)
+func (up *Uploads) uploadable(docID string) (*record.Doc, error) {
+	d, err := up.jl.Doc(docID)
 	if record.IsNotFound(err) {
 		return nil, ErrNotFound
 	}
 	if err != nil {
-		return nil, e.logErr("upload", err)
+		return nil, up.logErr("upload", err)
 	}
 	if d.Released || d.Status != string(StatusUploaded) {
 		return nil, errCommitted
@@ -224,22 +185,22 @@ func (e *Engine) uploadable(docID string) (*record.Doc, error) {
 // a PUT that arrives after its commit stores nothing; one that races the
 // commit on another node is caught before processing, by the original's
 // SHA-256 (checkOriginal).
-func (e *Engine) stageUpload(ctx context.Context, d *record.Doc, tmp string) error {
-	err := e.files.stage(ctx, d.JobID, func() error {
-		_, err := e.uploadable(d.ID)
+func (up *Uploads) stageUpload(ctx context.Context, d *record.Doc, tmp string) error {
+	err := up.files.stage(ctx, d.JobID, func() error {
+		_, err := up.uploadable(d.ID)
 		return err
 	}, placement{tmp, d.ID + sufOrig})
 	if err == nil || errors.Is(err, ErrNotFound) || errors.Is(err, errCommitted) {
 		return err
 	}
-	e.log.Error("engine: storing upload failed", "doc", d.ID, "err", err)
+	up.log.Error("engine: storing upload failed", "doc", d.ID, "err", err)
 	return storageError(err)
 }
 
 // receive streams body (exactly want bytes of PDF) into a synced temporary
 // file in dir and returns its path and SHA-256.
-func (e *Engine) receive(dir string, want int64, body io.Reader) (string, string, error) {
-	f, err := e.files.newDurable(dir)
+func (up *Uploads) receive(dir string, want int64, body io.Reader) (string, string, error) {
+	f, err := up.files.newDurable(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", "", ErrNotFound // the job was deleted meanwhile
 	}
@@ -286,15 +247,15 @@ func (e *Engine) receive(dir string, want int64, body io.Reader) (string, string
 
 // Commit releases a direct-upload job. See Engine for the rules; calling
 // it again is safe and returns the job's current state.
-func (e *Engine) Commit(ctx context.Context, acct *Account, jobID string) (*Job, error) {
-	if _, err := e.ownedJob(acct, jobID); err != nil {
+func (up *Uploads) Commit(ctx context.Context, acct *Account, jobID string) (*Job, error) {
+	if _, err := up.ownedJob(acct, jobID); err != nil {
 		return nil, err
 	}
 	var view *Job
 	released, failed := 0, 0
-	err := e.changeJob(acct.ID, jobID, func(t *tx) error {
+	err := up.changeJob(acct.ID, jobID, func(t *tx) error {
 		var changed bool
-		released, failed, changed = e.release(t)
+		released, failed, changed = up.release(t)
 		if !changed {
 			view = jobView(t.job, t.docs)
 			return errNoChange
@@ -303,14 +264,14 @@ func (e *Engine) Commit(ctx context.Context, acct *Account, jobID string) (*Job,
 		return nil
 	})
 	if err != nil {
-		return nil, e.apiErr("commit", err)
+		return nil, up.apiErr("commit", err)
 	}
 	if released+failed > 0 {
-		e.updateQueueGauge()
+		up.updateQueueGauge()
 		if released > 0 {
-			e.sched.wake()
+			up.sched.wake()
 		}
-		e.log.Info("upload committed", "job", jobID, "released", released, "failed", failed)
+		up.log.Info("upload committed", "job", jobID, "released", released, "failed", failed)
 	}
 	return view, nil
 }
@@ -318,7 +279,7 @@ func (e *Engine) Commit(ctx context.Context, acct *Account, jobID string) (*Job,
 // release is Commit's transition: uploaded documents are queued, those
 // whose upload can no longer come go to error, and once nothing is left
 // to upload the upload deadline is dropped.
-func (e *Engine) release(t *tx) (released, failed int, changed bool) {
+func (up *Uploads) release(t *tx) (released, failed int, changed bool) {
 	j, docs := t.job, t.docs
 	landed := false
 	var pending []*record.Doc
@@ -333,7 +294,7 @@ func (e *Engine) release(t *tx) (released, failed int, changed bool) {
 	if len(pending) == 0 {
 		return 0, 0, false
 	}
-	now := e.now()
+	now := up.now()
 	expired := !now.Before(j.UploadExpires)
 	for _, d := range pending {
 		switch {
