@@ -25,27 +25,27 @@ const (
 
 // Authenticate maps an X-API-Key value to its account. Unknown, malformed
 // and revoked keys give ErrUnauthorized.
-func (e *Engine) Authenticate(ctx context.Context, apiKey string) (*Account, error) {
+func (api *API) Authenticate(ctx context.Context, apiKey string) (*Account, error) {
 	if len(apiKey) != keyLen || !strings.HasPrefix(apiKey, keyPrefix) {
 		return nil, ErrUnauthorized
 	}
 	sum := sha256.Sum256([]byte(apiKey))
-	k, err := e.jl.KeyByHash(sum[:])
+	k, err := api.jl.KeyByHash(sum[:])
 	if record.IsNotFound(err) {
 		return nil, ErrUnauthorized
 	}
 	if err != nil {
-		return nil, e.logErr("authenticate", err)
+		return nil, api.logErr("authenticate", err)
 	}
 	if subtle.ConstantTimeCompare(k.Hash, sum[:]) != 1 || k.Revoked {
 		return nil, ErrUnauthorized
 	}
-	a, err := e.jl.Account(k.AccountID)
+	a, err := api.jl.Account(k.AccountID)
 	if record.IsNotFound(err) {
 		return nil, ErrUnauthorized
 	}
 	if err != nil {
-		return nil, e.logErr("authenticate", err)
+		return nil, api.logErr("authenticate", err)
 	}
 	acct := toAccount(a)
 	acct.KeyID = k.ID
@@ -71,7 +71,7 @@ func normalizeEmail(s string) (string, error) {
 // overrides it. For an existing account plan and pages are ignored (they
 // describe a new account); it just gets another key. The key is returned
 // only here.
-func (e *Engine) CreateKey(ctx context.Context, email, plan string, pages int64) (string, KeyInfo, error) {
+func (api *API) CreateKey(ctx context.Context, email, plan string, pages int64) (string, KeyInfo, error) {
 	email, err := normalizeEmail(email)
 	if err != nil {
 		return "", KeyInfo{}, err
@@ -82,19 +82,19 @@ func (e *Engine) CreateKey(ctx context.Context, email, plan string, pages int64)
 	if pages < 0 {
 		return "", KeyInfo{}, errorf(ErrInvalid, "pages", "must not be negative")
 	}
-	e.adminMu.Lock()
-	defer e.adminMu.Unlock()
+	api.adminMu.Lock()
+	defer api.adminMu.Unlock()
 
-	now := e.now()
-	b := e.jl.NewBatch()
-	a, err := e.jl.AccountByEmail(email)
+	now := api.now()
+	b := api.jl.NewBatch()
+	a, err := api.jl.AccountByEmail(email)
 	switch {
 	case record.IsNotFound(err):
 		if plan == "" {
 			plan = PlanStandard
 		}
 		a = &record.Account{
-			ID: newID(), Email: email, Plan: plan, PagesQuota: e.quota.grant(plan), CreatedAt: now,
+			ID: newID(), Email: email, Plan: plan, PagesQuota: api.quota.grant(plan), CreatedAt: now,
 			Defaults: record.RedactOptions{Categories: categoryNames(page.Categories), Included: []string{}, Excluded: []string{}},
 		}
 		if pages > 0 {
@@ -103,7 +103,7 @@ func (e *Engine) CreateKey(ctx context.Context, email, plan string, pages int64)
 		b.PutAccount(a)
 	case err != nil:
 		b.Discard()
-		return "", KeyInfo{}, e.logErr("create key", err)
+		return "", KeyInfo{}, api.logErr("create key", err)
 	}
 
 	raw := make([]byte, 32)
@@ -115,24 +115,24 @@ func (e *Engine) CreateKey(ctx context.Context, email, plan string, pages int64)
 	k := &record.Key{ID: hex.EncodeToString(idb), AccountID: a.ID, Hash: sum[:], CreatedAt: now}
 	b.PutKey(k)
 	if err := b.Commit(true); err != nil {
-		return "", KeyInfo{}, e.logErr("create key", err)
+		return "", KeyInfo{}, api.logErr("create key", err)
 	}
-	e.log.Info("api key created", "key_id", k.ID, "account", a.ID)
+	api.log.Info("api key created", "key_id", k.ID, "account", a.ID)
 	return key, KeyInfo{ID: k.ID, AccountID: a.ID, Email: a.Email, CreatedAt: now}, nil
 }
 
 // ListKeys lists every key, oldest first, without the keys themselves.
-func (e *Engine) ListKeys(ctx context.Context) ([]KeyInfo, error) {
-	keys, err := e.jl.Keys()
+func (api *API) ListKeys(ctx context.Context) ([]KeyInfo, error) {
+	keys, err := api.jl.Keys()
 	if err != nil {
-		return nil, e.logErr("list keys", err)
+		return nil, api.logErr("list keys", err)
 	}
 	emails := map[string]string{}
 	out := make([]KeyInfo, 0, len(keys))
 	for _, k := range keys {
 		email, ok := emails[k.AccountID]
 		if !ok {
-			if a, err := e.jl.Account(k.AccountID); err == nil {
+			if a, err := api.jl.Account(k.AccountID); err == nil {
 				email = a.Email
 			}
 			emails[k.AccountID] = email
@@ -146,56 +146,56 @@ func (e *Engine) ListKeys(ctx context.Context) ([]KeyInfo, error) {
 // RevokeKey revokes a key by its public id; revoking twice is not an
 // error. Unknown ids give ErrNotFound. The review links and editor
 // sessions made with the key end with it (reviewaccess.go).
-func (e *Engine) RevokeKey(ctx context.Context, keyID string) error {
-	e.adminMu.Lock()
-	defer e.adminMu.Unlock()
-	k, err := e.jl.Key(keyID)
+func (api *API) RevokeKey(ctx context.Context, keyID string) error {
+	api.adminMu.Lock()
+	defer api.adminMu.Unlock()
+	k, err := api.jl.Key(keyID)
 	if record.IsNotFound(err) {
 		return ErrNotFound
 	}
 	if err != nil {
-		return e.logErr("revoke key", err)
+		return api.logErr("revoke key", err)
 	}
 	if k.Revoked {
 		return nil
 	}
 	k.Revoked = true
-	k.RevokedAt = e.now()
-	b := e.jl.NewBatch()
+	k.RevokedAt = api.now()
+	b := api.jl.NewBatch()
 	b.PutKey(k)
 	if err := b.Commit(true); err != nil {
-		return e.logErr("revoke key", err)
+		return api.logErr("revoke key", err)
 	}
 	// Its review links and sessions are refused from now on by every
 	// node (reviewGrant reads the key at each use); deleting them here
 	// only keeps the store tidy, so a failure is logged, not returned.
-	n, err := e.rev.dropReviewGrants(func(g *record.ReviewGrant) bool { return g.KeyID == k.ID })
+	n, err := api.rev.dropReviewGrants(func(g *record.ReviewGrant) bool { return g.KeyID == k.ID })
 	if err != nil {
-		e.log.Warn("engine: revoke key: deleting its review links and sessions", "key_id", k.ID, "err", err)
+		api.log.Warn("engine: revoke key: deleting its review links and sessions", "key_id", k.ID, "err", err)
 	}
-	e.log.Info("api key revoked", "key_id", k.ID, "account", k.AccountID, "review_grants_deleted", n)
+	api.log.Info("api key revoked", "key_id", k.ID, "account", k.AccountID, "review_grants_deleted", n)
 	return nil
 }
 
 // SetDefaults saves the account's default options. A nil list leaves the
 // saved value unchanged; an empty list saves "none".
-func (e *Engine) SetDefaults(ctx context.Context, email string, opts Options) error {
+func (api *API) SetDefaults(ctx context.Context, email string, opts Options) error {
 	email, err := normalizeEmail(email)
 	if err != nil {
 		return err
 	}
-	opts, err = e.validateOptions(opts)
+	opts, err = api.validateOptions(opts)
 	if err != nil {
 		return err
 	}
-	a, err := e.jl.AccountByEmail(email)
+	a, err := api.jl.AccountByEmail(email)
 	if record.IsNotFound(err) {
 		return ErrNotFound
 	}
 	if err != nil {
-		return e.logErr("set defaults", err)
+		return api.logErr("set defaults", err)
 	}
-	err = e.change(a.ID, func(t *tx) error {
+	err = api.change(a.ID, func(t *tx) error {
 		a, err := t.account()
 		if err != nil {
 			return err
@@ -213,7 +213,7 @@ func (e *Engine) SetDefaults(ctx context.Context, email string, opts Options) er
 		return nil
 	})
 	if err != nil {
-		return e.logErr("set defaults", err)
+		return api.logErr("set defaults", err)
 	}
 	return nil
 }
@@ -229,21 +229,21 @@ func categoryNames(cs []page.Category) []string {
 // WebhookSecret returns the webhook secret of the account with email,
 // creating it when there is none or when rotate is set. It is the HMAC
 // key of X-Redactd-Signature, used as the string it is.
-func (e *Engine) WebhookSecret(ctx context.Context, email string, rotate bool) (string, error) {
+func (api *API) WebhookSecret(ctx context.Context, email string, rotate bool) (string, error) {
 	email, err := normalizeEmail(email)
 	if err != nil {
 		return "", err
 	}
-	a, err := e.jl.AccountByEmail(email)
+	a, err := api.jl.AccountByEmail(email)
 	if record.IsNotFound(err) {
 		return "", errorf(ErrNotFound, "", "no account with that e-mail")
 	}
 	if err != nil {
-		return "", e.logErr("webhook secret", err)
+		return "", api.logErr("webhook secret", err)
 	}
-	secret, err := e.wh.webhookSecret(a.ID, rotate)
+	secret, err := api.wh.webhookSecret(a.ID, rotate)
 	if err != nil {
-		return "", e.logErr("webhook secret", err)
+		return "", api.logErr("webhook secret", err)
 	}
 	return secret, nil
 }

@@ -22,7 +22,7 @@ const auditKeyFile = "audit-key"
 // loadAuditKey returns the installation's audit key: from the shared
 // store on a cluster (the same on every node), else from DATA/audit-key,
 // made at the first start.
-func (e *Engine) loadAuditKey() ([]byte, error) {
+func (e *core) loadAuditKey() ([]byte, error) {
 	candidate := make([]byte, 32)
 	if _, err := rand.Read(candidate); err != nil {
 		return nil, err

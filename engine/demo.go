@@ -22,38 +22,38 @@ type demoCache struct {
 	pdf    []byte
 }
 
-var demoRuns sync.Map // *Engine → *demoCache
+var demoRuns sync.Map // *core (one per Engine) → *demoCache
 
 // Demo redacts the built-in synthetic sample (engine/demo) with the real
 // processor on first use and describes that run: the categories found,
 // one example per category, and whether each example's words ended fully
 // under masks. Later calls return the cached run. Status is "completed".
-func (e *Engine) Demo(ctx context.Context) (*DemoResult, []byte, error) {
-	if e.proc == nil {
+func (api *API) Demo(ctx context.Context) (*DemoResult, []byte, error) {
+	if api.proc == nil {
 		return nil, nil, errorf(ErrUnavailable, "", "demo not available in admin mode")
 	}
-	v, _ := demoRuns.LoadOrStore(e, &demoCache{})
+	v, _ := demoRuns.LoadOrStore(api.core, &demoCache{})
 	c := v.(*demoCache)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.result != nil {
 		return c.result, c.pdf, nil
 	}
-	res, pdf, err := e.runDemo(ctx)
+	res, pdf, err := api.runDemo(ctx)
 	if err != nil {
-		e.log.Error("demo run failed", "err", err)
+		api.log.Error("demo run failed", "err", err)
 		return nil, nil, errorf(ErrUnavailable, "", "demo run failed")
 	}
 	c.result, c.pdf = res, pdf
 	return res, pdf, nil
 }
 
-func (e *Engine) runDemo(ctx context.Context) (*DemoResult, []byte, error) {
+func (api *API) runDemo(ctx context.Context) (*DemoResult, []byte, error) {
 	sample, err := demo.Load()
 	if err != nil {
 		return nil, nil, err
 	}
-	dir, err := os.MkdirTemp(e.files.root(), ".demo-")
+	dir, err := os.MkdirTemp(api.files.root(), ".demo-")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -64,7 +64,7 @@ func (e *Engine) runDemo(ctx context.Context) (*DemoResult, []byte, error) {
 	}
 	start := time.Now()
 	var out bytes.Buffer
-	res, err := e.proc.Process(ctx, ProcessInput{DocID: "demo", Path: in, Kind: imagein.KindPDF.String(), Options: Options{Categories: page.Categories}},
+	res, err := api.proc.Process(ctx, ProcessInput{DocID: "demo", Path: in, Kind: imagein.KindPDF.String(), Options: Options{Categories: page.Categories}},
 		&out, func(Progress) error { return nil })
 	if err != nil {
 		return nil, nil, err
@@ -73,7 +73,7 @@ func (e *Engine) runDemo(ctx context.Context) (*DemoResult, []byte, error) {
 	if err := os.WriteFile(outPath, out.Bytes(), 0o600); err != nil {
 		return nil, nil, err
 	}
-	if err := e.verify(outPath); err != nil {
+	if err := api.verify(outPath); err != nil {
 		return nil, nil, fmt.Errorf("demo output failed verification: %w", err)
 	}
 	r := &DemoResult{Status: "completed", SampleInput: sample.Text}

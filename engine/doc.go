@@ -5,6 +5,24 @@
 // side as a contract.Previewer (Settings.Previewer), so the job service
 // links neither the pipeline nor MuPDF (internal/layers: TestLayering).
 //
+// # Its parts
+//
+// Engine, which Open returns, owns the lifecycle (Drain, Close, Ready)
+// and the parts, each a type over the one shared core (core.go: settings,
+// record store and queue, files, account locks, the in-flight set, and
+// change, the one transition function, transition.go):
+//
+//   - API: the calls of Service (jobs.go, accounts.go, listing.go,
+//     report.go, demo.go, spool.go); Engine embeds it.
+//   - Uploads: the direct upload (upload.go, secrets.go); API embeds it.
+//   - Reviews: the review side (review.go, reviewaccess.go), handed out
+//     by Engine.Reviewer.
+//   - Webhooks: the webhook queue and the dispatcher's store (hooks.go),
+//     handed out by Engine.Webhooks.
+//   - dispatcher: the scheduler's loops and the attempts at a document
+//     (dispatch.go, attempt.go).
+//   - janitor: recovery at Open and the periodic pass (janitor.go).
+//
 // # What the job service decides
 //
 // Where the interface description leaves behaviour open, Engine decides:

@@ -25,9 +25,10 @@ import (
 // the HTTP layer uses besides Service: Reviewer.
 type Engine struct {
 	*core
-	// Engine serves Service's upload calls (PutUpload, CheckUploadToken,
-	// Commit) through the embedded Uploads.
-	*Uploads
+	// Engine serves Service through the embedded API (jobs, accounts and
+	// keys, listing, reports, the demo, and the direct upload, which API
+	// embeds); Ready and Close are Engine's own.
+	*API
 	rev  *Reviews
 	jan  *janitor
 	wh   *Webhooks
@@ -101,11 +102,12 @@ func open(cfg Settings, proc Processor, log *slog.Logger, h hooks) (*Engine, err
 		quota:         quota{freePages: cfg.FreePages, standardPages: cfg.StandardPages, maxPagesDoc: cfg.MaxPagesPerDoc},
 		stop:          make(chan struct{}),
 	}}
-	e.Uploads = &Uploads{core: e.core}
+	up := &Uploads{core: e.core}
 	e.rev = &Reviews{e.core}
 	e.jan = &janitor{core: e.core, rev: e.rev}
 	e.wh = &Webhooks{core: e.core}
 	e.disp = &dispatcher{core: e.core, rev: e.rev}
+	e.API = &API{core: e.core, Uploads: up, rev: e.rev, wh: e.wh}
 	m, err := NewMetrics(cfg.Registerer)
 	if err != nil {
 		return nil, fmt.Errorf("engine: metrics: %w", err)
@@ -145,7 +147,7 @@ func open(cfg Settings, proc Processor, log *slog.Logger, h hooks) (*Engine, err
 	host, _ := os.Hostname()
 	e.node = host + "-" + newID()[:8]
 	e.leasedQ, _ = jl.(record.LeasedQueue)
-	if e.secret, err = e.Uploads.loadUploadSecret(exposed); err != nil {
+	if up.secret, err = up.loadUploadSecret(exposed); err != nil {
 		jl.Close()
 		return nil, fmt.Errorf("engine: upload secret: %w", err)
 	}

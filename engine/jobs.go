@@ -16,6 +16,20 @@ import (
 	"github.com/redactd/redactd/engine/record"
 )
 
+// API is the service the HTTP layer calls (Service, less Ready and
+// Close, which are Engine's): job creation, reading, output and delete
+// (this file), accounts and keys (accounts.go), listing (listing.go),
+// reports (report.go), the demo (demo.go) and spooling (spool.go); the
+// direct upload's calls are the embedded Uploads'. It asks the review
+// side to end a revoked key's links and the webhook queue to check a
+// callback URL.
+type API struct {
+	*core
+	*Uploads
+	rev *Reviews
+	wh  *Webhooks
+}
+
 // Idempotency namespaces.
 const (
 	nsCreate = "create"
@@ -31,8 +45,8 @@ const (
 // and turns their *contract.FieldError into an *Error (fieldError).
 
 // limits are the bounds of the request rules, from the settings.
-func (e *Engine) limits() contract.Limits {
-	return contract.Limits{MaxTerms: e.cfg.MaxTermCount, MaxFiles: e.cfg.MaxFilesPerJob, MaxFileBytes: e.cfg.MaxUploadBytes}
+func (api *API) limits() contract.Limits {
+	return contract.Limits{MaxTerms: api.cfg.MaxTermCount, MaxFiles: api.cfg.MaxFilesPerJob, MaxFileBytes: api.cfg.MaxUploadBytes}
 }
 
 // fieldError turns a request rule's *contract.FieldError into an *Error
@@ -51,8 +65,8 @@ func fieldError(err error) error {
 }
 
 // validateOptions applies the option rules (contract.Options.Validate).
-func (e *Engine) validateOptions(o Options) (Options, error) {
-	v, err := o.Validate(e.limits())
+func (api *API) validateOptions(o Options) (Options, error) {
+	v, err := o.Validate(api.limits())
 	if err != nil {
 		return o, fieldError(err)
 	}
@@ -87,23 +101,23 @@ var errIdemMismatch = errorf(ErrInvalid, "", "X-Idempotency-Key was already used
 
 // replay returns the job an idempotency key already created, nil when the
 // key is unused, or errIdemMismatch.
-func (e *Engine) replay(accountID, ns, key, fp string) (*record.Job, error) {
-	r, err := e.jl.Idem(accountID, ns, key)
+func (api *API) replay(accountID, ns, key, fp string) (*record.Job, error) {
+	r, err := api.jl.Idem(accountID, ns, key)
 	if record.IsNotFound(err) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, e.logErr("idempotency", err)
+		return nil, api.logErr("idempotency", err)
 	}
 	if r.Fingerprint != fp {
 		return nil, errIdemMismatch
 	}
-	j, err := e.jl.Job(r.JobID)
+	j, err := api.jl.Job(r.JobID)
 	if record.IsNotFound(err) {
 		return nil, nil // purged together with its record; cannot happen
 	}
 	if err != nil {
-		return nil, e.logErr("idempotency", err)
+		return nil, api.logErr("idempotency", err)
 	}
 	return j, nil
 }
@@ -129,16 +143,16 @@ func resolve(o Options, a *record.Account) record.RedactOptions {
 }
 
 // account reads the caller's account for a state change.
-func (e *Engine) account(acct *Account) (*record.Account, error) {
+func (api *API) account(acct *Account) (*record.Account, error) {
 	if acct == nil {
 		return nil, ErrUnauthorized
 	}
-	a, err := e.jl.Account(acct.ID)
+	a, err := api.jl.Account(acct.ID)
 	if record.IsNotFound(err) {
 		return nil, ErrUnauthorized
 	}
 	if err != nil {
-		return nil, e.logErr("account", err)
+		return nil, api.logErr("account", err)
 	}
 	return a, nil
 }
@@ -177,12 +191,12 @@ type admission struct {
 // per-key lock (so concurrent retries serialize), and returns either the
 // job a repeated key created before or, for a new job, checks that the
 // account has pages left. The caller must call unlock.
-func (e *Engine) admit(acct *Account, ns string, ret Retention, o Options, key string, fpReq any) (*admission, error) {
+func (api *API) admit(acct *Account, ns string, ret Retention, o Options, key string, fpReq any) (*admission, error) {
 	ret, err := validateRetention(ret)
 	if err != nil {
 		return nil, err
 	}
-	opts, err := e.validateOptions(o)
+	opts, err := api.validateOptions(o)
 	if err != nil {
 		return nil, err
 	}
@@ -191,8 +205,8 @@ func (e *Engine) admit(acct *Account, ns string, ret Retention, o Options, key s
 	}
 	ad := &admission{retention: ret, options: opts, fp: fingerprint(fpReq), unlock: func() {}}
 	if key != "" {
-		ad.unlock = e.idem.lock(acct.ID + "\x00" + ns + "\x00" + key)
-		j, err := e.replay(acct.ID, ns, key, ad.fp)
+		ad.unlock = api.idem.lock(acct.ID + "\x00" + ns + "\x00" + key)
+		j, err := api.replay(acct.ID, ns, key, ad.fp)
 		if err != nil || j != nil {
 			ad.replay = j
 			if err != nil {
@@ -202,8 +216,8 @@ func (e *Engine) admit(acct *Account, ns string, ret Retention, o Options, key s
 			return ad, nil
 		}
 	}
-	a, err := e.account(acct)
-	if err == nil && !e.quota.left(a) {
+	a, err := api.account(acct)
+	if err == nil && !api.quota.left(a) {
 		err = ErrQuota
 	}
 	if err != nil {
@@ -215,18 +229,18 @@ func (e *Engine) admit(acct *Account, ns string, ret Retention, o Options, key s
 
 // CreateJob creates a job from a multipart upload. See Engine for the
 // rules; the originals are durable before the job is recorded.
-func (e *Engine) CreateJob(ctx context.Context, acct *Account, req CreateJobRequest) (*Job, error) {
+func (api *API) CreateJob(ctx context.Context, acct *Account, req CreateJobRequest) (*Job, error) {
 	if acct == nil {
 		return nil, ErrUnauthorized
 	}
-	if e.closing.Load() {
+	if api.closing.Load() {
 		return nil, errorf(ErrUnavailable, "", "shutting down")
 	}
 	fpReq := requestFP{Kind: nsCreate, Options: req.Options, Retention: req.Retention, Callback: req.CallbackURL}
-	if err := e.wh.checkCallback(ctx, req.CallbackURL); err != nil {
+	if err := api.wh.checkCallback(ctx, req.CallbackURL); err != nil {
 		return nil, err
 	}
-	lim := e.limits()
+	lim := api.limits()
 	if err := contract.CheckFileCount(len(req.Files), lim); err != nil {
 		return nil, fieldError(err)
 	}
@@ -244,13 +258,13 @@ func (e *Engine) CreateJob(ctx context.Context, acct *Account, req CreateJobRequ
 		docs[i] = &record.Doc{Index: i, FileName: name, Kind: kind, SizeBytes: size, SHA256: sum}
 		fpReq.Files = append(fpReq.Files, fileFP{Name: f.Name, Size: size, SHA256: sum})
 	}
-	ad, err := e.admit(acct, nsCreate, req.Retention, req.Options, req.IdempotencyKey, fpReq)
+	ad, err := api.admit(acct, nsCreate, req.Retention, req.Options, req.IdempotencyKey, fpReq)
 	if err != nil {
 		return nil, err
 	}
 	defer ad.unlock()
 	if ad.replay != nil {
-		return e.view(ad.replay)
+		return api.view(ad.replay)
 	}
 	ret, opts, fp := ad.retention, ad.options, ad.fp
 
@@ -258,44 +272,44 @@ func (e *Engine) CreateJob(ctx context.Context, acct *Account, req CreateJobRequ
 	// crash before the batch leaves an orphan directory that the next
 	// start removes.
 	jobID := newID()
-	if err := e.writeOriginals(ctx, jobID, docs, req.Files); err != nil {
-		e.files.removeJob(context.WithoutCancel(ctx), jobID, docIDs(docs))
-		e.log.Error("engine: writing originals failed", "job", jobID, "err", err)
+	if err := api.writeOriginals(ctx, jobID, docs, req.Files); err != nil {
+		api.files.removeJob(context.WithoutCancel(ctx), jobID, docIDs(docs))
+		api.log.Error("engine: writing originals failed", "job", jobID, "err", err)
 		return nil, storageError(err)
 	}
-	j, err := e.recordJob(ctx, acct.ID, jobID, nsCreate, req.IdempotencyKey, fp, ret, opts, docs, false, req.CallbackURL)
+	j, err := api.recordJob(ctx, acct.ID, jobID, nsCreate, req.IdempotencyKey, fp, ret, opts, docs, false, req.CallbackURL)
 	if err != nil || j.ID != jobID {
-		e.files.removeJob(context.WithoutCancel(ctx), jobID, docIDs(docs))
+		api.files.removeJob(context.WithoutCancel(ctx), jobID, docIDs(docs))
 		if err != nil {
 			return nil, err
 		}
-		return e.view(j) // a concurrent request with the same key won
+		return api.view(j) // a concurrent request with the same key won
 	}
-	e.sched.wake()
-	e.log.Info("job created", "job", jobID, "account", acct.ID, "documents", len(docs), "retention", string(ret))
-	return e.view(j)
+	api.sched.wake()
+	api.log.Info("job created", "job", jobID, "account", acct.ID, "documents", len(docs), "retention", string(ret))
+	return api.view(j)
 }
 
 // writeOriginals stores a new job's originals, before any record points
 // at them, and names its documents.
-func (e *Engine) writeOriginals(ctx context.Context, jobID string, docs []*record.Doc, files []File) error {
-	if err := e.files.newJob(jobID); err != nil {
+func (api *API) writeOriginals(ctx context.Context, jobID string, docs []*record.Doc, files []File) error {
+	if err := api.files.newJob(jobID); err != nil {
 		return err
 	}
-	dir, err := e.files.workDir(jobID)
+	dir, err := api.files.workDir(jobID)
 	if err != nil {
 		return err
 	}
 	ps := make([]placement, len(docs))
 	for i, d := range docs {
 		d.ID = newID()
-		tmp, err := e.originalTemp(dir, files[i])
+		tmp, err := api.originalTemp(dir, files[i])
 		if err != nil {
 			return err
 		}
 		ps[i] = placement{tmp, d.ID + sufOrig}
 	}
-	if err := e.files.place(ctx, jobID, ps...); err != nil {
+	if err := api.files.place(ctx, jobID, ps...); err != nil {
 		return err
 	}
 	for i, d := range docs {
@@ -322,11 +336,11 @@ func docIDs(docs []*record.Doc) []string {
 // under the account lock, after rechecking idempotency and quota. direct
 // jobs are reservations (documents not released); others are queued at
 // once. If the idempotency key was taken meanwhile it returns that job.
-func (e *Engine) recordJob(ctx context.Context, accountID, jobID, ns, idemKey, fp string, ret Retention, opts Options, docs []*record.Doc, direct bool, callback string) (*record.Job, error) {
+func (api *API) recordJob(ctx context.Context, accountID, jobID, ns, idemKey, fp string, ret Retention, opts Options, docs []*record.Doc, direct bool, callback string) (*record.Job, error) {
 	var job *record.Job
-	err := e.change(accountID, func(t *tx) error {
+	err := api.change(accountID, func(t *tx) error {
 		if idemKey != "" {
-			if j, err := e.replay(accountID, ns, idemKey, fp); err != nil || j != nil {
+			if j, err := api.replay(accountID, ns, idemKey, fp); err != nil || j != nil {
 				job = j
 				if err != nil {
 					return err
@@ -341,17 +355,17 @@ func (e *Engine) recordJob(ctx context.Context, accountID, jobID, ns, idemKey, f
 		if err != nil {
 			return err
 		}
-		if !e.quota.left(a) {
+		if !api.quota.left(a) {
 			return ErrQuota
 		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		job = e.newJob(t, jobID, ns, idemKey, fp, ret, opts, docs, direct, callback)
+		job = api.newJob(t, jobID, ns, idemKey, fp, ret, opts, docs, direct, callback)
 		return nil
 	})
 	if err != nil {
-		return nil, e.apiErr("create job", err)
+		return nil, api.apiErr("create job", err)
 	}
 	return job, nil
 }
@@ -359,8 +373,8 @@ func (e *Engine) recordJob(ctx context.Context, accountID, jobID, ns, idemKey, f
 // newJob is recordJob's transition: the job and its documents, their
 // first events, the idempotency record, and the queue entries or (for a
 // direct-upload job) the upload deadline.
-func (e *Engine) newJob(t *tx, jobID, ns, idemKey, fp string, ret Retention, opts Options, docs []*record.Doc, direct bool, callback string) *record.Job {
-	now := e.now()
+func (api *API) newJob(t *tx, jobID, ns, idemKey, fp string, ret Retention, opts Options, docs []*record.Doc, direct bool, callback string) *record.Job {
+	now := api.now()
 	j := &record.Job{
 		ID: jobID, AccountID: t.accountID, Retention: string(ret), CreatedAt: now,
 		Options: resolve(opts, t.acct), Direct: direct, CallbackURL: callback,
@@ -370,7 +384,7 @@ func (e *Engine) newJob(t *tx, jobID, ns, idemKey, fp string, ret Retention, opt
 		t.b.PutIdem(t.accountID, ns, idemKey, &record.Idem{JobID: jobID, Fingerprint: fp, CreatedAt: now})
 	}
 	if direct {
-		j.UploadExpires = now.Add(e.cfg.UploadURLTTL)
+		j.UploadExpires = now.Add(api.cfg.UploadURLTTL)
 		j.ExpiresAt = j.UploadExpires
 		setExpiry(t.b, j.ID, time.Time{}, j.ExpiresAt)
 	}
@@ -389,9 +403,9 @@ func (e *Engine) newJob(t *tx, jobID, ns, idemKey, fp string, ret Retention, opt
 	}
 	t.onCommit(func() {
 		if !direct {
-			e.updateQueueGauge()
+			api.updateQueueGauge()
 		}
-		e.metrics.jobsCreated.Inc()
+		api.metrics.jobsCreated.Inc()
 	})
 	return j
 }
@@ -399,33 +413,33 @@ func (e *Engine) newJob(t *tx, jobID, ns, idemKey, fp string, ret Retention, opt
 // DeleteJob purges the job at once, whatever its retention mode: records,
 // files, events and idempotency record; processing of its documents is
 // canceled and pages charged for unfinished documents are refunded.
-func (e *Engine) DeleteJob(ctx context.Context, acct *Account, jobID string) error {
-	j, err := e.ownedJob(acct, jobID)
+func (api *API) DeleteJob(ctx context.Context, acct *Account, jobID string) error {
+	j, err := api.ownedJob(acct, jobID)
 	if err != nil {
 		return err
 	}
-	if err := e.purge(ctx, j.ID, acct.ID); err != nil {
+	if err := api.purge(ctx, j.ID, acct.ID); err != nil {
 		return err
 	}
-	e.log.Info("job deleted", "job", jobID, "account", acct.ID)
+	api.log.Info("job deleted", "job", jobID, "account", acct.ID)
 	return nil
 }
 
 // Output opens a redacted document's PDF.
-func (e *Engine) Output(ctx context.Context, acct *Account, docID string) (io.ReadCloser, int64, error) {
-	d, err := e.ownedDoc(acct, docID, "output")
+func (api *API) Output(ctx context.Context, acct *Account, docID string) (io.ReadCloser, int64, error) {
+	d, err := api.ownedDoc(acct, docID, "output")
 	if err != nil {
 		return nil, 0, err
 	}
 	if d.Status != string(StatusRedacted) || !d.HasOutput {
 		return nil, 0, errorf(ErrNotFound, "", "output not ready")
 	}
-	f, size, err := e.files.open(ctx, d.JobID, d.ID+sufOut)
+	f, size, err := api.files.open(ctx, d.JobID, d.ID+sufOut)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, 0, ErrNotFound // purged meanwhile
 	}
 	if err != nil {
-		e.log.Error("engine: opening output failed", "doc", docID, "err", err)
+		api.log.Error("engine: opening output failed", "doc", docID, "err", err)
 		return nil, 0, storageError(err)
 	}
 	return &namedFile{ReadCloser: f, name: d.FileName}, size, nil
@@ -440,20 +454,20 @@ type namedFile struct {
 
 func (f *namedFile) FileName() string { return f.name }
 
-// InitJob reserves a direct-upload job (PDFs only). See Engine.
-func (e *Engine) InitJob(ctx context.Context, acct *Account, req InitJobRequest) (*Reservation, error) {
+// InitJob reserves a direct-upload job (PDFs only). See the package documentation.
+func (api *API) InitJob(ctx context.Context, acct *Account, req InitJobRequest) (*Reservation, error) {
 	if acct == nil {
 		return nil, ErrUnauthorized
 	}
-	if e.closing.Load() {
+	if api.closing.Load() {
 		return nil, errorf(ErrUnavailable, "", "shutting down")
 	}
-	lim := e.limits()
+	lim := api.limits()
 	if err := contract.CheckFileCount(len(req.Files), lim); err != nil {
 		return nil, fieldError(err)
 	}
 	fpReq := initRequestFP{Kind: nsInit, Options: req.Options, Retention: req.Retention, Callback: req.CallbackURL}
-	if err := e.wh.checkCallback(ctx, req.CallbackURL); err != nil {
+	if err := api.wh.checkCallback(ctx, req.CallbackURL); err != nil {
 		return nil, err
 	}
 	docs := make([]*record.Doc, len(req.Files))
@@ -465,27 +479,27 @@ func (e *Engine) InitJob(ctx context.Context, acct *Account, req InitJobRequest)
 		docs[i] = &record.Doc{Index: i, FileName: name, Kind: imagein.KindPDF.String(), SizeBytes: f.SizeBytes}
 		fpReq.Files = append(fpReq.Files, initFP{Name: f.FileName, ContentType: f.ContentType, Size: f.SizeBytes})
 	}
-	ad, err := e.admit(acct, nsInit, req.Retention, req.Options, req.IdempotencyKey, fpReq)
+	ad, err := api.admit(acct, nsInit, req.Retention, req.Options, req.IdempotencyKey, fpReq)
 	if err != nil {
 		return nil, err
 	}
 	defer ad.unlock()
 	if ad.replay != nil {
-		return e.Uploads.reservation(ad.replay)
+		return api.reservation(ad.replay)
 	}
 	ret, opts, fp := ad.retention, ad.options, ad.fp
 	jobID := newID()
-	if err := e.files.newJob(jobID); err != nil {
+	if err := api.files.newJob(jobID); err != nil {
 		return nil, storageError(err)
 	}
-	j, err := e.recordJob(ctx, acct.ID, jobID, nsInit, req.IdempotencyKey, fp, ret, opts, docs, true, req.CallbackURL)
+	j, err := api.recordJob(ctx, acct.ID, jobID, nsInit, req.IdempotencyKey, fp, ret, opts, docs, true, req.CallbackURL)
 	if err != nil || j.ID != jobID {
-		e.files.removeJob(context.WithoutCancel(ctx), jobID, nil) // nothing uploaded yet
+		api.files.removeJob(context.WithoutCancel(ctx), jobID, nil) // nothing uploaded yet
 		if err != nil {
 			return nil, err
 		}
 	} else {
-		e.log.Info("upload reserved", "job", jobID, "account", acct.ID, "documents", len(docs))
+		api.log.Info("upload reserved", "job", jobID, "account", acct.ID, "documents", len(docs))
 	}
-	return e.Uploads.reservation(j)
+	return api.reservation(j)
 }

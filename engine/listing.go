@@ -37,7 +37,7 @@ var cursorEncoding = base64.RawURLEncoding
 // the position of the last job of the previous page (its creation time and
 // id, encoded); it only ever reads within the caller's own index, so
 // another account's cursor cannot reveal anything.
-func (e *Engine) ListJobs(ctx context.Context, acct *Account, req ListJobsRequest) (*JobList, error) {
+func (api *API) ListJobs(ctx context.Context, acct *Account, req ListJobsRequest) (*JobList, error) {
 	if acct == nil {
 		return nil, ErrUnauthorized
 	}
@@ -57,9 +57,9 @@ func (e *Engine) ListJobs(ctx context.Context, acct *Account, req ListJobsReques
 		}
 		before = b
 	}
-	jobs, next, err := e.jl.ListJobs(acct.ID, before, req.Limit, string(req.Status))
+	jobs, next, err := api.jl.ListJobs(acct.ID, before, req.Limit, string(req.Status))
 	if err != nil {
-		return nil, e.logErr("list jobs", err)
+		return nil, api.logErr("list jobs", err)
 	}
 	out := &JobList{Jobs: make([]*Job, len(jobs))}
 	for i, j := range jobs {

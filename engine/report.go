@@ -68,28 +68,28 @@ func buildReport(docID string, res *ProcessResult) *Report {
 // the output does (same checks as Output): another account's document, an
 // unfinished or failed one, or one whose output was purged is ErrNotFound.
 // Documents redacted before reports existed have none (ErrNotFound).
-func (e *Engine) Report(ctx context.Context, acct *Account, docID string) (*Report, error) {
-	d, err := e.ownedDoc(acct, docID, "report")
+func (api *API) Report(ctx context.Context, acct *Account, docID string) (*Report, error) {
+	d, err := api.ownedDoc(acct, docID, "report")
 	if err != nil {
 		return nil, err
 	}
 	if d.Status != string(StatusRedacted) || !d.HasOutput || !d.HasReport {
 		return nil, errorf(ErrNotFound, "", "report not ready")
 	}
-	if ok, err := e.files.exists(ctx, d.JobID, d.ID+sufOut); err == nil && !ok {
+	if ok, err := api.files.exists(ctx, d.JobID, d.ID+sufOut); err == nil && !ok {
 		return nil, ErrNotFound // purged meanwhile
 	}
-	b, err := e.files.read(ctx, d.JobID, d.ID+sufReport)
+	b, err := api.files.read(ctx, d.JobID, d.ID+sufReport)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, ErrNotFound
 	}
 	if err != nil {
-		e.log.Error("engine: reading report failed", "doc", docID, "err", err)
+		api.log.Error("engine: reading report failed", "doc", docID, "err", err)
 		return nil, storageError(err)
 	}
 	var r Report
 	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, e.logErr("report", fmt.Errorf("decoding report of %s: %w", docID, err))
+		return nil, api.logErr("report", fmt.Errorf("decoding report of %s: %w", docID, err))
 	}
 	return &r, nil
 }

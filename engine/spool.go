@@ -13,8 +13,8 @@ import (
 	"github.com/redactd/redactd/engine/imagein"
 )
 
-// Spooled is an upload written to a temporary file by Engine.Spool, with
-// what CreateJob needs to know of it. The file sits in the files directory
+// Spooled is an upload written to a temporary file by Service.Spool
+// (API.Spool), with what CreateJob needs to know of it. The file sits in the files directory
 // under the temporary prefix, so a crash or an abandoned request leaves
 // nothing the janitor does not sweep (at start, and after orphanGrace).
 type Spooled struct {
@@ -36,11 +36,11 @@ func (s *Spooled) Remove() {
 }
 
 // Spool implements Service.
-func (e *Engine) Spool(ctx context.Context, r io.Reader, max int64) (*Spooled, error) {
+func (api *API) Spool(ctx context.Context, r io.Reader, max int64) (*Spooled, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	f, err := e.files.newDurable(e.files.root())
+	f, err := api.files.newDurable(api.files.root())
 	if err != nil {
 		return nil, storageError(err)
 	}
@@ -91,9 +91,9 @@ func fileFacts(f File) (size int64, head []byte, sum string) {
 // place to make it the document's original: a spooled upload is renamed
 // there (the scratch directory and the job directories share a file
 // system), bytes in memory are written to a new one.
-func (e *Engine) originalTemp(dir string, f File) (string, error) {
+func (api *API) originalTemp(dir string, f File) (string, error) {
 	if f.Spool == nil {
-		return e.files.writeTemp(dir, f.Data)
+		return api.files.writeTemp(dir, f.Data)
 	}
 	if f.Spool.path == "" || f.Spool.taken {
 		return "", errors.New("engine: spooled upload already removed or taken")

@@ -108,7 +108,7 @@ func (up *Uploads) reservation(j *record.Job) (*Reservation, error) {
 
 var errCommitted = errorf(ErrConflict, "", "upload already committed")
 
-// PutUpload stores the bytes of a reserved document. See Engine.
+// PutUpload stores the bytes of a reserved document. See the package documentation.
 func (up *Uploads) PutUpload(ctx context.Context, docID, token, contentType string, size int64, body io.Reader) error {
 	if err := up.CheckUploadToken(docID, token); err != nil {
 		return err
