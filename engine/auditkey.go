@@ -22,15 +22,15 @@ const auditKeyFile = "audit-key"
 // loadAuditKey returns the installation's audit key: from the shared
 // store on a cluster (the same on every node), else from DATA/audit-key,
 // made at the first start.
-func (e *core) loadAuditKey() ([]byte, error) {
+func (c *core) loadAuditKey() ([]byte, error) {
 	candidate := make([]byte, 32)
 	if _, err := rand.Read(candidate); err != nil {
 		return nil, err
 	}
-	if shared, ok := e.jl.(record.AuditKeyKeeper); ok {
+	if shared, ok := c.jl.(record.AuditKeyKeeper); ok {
 		return shared.SharedAuditKey(candidate)
 	}
-	path := filepath.Join(e.cfg.Data, auditKeyFile)
+	path := filepath.Join(c.cfg.Data, auditKeyFile)
 	b, err := os.ReadFile(path)
 	switch {
 	case err == nil && len(b) == 32:
@@ -40,7 +40,7 @@ func (e *core) loadAuditKey() ([]byte, error) {
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, err
 	}
-	if err := writeSecret(e.cfg.Data, auditKeyFile, candidate); err != nil {
+	if err := writeSecret(c.cfg.Data, auditKeyFile, candidate); err != nil {
 		return nil, fmt.Errorf("write %s: %w", path, err)
 	}
 	return candidate, nil

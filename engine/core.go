@@ -65,62 +65,62 @@ type core struct {
 
 // lockAcct serializes state changes of one account's jobs, documents and
 // quota; it returns the unlock function.
-func (e *core) lockAcct(accountID string) func() {
+func (c *core) lockAcct(accountID string) func() {
 	h := fnv.New32a()
 	h.Write([]byte(accountID))
-	m := &e.acctMu[h.Sum32()%uint32(len(e.acctMu))]
+	m := &c.acctMu[h.Sum32()%uint32(len(c.acctMu))]
 	m.Lock()
 	return m.Unlock
 }
 
 // logErr maps a job-log failure on a request path to a caller-facing error.
-func (e *core) logErr(op string, err error) error {
+func (c *core) logErr(op string, err error) error {
 	if errors.Is(err, record.ErrClosed) {
 		return errorf(ErrUnavailable, "", "shutting down")
 	}
-	e.log.Error("engine: job log", "op", op, "err", err)
+	c.log.Error("engine: job log", "op", op, "err", err)
 	return storageError(err)
 }
 
 // queueStamp returns a strictly increasing queue timestamp (unix ns), so
 // the queue is FIFO even when the clock stands still or steps back.
-func (e *core) queueStamp() int64 {
+func (c *core) queueStamp() int64 {
 	for {
-		last := e.lastQueue.Load()
-		n := e.now().UnixNano()
+		last := c.lastQueue.Load()
+		n := c.now().UnixNano()
 		if n <= last {
 			n = last + 1
 		}
-		if e.lastQueue.CompareAndSwap(last, n) {
+		if c.lastQueue.CompareAndSwap(last, n) {
 			return n
 		}
 	}
 }
 
 // view builds the API view of a job, read again from one snapshot.
-func (e *core) view(j *record.Job) (*Job, error) {
-	j, docs, err := e.jl.JobAndDocs(j.ID)
+func (c *core) view(j *record.Job) (*Job, error) {
+	j, docs, err := c.jl.JobAndDocs(j.ID)
 	if err != nil {
-		return nil, e.logErr("get job", err)
+		return nil, c.logErr("get job", err)
 	}
 	return jobView(j, docs), nil
 }
 
 // ownedJob reads a job of the caller's account; anything else is
 // ErrNotFound, so ids of other accounts cannot be probed.
-func (e *core) ownedJob(acct *Account, jobID string) (*record.Job, error) {
+func (c *core) ownedJob(acct *Account, jobID string) (*record.Job, error) {
 	if acct == nil {
 		return nil, ErrUnauthorized
 	}
 	if !validID(jobID) {
 		return nil, ErrNotFound
 	}
-	j, err := e.jl.Job(jobID)
+	j, err := c.jl.Job(jobID)
 	if record.IsNotFound(err) {
 		return nil, ErrNotFound
 	}
 	if err != nil {
-		return nil, e.logErr("get job", err)
+		return nil, c.logErr("get job", err)
 	}
 	if j.AccountID != acct.ID {
 		return nil, ErrNotFound
@@ -131,19 +131,19 @@ func (e *core) ownedJob(acct *Account, jobID string) (*record.Job, error) {
 // ownedDoc reads a document of acct's; another account's document, like
 // an unknown or malformed id, is ErrNotFound. op names the caller in a
 // job-log failure's log line.
-func (e *core) ownedDoc(acct *Account, docID, op string) (*record.Doc, error) {
+func (c *core) ownedDoc(acct *Account, docID, op string) (*record.Doc, error) {
 	if acct == nil {
 		return nil, ErrUnauthorized
 	}
 	if !validID(docID) {
 		return nil, ErrNotFound
 	}
-	d, err := e.jl.Doc(docID)
+	d, err := c.jl.Doc(docID)
 	if record.IsNotFound(err) {
 		return nil, ErrNotFound
 	}
 	if err != nil {
-		return nil, e.logErr(op, err)
+		return nil, c.logErr(op, err)
 	}
 	if d.AccountID != acct.ID {
 		return nil, ErrNotFound
@@ -152,21 +152,21 @@ func (e *core) ownedDoc(acct *Account, docID, op string) (*record.Doc, error) {
 }
 
 // GetJob returns the job with its documents, read from one snapshot.
-func (e *core) GetJob(ctx context.Context, acct *Account, jobID string) (*Job, error) {
+func (c *core) GetJob(ctx context.Context, acct *Account, jobID string) (*Job, error) {
 	if acct == nil {
 		return nil, ErrUnauthorized
 	}
 	// Check the owner before reading the documents, so another account's
 	// job costs what an unknown id costs (no timing oracle on existence).
-	if _, err := e.ownedJob(acct, jobID); err != nil {
+	if _, err := c.ownedJob(acct, jobID); err != nil {
 		return nil, err
 	}
-	j, docs, err := e.jl.JobAndDocs(jobID)
+	j, docs, err := c.jl.JobAndDocs(jobID)
 	if record.IsNotFound(err) {
 		return nil, ErrNotFound
 	}
 	if err != nil {
-		return nil, e.logErr("get job", err)
+		return nil, c.logErr("get job", err)
 	}
 	if j.AccountID != acct.ID {
 		return nil, ErrNotFound
@@ -176,8 +176,8 @@ func (e *core) GetJob(ctx context.Context, acct *Account, jobID string) (*Job, e
 
 // createOutput opens the temporary file a document's output is written
 // to, in the job's scratch directory.
-func (e *core) createOutput(jobID string) (*os.File, error) {
-	dir, err := e.files.workDir(jobID)
+func (c *core) createOutput(jobID string) (*os.File, error) {
+	dir, err := c.files.workDir(jobID)
 	if err != nil {
 		return nil, err
 	}
@@ -185,14 +185,14 @@ func (e *core) createOutput(jobID string) (*os.File, error) {
 }
 
 // runProcessor calls the Processor, turning a panic into an error.
-func (e *core) runProcessor(ctx context.Context, in ProcessInput, out *os.File, progress func(Progress) error) (res *ProcessResult, err error) {
+func (c *core) runProcessor(ctx context.Context, in ProcessInput, out *os.File, progress func(Progress) error) (res *ProcessResult, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			e.log.Error("engine: processor panic", "doc", in.DocID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			c.log.Error("engine: processor panic", "doc", in.DocID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			res, err = nil, fmt.Errorf("processor panic: %v", p)
 		}
 	}()
-	res, err = e.proc.Process(ctx, in, out, progress)
+	res, err = c.proc.Process(ctx, in, out, progress)
 	if err == nil && res == nil {
 		err = errors.New("processor returned no result")
 	}
@@ -202,15 +202,15 @@ func (e *core) runProcessor(ctx context.Context, in ProcessInput, out *os.File, 
 // purge deletes a job's records in one synced batch, cancels its workers,
 // waits for them (bounded by ctx) and removes its files. A worker that
 // outlives the wait finds its document gone and removes what it wrote.
-func (e *core) purge(ctx context.Context, jobID, accountID string) error {
+func (c *core) purge(ctx context.Context, jobID, accountID string) error {
 	var ids []string
-	err := e.changeJob(accountID, jobID, func(t *tx) error {
+	err := c.changeJob(accountID, jobID, func(t *tx) error {
 		if err := t.refundUnfinished(); err != nil {
 			return err
 		}
 		for _, d := range t.docs {
 			if d.QueuedAt != 0 {
-				t.onCommit(func() { e.queued.Add(-1) })
+				t.onCommit(func() { c.queued.Add(-1) })
 			}
 		}
 		t.b.PurgeJob(t.job, t.docs)
@@ -219,13 +219,13 @@ func (e *core) purge(ctx context.Context, jobID, accountID string) error {
 		return nil
 	})
 	if err != nil {
-		return e.apiErr("delete job", err)
+		return c.apiErr("delete job", err)
 	}
-	e.updateQueueGauge()
+	c.updateQueueGauge()
 
 	wait, cancel := context.WithTimeout(ctx, purgeWaitTime)
 	defer cancel()
-	for _, done := range e.sched.cancelJob(jobID) {
+	for _, done := range c.sched.cancelJob(jobID) {
 		select {
 		case <-done:
 		case <-wait.Done():
@@ -233,24 +233,24 @@ func (e *core) purge(ctx context.Context, jobID, accountID string) error {
 	}
 	fctx, fcancel := context.WithTimeout(context.WithoutCancel(ctx), fileOpTimeout)
 	defer fcancel()
-	if err := e.files.removeJob(fctx, jobID, ids); err != nil {
+	if err := c.files.removeJob(fctx, jobID, ids); err != nil {
 		// The records are gone, so the caller's delete succeeded; the
 		// janitor removes the orphaned directory later.
-		e.log.Error("engine: removing job files failed", "job", jobID, "err", err)
+		c.log.Error("engine: removing job files failed", "job", jobID, "err", err)
 	}
 	return nil
 }
 
 // removeAfterCommit removes a file that a committed record no longer
 // points at; a failure is logged, and the job's purge removes it later.
-func (e *core) removeAfterCommit(jobID, name string) {
+func (c *core) removeAfterCommit(jobID, name string) {
 	ctx, cancel := context.WithTimeout(context.Background(), fileOpTimeout)
 	defer cancel()
-	if err := e.files.remove(ctx, jobID, name); err != nil {
-		e.log.Error("engine: removing a file failed", "job", jobID, "file", name, "err", err)
+	if err := c.files.remove(ctx, jobID, name); err != nil {
+		c.log.Error("engine: removing a file failed", "job", jobID, "file", name, "err", err)
 	}
 }
 
-func (e *core) updateQueueGauge() {
-	e.metrics.queueDepth.Set(float64(e.queued.Load() - int64(e.sched.inflightCount())))
+func (c *core) updateQueueGauge() {
+	c.metrics.queueDepth.Set(float64(c.queued.Load() - int64(c.sched.inflightCount())))
 }

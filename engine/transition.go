@@ -94,28 +94,28 @@ var errOtherAccount = errors.New("engine: document of another account")
 // changeDoc runs fn as a transition of one document, with its job and
 // the job's other documents, read once under the account's lock. A
 // missing document gives errNoDoc without calling fn.
-func (e *core) changeDoc(ref docRef, fn func(*tx) error) error {
+func (c *core) changeDoc(ref docRef, fn func(*tx) error) error {
 	if ref.jobID != "" && ref.accountID != "" {
-		err := e.changeKnownDoc(ref, fn)
+		err := c.changeKnownDoc(ref, fn)
 		if !errors.Is(err, errOtherAccount) {
 			return err
 		}
-		e.log.Warn("engine: queue entry names another account; reading the document", "doc", ref.docID)
+		c.log.Warn("engine: queue entry names another account; reading the document", "doc", ref.docID)
 	}
-	d, err := e.jl.Doc(ref.docID)
+	d, err := c.jl.Doc(ref.docID)
 	if record.IsNotFound(err) {
 		return errNoDoc
 	}
 	if err != nil {
 		return err
 	}
-	return e.changeKnownDoc(refOf(d), fn)
+	return c.changeKnownDoc(refOf(d), fn)
 }
 
 // changeKnownDoc is changeDoc for a reference that names the job and the
 // account.
-func (e *core) changeKnownDoc(ref docRef, fn func(*tx) error) error {
-	return e.change(ref.accountID, func(t *tx) error {
+func (c *core) changeKnownDoc(ref docRef, fn func(*tx) error) error {
+	return c.change(ref.accountID, func(t *tx) error {
 		if err := t.loadJob(ref.jobID); record.IsNotFound(err) {
 			return errNoDoc
 		} else if err != nil {
@@ -139,8 +139,8 @@ func (e *core) changeKnownDoc(ref docRef, fn func(*tx) error) error {
 // changeJob runs fn as a transition of one of the account's jobs and its
 // documents. A job that is missing or belongs to another account gives
 // ErrNotFound without calling fn.
-func (e *core) changeJob(accountID, jobID string, fn func(*tx) error) error {
-	return e.change(accountID, func(t *tx) error {
+func (c *core) changeJob(accountID, jobID string, fn func(*tx) error) error {
+	return c.change(accountID, func(t *tx) error {
 		if err := t.loadJob(jobID); record.IsNotFound(err) {
 			return ErrNotFound
 		} else if err != nil {
@@ -165,8 +165,8 @@ const maxConflicts = 20
 // the reads and the commit; the store then refuses the commit as a
 // conflict, and change runs fn again on fresh reads. fn must therefore
 // leave its effects to onCommit (or make them safe to repeat).
-func (e *core) change(accountID string, fn func(*tx) error) error {
-	later, err := e.changeLocked(accountID, fn)
+func (c *core) change(accountID string, fn func(*tx) error) error {
+	later, err := c.changeLocked(accountID, fn)
 	for _, f := range later {
 		f()
 	}
@@ -175,21 +175,21 @@ func (e *core) change(accountID string, fn func(*tx) error) error {
 
 // changeLocked is change under the account's lock; it returns the
 // committed transition's onUnlock effects.
-func (e *core) changeLocked(accountID string, fn func(*tx) error) ([]func(), error) {
-	unlock := e.lockAcct(accountID)
+func (c *core) changeLocked(accountID string, fn func(*tx) error) ([]func(), error) {
+	unlock := c.lockAcct(accountID)
 	defer unlock()
 	for try := 1; ; try++ {
-		later, err := e.changeOnce(accountID, fn)
+		later, err := c.changeOnce(accountID, fn)
 		if !record.IsConflict(err) || try == maxConflicts {
 			return later, err
 		}
-		e.metrics.conflicts.Inc()
+		c.metrics.conflicts.Inc()
 		time.Sleep(time.Duration(try) * time.Millisecond)
 	}
 }
 
-func (e *core) changeOnce(accountID string, fn func(*tx) error) ([]func(), error) {
-	t := &tx{e: e, b: e.jl.NewBatch(), accountID: accountID, touched: map[*record.Doc]bool{}}
+func (c *core) changeOnce(accountID string, fn func(*tx) error) ([]func(), error) {
+	t := &tx{e: c, b: c.jl.NewBatch(), accountID: accountID, touched: map[*record.Doc]bool{}}
 	if err := fn(t); err != nil {
 		t.b.Discard()
 		if errors.Is(err, errNoChange) {
@@ -334,7 +334,7 @@ func (t *tx) onUnlock(f func()) { t.unlocked = append(t.unlocked, f) }
 // apiErr is a transition's error as a caller of the Service sees it: the
 // service's own errors (ErrNotFound, an *Error, a canceled context) pass
 // through; anything else is a job-log failure and goes through logErr.
-func (e *core) apiErr(op string, err error) error {
+func (c *core) apiErr(op string, err error) error {
 	if err == nil {
 		return nil
 	}
@@ -344,12 +344,12 @@ func (e *core) apiErr(op string, err error) error {
 	if errors.Is(err, store.ErrUnavailable) {
 		// The store's retries ran out (their deadline included): a 503,
 		// not the caller's own deadline.
-		return e.logErr(op, err)
+		return c.logErr(op, err)
 	}
 	for _, known := range []error{ErrUnauthorized, ErrInvalid, ErrQuota, ErrNotFound, ErrTooLarge, ErrConflict, ErrUnavailable, context.Canceled, context.DeadlineExceeded} {
 		if errors.Is(err, known) {
 			return err
 		}
 	}
-	return e.logErr(op, err)
+	return c.logErr(op, err)
 }
