@@ -22,7 +22,8 @@ import (
 // Engine is the durable job service; the package documentation (doc.go)
 // says how it behaves where the interface leaves it open. Open returns
 // it; it owns the lifecycle (Drain, Close, Ready) and hands out the parts
-// the HTTP layer uses besides Service: Reviewer.
+// the HTTP layer uses besides Service: Reviewer (the review routes and
+// the editor) and Webhooks (the dispatcher's store).
 type Engine struct {
 	*core
 	// Engine serves Service through the embedded API (jobs, accounts and
