@@ -95,7 +95,7 @@ func (api *API) CreateKey(ctx context.Context, email, plan string, pages int64) 
 		}
 		a = &record.Account{
 			ID: newID(), Email: email, Plan: plan, PagesQuota: api.quota.grant(plan), CreatedAt: now,
-			Defaults: record.RedactOptions{Categories: categoryNames(page.Categories), Included: []string{}, Excluded: []string{}},
+			Defaults: record.RedactOptions{Categories: categoryNames(page.DefaultCategories), Included: []string{}, Excluded: []string{}},
 		}
 		if pages > 0 {
 			a.PagesQuota = pages

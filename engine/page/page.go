@@ -17,6 +17,7 @@ const (
 	SourceOCR                      // recognised from pixels
 	SourceFormField                // value of an AcroForm widget
 	SourceAnnotation               // text of an annotation (FreeText, popup contents, ...)
+	SourceImage                    // a picture found in the pixels: a face, a code (engine/visual)
 )
 
 func (s Source) String() string {
@@ -29,6 +30,8 @@ func (s Source) String() string {
 		return "form"
 	case SourceAnnotation:
 		return "annotation"
+	case SourceImage:
+		return "image"
 	}
 	return "unknown"
 }

@@ -19,6 +19,7 @@ const STYLE = {
   Person: ['#d62728', ''], Email: ['#1f77b4', '6 3'], PhoneNumber: ['#2ca02c', '2 2'],
   Address: ['#9467bd', '8 3 2 3'], Organization: ['#ff7f0e', '4 4'], Date: ['#8c564b', '1 3'],
   IBAN: ['#e377c2', '10 2'], CreditCard: ['#17becf', '3 6'], NationalID: ['#bcbd22', '6 2 1 2'],
+  Face: ['#7f7f7f', '2 4 8 4'], Signature: ['#004d40', '14 3 3 3'], Barcode: ['#aec7e8', '1 1'],
   IncludedTerm: ['#555555', '12 4'],
 };
 
