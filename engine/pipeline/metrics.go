@@ -15,7 +15,7 @@ type Metrics struct {
 	pages          prometheus.Counter       // pdfWriter.writePage
 	outputBytes    prometheus.Histogram     // pdfWriter.writePage
 	pixelsInFlight prometheus.Gauge         // reserve / release
-	detections     *prometheus.CounterVec   // burnAndEncode
+	detections     *prometheus.CounterVec   // encodeBurned
 	ocrRegions     *prometheus.CounterVec   // readPixels
 	ocrKnownLines  prometheus.Counter       // knownLines
 	ocrColumns     prometheus.Counter       // models/ocr (ObserveColumns)
@@ -24,6 +24,7 @@ type Metrics struct {
 	releaseSigns   *prometheus.CounterVec   // checkRelease
 	releaseReads   *prometheus.CounterVec   // releaseCheck
 	nerWindows     *prometheus.CounterVec   // models/ner (ObserveWindows)
+	visualFound    *prometheus.CounterVec   // visualPage
 	batchSize      *prometheus.HistogramVec // batch
 	batchDuration  *prometheus.HistogramVec // batch
 }
@@ -32,7 +33,7 @@ type Metrics struct {
 func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 	m := &Metrics{
 		stage: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name: "redactd_stage_duration_seconds", Help: "Time per page in each pipeline stage (open, render, words, ocr, detect, burn, release, encode).",
+			Name: "redactd_stage_duration_seconds", Help: "Time per page in each pipeline stage (open, render, words, ocr, detect, burn, release, visual, encode).",
 			Buckets: prometheus.ExponentialBuckets(0.0001, 2, 18),
 		}, []string{"stage"}),
 		pages: prometheus.NewCounter(prometheus.CounterOpts{
@@ -72,6 +73,9 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 		nerWindows: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "redactd_ner_windows_total", Help: "Windows of up to 64 tokens the NER model read, by reading: as_written, and reread (a window mostly in capitals is read again truecased and in lower case): the NER step's work.",
 		}, []string{"reading"}),
+		visualFound: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "redactd_visual_found_total", Help: "What the visual stage found in pages' pictures, by kind: face (masked), code_pii (a code whose content holds requested PII: masked), code_undecoded (a code found but not decoded: masked), code_clean (a code holding nothing requested: left).",
+		}, []string{"kind"}),
 		batchSize: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "redactd_model_batch_size", Help: "Requests per model batch.",
 			Buckets: []float64{1, 2, 4, 8, 16, 32, 64, 128, 256},
@@ -83,7 +87,7 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 	}
 	if reg != nil {
 		for _, c := range []prometheus.Collector{m.stage, m.pages, m.outputBytes, m.pixelsInFlight, m.detections,
-			m.ocrRegions, m.ocrKnownLines, m.ocrColumns, m.fontChecks, m.fontColumns, m.releaseSigns, m.releaseReads, m.nerWindows, m.batchSize, m.batchDuration} {
+			m.ocrRegions, m.ocrKnownLines, m.ocrColumns, m.fontChecks, m.fontColumns, m.releaseSigns, m.releaseReads, m.nerWindows, m.visualFound, m.batchSize, m.batchDuration} {
 			if err := reg.Register(c); err != nil {
 				return nil, err
 			}

@@ -18,17 +18,13 @@ const maskPadPt = 1.5
 
 type encodedPage = pdfout.EncodedPage
 
-// burnAndEncode masks the spans into the page's raster and compresses it.
-// The raster is released by the caller afterwards.
-func (p *Pipeline) burnAndEncode(pg *page.Page, spans []page.Span) pageResult {
-	return p.encodeBurned(pg, p.burnSpans(pg, spans))
-}
-
 // burnSpans masks the spans into the page's raster, grown over their ink,
-// and returns the boxes burned.
-func (p *Pipeline) burnSpans(pg *page.Page, spans []page.Span) []burn.Box {
+// and the boxes of pictures (faces, codes: visualPage) as they are, and
+// returns the boxes burned.
+func (p *Pipeline) burnSpans(pg *page.Page, spans []page.Span, pictures []burn.Box) []burn.Box {
 	t := time.Now()
 	boxes := burn.GrowToInk(pg.Raster, pg.DPI, burn.Boxes(pg, spans, maskPadPt), layerWordBoxes(pg))
+	boxes = append(boxes, pictures...)
 	burn.Burn(pg.Raster, pg.DPI, boxes)
 	p.metrics.observe("burn", t)
 	return boxes

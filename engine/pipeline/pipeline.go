@@ -26,6 +26,7 @@ import (
 
 	"github.com/redactd/redactd/engine/detect"
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/engine/visual"
 )
 
 // OCR recognises words in a raster. Quads of the returned words are in
@@ -83,6 +84,7 @@ type Pipeline struct {
 	encode  *ants.Pool
 	pixels  *semaphore.Weighted
 	models  *Models // owned when built by Open
+	faces   *visual.Faces
 	metrics *Metrics
 	maxPix  int64
 	window  int
@@ -107,7 +109,11 @@ func New(cfg Settings, deps Deps) (*Pipeline, error) {
 		p.maxPix = 64_000_000
 	}
 	p.pixels = semaphore.NewWeighted(p.maxPix)
-	var err error
+	faces, err := visual.NewFaces()
+	if err != nil {
+		return nil, fmt.Errorf("pipeline: %w", err)
+	}
+	p.faces = faces
 	mk := func(n int) *ants.Pool {
 		if err != nil {
 			return nil

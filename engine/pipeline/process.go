@@ -33,11 +33,12 @@ const (
 	stageDetect
 	stageRelease // the release check: signs, and on pages with one, burn and OCR of the burned page
 	stageEncode  // burn and encode
+	stageVisual  // faces and codes in the page's pictures (visual.go)
 	numStages
 )
 
 // stageNames are the report's timings_ms keys of the per-page stages.
-var stageNames = [numStages]string{"render", "ocr", "detect", "release", "burn_encode"}
+var stageNames = [numStages]string{"render", "ocr", "detect", "release", "burn_encode", "visual"}
 
 // pageStats is what one page tells the document's report.
 type pageStats struct {
@@ -248,12 +249,20 @@ func (p *Pipeline) submitPage(ctx context.Context, src source, i int, job *pageJ
 				fail(err)
 				return
 			}
+			t := time.Now()
+			vis, _, err := p.visualPage(pctx, pg, job.opts)
+			st.t[stageVisual] = time.Since(t)
+			if err != nil {
+				release()
+				fail(err)
+				return
+			}
 			markAnalysed()
 			// The release check: a page showing a sign is burned here
 			// and its burned pixels read (release.go); others are burned
 			// with their encoding, as always.
 			var burned []burn.Box
-			t := time.Now()
+			t = time.Now()
 			signs, at := p.checkRelease(pg)
 			if st.blind {
 				// Every glyph was read from the pixels and detected
@@ -261,7 +270,7 @@ func (p *Pipeline) submitPage(ctx context.Context, src source, i int, job *pageJ
 				signs = 0
 			}
 			if signs != 0 {
-				burned, err = p.releaseCheck(pctx, pg, p.burnSpans(pg, spans), signs, at, job.opts, &st)
+				burned, err = p.releaseCheck(pctx, pg, p.burnSpans(pg, spans, vis), signs, at, job.opts, &st)
 			}
 			st.t[stageRelease] = time.Since(t)
 			p.metrics.observe("release", t)
@@ -276,7 +285,7 @@ func (p *Pipeline) submitPage(ctx context.Context, src source, i int, job *pageJ
 				if signs != 0 {
 					r = p.encodeBurned(pg, burned)
 				} else {
-					r = p.burnAndEncode(pg, spans)
+					r = p.encodeBurned(pg, p.burnSpans(pg, spans, vis))
 				}
 				if job.keepWords {
 					r.words = pageWords(pg)

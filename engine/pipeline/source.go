@@ -175,9 +175,13 @@ type imagePage struct {
 	info imagein.PageInfo
 }
 
-func (p *imagePage) Size() (float64, float64)  { return p.info.WidthPt, p.info.HeightPt }
-func (p *imagePage) Words() []page.Word        { return nil }
-func (p *imagePage) ImageRegions() []page.Rect { return nil }
+func (p *imagePage) Size() (float64, float64) { return p.info.WidthPt, p.info.HeightPt }
+func (p *imagePage) Words() []page.Word       { return nil }
+
+// ImageRegions: an image file's page is one image, whole.
+func (p *imagePage) ImageRegions() []page.Rect {
+	return []page.Rect{{X1: p.info.WidthPt, Y1: p.info.HeightPt}}
+}
 
 func (p *imagePage) HiddenTextRegions() []page.Rect { return nil }
 func (p *imagePage) Close()                         {}

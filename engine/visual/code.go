@@ -85,10 +85,13 @@ func FindCodes(g Gray) []Code {
 			found(r.GetText(), r.GetBarcodeFormat(), moved)
 		}
 	}
+	// Linear codes are read on the image cut at mid gray: the hybrid
+	// binarizer's local thresholds misjudge the anti-aliased edges of
+	// bars two pixels wide (a Code 128 rendered at 150 dpi from a PDF).
 	for _, rd := range []gozxing.Reader{oned.NewCode128Reader(), oned.NewCode39Reader(), oned.NewCode93Reader(),
 		oned.NewMultiFormatUPCEANReader(nil), oned.NewITFReader(), oned.NewCodaBarReader()} {
 		for range maxCodesPerReader {
-			b := bmp()
+			b, _ := gozxing.NewBinaryBitmap(gozxing.NewGlobalHistgramBinarizer(gozxing.NewLuminanceSourceFromImage(midGray(im))))
 			if b == nil {
 				break
 			}
@@ -245,6 +248,17 @@ func inkBlobs(im *image.Gray) []image.Rectangle {
 		out = append(out, r)
 		if len(out) == 64 {
 			break
+		}
+	}
+	return out
+}
+
+// midGray is im cut at mid gray: black under 128, white from it.
+func midGray(im *image.Gray) *image.Gray {
+	out := image.NewGray(im.Rect)
+	for i, v := range im.Pix {
+		if v >= 128 {
+			out.Pix[i] = 255
 		}
 	}
 	return out

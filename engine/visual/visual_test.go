@@ -1,10 +1,8 @@
-package visual
+package visual_test
 
 import (
 	"image"
 	"image/color"
-	_ "image/jpeg"
-	"os"
 	"testing"
 
 	"github.com/makiuchi-d/gozxing"
@@ -12,19 +10,13 @@ import (
 	"github.com/makiuchi-d/gozxing/oned"
 	"github.com/makiuchi-d/gozxing/qrcode"
 	xdraw "golang.org/x/image/draw"
+
+	. "github.com/redactd/redactd/engine/visual"
+	"github.com/redactd/redactd/internal/testkit/hostile/pictures"
 )
 
-// decodeGray reads a PNG scaled by scale into a gray image.
-func decodeGray(t testing.TB, path string, scale float64) *image.Gray {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, _, err := image.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+// gray is img scaled by scale, in gray.
+func gray(img image.Image, scale float64) *image.Gray {
 	b := img.Bounds()
 	g := image.NewGray(image.Rect(0, 0, int(float64(b.Dx())*scale), int(float64(b.Dy())*scale)))
 	xdraw.CatmullRom.Scale(g, g.Bounds(), img, b, xdraw.Src, nil)
@@ -37,7 +29,7 @@ func grayOf(g *image.Gray) Gray {
 
 // astronautHead is the astronaut's head in the 512 x 512 photo, drawn by
 // hand: hair to chin, ear to ear.
-var astronautHead = Box{150, 12, 305, 192}
+var astronautHead = Box{pictures.AstronautHead.Min.X, pictures.AstronautHead.Min.Y, pictures.AstronautHead.Max.X, pictures.AstronautHead.Max.Y}
 
 func covers(b, in Box) bool { return b.X0 <= in.X0 && b.Y0 <= in.Y0 && b.X1 >= in.X1 && b.Y1 >= in.Y1 }
 
@@ -49,7 +41,7 @@ func TestFaces(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range []float64{0.25, 0.5, 1} {
-		g := decodeGray(t, "testdata/astronaut.jpg", s)
+		g := gray(pictures.Astronaut(), s)
 		got := f.Find(grayOf(g))
 		if len(got) != 1 {
 			t.Fatalf("scale %.2f: %d faces, want 1: %+v", s, len(got), got)
@@ -60,12 +52,12 @@ func TestFaces(t *testing.T) {
 		}
 	}
 	// 24 px: the cascade's square on the photo at 0.22 is about 24 px.
-	if got := f.Find(grayOf(decodeGray(t, "testdata/astronaut.jpg", 0.22))); len(got) != 1 || got[0].Core.Y1-got[0].Core.Y0 > 30 {
+	if got := f.Find(grayOf(gray(pictures.Astronaut(), 0.22))); len(got) != 1 || got[0].Core.Y1-got[0].Core.Y0 > 30 {
 		t.Errorf("small face: %+v", got)
 	}
 	// Tilted 20 degrees either way.
 	for _, deg := range []float64{-20, 20} {
-		g := rotate(decodeGray(t, "testdata/astronaut.jpg", 0.5), deg)
+		g := gray(pictures.Rotate(gray(pictures.Astronaut(), 0.5), deg), 1)
 		if got := f.Find(grayOf(g)); len(got) != 1 {
 			t.Errorf("tilted %v degrees: %d faces", deg, len(got))
 		}
@@ -78,12 +70,6 @@ func TestFaces(t *testing.T) {
 	if got := f.Find(grayOf(blankPage)); len(got) != 0 {
 		t.Errorf("blank: %+v", got)
 	}
-}
-
-// rotate turns g by deg degrees about its centre (nearest pixel, white
-// outside).
-func rotate(g *image.Gray, deg float64) *image.Gray {
-	return Rotate(g, deg)
 }
 
 func encode(t testing.TB, w gozxing.Writer, text string, f gozxing.BarcodeFormat, wd, ht int) *image.Gray {
