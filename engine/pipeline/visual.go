@@ -55,21 +55,31 @@ func (p *Pipeline) visualPage(ctx context.Context, pg *page.Page, opts detect.Op
 			return nil, true, err
 		}
 		g := grayOf(pg.Raster, r)
+		// Only the parts of the picture that can hold a face (photo-like
+		// tones) or a code (dense dark and light) are looked at
+		// (visual.Areas): a scanned page of print costs little.
+		photos, codeAreas := visual.Areas(g)
 		if wantFace {
-			for _, f := range p.faces.Find(g) {
-				out = append(out, burn.Box{Rect: toPt(r, f.Head), Category: page.Face, Source: page.SourceImage, Recognizer: "face", Score: min(f.Score/100, 1)})
-				p.metrics.visualFound.WithLabelValues("face").Inc()
+			for _, a := range photos {
+				for _, f := range p.faces.Find(g.Sub(a)) {
+					h := visual.Box{X0: a.X0 + f.Head.X0, Y0: a.Y0 + f.Head.Y0, X1: a.X0 + f.Head.X1, Y1: a.Y0 + f.Head.Y1}
+					out = append(out, burn.Box{Rect: toPt(r, h), Category: page.Face, Source: page.SourceImage, Recognizer: "face", Score: min(f.Score/100, 1)})
+					p.metrics.visualFound.WithLabelValues("face").Inc()
+				}
 			}
 		}
 		if wantCode {
-			for _, c := range visual.FindCodes(g) {
-				mask, label, err := p.codeHoldsPII(ctx, pg, c, opts)
-				if err != nil {
-					return nil, true, err
-				}
-				p.metrics.visualFound.WithLabelValues(label).Inc()
-				if mask {
-					out = append(out, burn.Box{Rect: toPt(r, c.Box), Category: page.Barcode, Source: page.SourceImage, Recognizer: "code", Score: 1})
+			for _, a := range codeAreas {
+				for _, c := range visual.FindCodes(g.Sub(a)) {
+					mask, label, err := p.codeHoldsPII(ctx, pg, c, opts)
+					if err != nil {
+						return nil, true, err
+					}
+					p.metrics.visualFound.WithLabelValues(label).Inc()
+					if mask {
+						b := visual.Box{X0: a.X0 + c.Box.X0, Y0: a.Y0 + c.Box.Y0, X1: a.X0 + c.Box.X1, Y1: a.Y0 + c.Box.Y1}
+						out = append(out, burn.Box{Rect: toPt(r, b), Category: page.Barcode, Source: page.SourceImage, Recognizer: "code", Score: 1})
+					}
 				}
 			}
 		}
