@@ -127,16 +127,20 @@ func (g Gray) Sub(b Box) Gray {
 	return Gray{Pix: g.Pix[b.Y0*g.Stride+b.X0:], W: b.X1 - b.X0, H: b.Y1 - b.Y0, Stride: g.Stride}
 }
 
-// mergeNear joins boxes (tiles) that touch or lie a tile apart, until
-// none do: the light gap between two wide bars can leave a column of
-// tiles under codeDark, parting one code in two.
+// mergeGap is how many tiles apart two code areas are joined.
+const mergeGap = 2
+
+// mergeNear joins boxes (tiles) that lie up to mergeGap tiles apart, until
+// none do: the light gaps between wide bars can leave columns of tiles
+// under codeDark, parting one code in two (a Code 128 at 3 px a module
+// came apart at one tile and at two).
 func mergeNear(bs []Box) []Box {
 	for merged := true; merged; {
 		merged = false
 		for i := 0; i < len(bs); i++ {
 			for j := i + 1; j < len(bs); j++ {
 				a, b := bs[i], bs[j]
-				if a.X0-1 <= b.X1 && b.X0-1 <= a.X1 && a.Y0-1 <= b.Y1 && b.Y0-1 <= a.Y1 {
+				if a.X0-mergeGap <= b.X1 && b.X0-mergeGap <= a.X1 && a.Y0-mergeGap <= b.Y1 && b.Y0-mergeGap <= a.Y1 {
 					bs[i] = Box{min(a.X0, b.X0), min(a.Y0, b.Y0), max(a.X1, b.X1), max(a.Y1, b.Y1)}
 					bs = append(bs[:j], bs[j+1:]...)
 					merged = true
