@@ -76,11 +76,53 @@ type Face struct {
 	Score      float32
 }
 
+// maxAspect bounds the sides of the square Find pads an image to: a long
+// strip is looked at in windows maxAspect times as long as it is wide,
+// overlapping by half, so the padding never holds more than maxAspect
+// times the strip's pixels.
+const maxAspect = 4
+
 // Find returns the faces in g, heads clipped to g.
 func (f *Faces) Find(g Gray) []Face {
 	if g.W < f.MinSize || g.H < f.MinSize {
 		return nil
 	}
+	if short := min(g.W, g.H); max(g.W, g.H) > maxAspect*short {
+		var out []Face
+		win, step := maxAspect*short, maxAspect*short/2
+		for o := 0; ; o += step {
+			var b Box
+			if g.W > g.H {
+				b = Box{min(o, g.W-win), 0, min(o, g.W-win) + win, g.H}
+			} else {
+				b = Box{0, min(o, g.H-win), g.W, min(o, g.H-win) + win}
+			}
+			for _, fc := range f.find(g.Sub(b)) {
+				fc.Core = Box{fc.Core.X0 + b.X0, fc.Core.Y0 + b.Y0, fc.Core.X1 + b.X0, fc.Core.Y1 + b.Y0}
+				fc.Head = clip(HeadOf(fc.Core), g.W, g.H)
+				if !overlapsAny(out, fc.Core) {
+					out = append(out, fc)
+				}
+			}
+			if o+win >= max(g.W, g.H) {
+				return out
+			}
+		}
+	}
+	return f.find(g)
+}
+
+func overlapsAny(fs []Face, b Box) bool {
+	for _, f := range fs {
+		if b.X0 < f.Core.X1 && f.Core.X0 < b.X1 && b.Y0 < f.Core.Y1 && f.Core.Y0 < b.Y1 {
+			return true
+		}
+	}
+	return false
+}
+
+// find is Find on an image at most maxAspect times as long as wide.
+func (f *Faces) find(g Gray) []Face {
 	// pigo's rotated classifier clamps columns to the row count, so it
 	// reads past a wide image's rows: it is given a square image.
 	side := max(g.W, g.H)

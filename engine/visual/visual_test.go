@@ -145,3 +145,22 @@ func inkInside(g *image.Gray, area, b Box) bool {
 	}
 	return true
 }
+
+// TestFacesInAStrip: a face in a long strip (a banner 10 times as long as
+// tall) is found, in windows, at its place.
+func TestFacesInAStrip(t *testing.T) {
+	f, err := NewFaces()
+	if err != nil {
+		t.Fatal(err)
+	}
+	face := gray(pictures.Astronaut(), 0.25) // 128 x 128
+	strip := image.NewGray(image.Rect(0, 0, 1280, 128))
+	for i := range strip.Pix {
+		strip.Pix[i] = 200
+	}
+	xdraw.Copy(strip, image.Pt(900, 0), face, face.Bounds(), xdraw.Src, nil)
+	got := f.Find(grayOf(strip))
+	if len(got) != 1 || got[0].Core.X0 < 900 || got[0].Core.X1 > 1028 {
+		t.Fatalf("faces in the strip: %+v", got)
+	}
+}
