@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"image"
 	"image/jpeg"
+	"math"
 	"math/rand/v2"
 	"os"
 	"regexp"
@@ -580,7 +581,7 @@ func assignLines(read []Line, truth [][]truthWord) []string {
 		y := (l.Quad.UL.Y + l.Quad.LL.Y + l.Quad.UR.Y + l.Quad.LR.Y) / 4
 		best, bd := -1, 0.0
 		for i, m := range mid {
-			if d := abs(y - m); best < 0 || d < bd {
+			if d := math.Abs(y - m); best < 0 || d < bd {
 				best, bd = i, d
 			}
 		}
@@ -603,13 +604,6 @@ func assignLines(read []Line, truth [][]truthWord) []string {
 		out[i] = strings.Join(b, " ")
 	}
 	return out
-}
-
-func abs(v float64) float64 {
-	if v < 0 {
-		return -v
-	}
-	return v
 }
 
 // latinAlone names redactd-latin without cross-reading in the reports.
