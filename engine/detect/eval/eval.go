@@ -241,6 +241,7 @@ func Evaluate(ctx context.Context, ds []detect.Detector, recs []Record, o Option
 				rep.Masking.FN++
 			case masked:
 				rep.Masking.FP++
+				rep.example(rep.FalseHits, OverRedacted, o, r.Text, offs[w], len(word.Text))
 			}
 		}
 	}
@@ -274,6 +275,16 @@ func goldOf(spans []Gold, s, e int) (page.Category, bool) {
 		}
 	}
 	return "", ignored
+}
+
+// OverRedacted keys, in Report.FalseHits, the examples of plain words
+// masked under any category.
+const OverRedacted page.Category = "(plain word)"
+
+// OverRedaction is the share of plain words (no gold category) that were
+// masked.
+func (r Report) OverRedaction() float64 {
+	return ratio(r.Masking.FP, r.Words-r.Masking.TP-r.Masking.FN)
 }
 
 // Markdown renders the report as a table.

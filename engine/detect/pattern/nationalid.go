@@ -593,3 +593,25 @@ func labelContext(v *view.View, labels []idLabel, i int) (int, *idLabel) {
 	}
 	return ctxNone, nil
 }
+
+// ValidNationalID reports whether s passes the check of the kind of
+// number named (de-steuer-id, de-id-card, fr-nir, es-dni, es-nie,
+// it-codice-fiscale, nl-bsn, pt-nif, pt-cartao-cidadao,
+// be-national-number, at-svnr, ch-ahv, uk-nino, us-ssn), ignoring case,
+// blanks, dots and hyphens; false for an unknown kind. The evaluation's
+// document generator (engine/detect/eval) plants only numbers it accepts.
+func ValidNationalID(kind, s string) bool {
+	c := strings.Map(func(r rune) rune {
+		switch r {
+		case ' ', '.', '-', '/':
+			return -1
+		}
+		return r
+	}, strings.ToUpper(s))
+	for _, k := range idKinds {
+		if k.name == kind {
+			return k.valid(c)
+		}
+	}
+	return false
+}

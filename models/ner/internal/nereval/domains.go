@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/redactd/redactd/engine/detect"
@@ -49,7 +50,17 @@ type tableOptions struct {
 	printed bool
 	// upper writes the corpora's text in capitals (eval.Uppercase).
 	upper bool
+	// examples keeps this many missed and false words per category of
+	// the generated documents, printed below the table.
+	examples int
+	// generatedOnly scores the generated documents alone (no NER corpus,
+	// no presidio set): the quick table to tune the patterns and rules on.
+	generatedOnly bool
 }
+
+// generatedPrefix names the rows of the generated documents
+// (eval.Generated): generated_de, generated_fr, ...
+const generatedPrefix = "generated_"
 
 // pagesSuffix marks a corpus's row scored as pages (tableOptions.pages).
 const pagesSuffix = "@pages"
@@ -73,7 +84,7 @@ const upperSuffix = "+upper"
 // reads three ways. The other languages are scored in the first layout
 // only, for the gate's run time, until a model reads them.
 func gateTables(m *ner.Model, o tableOptions) (tables, error) {
-	o.dev, o.only, o.langs, o.pages, o.printed, o.upper = false, "", "", 1, false, false
+	o.dev, o.only, o.langs, o.pages, o.printed, o.upper, o.generatedOnly, o.examples = false, "", "", 1, false, false, false, 0
 	sent, err := domainTables(m, o)
 	if err != nil {
 		return sent, err
@@ -147,7 +158,7 @@ func domainTablesWithout(m *ner.Model, o tableOptions, disabled []string) (table
 		}
 	}
 	for _, s := range splits {
-		if len(keep) > 0 && !keep[s.Name] || len(langs) > 0 && !langs[s.Lang] {
+		if o.generatedOnly || len(keep) > 0 && !keep[s.Name] || len(langs) > 0 && !langs[s.Lang] {
 			continue
 		}
 		recs, src := s.Records, s.Source
@@ -193,6 +204,9 @@ func domainTablesWithout(m *ner.Model, o tableOptions, disabled []string) (table
 		return t, nil
 	}
 	for _, f := range []struct{ name, path string }{{"generated_large", o.large}, {"generated_small", o.small}} {
+		if o.generatedOnly {
+			break
+		}
 		recs, err := eval.LoadPresidio(f.path)
 		if err != nil {
 			return t, err
@@ -204,6 +218,26 @@ func domainTablesWithout(m *ner.Model, o tableOptions, disabled []string) (table
 		t.presidio = append(t.presidio, presidioRow{f.name, rep})
 	}
 	t.presidio = append(t.presidio, allRows...)
+	// The documents the project generates in each language, with the
+	// dev seed for the dev table and the test seed for the test table.
+	seed := uint64(eval.GeneratedTestSeed)
+	if o.dev {
+		seed = eval.GeneratedDevSeed
+	}
+	for _, lang := range eval.GeneratedLangs {
+		if len(langs) > 0 && !langs[lang] {
+			continue
+		}
+		recs, err := eval.Generated(filepath.Join(filepath.Dir(o.root), "gazetteers"), lang, seed, eval.GeneratedDocs)
+		if err != nil {
+			return t, err
+		}
+		rep, err := eval.Evaluate(ctx, ds, recs, eval.Options{DisabledRules: disabled, Examples: o.examples})
+		if err != nil {
+			return t, err
+		}
+		t.presidio = append(t.presidio, presidioRow{generatedPrefix + lang, rep})
+	}
 	return t, nil
 }
 
@@ -216,11 +250,11 @@ func (t tables) markdown() string {
 	for _, c := range presidioCats {
 		fmt.Fprintf(&b, " %s |", c)
 	}
-	b.WriteString(" masking |\n|---|---:|")
+	b.WriteString(" masking | over-redaction |\n|---|---:|")
 	for range presidioCats {
 		b.WriteString("---|")
 	}
-	b.WriteString("---|\n")
+	b.WriteString("---|---:|\n")
 	for _, r := range t.presidio {
 		fmt.Fprintf(&b, "| %s | %d |", r.name, r.rep.Words)
 		for _, c := range presidioCats {
@@ -231,7 +265,17 @@ func (t tables) markdown() string {
 			}
 			fmt.Fprintf(&b, " %.3f / %.3f |", k.Recall(), k.Precision())
 		}
-		fmt.Fprintf(&b, " %.3f / %.3f |\n", r.rep.Masking.Recall(), r.rep.Masking.Precision())
+		fmt.Fprintf(&b, " %.3f / %.3f | %.3f |\n", r.rep.Masking.Recall(), r.rep.Masking.Precision(), r.rep.OverRedaction())
+	}
+	for _, r := range t.presidio {
+		for _, c := range append(presidioCats, eval.OverRedacted) {
+			for _, m := range r.rep.Misses[c] {
+				fmt.Fprintf(&b, "miss %s %s: %s\n", r.name, c, m)
+			}
+			for _, m := range r.rep.FalseHits[c] {
+				fmt.Fprintf(&b, "false %s %s: %s\n", r.name, c, m)
+			}
+		}
 	}
 	return b.String()
 }

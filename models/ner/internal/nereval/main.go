@@ -93,6 +93,8 @@ func main() {
 	upper := flag.Bool("upper", false, "with -table: write the corpora's text in capitals (eval.Uppercase)")
 	entityProb := flag.Float64("entity-prob", ner.DefaultEntityProb, "decoding's recall bias (the service's ner-entity-prob); tune it with -table dev")
 	personProb := flag.Float64("person-prob", ner.DefaultPersonProb, "the same for person labels alone (the service's ner-person-prob)")
+	generated := flag.Bool("generated", false, "with -table: score only the documents the project generates in each language (eval.Generated)")
+	examples := flag.Int("examples", 0, "with -table: print this many missed and false words per category of the generated documents")
 	flag.Parse()
 	log.SetFlags(0)
 
@@ -116,7 +118,8 @@ func main() {
 		if *tableOnly != "test" && *tableOnly != "dev" {
 			log.Fatalf("-table %q: want test or dev", *tableOnly)
 		}
-		o := tableOptions{root: *nerData, large: *data, small: *small, dev: *tableOnly == "dev", only: *only, langs: *langs, pages: *pages, printed: *printed, upper: *upper}
+		o := tableOptions{root: *nerData, large: *data, small: *small, dev: *tableOnly == "dev", only: *only, langs: *langs, pages: *pages, printed: *printed, upper: *upper,
+			generatedOnly: *generated, examples: *examples}
 		if *ablate {
 			out, err := ablation(m, o)
 			if err != nil {
@@ -135,10 +138,10 @@ func main() {
 		}
 		fmt.Print(tab.markdown())
 		writing := *floorsOut != "" || *addFloorsOut != ""
-		if !writing && (o.dev || o.only != "" || o.langs != "" || o.pages > 1 || o.printed || o.upper) {
+		if !writing && (o.dev || o.only != "" || o.langs != "" || o.pages > 1 || o.printed || o.upper || o.generatedOnly) {
 			return
 		}
-		if writing && (o.dev || o.only != "" || o.langs != "" || o.printed || o.upper) {
+		if writing && (o.dev || o.only != "" || o.langs != "" || o.printed || o.upper || o.generatedOnly) {
 			log.Fatal("-write-floors and -add-floors need -table test and every corpus")
 		}
 		gate, err := gateTables(m, o)
