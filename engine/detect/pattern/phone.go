@@ -14,7 +14,7 @@ import (
 
 // phoneRegions are the numbering plans national-format numbers are tried
 // against; numbers written with +CC or 00CC are checked against their own.
-var phoneRegions = []string{"US", "GB", "DE", "FR", "ES", "IT", "NL", "CA", "IN", "AU", "BR"}
+var phoneRegions = []string{"US", "GB", "DE", "FR", "ES", "IT", "NL", "PT", "CA", "IN", "AU", "BR"}
 
 // phoneContext are labels that make a merely possible number (right length
 // for its plan, but not in an allocated range, or unformatted) a phone
@@ -182,7 +182,9 @@ func notPhone(t string, s, e int, cand string) bool {
 		}
 	}
 	d := phonenumbers.NormalizeDigitsOnly(cand)
-	if len(d) >= 13 && isCardNumber(d) {
+	// A card number is never written after a "+" ("+49 (0)89 441053-45"
+	// reads as a 13-digit Visa number).
+	if len(d) >= 13 && cand[0] != '+' && isCardNumber(d) {
 		return true
 	}
 	return false
@@ -242,14 +244,16 @@ func AllDigits(s string) bool {
 func phoneScore(v *view.View, s int, cand string, near bool) (score float32, ctx bool) {
 	digits := phonenumbers.NormalizeDigitsOnly(cand)
 	formatted := len(digits) != len(cand)
-	ctx = near || v.LineContext(v.WordAt(s), phoneContext)
+	ctx = near || v.LineContext(v.WordAt(s), phoneContext) || emailOnLine(v, v.WordAt(s))
 	if len(digits) < 7 && !ctx {
 		return 0, ctx
 	}
 	var valid, possible bool
 	switch {
 	case cand[0] == '+':
-		valid, possible = checkPhone("+"+digits, "ZZ")
+		// "+49 (0)89 …": the trunk prefix in brackets is not dialled
+		// from abroad.
+		valid, possible = checkPhone("+"+phonenumbers.NormalizeDigitsOnly(strings.Replace(cand, "(0)", "", 1)), "ZZ")
 	case strings.HasPrefix(digits, "00") && len(digits) > 9:
 		valid, possible = checkPhone("+"+digits[2:], "ZZ")
 	case strings.HasPrefix(digits, "011") && len(digits) > 10:
@@ -284,6 +288,24 @@ func phoneScore(v *view.View, s int, cand string, near bool) (score float32, ctx
 		return 0.5, ctx
 	}
 	return 0, ctx
+}
+
+// emailOnLine reports whether an e-mail address stands on the line of
+// word w: a line of contact details ("Consultas: ana@example.es o 933 791
+// 251", "Contact: bob@example.com, 020 7946 0958"), where a number written
+// like an amount is the phone number beside the address.
+func emailOnLine(v *view.View, w int) bool {
+	if w < 0 {
+		return false
+	}
+	from, to := v.Line(v.LineOf(w))
+	for j := from; j < to; j++ {
+		l := v.WordLower(j)
+		if at := strings.IndexByte(l, '@'); at > 0 && strings.Contains(l[at:], ".") {
+			return true
+		}
+	}
+	return false
 }
 
 // phoneLabelBefore reports whether a phone label stands within the three
@@ -398,6 +420,8 @@ func plausible(r, d string) bool {
 		return d[0] == '0' && n >= 6 && n <= 11 || d[0] == '3' && (n == 9 || n == 10)
 	case "NL":
 		return d[0] == '0' && n == 10
+	case "PT":
+		return n == 9 && (d[0] == '2' || d[0] == '9')
 	case "IN":
 		return n == 10 && d[0] >= '6' || d[0] == '0' && n == 11
 	case "AU":
