@@ -17,7 +17,7 @@ var months = func() map[string]int {
 	for i, names := range [12]string{
 		"january jan januar jänner janvier janv enero ene gennaio gen januari janeiro",
 		"february feb februar feber février fevrier févr fevr fév fev febrero febbraio februari fevereiro",
-		"march mar märz maerz mrz mars marzo maart mrt março marco",
+		"march mar märz mär maerz mrz mars marzo maart mrt março marco",
 		"april apr avril avr abril abr aprile",
 		"may mai mayo maggio mag mei maio",
 		"june jun juni juin junio giugno giu junho",
@@ -141,7 +141,7 @@ func parseNumericDate(s string) (float32, bool) {
 }
 
 // dayNumber parses a day of the month with an optional ordinal suffix:
-// "3", "3rd", "1er", "15.", "1º".
+// "3", "3rd", "1er", "15.", "1º", "1.º" (Portuguese).
 func dayNumber(s string) (int, bool) {
 	i := 0
 	for i < len(s) && view.IsDigit(s[i]) {
@@ -151,7 +151,7 @@ func dayNumber(s string) (int, bool) {
 		return 0, false
 	}
 	switch s[i:] {
-	case "", ".", "st", "nd", "rd", "th", "er", "re", "e", "ème", "eme", "º", "ª", "°", "o", "a":
+	case "", ".", "st", "nd", "rd", "th", "er", "re", "e", "ème", "eme", "º", "ª", "°", "o", "a", ".º", ".ª", ".°":
 	default:
 		return 0, false
 	}
