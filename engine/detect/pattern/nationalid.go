@@ -57,7 +57,7 @@ var (
 		`personalausweis(nummer|-?nr\.?)?`, `ausweis(nummer|-?nr\.?)`,
 		`n° ?(de )?s[ée]curit[ée] sociale`, `nº ?(de )?s[ée]curit[ée] sociale`, `no\.? ?(de )?s[ée]curit[ée] sociale`,
 		`numéro (de )?s[ée]curit[ée] sociale`, `numero (de )?s[ée]curit[ée] sociale`, `sécurité sociale`, `securite sociale`,
-		`nir`, `numéro insee`, `numero insee`, `dni`, `nie`, `nif`, `nuss`,
+		`nir`, `numéro insee`, `numero insee`, `n°\.? ?insee`, `nº\.? ?insee`, `dni`, `nie`, `nif`, `nuss`,
 		`número de (la )?seguridad social`, `numero de (la )?seguridad social`, `seguridad social`,
 		`n°\.? ?(de )?contribuinte`, `nº\.? ?(de )?contribuinte`, `número (de )?contribuinte`, `numero (de )?contribuinte`,
 		`contribuinte`,
@@ -355,7 +355,9 @@ func FindNationalIDs(v *view.View) []page.Span {
 			}
 			continue
 		}
-		if r.digits >= 5 {
+		// A German identity card number may hold a single digit: it is
+		// taken behind a personal label only (below).
+		if r.digits >= 5 || r.n == 1 && r.digits > 0 && validIDCard(r.prefix(1)) {
 			runs = append(runs, r)
 		}
 		i = r.ends[0] - 1
@@ -426,6 +428,9 @@ func FindNationalIDs(v *view.View) []page.Span {
 		}
 		if ctx != ctxPersonal {
 			lab = nil
+		}
+		if r.digits < 5 && lab == nil {
+			continue
 		}
 		line := v.Word(v.WordAt(r.start)).Line // the page's line: a gap ends a column
 		name, k := validPrefix(t, r, r.n, lab)
@@ -510,7 +515,12 @@ func labelledValue(t string, r *idRun) int {
 		}
 		n, digits = g+1, digits+d
 	}
-	// Trailing letters count only after a value that has its digits.
+	// Trailing letters count only after a value that has its digits. A
+	// German identity card number has its own check and may hold as few
+	// as one digit ("Ausweisnummer: PP6CH9YLF6").
+	if n == 1 && digits > 0 && validIDCard(r.prefix(1)) {
+		return 1
+	}
 	if n == 0 || digits < 5 || len(r.prefix(n)) < 6 {
 		return 0
 	}
