@@ -49,13 +49,15 @@ var (
 	zipUS     = regexp.MustCompile(`^(\d{5})(?:-\d{4})?$`)
 	postcode5 = regexp.MustCompile(`^(?:[A-Z]{1,2}-)?\d{5}$`)
 	postcode4 = regexp.MustCompile(`^(?:[A-Z]{1,2}-)?\d{4}$`)
-	ukInward  = regexp.MustCompile(`^\d[ABD-HJLNP-UW-Z]{2}$`)
-	ukCompact = regexp.MustCompile(`^([A-Z]{1,2}\d[A-Z\d]?)(\d[ABD-HJLNP-UW-Z]{2})$`)
-	caFSA     = regexp.MustCompile(`^[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z]$`)
-	caLDU     = regexp.MustCompile(`^\d[ABCEGHJ-NPRSTV-Z]\d$`)
-	caCompact = regexp.MustCompile(`^([ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z])(\d[ABCEGHJ-NPRSTV-Z]\d)$`)
-	nlLetters = regexp.MustCompile(`^[A-Z]{2}$`)
-	nlCompact = regexp.MustCompile(`^[1-9]\d{3}[A-Z]{2}$`)
+	// ptPostcode is a Portuguese postcode ("1100-048").
+	ptPostcode = regexp.MustCompile(`^[1-9]\d{3}-\d{3}$`)
+	ukInward   = regexp.MustCompile(`^\d[ABD-HJLNP-UW-Z]{2}$`)
+	ukCompact  = regexp.MustCompile(`^([A-Z]{1,2}\d[A-Z\d]?)(\d[ABD-HJLNP-UW-Z]{2})$`)
+	caFSA      = regexp.MustCompile(`^[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z]$`)
+	caLDU      = regexp.MustCompile(`^\d[ABCEGHJ-NPRSTV-Z]\d$`)
+	caCompact  = regexp.MustCompile(`^([ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z])(\d[ABCEGHJ-NPRSTV-Z]\d)$`)
+	nlLetters  = regexp.MustCompile(`^[A-Z]{2}$`)
+	nlCompact  = regexp.MustCompile(`^[1-9]\d{3}[A-Z]{2}$`)
 )
 
 // houseNumber matches house numbers: "12", "12a", "12-14", "5/7b".
@@ -849,6 +851,11 @@ func (a *addressFinder) postal(v *view.View, i, first, end int, afterStreet bool
 		if m := caCompact.FindStringSubmatch(t); m != nil && a.gz.CAFSA.Has(m[1]) {
 			return part{first: i, last: i, score: 0.7, kind: partPostal}, true
 		}
+	}
+	// PT: "1100-048 Lisboa": four digits, a hyphen and three, then the
+	// town.
+	if len(t) == 8 && ptPostcode.MatchString(t) && view.IsCapitalised(tw(v, i+1, first, end)) {
+		return part{first: i, last: a.cityAfter(v, i+1, first, end, true), score: 0.75, kind: partPostal}, true
 	}
 	// NL: "1234 AB Amsterdam", "1234AB".
 	if len(t) == 4 && pattern.AllDigits(t) && t[0] != '0' && nlLetters.MatchString(tw(v, i+1, first, end)) {
