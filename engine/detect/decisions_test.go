@@ -172,6 +172,10 @@ func TestRuleExamples(t *testing.T) {
 			// people stands in.
 			rds = append(slices.Clip(recognizers), modelReads{c: page.Person, word: ">Haley Fukunaga"},
 				modelReads{c: page.Person, word: ">Christopher Roseby"})
+		case "trim-lowercase-names":
+			// A model that runs a name on into the Portuguese words
+			// after it stands in beside the recognizers.
+			rds = append(slices.Clip(recognizers), modelReads{c: page.Person, word: "Maria Santos mora em"})
 		case "address-blocks":
 			// The built-in model finds such blocks itself.
 			rds = recognizers

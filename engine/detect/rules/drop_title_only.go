@@ -31,9 +31,17 @@ func titlesOnly(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
 		return false
 	}
 	for i := f; i <= l; i++ {
-		if w := strings.TrimSuffix(v.CoreLower(i), "."); w == "" || !isTitleWord(gz, w) {
+		w := strings.TrimSuffix(v.CoreLower(i), ".")
+		if i > f && i < l && titleArticles[w] {
+			continue // "Monsieur le Président", "Signor il Presidente"
+		}
+		if w == "" || !isTitleWord(gz, w) {
 			return false
 		}
 	}
 	return true
 }
+
+// titleArticles may stand between two titles ("Monsieur le Président",
+// "Señor el Presidente") in a span of titles only.
+var titleArticles = map[string]bool{"le": true, "la": true, "el": true, "il": true, "lo": true, "der": true, "die": true, "de": true}

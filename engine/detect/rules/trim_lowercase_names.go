@@ -1,0 +1,108 @@
+package rules
+
+import (
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/redactd/redactd/engine/detect/lang"
+	"github.com/redactd/redactd/engine/page"
+)
+
+// trimLowercaseNames cuts the NER model's Person spans back to the name
+// in blocks of German, French, Spanish, Italian, Dutch and Portuguese
+// (view.Lang), where the built-in model, trained on English, runs a name
+// on into the words around it: "Maria Santos mora em", "el Sr. García la
+// llamará", "Milan De Wit belt". A name never ends with a word written in
+// lower case, so trailing lower-case words go; a name may begin with one
+// (a particle: "de Vries", "van der Meer", "da Silva"), so only the
+// function words that begin no name go from its start (leadForeign,
+// written in lower case; and the salutations of a letter, leadSalutations), and
+// a title in lower case ("dhr.", "mevr.") stays. A span left with no
+// capitalised word is dropped: the model reads "de", "la", "a" alone as
+// names. English blocks and blocks too short to tell are left as they
+// are.
+type trimLowercaseNames struct{}
+
+func (trimLowercaseNames) apply(rc ruleContext, ss []page.Span) []page.Span {
+	v, gz := rc.v, rc.gz
+	out := ss[:0]
+	for _, s := range ss {
+		if s.Recognizer != nerRecognizer || s.Category != page.Person {
+			out = append(out, s)
+			continue
+		}
+		f, l := s.First-v.First, s.Last-v.First
+		if f < 0 || l >= v.Len() {
+			out = append(out, s)
+			continue
+		}
+		switch v.Lang(f) {
+		case lang.English, lang.Unknown:
+			out = append(out, s)
+			continue
+		}
+		for l >= f && lowerWord(v.CoreText(l)) && !isTitleWord(gz, trimDot(v.CoreLower(l))) {
+			l--
+		}
+		for f <= l && (leadForeign[v.CoreLower(f)] && lowerWord(v.CoreText(f)) || leadSalutations[v.CoreLower(f)]) {
+			f++
+		}
+		capital := false
+		for i := f; i <= l && !capital; i++ {
+			capital = !lowerWord(v.CoreText(i))
+		}
+		if !capital {
+			continue
+		}
+		if f+v.First != s.First {
+			s.First, s.Start = f+v.First, 0
+		}
+		if l+v.First != s.Last {
+			s.Last, s.End = l+v.First, 0
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// lowerWord reports whether w begins with a lower-case letter.
+func lowerWord(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsLower(r)
+}
+
+func trimDot(w string) string {
+	if n := len(w); n > 0 && w[n-1] == '.' {
+		return w[:n-1]
+	}
+	return w
+}
+
+// leadSalutations open a letter before the name, capitalised:
+// "Geachte mevr. De Vries", "Gentile Sig.ra Barone".
+var leadSalutations = setOf("geachte", "beste", "gentile", "gentili", "egregio", "egregia", "estimado", "estimada",
+	"querido", "querida", "caro", "cara", "prezado", "prezada", "sehr", "geehrte", "geehrter", "liebe", "lieber",
+	"chère", "cher", "exmo", "exma", "exmo(a)", "ilmo", "ilma")
+
+// leadForeign are the function words of the six languages that begin no
+// name: articles, prepositions, conjunctions, pronouns and verbs of
+// running text. Particles that begin names ("de", "da", "do", "di", "del",
+// "della", "du", "des", "van", "von", "der", "den", "ter", "ten", "la",
+// "le", "zu") are not here.
+var leadForeign = setOf(
+	// German
+	"und", "oder", "am", "im", "an", "auf", "bei", "mit", "nach", "zum", "zur", "für", "wird", "ist", "sind", "hat",
+	"bitte", "das", "dem", "ein", "eine", "es", "sie", "er", "wir", "ihr", "uns", "nicht", "auch", "geboren", "wohnhaft",
+	"vom", "als", "wie", "gez",
+	// French
+	"et", "ou", "au", "aux", "les", "un", "une", "est", "sont", "sur", "dans", "par", "pour", "avec", "chez", "nous",
+	"vous", "il", "elle", "ils", "qui", "que", "né", "née", "demeurant", "votre", "notre", "son", "sa", "ses", "ce",
+	// Spanish, Italian, Portuguese
+	"y", "o", "u", "e", "a", "el", "los", "las", "en", "con", "por", "para", "sin", "su", "sus", "se", "al", "una",
+	"es", "son", "i", "gli", "lo", "per", "tra", "fra", "nel", "nella", "alla", "che", "è", "ha", "os", "as", "um",
+	"uma", "em", "no", "na", "nos", "nas", "com", "pelo", "pela", "ao", "à", "é", "seu", "sua", "firmado", "firmato",
+	"assinado",
+	// Dutch
+	"of", "het", "een", "op", "bij", "met", "naar", "voor", "uit", "aan", "is", "zijn", "wordt", "heeft", "wij",
+	"uw", "hij", "zij", "wonende", "te", "getekend",
+)
