@@ -15,7 +15,9 @@ import (
 // case-folded form (Unicode simple case folding), whatever the caller
 // typed and however the text layer or OCR spelt it: "Müller" typed with a
 // precomposed ü matches a text layer's u + combining diaeresis, "großmann"
-// matches "GROẞMANN". Letters with diacritics stay distinct letters:
+// matches "GROẞMANN". ß folds to "ss" as Unicode's full case folding has
+// it, since German writes ß in capitals as SS: "Straße" matches "STRASSE"
+// and "Strasse", "Großmann" "GROSSMANN". Letters with diacritics stay distinct letters:
 // "Muller" does not match "Müller", nor "Isil" "Işıl" (the interface's
 // terms are exact strings, and a looser match would mask other people's
 // names). The one exception is Romanian's comma below: ş and ș, ţ and ț
@@ -58,7 +60,11 @@ func foldText(text string, loose bool) folded {
 		for len(seg) > 0 {
 			r, size := utf8.DecodeRune(seg)
 			seg = seg[size:]
-			b = utf8.AppendRune(b, foldRune(r))
+			if f := foldRune(r); f == 'ß' {
+				b = append(b, "ss"...) // full case folding: STRASSE is Straße in capitals
+			} else {
+				b = utf8.AppendRune(b, f)
+			}
 		}
 		for range len(b) - n {
 			start = append(start, int32(p0))
