@@ -693,7 +693,7 @@ func (g *gen) legalForms() error {
 		"sc", "sf", "sj", "sl", "sp", "sr", "ss", "ba", "ca", "cn", "ky", "lc", "ek", "ei", "mps", "ofb", "oth", "ri",
 		"soc", "src", "tsf", "ud", "emp", "gar", "ges", "ctr", "cer", "esv", "gns", "spr", "teo", "fon", "sap",
 		"psc", "pse", "sam", "sac", "sal", "sb", "sic", "ska", "slm", "ulc", "aa", "ab", "ac", "ag", "bv", "eg", "kb", "kg", "lp", "nv", "oy", "se", "ug"} {
-		if w == "ab" || w == "ag" || w == "bv" || w == "kg" || w == "lp" || w == "nv" || w == "oy" || w == "se" || w == "ug" || w == "eg" || w == "kb" || w == "aa" || w == "ac" {
+		if w == "ab" || w == "ag" || w == "bv" || w == "kg" || w == "lp" || w == "nv" || w == "oy" || w == "se" || w == "ug" || w == "eg" || w == "kb" || w == "aa" || w == "ac" || w == "sl" {
 			continue // real, frequent legal forms; the recognizer wants them upper case
 		}
 		delete(forms, w)
