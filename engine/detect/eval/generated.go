@@ -346,14 +346,6 @@ func (g *gen) email() string {
 	return local + "@" + g.pick(g.l.mailDomains)
 }
 
-func (g *gen) digits(n int) string {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte('0' + g.r.IntN(10))
-	}
-	return string(b)
-}
-
 // idKind is how a kind of national ID is drawn and printed: a template
 // of character classes (9 a digit, A a letter, X a letter or digit, any
 // other byte itself; the last check places are filled by search), the
