@@ -175,7 +175,7 @@ func TestRuleExamples(t *testing.T) {
 		case "trim-lowercase-names":
 			// A model that runs a name on into the Portuguese words
 			// after it stands in beside the recognizers.
-			rds = append(slices.Clip(recognizers), modelReads{c: page.Person, word: "Maria Santos mora em"})
+			rds = append(slices.Clip(recognizers), modelReads{c: page.Person, word: "a Maria Santos e"})
 		case "address-blocks":
 			// The built-in model finds such blocks itself.
 			rds = recognizers

@@ -24,7 +24,7 @@ import (
 type trimLowercaseNames struct{}
 
 func (trimLowercaseNames) apply(rc ruleContext, ss []page.Span) []page.Span {
-	v, gz := rc.v, rc.gz
+	v := rc.v
 	out := ss[:0]
 	for _, s := range ss {
 		if s.Recognizer != nerRecognizer || s.Category != page.Person {
@@ -41,17 +41,13 @@ func (trimLowercaseNames) apply(rc ruleContext, ss []page.Span) []page.Span {
 			out = append(out, s)
 			continue
 		}
-		for l >= f && lowerWord(v.CoreText(l)) && !isTitleWord(gz, trimDot(v.CoreLower(l))) {
+		for l >= f && lowerWord(v.CoreText(l)) && (leadForeign[v.CoreLower(l)] || endParticles[v.CoreLower(l)]) {
 			l--
 		}
 		for f <= l && (leadForeign[v.CoreLower(f)] && lowerWord(v.CoreText(f)) || leadSalutations[v.CoreLower(f)]) {
 			f++
 		}
-		capital := false
-		for i := f; i <= l && !capital; i++ {
-			capital = !lowerWord(v.CoreText(i))
-		}
-		if !capital {
+		if f > l {
 			continue
 		}
 		if f+v.First != s.First {
@@ -71,12 +67,9 @@ func lowerWord(w string) bool {
 	return unicode.IsLower(r)
 }
 
-func trimDot(w string) string {
-	if n := len(w); n > 0 && w[n-1] == '.' {
-		return w[:n-1]
-	}
-	return w
-}
+// endParticles begin names but end none: "Jan van", "Maria da".
+var endParticles = setOf("de", "da", "do", "dos", "das", "di", "del", "della", "du", "des", "van", "von", "der", "den",
+	"ter", "ten", "la", "le", "zu", "y")
 
 // leadSalutations open a letter before the name, capitalised:
 // "Geachte mevr. De Vries", "Gentile Sig.ra Barone".
