@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/jobs"
 )
 
 // TestAuthFailuresNeverDelayValidKey: a neighbour sending 200 wrong keys
@@ -22,7 +22,7 @@ func TestAuthFailuresNeverDelayValidKey(t *testing.T) {
 	cfg.AuthFailBurst = 20
 	cfg.TrustedProxies = "10.0.0.0/8, 127.0.0.1/32"
 	e := start(t, cfg)
-	good := e.key("good@example.com", engine.PlanStandard, 10)
+	good := e.key("good@example.com", jobs.PlanStandard, 10)
 
 	run := func(name string, badHdr, goodHdr func(i int) map[string]string) {
 		t.Helper()
@@ -77,7 +77,7 @@ func TestAuthFailuresUntrustedForwarded(t *testing.T) {
 	cfg.AuthFailRate = 0.5
 	cfg.AuthFailBurst = 3
 	e := start(t, cfg)
-	good := e.key("good2@example.com", engine.PlanStandard, 10)
+	good := e.key("good2@example.com", jobs.PlanStandard, 10)
 	limited := 0
 	for i := 0; i < 10; i++ {
 		r := e.do("GET", "/v1/me", fmt.Sprintf("rdk_x%d", i), nil, map[string]string{"X-Forwarded-For": fmt.Sprintf("192.0.2.%d", i), "Forwarded": fmt.Sprintf("for=192.0.2.%d", i)})

@@ -20,7 +20,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/jobs"
 )
 
 // mountTmpfs mounts a tmpfs of size (e.g. "24m") at dir, unmounted when
@@ -29,10 +29,10 @@ import (
 func mountTmpfs(t *testing.T, dir, size string) {
 	t.Helper()
 	if os.Geteuid() != 0 {
-		t.Skip("needs root to mount a tmpfs (simulated storage failures run in engine/durability_test.go)")
+		t.Skip("needs root to mount a tmpfs (simulated storage failures run in engine/jobs/durability_test.go)")
 	}
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size+",mode=0700", "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Skipf("cannot mount a tmpfs here (%v: %s); simulated storage failures run in engine/durability_test.go", err, strings.TrimSpace(string(out)))
+		t.Skipf("cannot mount a tmpfs here (%v: %s); simulated storage failures run in engine/jobs/durability_test.go", err, strings.TrimSpace(string(out)))
 	}
 	t.Cleanup(func() {
 		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
@@ -78,7 +78,7 @@ func TestDiskFull(t *testing.T) {
 	cfg := testConfig(t)
 	mountTmpfs(t, cfg.Data, "32m")
 	e := start(t, cfg)
-	key := e.key("full@example.com", engine.PlanStandard, 1000)
+	key := e.key("full@example.com", jobs.PlanStandard, 1000)
 
 	// Acknowledged before the disk fills: a finished job with its
 	// output, a job still being processed, and a direct-upload
@@ -184,7 +184,7 @@ func TestReadOnlyFiles(t *testing.T) {
 	}
 	mountTmpfs(t, files, "32m")
 	e := start(t, cfg)
-	key := e.key("ro@example.com", engine.PlanStandard, 1000)
+	key := e.key("ro@example.com", jobs.PlanStandard, 1000)
 	done := e.wait(key, e.job(e.create(key, form{files: [][2]string{{"done.pdf", samplePDF(2)}}}, nil)).JobID)
 	doneOut := e.do("GET", "/v1/documents/"+done.Documents[0].ID+"/output", key, nil, nil)
 	direct := samplePDF(1)

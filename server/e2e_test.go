@@ -26,8 +26,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/redactd/redactd/cmd/redactd/wire"
-	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/engine/pdfout"
 	"github.com/redactd/redactd/engine/pipeline"
@@ -45,7 +45,7 @@ type env struct {
 	// metricsURL is the metrics listener (metrics-listen).
 	metricsURL string
 	cfg        config.Config
-	eng        *engine.Engine
+	eng        *jobs.Engine
 	logs       *testlog.Buffer
 	hc         *http.Client
 }
@@ -95,7 +95,7 @@ func launch(t *testing.T, cfg config.Config, logs *testlog.Buffer, log *slog.Log
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng, err := engine.Open(wire.Engine(cfg, reg), proc, log)
+	eng, err := jobs.Open(wire.Engine(cfg, reg), proc, log)
 	if err != nil {
 		proc.Close()
 		t.Fatal(err)
@@ -327,7 +327,7 @@ func (e *env) wait(key, id string) jobJSON {
 }
 
 // account reads an account's quota use through Authenticate.
-func (e *env) account(key string) *engine.Account {
+func (e *env) account(key string) *jobs.Account {
 	e.t.Helper()
 	a, err := e.eng.Authenticate(context.Background(), key)
 	if err != nil {
@@ -357,7 +357,7 @@ func verifyPDF(t *testing.T, b []byte) {
 
 func TestE2EMultipartLifecycle(t *testing.T) {
 	e := start(t, testConfig(t))
-	key := e.key("alice@example.com", engine.PlanStandard, 100)
+	key := e.key("alice@example.com", jobs.PlanStandard, 100)
 
 	var me map[string]string
 	r := e.do("GET", "/v1/me", key, nil, nil)
@@ -445,7 +445,7 @@ func assertNoFiles(t *testing.T, data, docID string) {
 func TestE2EErrors(t *testing.T) {
 	cfg := testConfig(t)
 	e := start(t, cfg)
-	key := e.key("bob@example.com", engine.PlanStandard, 100)
+	key := e.key("bob@example.com", jobs.PlanStandard, 100)
 	pdf := samplePDF(1)
 	good := form{files: [][2]string{{"a.pdf", pdf}}}
 
@@ -556,7 +556,7 @@ func TestE2EErrors(t *testing.T) {
 	})
 
 	t.Run("402", func(t *testing.T) {
-		poor := e.key("poor@example.com", engine.PlanFree, 1)
+		poor := e.key("poor@example.com", jobs.PlanFree, 1)
 		j := e.job(e.create(poor, good, nil))
 		if j = e.wait(poor, j.JobID); j.Documents[0].Status != "redacted" {
 			t.Fatalf("first job: %+v", j)
@@ -574,8 +574,8 @@ func TestE2ERateLimit(t *testing.T) {
 	cfg.RateLimit = 0.5
 	cfg.RateBurst = 3
 	e := start(t, cfg)
-	key := e.key("fast@example.com", engine.PlanStandard, 10)
-	other := e.key("other@example.com", engine.PlanStandard, 10)
+	key := e.key("fast@example.com", jobs.PlanStandard, 10)
+	other := e.key("other@example.com", jobs.PlanStandard, 10)
 	for i := 0; i < 3; i++ {
 		if r := e.do("GET", "/v1/me", key, nil, nil); r.status != 200 {
 			t.Fatalf("request %d: %d", i, r.status)
@@ -605,7 +605,7 @@ func TestE2EAuthFailures(t *testing.T) {
 	cfg.AuthFailRate = 0.5
 	cfg.AuthFailBurst = 3
 	e := start(t, cfg)
-	key := e.key("owner@example.com", engine.PlanStandard, 10)
+	key := e.key("owner@example.com", jobs.PlanStandard, 10)
 	for i := 0; i < 3; i++ {
 		e.do("GET", "/v1/me", "rk_live_wrong", nil, nil).wantError(t, 401, "unauthorized")
 	}
@@ -628,7 +628,7 @@ func TestE2EAuthFailures(t *testing.T) {
 
 func TestE2EIdempotencyConcurrent(t *testing.T) {
 	e := start(t, testConfig(t))
-	key := e.key("idem@example.com", engine.PlanStandard, 100)
+	key := e.key("idem@example.com", jobs.PlanStandard, 100)
 	pdf := samplePDF(3)
 	ct, body := form{files: [][2]string{{"a.pdf", pdf}}}.encode(t)
 	ids := make([]string, 20)
@@ -677,8 +677,8 @@ func TestE2EIdempotencyConcurrent(t *testing.T) {
 
 func TestE2ECrossAccount(t *testing.T) {
 	e := start(t, testConfig(t))
-	a := e.key("a@example.com", engine.PlanStandard, 100)
-	b := e.key("b@example.com", engine.PlanStandard, 100)
+	a := e.key("a@example.com", jobs.PlanStandard, 100)
+	b := e.key("b@example.com", jobs.PlanStandard, 100)
 	j := e.wait(a, e.job(e.create(a, form{files: [][2]string{{"a.pdf", samplePDF(1)}}}, nil)).JobID)
 	doc := j.Documents[0].ID
 	res := e.do("POST", "/v1/jobs/init", a, strings.NewReader(`{"files":[{"filename":"r.pdf","content_type":"application/pdf","size_bytes":10}]}`), nil)
@@ -755,7 +755,7 @@ func (e *env) put(u, body string) resp {
 
 func TestE2EDirectUpload(t *testing.T) {
 	e := start(t, testConfig(t))
-	key := e.key("big@example.com", engine.PlanStandard, 100)
+	key := e.key("big@example.com", jobs.PlanStandard, 100)
 	one, two := samplePDF(1), samplePDF(2)
 
 	t.Run("happy path", func(t *testing.T) {
@@ -839,7 +839,7 @@ func TestE2EUploadURLExpiry(t *testing.T) {
 	cfg := testConfig(t)
 	cfg.UploadURLTTL = time.Second
 	e := start(t, cfg)
-	key := e.key("slow@example.com", engine.PlanStandard, 100)
+	key := e.key("slow@example.com", jobs.PlanStandard, 100)
 	one := samplePDF(1)
 	res := e.init(key, [2]string{"one.pdf", one})
 	time.Sleep(1500 * time.Millisecond)
@@ -853,7 +853,7 @@ func TestE2EUploadURLExpiry(t *testing.T) {
 
 func TestE2EPublicEndpoints(t *testing.T) {
 	e := start(t, testConfig(t))
-	key := e.key("m@example.com", engine.PlanStandard, 10)
+	key := e.key("m@example.com", jobs.PlanStandard, 10)
 
 	r := e.do("GET", "/v1/demo", "", nil, nil)
 	if r.status != 200 {
@@ -943,7 +943,7 @@ func TestE2EPublicEndpoints(t *testing.T) {
 
 func TestE2EMalformedHTTP(t *testing.T) {
 	e := start(t, testConfig(t))
-	key := e.key("m@example.com", engine.PlanStandard, 10)
+	key := e.key("m@example.com", jobs.PlanStandard, 10)
 	addr := strings.TrimPrefix(e.url, "http://")
 	// Thousands of tiny parts (a hundred times the limit of 50 files and
 	// 8 fields), a missing boundary and a torn body over a raw
@@ -984,7 +984,7 @@ func TestE2EMalformedHTTP(t *testing.T) {
 // its files arrived, or replayed by an idempotency key.
 func TestE2EMultipartSpool(t *testing.T) {
 	e := start(t, testConfig(t))
-	key := e.key("spool@example.com", engine.PlanStandard, 100)
+	key := e.key("spool@example.com", jobs.PlanStandard, 100)
 	temps := func(when string) {
 		t.Helper()
 		ents, err := os.ReadDir(filepath.Join(e.cfg.Data, "files"))

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/internal/testkit/hostile/visible"
 	"github.com/redactd/redactd/models/ocr"
 )
@@ -37,7 +37,7 @@ func TestE2EWhatAReaderSees(t *testing.T) {
 		t.Skipf("OCR models not available: %v", err)
 	}
 	defer rd.Close()
-	key := e.key("reader@example.com", engine.PlanStandard, 100)
+	key := e.key("reader@example.com", jobs.PlanStandard, 100)
 
 	var f form
 	var want []visible.Case

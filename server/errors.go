@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/contract"
+	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/internal/qparam"
 )
 
@@ -70,7 +70,7 @@ var (
 // mapError turns any error into the APIError the caller sees. A
 // *contract.FieldError (the request rules the engine shares) is a 400
 // built from its Field and Msg, or a 413 when it is TooLarge. Engine errors map by kind (errors.Is on the sentinel);
-// the message is the *engine.Error's own Field and Msg (the engine
+// the message is the *jobs.Error's own Field and Msg (the engine
 // promises they hold no PII), or the kind's default text for a bare
 // sentinel. Anything unknown is a
 // 500 whose details stay in the log.
@@ -102,26 +102,26 @@ var engineKinds = []struct {
 	code   string
 	def    string
 }{
-	{engine.ErrUnauthorized, http.StatusUnauthorized, CodeUnauthorized, "Unauthorized"},
-	{engine.ErrInvalid, http.StatusBadRequest, CodeInvalid, "Invalid request"},
-	{engine.ErrQuota, http.StatusPaymentRequired, CodeQuota, "Insufficient quota"},
-	{engine.ErrNotFound, http.StatusNotFound, CodeNotFound, "Not found"},
-	{engine.ErrTooLarge, http.StatusRequestEntityTooLarge, CodeTooLarge, "File too large"},
-	{engine.ErrConflict, http.StatusConflict, CodeConflict, "Conflict"},
-	{engine.ErrUnavailable, http.StatusServiceUnavailable, CodeUnavailable, "Service unavailable"},
-	{engine.ErrStale, http.StatusPreconditionFailed, CodePreconditionFailed, "The review state changed; reload it"},
-	{engine.ErrOutputRejected, http.StatusUnprocessableEntity, CodeOutputRejected, "The new output was rejected; the previous one is kept"},
+	{jobs.ErrUnauthorized, http.StatusUnauthorized, CodeUnauthorized, "Unauthorized"},
+	{jobs.ErrInvalid, http.StatusBadRequest, CodeInvalid, "Invalid request"},
+	{jobs.ErrQuota, http.StatusPaymentRequired, CodeQuota, "Insufficient quota"},
+	{jobs.ErrNotFound, http.StatusNotFound, CodeNotFound, "Not found"},
+	{jobs.ErrTooLarge, http.StatusRequestEntityTooLarge, CodeTooLarge, "File too large"},
+	{jobs.ErrConflict, http.StatusConflict, CodeConflict, "Conflict"},
+	{jobs.ErrUnavailable, http.StatusServiceUnavailable, CodeUnavailable, "Service unavailable"},
+	{jobs.ErrStale, http.StatusPreconditionFailed, CodePreconditionFailed, "The review state changed; reload it"},
+	{jobs.ErrOutputRejected, http.StatusUnprocessableEntity, CodeOutputRejected, "The new output was rejected; the previous one is kept"},
 }
 
-// callerMessage is the text of the *engine.Error in err, or def. Some
+// callerMessage is the text of the *jobs.Error in err, or def. Some
 // kinds keep their fixed text whatever the engine said: 401 says only
 // "Unauthorized" and 402 only "Insufficient quota", so neither tells a
 // caller why a key or a token failed.
 func callerMessage(err error, def string) string {
-	if errors.Is(err, engine.ErrUnauthorized) || errors.Is(err, engine.ErrQuota) {
+	if errors.Is(err, jobs.ErrUnauthorized) || errors.Is(err, jobs.ErrQuota) {
 		return def
 	}
-	var ee *engine.Error
+	var ee *jobs.Error
 	if errors.As(err, &ee) {
 		if m := ee.Message(); m != "" {
 			return m

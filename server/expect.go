@@ -7,7 +7,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
-	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/jobs"
 )
 
 // Expect: 100-continue. A client that asks before sending a large body
@@ -27,7 +27,7 @@ type prepared struct {
 	id     string
 	rt     *route
 	params []string
-	acct   *engine.Account
+	acct   *jobs.Account
 }
 
 // expect is fasthttp's ExpectHandler: it returns 100 to let the body come,

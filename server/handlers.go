@@ -11,7 +11,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/valyala/fasthttp"
 
-	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/jobs"
 )
 
 // JSON shapes of the spec. Field names are the spec's, exactly.
@@ -82,11 +82,11 @@ type statusBody struct {
 // timeFormat is ISO 8601 in UTC with millisecond precision.
 const timeFormat = "2006-01-02T15:04:05.000Z"
 
-func toJobBody(j *engine.Job) jobBody {
+func toJobBody(j *jobs.Job) jobBody {
 	docs := make([]documentBody, len(j.Documents))
 	for i, d := range j.Documents {
 		docs[i] = documentBody{ID: d.ID, FileName: d.FileName, Status: string(d.Status), PageCount: d.PageCount, PagesDone: d.PagesDone}
-		if d.Status == engine.StatusError {
+		if d.Status == jobs.StatusError {
 			msg := d.ErrorMessage
 			if msg == "" {
 				msg = "processing failed"
@@ -146,12 +146,12 @@ func consumed(r *reqCtx, body io.Reader) {
 // spool is the PutFile of a request: files go to disk as they stream in,
 // so a job's uploads never sit in the server's memory.
 func (s *Server) spool(r *reqCtx) PutFile {
-	return func(name string, body io.Reader) (engine.File, error) {
+	return func(name string, body io.Reader) (jobs.File, error) {
 		sp, err := s.svc.Spool(r.ctx, body, s.lim.MaxFileBytes)
 		if err != nil {
-			return engine.File{}, err
+			return jobs.File{}, err
 		}
-		return engine.File{Name: name, Spool: sp}, nil
+		return jobs.File{Name: name, Spool: sp}, nil
 	}
 }
 
@@ -217,7 +217,7 @@ func (s *Server) initJob(r *reqCtx) error {
 }
 
 // uploadURL is the absolute direct-upload address of a reserved document.
-func (s *Server) uploadURL(u engine.ReservedUpload) string {
+func (s *Server) uploadURL(u jobs.ReservedUpload) string {
 	return s.PublicURL() + UploadPrefix + url.PathEscape(u.DocumentID) + "?token=" + url.QueryEscape(u.Token)
 }
 
@@ -321,7 +321,7 @@ func (s *Server) output(r *reqCtx) error {
 		return err
 	}
 	name := id
-	if n, ok := rc.(engine.NamedOutput); ok && n.FileName() != "" {
+	if n, ok := rc.(jobs.NamedOutput); ok && n.FileName() != "" {
 		name = n.FileName()
 	}
 	r.SetStatusCode(fasthttp.StatusOK)

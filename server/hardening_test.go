@@ -28,7 +28,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/engine/pdfout"
 	"github.com/redactd/redactd/internal/testkit/hostile"
 )
@@ -128,7 +128,7 @@ func TestHostileRequests(t *testing.T) {
 	// Content-Length check) meets the 5000-part bodies.
 	cfg.MaxRequestBytes = 256 << 20
 	e := start(t, cfg)
-	key := e.key("hostile@example.com", engine.PlanStandard, 1000)
+	key := e.key("hostile@example.com", jobs.PlanStandard, 1000)
 	host := strings.TrimPrefix(e.url, "http://")
 
 	// A normal job in flight the whole time.
@@ -274,7 +274,7 @@ func createQuiet(e *env, key, name string) (string, bool) {
 // from the HTTP parser; never an echo, never an injected header.
 func TestHostileRequestIDs(t *testing.T) {
 	e := start(t, testConfig(t))
-	key := e.key("rid@example.com", engine.PlanStandard, 10)
+	key := e.key("rid@example.com", jobs.PlanStandard, 10)
 	cases := []struct{ name, value string }{
 		{"crlf-set-cookie", "abc\r\nSet-Cookie: session=stolen"},
 		{"crlf-x-injected", "abc\r\nX-Injected: 1"},
@@ -350,11 +350,11 @@ func matches(want hostile.Expect, r rawResp) bool {
 func TestOutputGate(t *testing.T) {
 	cfg := testConfig(t)
 	e := start(t, cfg)
-	key := e.key("gate@example.com", engine.PlanStandard, 10)
+	key := e.key("gate@example.com", jobs.PlanStandard, 10)
 	j := e.wait(key, e.job(e.create(key, form{files: [][2]string{{"a.pdf", samplePDF(1)}}}, nil)).JobID)
 	out := e.do("GET", "/v1/documents/"+j.Documents[0].ID+"/output", key, nil, nil).body
 
-	gate := pdfout.VerifyFile // what engine.Open installs
+	gate := pdfout.VerifyFile // what jobs.Open installs
 	dir := t.TempDir()
 	for _, c := range []struct {
 		name string
@@ -384,7 +384,7 @@ func TestOutputGate(t *testing.T) {
 // download's Content-Disposition are safe.
 func TestHostileFileNameCRLF(t *testing.T) {
 	e := start(t, testConfig(t))
-	key := e.key("crlf@example.com", engine.PlanStandard, 10)
+	key := e.key("crlf@example.com", jobs.PlanStandard, 10)
 	for _, name := range []string{
 		"a.pdf\r\nContent-Type: text/html\r\nSet-Cookie: session=stolen\r\n\r\n<script>alert(1)</script>",
 		"nul\x00byte\x1b[31m.pdf",

@@ -19,7 +19,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/jobs"
 )
 
 // tenant is an account's resources, created through the API.
@@ -34,7 +34,7 @@ type tenant struct {
 // an uncommitted reservation of one document.
 func newTenant(e *env, email string, docs int) tenant {
 	e.t.Helper()
-	tn := tenant{key: e.key(email, engine.PlanStandard, 1000)}
+	tn := tenant{key: e.key(email, jobs.PlanStandard, 1000)}
 	var files [][2]string
 	for i := 0; i < docs; i++ {
 		files = append(files, [2]string{fmt.Sprintf("secret-%d.pdf", i), samplePDF(1)})
@@ -211,7 +211,7 @@ func routeOf(path string) string {
 func TestIsolationRevokedKey(t *testing.T) {
 	e := start(t, testConfig(t))
 	a := newTenant(e, "revoked@example.com", 1)
-	second, info, err := e.eng.CreateKey(context.Background(), "revoked@example.com", engine.PlanStandard, 0)
+	second, info, err := e.eng.CreateKey(context.Background(), "revoked@example.com", jobs.PlanStandard, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +268,7 @@ func TestIsolationTiming(t *testing.T) {
 	// A job with many documents: a lookup that read the documents before
 	// checking the owner would take visibly longer for it.
 	a := newTenant(e, "timing-a@example.com", 20)
-	b := e.key("timing-b@example.com", engine.PlanStandard, 10)
+	b := e.key("timing-b@example.com", jobs.PlanStandard, 10)
 	n := 300
 	if testing.Short() {
 		n = 60

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/jobs"
 )
 
 // dial opens a raw connection to the server.
@@ -32,7 +32,7 @@ func (e *env) dial() net.Conn {
 func TestExpectContinue(t *testing.T) {
 	cfg := testConfig(t)
 	e := start(t, cfg)
-	key := e.key("expect@example.com", engine.PlanStandard, 100)
+	key := e.key("expect@example.com", jobs.PlanStandard, 100)
 	pdf := samplePDF(1)
 	res := e.init(key, [2]string{"big.pdf", pdf})
 	up := strings.TrimPrefix(res.Uploads[0].UploadURL, e.url)
@@ -105,7 +105,7 @@ func TestHeaderReadTimeout(t *testing.T) {
 	cfg := testConfig(t)
 	cfg.HeaderReadTimeout = time.Second
 	e := start(t, cfg)
-	key := e.key("slow@example.com", engine.PlanStandard, 100)
+	key := e.key("slow@example.com", jobs.PlanStandard, 100)
 	closedWithin := func(name string, conn net.Conn, limit time.Duration) {
 		t.Helper()
 		conn.SetReadDeadline(time.Now().Add(limit))
@@ -209,7 +209,7 @@ func TestRateLimitLogSampled(t *testing.T) {
 	cfg.AuthFailRate = 1
 	cfg.AuthFailBurst = 1
 	e := start(t, cfg)
-	key := e.key("storm@example.com", engine.PlanStandard, 10)
+	key := e.key("storm@example.com", jobs.PlanStandard, 10)
 	count := func(limit string) float64 {
 		m := regexp.MustCompile(`redactd_rate_limited_total\{limit="` + limit + `"\} (\d+)`).FindStringSubmatch(e.metrics())
 		if m == nil {

@@ -3,12 +3,12 @@ package server
 import (
 	"github.com/valyala/fasthttp"
 
-	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/internal/qparam"
 )
 
 // listLimit is the limit parameter of GET /v1/jobs.
-var listLimit = qparam.Int{Name: "limit", Min: 1, Max: engine.MaxListLimit}
+var listLimit = qparam.Int{Name: "limit", Min: 1, Max: jobs.MaxListLimit}
 
 // jobListBody is the answer of GET /v1/jobs.
 type jobListBody struct {
@@ -21,7 +21,7 @@ type jobListBody struct {
 // unknown form fields, so a misspelt "status" cannot silently list
 // everything.
 func (s *Server) listJobs(r *reqCtx) error {
-	req := engine.ListJobsRequest{Limit: engine.DefaultListLimit}
+	req := jobs.ListJobsRequest{Limit: jobs.DefaultListLimit}
 	seen := map[string]bool{}
 	for k, v := range r.QueryArgs().All() {
 		name := string(k)
@@ -45,7 +45,7 @@ func (s *Server) listJobs(r *reqCtx) error {
 			if len(v) == 0 {
 				return invalidf("status", "empty; omit it for every status")
 			}
-			req.Status = engine.Status(v)
+			req.Status = jobs.Status(v)
 		default:
 			return invalidf(truncName(name), "unknown query parameter (allowed: limit, cursor, status)")
 		}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/jobs"
 )
 
 // jobList is the answer of GET /v1/jobs as a client sees it.
@@ -64,8 +64,8 @@ func (e *env) listAll(key, params string) (ids []string, pages int) {
 // gone, bad parameters 400 with the spec's error body.
 func TestE2EListJobs(t *testing.T) {
 	e := start(t, testConfig(t))
-	a := e.key("list-a@example.com", engine.PlanStandard, 100)
-	b := e.key("list-b@example.com", engine.PlanStandard, 100)
+	a := e.key("list-a@example.com", jobs.PlanStandard, 100)
+	b := e.key("list-b@example.com", jobs.PlanStandard, 100)
 	var aJobs, bJobs []string
 	for i := range 5 {
 		aJobs = append(aJobs, e.job(e.create(a, form{files: [][2]string{{"a.pdf", samplePDF(1)}}}, nil)).JobID)

@@ -15,8 +15,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/internal/testkit/testlog"
 	"github.com/redactd/redactd/internal/testkit/testpdf"
 )
@@ -67,11 +67,11 @@ func lsDocument() []byte {
 // and returns the secrets that appeared: the API key, a revoked key and
 // the upload token.
 func lifecycle(t *testing.T, e *env) (secrets []string) {
-	key, info, err := e.eng.CreateKey(context.Background(), lsEmail, engine.PlanStandard, 100)
+	key, info, err := e.eng.CreateKey(context.Background(), lsEmail, jobs.PlanStandard, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
-	revoked, rinfo, err := e.eng.CreateKey(context.Background(), lsEmail, engine.PlanStandard, 0)
+	revoked, rinfo, err := e.eng.CreateKey(context.Background(), lsEmail, jobs.PlanStandard, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/jobs"
 )
 
 // paramValues are what a query parameter may be given that strconv would
@@ -20,7 +20,7 @@ var paramValues = []string{"NaN", "+Inf", "-Inf", "1e309", "-1", "99999999999999
 // nothing is logged at ERROR. Valid values keep working.
 func TestQueryParamNumbers(t *testing.T) {
 	e := start(t, reviewConfig(t))
-	key := e.key("params@example.com", engine.PlanStandard, 0)
+	key := e.key("params@example.com", jobs.PlanStandard, 0)
 	jobID, docID := e.studioJob(key, "p.pdf", samplePDF(1), "studio")
 	b := e.browser()
 	if r := b.do("GET", e.link(key, jobID, `{"reviewer":"Ann"}`), nil, nil); r.status != 200 {

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/contract"
+	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -73,9 +73,9 @@ func LimitsFrom(cfg Settings) Limits {
 }
 
 // PutFile stores a file part as it streams in: the server spools it to
-// disk (engine.Service.Spool); tests and the fuzzer keep it in memory.
+// disk (jobs.Service.Spool); tests and the fuzzer keep it in memory.
 // r yields at most lim.MaxFileBytes+1 bytes.
-type PutFile func(name string, r io.Reader) (engine.File, error)
+type PutFile func(name string, r io.Reader) (jobs.File, error)
 
 // ParseMultipart parses the multipart/form-data body of POST /v1/jobs,
 // handing each file to put as it arrives. contentType is the request's
@@ -84,11 +84,11 @@ type PutFile func(name string, r io.Reader) (engine.File, error)
 // than the caller asked for). IdempotencyKey is not set: it comes from a
 // header. On error the files already put are removed; on success the
 // caller removes what CreateJob does not take (CreateJobRequest.Remove).
-func ParseMultipart(contentType string, body io.Reader, lim Limits, put PutFile) (req engine.CreateJobRequest, err error) {
+func ParseMultipart(contentType string, body io.Reader, lim Limits, put PutFile) (req jobs.CreateJobRequest, err error) {
 	defer func() {
 		if err != nil {
 			req.Remove()
-			req = engine.CreateJobRequest{}
+			req = jobs.CreateJobRequest{}
 		}
 	}()
 	mt, params, err := mime.ParseMediaType(contentType)
@@ -173,7 +173,7 @@ func ParseMultipart(contentType string, body io.Reader, lim Limits, put PutFile)
 	if req.Options, err = validateOptions(req.Options, lim); err != nil {
 		return req, err
 	}
-	req.Retention = engine.Ephemeral
+	req.Retention = jobs.Ephemeral
 	if seen[fieldRetention] {
 		if req.Retention, err = parseRetention(string(ret)); err != nil {
 			return req, err
@@ -196,21 +196,21 @@ func parseCallback(v []byte) (string, error) {
 	return string(v), nil
 }
 
-func readFilePart(p *multipart.Part, i int, lr *limitReader, lim Limits, put PutFile) (engine.File, error) {
+func readFilePart(p *multipart.Part, i int, lr *limitReader, lim Limits, put PutFile) (jobs.File, error) {
 	field := contract.FileField(i)
 	if p.FileName() == "" {
-		return engine.File{}, invalidf(field, "part has no filename")
+		return jobs.File{}, invalidf(field, "part has no filename")
 	}
 	f, err := put(SanitizeFileName(p.FileName()), io.LimitReader(p, lim.MaxFileBytes+1))
 	switch {
-	case errors.Is(err, engine.ErrUnavailable):
-		return engine.File{}, err // storage full or failing: 503, not the caller's fault
+	case errors.Is(err, jobs.ErrUnavailable):
+		return jobs.File{}, err // storage full or failing: 503, not the caller's fault
 	case err != nil:
-		return engine.File{}, bodyError(lr, field, "malformed multipart data")
+		return jobs.File{}, bodyError(lr, field, "malformed multipart data")
 	}
 	if err := contract.CheckFileSize(i, f.Size(), lim.rules()); err != nil {
 		f.Remove()
-		return engine.File{}, mapError(err)
+		return jobs.File{}, mapError(err)
 	}
 	return f, nil
 }
@@ -238,8 +238,8 @@ func bodyError(lr *limitReader, field, msg string) error {
 // ParseInit parses the JSON body of POST /v1/jobs/init. Unknown fields are
 // rejected for the same reason as in ParseMultipart. A file whose
 // size_bytes exceeds lim.MaxFileBytes gives 413.
-func ParseInit(body []byte, lim Limits) (engine.InitJobRequest, error) {
-	var req engine.InitJobRequest
+func ParseInit(body []byte, lim Limits) (jobs.InitJobRequest, error) {
+	var req jobs.InitJobRequest
 	if len(body) > maxInitBodyBytes {
 		return req, tooLargef("request body exceeds the limit of %d bytes", maxInitBodyBytes)
 	}
@@ -276,7 +276,7 @@ func ParseInit(body []byte, lim Limits) (engine.InitJobRequest, error) {
 	if req.Options, err = validateOptions(req.Options, lim); err != nil {
 		return req, err
 	}
-	req.Retention = engine.Ephemeral
+	req.Retention = jobs.Ephemeral
 	if present(in.Retention) {
 		var s string
 		if !utf8.Valid(in.Retention) || json.Unmarshal(in.Retention, &s) != nil {
@@ -304,7 +304,7 @@ func present(raw json.RawMessage) bool {
 	return len(raw) > 0 && !bytes.Equal(bytes.TrimSpace(raw), []byte("null"))
 }
 
-func parseInitFiles(raw json.RawMessage, lim Limits) ([]engine.InitFile, error) {
+func parseInitFiles(raw json.RawMessage, lim Limits) ([]jobs.InitFile, error) {
 	if !present(raw) {
 		return nil, mapError(contract.CheckFileCount(0, lim.rules()))
 	}
@@ -315,7 +315,7 @@ func parseInitFiles(raw json.RawMessage, lim Limits) ([]engine.InitFile, error) 
 	if err := contract.CheckFileCount(len(items), lim.rules()); err != nil {
 		return nil, mapError(err)
 	}
-	out := make([]engine.InitFile, 0, len(items))
+	out := make([]jobs.InitFile, 0, len(items))
 	for i, it := range items {
 		f, err := parseInitFile(i, it, lim)
 		if err != nil {
@@ -326,9 +326,9 @@ func parseInitFiles(raw json.RawMessage, lim Limits) ([]engine.InitFile, error) 
 	return out, nil
 }
 
-func parseInitFile(i int, raw json.RawMessage, lim Limits) (engine.InitFile, error) {
+func parseInitFile(i int, raw json.RawMessage, lim Limits) (jobs.InitFile, error) {
 	field := contract.FileField(i)
-	var f engine.InitFile
+	var f jobs.InitFile
 	var in struct {
 		FileName    json.RawMessage `json:"filename"`
 		ContentType json.RawMessage `json:"content_type"`
@@ -361,7 +361,7 @@ func parseInitFile(i int, raw json.RawMessage, lim Limits) (engine.InitFile, err
 	if err := contract.CheckInitSize(i, size, lim.rules()); err != nil {
 		return f, mapError(err)
 	}
-	return engine.InitFile{FileName: SanitizeFileName(name), ContentType: "application/pdf", SizeBytes: size}, nil
+	return jobs.InitFile{FileName: SanitizeFileName(name), ContentType: "application/pdf", SizeBytes: size}, nil
 }
 
 // jsonString decodes a required JSON string field.
@@ -424,7 +424,7 @@ func parseStringArray(field string, raw []byte) ([]string, error) {
 // (contract.Options.Validate, which the engine and the admin CLI apply
 // too) and turns its *contract.FieldError into a 400 naming the same
 // field with the same message.
-func validateOptions(o engine.Options, lim Limits) (engine.Options, error) {
+func validateOptions(o jobs.Options, lim Limits) (jobs.Options, error) {
 	v, err := o.Validate(lim.rules())
 	if err != nil {
 		return o, mapError(err)
@@ -432,11 +432,11 @@ func validateOptions(o engine.Options, lim Limits) (engine.Options, error) {
 	return v, nil
 }
 
-func parseRetention(s string) (engine.Retention, error) {
+func parseRetention(s string) (jobs.Retention, error) {
 	if err := contract.CheckRetention(s); err != nil {
 		return "", mapError(err)
 	}
-	return engine.Retention(s), nil
+	return jobs.Retention(s), nil
 }
 
 // ParseIdempotencyKey validates the X-Idempotency-Key header by the one

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/contract"
+	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -68,13 +68,13 @@ func TestParseMultipart(t *testing.T) {
 		parts  []part
 		status int    // 0: success
 		field  string // named in the error
-		check  func(t *testing.T, r engine.CreateJobRequest)
+		check  func(t *testing.T, r jobs.CreateJobRequest)
 	}{
-		{name: "minimal", parts: []part{{"files", "a.pdf", pdf}}, check: func(t *testing.T, r engine.CreateJobRequest) {
+		{name: "minimal", parts: []part{{"files", "a.pdf", pdf}}, check: func(t *testing.T, r jobs.CreateJobRequest) {
 			if len(r.Files) != 1 || r.Files[0].Name != "a.pdf" || string(r.Files[0].Data) != pdf {
 				t.Fatalf("files = %+v", r.Files)
 			}
-			if r.Retention != engine.Ephemeral {
+			if r.Retention != jobs.Ephemeral {
 				t.Fatalf("retention = %q", r.Retention)
 			}
 			if r.Options.Categories != nil || r.Options.Included != nil || r.Options.Excluded != nil {
@@ -88,18 +88,18 @@ func TestParseMultipart(t *testing.T) {
 			{"pii_included_terms", "", `["Project X"]`},
 			{"pii_excluded_terms", "", `["ACME"]`},
 			{"retention", "", "studio"},
-		}, check: func(t *testing.T, r engine.CreateJobRequest) {
+		}, check: func(t *testing.T, r jobs.CreateJobRequest) {
 			if !reflect.DeepEqual(r.Options.Categories, []page.Category{page.Person, page.Email}) {
 				t.Fatalf("categories = %v", r.Options.Categories)
 			}
 			if !reflect.DeepEqual(r.Options.Included, []string{"Project X"}) || !reflect.DeepEqual(r.Options.Excluded, []string{"ACME"}) {
 				t.Fatalf("terms = %v %v", r.Options.Included, r.Options.Excluded)
 			}
-			if r.Retention != engine.Studio || len(r.Files) != 2 {
+			if r.Retention != jobs.Studio || len(r.Files) != 2 {
 				t.Fatalf("retention %q files %d", r.Retention, len(r.Files))
 			}
 		}},
-		{name: "empty arrays are explicit", parts: []part{{"files", "a.pdf", pdf}, {"pii_categories", "", `[]`}, {"pii_included_terms", "", ` [] `}}, check: func(t *testing.T, r engine.CreateJobRequest) {
+		{name: "empty arrays are explicit", parts: []part{{"files", "a.pdf", pdf}, {"pii_categories", "", `[]`}, {"pii_included_terms", "", ` [] `}}, check: func(t *testing.T, r jobs.CreateJobRequest) {
 			if r.Options.Categories == nil || len(r.Options.Categories) != 0 || r.Options.Included == nil || len(r.Options.Included) != 0 {
 				t.Fatalf("want empty non-nil, got %#v", r.Options)
 			}
@@ -107,19 +107,19 @@ func TestParseMultipart(t *testing.T) {
 				t.Fatal("omitted excluded must stay nil")
 			}
 		}},
-		{name: "null means omitted", parts: []part{{"files", "a.pdf", pdf}, {"pii_categories", "", `null`}}, check: func(t *testing.T, r engine.CreateJobRequest) {
+		{name: "null means omitted", parts: []part{{"files", "a.pdf", pdf}, {"pii_categories", "", `null`}}, check: func(t *testing.T, r jobs.CreateJobRequest) {
 			if r.Options.Categories != nil {
 				t.Fatal("null must mean omitted")
 			}
 		}},
 		{name: "accented terms count characters, and are trimmed", parts: []part{{"files", "a.pdf", pdf},
 			{"pii_included_terms", "", `["` + strings.Repeat("é", 200) + `", "  Project X "]`},
-			{"pii_excluded_terms", "", `["` + strings.Repeat("ø", 256) + `"]`}}, check: func(t *testing.T, r engine.CreateJobRequest) {
+			{"pii_excluded_terms", "", `["` + strings.Repeat("ø", 256) + `"]`}}, check: func(t *testing.T, r jobs.CreateJobRequest) {
 			if !reflect.DeepEqual(r.Options.Included, []string{strings.Repeat("é", 200), "Project X"}) || !reflect.DeepEqual(r.Options.Excluded, []string{strings.Repeat("ø", 256)}) {
 				t.Fatalf("terms = %q %q", r.Options.Included, r.Options.Excluded)
 			}
 		}},
-		{name: "path traversal name", parts: []part{{"files", `..\..\etc\passwd`, pdf}}, check: func(t *testing.T, r engine.CreateJobRequest) {
+		{name: "path traversal name", parts: []part{{"files", `..\..\etc\passwd`, pdf}}, check: func(t *testing.T, r jobs.CreateJobRequest) {
 			if r.Files[0].Name != "passwd" {
 				t.Fatalf("name = %q", r.Files[0].Name)
 			}
@@ -226,28 +226,28 @@ func TestParseInit(t *testing.T) {
 		body   string
 		status int
 		field  string
-		check  func(t *testing.T, r engine.InitJobRequest)
+		check  func(t *testing.T, r jobs.InitJobRequest)
 	}{
-		{name: "minimal", body: `{"files":[{"filename":"a.pdf","content_type":"application/pdf","size_bytes":12}]}`, check: func(t *testing.T, r engine.InitJobRequest) {
-			want := []engine.InitFile{{FileName: "a.pdf", ContentType: "application/pdf", SizeBytes: 12}}
-			if !reflect.DeepEqual(r.Files, want) || r.Retention != engine.Ephemeral || r.Options.Categories != nil || r.Options.Included != nil {
+		{name: "minimal", body: `{"files":[{"filename":"a.pdf","content_type":"application/pdf","size_bytes":12}]}`, check: func(t *testing.T, r jobs.InitJobRequest) {
+			want := []jobs.InitFile{{FileName: "a.pdf", ContentType: "application/pdf", SizeBytes: 12}}
+			if !reflect.DeepEqual(r.Files, want) || r.Retention != jobs.Ephemeral || r.Options.Categories != nil || r.Options.Included != nil {
 				t.Fatalf("got %+v", r)
 			}
 		}},
 		{name: "all fields", body: `{"files":[{"filename":"x/../b.pdf","content_type":"application/pdf; charset=binary","size_bytes":1000}],
-			"pii_categories":["IBAN"],"pii_included_terms":[],"pii_excluded_terms":["Bob"],"retention":"studio"}`, check: func(t *testing.T, r engine.InitJobRequest) {
+			"pii_categories":["IBAN"],"pii_included_terms":[],"pii_excluded_terms":["Bob"],"retention":"studio"}`, check: func(t *testing.T, r jobs.InitJobRequest) {
 			if r.Files[0].FileName != "b.pdf" || r.Files[0].ContentType != "application/pdf" {
 				t.Fatalf("file = %+v", r.Files[0])
 			}
 			if !reflect.DeepEqual(r.Options.Categories, []page.Category{page.IBAN}) || r.Options.Included == nil || len(r.Options.Included) != 0 {
 				t.Fatalf("options = %#v", r.Options)
 			}
-			if r.Retention != engine.Studio {
+			if r.Retention != jobs.Studio {
 				t.Fatal(r.Retention)
 			}
 		}},
-		{name: "null retention", body: `{"files":[{"filename":"a.pdf","content_type":"application/pdf","size_bytes":1}],"retention":null}`, check: func(t *testing.T, r engine.InitJobRequest) {
-			if r.Retention != engine.Ephemeral {
+		{name: "null retention", body: `{"files":[{"filename":"a.pdf","content_type":"application/pdf","size_bytes":1}],"retention":null}`, check: func(t *testing.T, r jobs.InitJobRequest) {
+			if r.Retention != jobs.Ephemeral {
 				t.Fatal(r.Retention)
 			}
 		}},
@@ -373,23 +373,23 @@ func TestMapError(t *testing.T) {
 		code   string
 		msg    string
 	}{
-		{engine.ErrUnauthorized, 401, CodeUnauthorized, "Unauthorized"},
-		{&engine.Error{Kind: engine.ErrUnauthorized, Msg: "key revoked"}, 401, CodeUnauthorized, "Unauthorized"},
-		{&engine.Error{Kind: engine.ErrInvalid, Field: "files[1]", Msg: "not a PDF or image"}, 400, CodeInvalid, "files[1]: not a PDF or image"},
-		{engine.ErrInvalid, 400, CodeInvalid, "Invalid request"},
-		{&engine.Error{Kind: engine.ErrInvalid, Field: "pii_categories", Msg: `unknown category "X"`}, 400, CodeInvalid, `pii_categories: unknown category "X"`},
-		{&engine.Error{Kind: engine.ErrNotFound, Msg: "output not ready"}, 404, CodeNotFound, "output not ready"},
-		{&engine.Error{Kind: engine.ErrQuota, Msg: "need 7 pages"}, 402, CodeQuota, "Insufficient quota"},
-		{&engine.Error{Kind: engine.ErrNotFound, Field: "job"}, 404, CodeNotFound, "job"},
-		{engine.ErrNotFound, 404, CodeNotFound, "Not found"},
-		{&engine.Error{Kind: engine.ErrTooLarge, Field: "files[0]", Msg: "over 100 bytes"}, 413, CodeTooLarge, "files[0]: over 100 bytes"},
-		{engine.ErrConflict, 409, CodeConflict, "Conflict"},
-		{&engine.Error{Kind: engine.ErrConflict, Msg: "upload already committed"}, 409, CodeConflict, "upload already committed"},
-		{&engine.Error{Kind: engine.ErrUnavailable, Msg: "disk full"}, 503, CodeUnavailable, "disk full"},
+		{jobs.ErrUnauthorized, 401, CodeUnauthorized, "Unauthorized"},
+		{&jobs.Error{Kind: jobs.ErrUnauthorized, Msg: "key revoked"}, 401, CodeUnauthorized, "Unauthorized"},
+		{&jobs.Error{Kind: jobs.ErrInvalid, Field: "files[1]", Msg: "not a PDF or image"}, 400, CodeInvalid, "files[1]: not a PDF or image"},
+		{jobs.ErrInvalid, 400, CodeInvalid, "Invalid request"},
+		{&jobs.Error{Kind: jobs.ErrInvalid, Field: "pii_categories", Msg: `unknown category "X"`}, 400, CodeInvalid, `pii_categories: unknown category "X"`},
+		{&jobs.Error{Kind: jobs.ErrNotFound, Msg: "output not ready"}, 404, CodeNotFound, "output not ready"},
+		{&jobs.Error{Kind: jobs.ErrQuota, Msg: "need 7 pages"}, 402, CodeQuota, "Insufficient quota"},
+		{&jobs.Error{Kind: jobs.ErrNotFound, Field: "job"}, 404, CodeNotFound, "job"},
+		{jobs.ErrNotFound, 404, CodeNotFound, "Not found"},
+		{&jobs.Error{Kind: jobs.ErrTooLarge, Field: "files[0]", Msg: "over 100 bytes"}, 413, CodeTooLarge, "files[0]: over 100 bytes"},
+		{jobs.ErrConflict, 409, CodeConflict, "Conflict"},
+		{&jobs.Error{Kind: jobs.ErrConflict, Msg: "upload already committed"}, 409, CodeConflict, "upload already committed"},
+		{&jobs.Error{Kind: jobs.ErrUnavailable, Msg: "disk full"}, 503, CodeUnavailable, "disk full"},
 		// Wrapping keeps the typed message; text around a bare sentinel is
 		// never shown (it may hold paths or errno text).
-		{fmt.Errorf("commit job 7: %w", &engine.Error{Kind: engine.ErrConflict, Msg: "upload already committed"}), 409, CodeConflict, "upload already committed"},
-		{fmt.Errorf("open /data/files/x: %w", engine.ErrUnavailable), 503, CodeUnavailable, "Service unavailable"},
+		{fmt.Errorf("commit job 7: %w", &jobs.Error{Kind: jobs.ErrConflict, Msg: "upload already committed"}), 409, CodeConflict, "upload already committed"},
+		{fmt.Errorf("open /data/files/x: %w", jobs.ErrUnavailable), 503, CodeUnavailable, "Service unavailable"},
 		{errors.New("pebble: /data/x corrupted"), 500, CodeInternal, "Internal error"},
 		{invalidf("retention", "bad"), 400, CodeInvalid, "retention: bad"},
 		// The shared option rules' typed error, bare or wrapped.
@@ -409,10 +409,10 @@ func TestMapError(t *testing.T) {
 
 // memoryFiles is the PutFile of the parser's tests and fuzzer: files kept
 // in memory.
-func memoryFiles(name string, r io.Reader) (engine.File, error) {
+func memoryFiles(name string, r io.Reader) (jobs.File, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
-		return engine.File{}, err
+		return jobs.File{}, err
 	}
-	return engine.File{Name: name, Data: data}, nil
+	return jobs.File{Name: name, Data: data}, nil
 }

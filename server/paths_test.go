@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/server"
 )
 
@@ -42,7 +42,7 @@ var escapingPaths = []string{
 // cannot expose it.
 func TestPathEscapes(t *testing.T) {
 	e := start(t, testConfig(t))
-	key := e.key("paths@example.com", engine.PlanStandard, 10)
+	key := e.key("paths@example.com", jobs.PlanStandard, 10)
 	for _, p := range escapingPaths {
 		for _, k := range []string{"", key} {
 			hdr := ""

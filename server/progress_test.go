@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/jobs"
 )
 
 // TestE2EPagesDone polls a 40-page document through the real pipeline:
@@ -14,7 +14,7 @@ import (
 // pages_done = page_count.
 func TestE2EPagesDone(t *testing.T) {
 	e := start(t, testConfig(t))
-	key := e.key("progress@example.com", engine.PlanStandard, 1000)
+	key := e.key("progress@example.com", jobs.PlanStandard, 1000)
 	j := e.job(e.create(key, form{files: [][2]string{{"long.pdf", samplePDF(40)}}}, nil))
 	prev, seen := 0, map[int]bool{}
 	deadline := time.Now().Add(2 * time.Minute)

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/internal/testkit/testpdf"
 )
@@ -80,8 +80,8 @@ func TestE2EReport(t *testing.T) {
 	cfg := testConfig(t)
 	cfg.OCR = "auto"
 	e := start(t, cfg)
-	key := e.key("report@example.com", engine.PlanStandard, 100)
-	other := e.key("other@example.com", engine.PlanStandard, 100)
+	key := e.key("report@example.com", jobs.PlanStandard, 100)
+	other := e.key("other@example.com", jobs.PlanStandard, 100)
 
 	d := testpdf.New()
 	p := d.AddPage(595, 842, 0)
@@ -167,7 +167,7 @@ func TestE2EReport(t *testing.T) {
 // report follow its output: none for the failure, one for the redacted.
 func TestE2EReportNotReady(t *testing.T) {
 	e := start(t, testConfig(t))
-	key := e.key("report2@example.com", engine.PlanStandard, 100)
+	key := e.key("report2@example.com", jobs.PlanStandard, 100)
 	j := e.wait(key, e.job(e.create(key, form{files: [][2]string{{"ok.pdf", samplePDF(2)}, {"bad.pdf", "%PDF-1.4 broken"}}}, nil)).JobID)
 	ok, bad := j.Documents[0], j.Documents[1]
 	if ok.Status != "redacted" || bad.Status != "error" {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
-	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/engine/review"
 )
 
@@ -35,7 +35,7 @@ func (s *Server) reviewRoutes() []*route {
 
 // reviewer is the job service's review side, or a 404 when the service
 // has none.
-func (s *Server) reviewer() (engine.Reviewer, error) {
+func (s *Server) reviewer() (jobs.Reviewer, error) {
 	if s.rv == nil {
 		return nil, errNotFound
 	}
@@ -44,7 +44,7 @@ func (s *Server) reviewer() (engine.Reviewer, error) {
 
 // reviewTarget is what every /v1 review route starts with: the service's
 // review side and the id in the path.
-func (s *Server) reviewTarget(r *reqCtx) (engine.Reviewer, string, error) {
+func (s *Server) reviewTarget(r *reqCtx) (jobs.Reviewer, string, error) {
 	rv, err := s.reviewer()
 	if err != nil {
 		return nil, "", err
@@ -194,7 +194,7 @@ func applyResult(ap *review.Applied) applyBody {
 			n++
 		}
 	}
-	return applyBody{DocumentID: ap.State.DocumentID, Status: string(engine.StatusRedacted), Version: ap.State.Version, Burned: n,
+	return applyBody{DocumentID: ap.State.DocumentID, Status: string(jobs.StatusRedacted), Version: ap.State.Version, Burned: n,
 		Rescanned: ap.Rescanned, Leaks: ap.Leaks, TimingsMS: ap.Timings}
 }
 
@@ -253,7 +253,7 @@ type reviewLinkBody struct {
 
 // LinkIssuer creates single-use review links (server/review.Editor).
 type LinkIssuer interface {
-	CreateLink(ctx context.Context, acct *engine.Account, jobID, role, reviewer string, ttl time.Duration) (path string, expires time.Time, err error)
+	CreateLink(ctx context.Context, acct *jobs.Account, jobID, role, reviewer string, ttl time.Duration) (path string, expires time.Time, err error)
 }
 
 // maxLinkMinutes bounds a link's validity: a day.

@@ -1,7 +1,7 @@
 // Package server is redactd's HTTP layer: routing, authentication, rate
 // limiting, request parsing and validation, error bodies, request ids, the
 // direct-upload endpoint, health, metrics and the OpenAPI document. It
-// calls only engine.Service and never touches storage itself.
+// calls only jobs.Service and never touches storage itself.
 package server
 
 import (
@@ -20,7 +20,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
-	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/jobs"
 	reviewstate "github.com/redactd/redactd/engine/review"
 	"github.com/redactd/redactd/server/review"
 )
@@ -47,7 +47,7 @@ const (
 // Server serves the /v1 API over fasthttp.
 type Server struct {
 	cfg       Settings
-	svc       engine.Service
+	svc       jobs.Service
 	log       *slog.Logger
 	lim       Limits
 	rl        *limiter
@@ -57,7 +57,7 @@ type Server struct {
 	routes    []*route
 	// rv is the job service's review side; links issues review links and
 	// editor serves /review/ (server/review). All nil without one.
-	rv        engine.Reviewer
+	rv        jobs.Reviewer
 	links     LinkIssuer
 	editor    func(*fasthttp.RequestCtx)
 	srv       *fasthttp.Server
@@ -68,7 +68,7 @@ type Server struct {
 // New builds a server for svc and its review side rv (the review routes
 // and the editor; nil: they answer 404), with its metrics on
 // cfg.Registerer. Nothing listens until Serve.
-func New(cfg Settings, svc engine.Service, rv engine.Reviewer, log *slog.Logger) (*Server, error) {
+func New(cfg Settings, svc jobs.Service, rv jobs.Reviewer, log *slog.Logger) (*Server, error) {
 	if log == nil {
 		log = slog.Default()
 	}
@@ -186,7 +186,7 @@ type reqCtx struct {
 	id     string
 	route  string
 	params []string // values of the route's {placeholders}, in order
-	acct   *engine.Account
+	acct   *jobs.Account
 	code   string // error code, for logs and metrics
 	// limitedBy names the bucket of a 429 (a key hash, a client address),
 	// for sampling its log lines; never logged itself.
@@ -281,7 +281,7 @@ func (s *Server) serveEditor(r *reqCtx) error {
 
 // authenticate resolves X-API-Key to an account and applies the key's rate
 // limit. The key is looked up first (by its SHA-256, compared in constant
-// time: engine.Authenticate), so a valid key is never delayed by anyone's
+// time: jobs.Authenticate), so a valid key is never delayed by anyone's
 // failures. Only failures count, in auth-fail-rate/auth-fail-burst
 // buckets per client address (clientAddr: trusted-proxies decides whether
 // Forwarded headers are believed) and per key prefix (keyPrefixLen bytes,
@@ -301,7 +301,7 @@ func (s *Server) authenticate(r *reqCtx) error {
 			r.acct = acct
 			return nil
 		}
-		if !errors.Is(err, engine.ErrUnauthorized) {
+		if !errors.Is(err, jobs.ErrUnauthorized) {
 			return err
 		}
 	}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
-	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/jobs"
 )
 
 // TestUnavailableRetryAfter: every 503 says when to try again; a handler
@@ -17,8 +17,8 @@ func TestUnavailableRetryAfter(t *testing.T) {
 		preset string
 		want   string
 	}{
-		{mapError(&engine.Error{Kind: engine.ErrUnavailable, Msg: "storage temporarily unavailable"}), "", unavailableRetryAfter},
-		{mapError(engine.ErrUnavailable), "", unavailableRetryAfter},
+		{mapError(&jobs.Error{Kind: jobs.ErrUnavailable, Msg: "storage temporarily unavailable"}), "", unavailableRetryAfter},
+		{mapError(jobs.ErrUnavailable), "", unavailableRetryAfter},
 		{&APIError{Status: fasthttp.StatusServiceUnavailable, Code: CodeUnavailable, Message: "Not ready"}, "", unavailableRetryAfter},
 		{&APIError{Status: fasthttp.StatusServiceUnavailable, Code: CodeUnavailable, Message: "x"}, "1", "1"},
 		{errNotFound, "", ""},

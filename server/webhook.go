@@ -5,15 +5,15 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/engine/webhook"
 )
 
 // WebhookSource is what the webhook store needs from the engine
-// (*engine.Webhooks, Engine.Webhooks, implements it).
+// (*jobs.Webhooks, Engine.Webhooks, implements it).
 type WebhookSource interface {
 	DueHooks(now time.Time) ([]webhook.Delivery, int, error)
-	HookJob(jobID string) (*engine.Job, []byte, error)
+	HookJob(jobID string) (*jobs.Job, []byte, error)
 	HookDone(jobID string) error
 	HookRetry(jobID string, attempts int, next time.Time) error
 }

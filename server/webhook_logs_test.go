@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/jobs"
 )
 
 // TestE2EWebhookLogsNoHost: deliveries to a name that does not resolve and
@@ -28,7 +28,7 @@ func TestE2EWebhookLogsNoHost(t *testing.T) {
 	cfg.WebhookAllowHosts = "no-such-host.invalid,127.0.0.1"
 	cfg.WebhookRetryBase = time.Hour // one attempt each
 	e := startHooks(t, cfg)
-	key := e.key("nohost@example.com", engine.PlanStandard, 100)
+	key := e.key("nohost@example.com", jobs.PlanStandard, 100)
 	const token = "tok-Wq93Lr"
 	jobs := map[string]string{}
 	for url, failure := range map[string]string{

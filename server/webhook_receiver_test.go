@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/jobs"
 )
 
 // readmeVerify is a receiver's check written from docs/behaviour.md alone, not
@@ -59,7 +59,7 @@ func readmeVerify(secret, header string, body []byte, now time.Time) error {
 // dispatcher that `redactd serve` runs, signed with the account's secret.
 func TestE2EWebhookReadmeReceiver(t *testing.T) {
 	e := startHooks(t, hookConfig(t))
-	key := e.key("readme@example.com", engine.PlanStandard, 100)
+	key := e.key("readme@example.com", jobs.PlanStandard, 100)
 	rc := newReceiver(t, func(int) int { return http.StatusNoContent })
 	j := e.job(e.create(key, form{files: [][2]string{{"a.pdf", samplePDF(1)}}, fields: [][2]string{{"callback_url", rc.URL + "/hook"}}}, nil))
 	d := rc.waitDeliveries(t, 1)[0]

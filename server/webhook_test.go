@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/engine/webhook"
 	"github.com/redactd/redactd/internal/testkit/testlog"
 )
@@ -129,7 +129,7 @@ func (e *env) webhookSecret(email string) []byte {
 // sent afterwards; the attempts are in the metrics.
 func TestE2EWebhookRetry(t *testing.T) {
 	e := startHooks(t, hookConfig(t))
-	key := e.key("hook@example.com", engine.PlanStandard, 100)
+	key := e.key("hook@example.com", jobs.PlanStandard, 100)
 	rc := newReceiver(t, func(n int) int {
 		if n == 1 {
 			return http.StatusInternalServerError
@@ -205,7 +205,7 @@ func TestE2EWebhookRefused(t *testing.T) {
 	cfg := hookConfig(t)
 	cfg.WebhookAllowHosts = "192.0.2.1,localhost" // loopback addresses are not listed
 	e := startHooks(t, cfg)
-	key := e.key("refused@example.com", engine.PlanStandard, 100)
+	key := e.key("refused@example.com", jobs.PlanStandard, 100)
 	for _, u := range []string{"http://10.0.0.1/hook", "http://127.0.0.1/hook", "http://192.0.2.2/", "https://example.com/hook", "ftp://127.0.0.1/x", "http://user:pw@127.0.0.1/", "", "http://127.0.0.1/ x"} {
 		m := e.create(key, form{files: [][2]string{{"a.pdf", samplePDF(1)}}, fields: [][2]string{{"callback_url", u}}}, nil).wantError(t, 400, "invalid_request")
 		if msg := m["error"].(string); !strings.HasPrefix(msg, "callback_url") || (u != "" && strings.Contains(msg, u)) {
@@ -243,7 +243,7 @@ func TestE2EWebhookRefused(t *testing.T) {
 	// Webhooks off: any callback_url is refused, saying so.
 	off := testConfig(t)
 	e2 := startHooks(t, off)
-	k2 := e2.key("off@example.com", engine.PlanStandard, 100)
+	k2 := e2.key("off@example.com", jobs.PlanStandard, 100)
 	m := e2.create(k2, form{files: [][2]string{{"a.pdf", samplePDF(1)}}, fields: [][2]string{{"callback_url", rc.URL}}}, nil).wantError(t, 400, "invalid_request")
 	if !strings.Contains(m["error"].(string), "webhooks are off") {
 		t.Fatalf("webhooks off: %v", m["error"])
@@ -263,7 +263,7 @@ func TestE2EWebhookRestart(t *testing.T) {
 		return http.StatusServiceUnavailable
 	})
 	e := startHooks(t, cfg)
-	key := e.key("restart@example.com", engine.PlanStandard, 100)
+	key := e.key("restart@example.com", jobs.PlanStandard, 100)
 	j := e.job(e.create(key, form{files: [][2]string{{"a.pdf", samplePDF(1)}}, fields: [][2]string{{"callback_url", rc.URL}}}, nil))
 	rc.waitDeliveries(t, 1)
 	e.stop()
@@ -315,7 +315,7 @@ func TestE2EWebhookSlowReceiver(t *testing.T) {
 	defer slow.Close()
 	defer close(release)
 	e := startHooks(t, cfg)
-	key := e.key("slow@example.com", engine.PlanStandard, 100)
+	key := e.key("slow@example.com", jobs.PlanStandard, 100)
 	e.wait(key, e.job(e.create(key, form{files: [][2]string{{"a.pdf", samplePDF(1)}}, fields: [][2]string{{"callback_url", slow.URL}}}, nil)).JobID)
 	deadline := time.Now().Add(30 * time.Second)
 	for calls.Load() == 0 {

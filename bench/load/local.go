@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/redactd/redactd/cmd/redactd/wire"
-	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/engine/pipeline"
 	"github.com/redactd/redactd/internal/testkit/testpdf"
 	"github.com/redactd/redactd/server"
@@ -24,7 +24,7 @@ type Local struct {
 	Cfg  config.Config
 
 	srv  *server.Server
-	eng  *engine.Engine
+	eng  *jobs.Engine
 	proc *pipeline.Pipeline
 	done chan error
 }
@@ -42,14 +42,14 @@ func StartLocal(cfg config.Config, accounts int, log *slog.Logger) (*Local, erro
 	if err != nil {
 		return nil, fmt.Errorf("load: pipeline: %w", err)
 	}
-	eng, err := engine.Open(wire.Engine(cfg, reg), proc, log)
+	eng, err := jobs.Open(wire.Engine(cfg, reg), proc, log)
 	if err != nil {
 		proc.Close()
 		return nil, fmt.Errorf("load: engine: %w", err)
 	}
 	l := &Local{Cfg: cfg, eng: eng, proc: proc, done: make(chan error, 1)}
 	for i := 0; i < max(accounts, 1); i++ {
-		k, _, err := eng.CreateKey(context.Background(), fmt.Sprintf("load-%d@example.com", i), engine.PlanStandard, 1<<40)
+		k, _, err := eng.CreateKey(context.Background(), fmt.Sprintf("load-%d@example.com", i), jobs.PlanStandard, 1<<40)
 		if err != nil {
 			l.Close()
 			return nil, fmt.Errorf("load: key: %w", err)

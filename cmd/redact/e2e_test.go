@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/redactd/redactd/cmd/redactd/wire"
-	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/pdfout"
 	"github.com/redactd/redactd/engine/pipeline"
@@ -41,7 +41,7 @@ func startServer(t *testing.T) (string, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng, err := engine.Open(wire.Engine(cfg, reg), proc, log)
+	eng, err := jobs.Open(wire.Engine(cfg, reg), proc, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func startServer(t *testing.T) (string, string) {
 		eng.Close()
 		proc.Close()
 	})
-	key, _, err := eng.CreateKey(context.Background(), "cli@example.com", engine.PlanStandard, 100)
+	key, _, err := eng.CreateKey(context.Background(), "cli@example.com", jobs.PlanStandard, 100)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -32,13 +32,13 @@ import (
 //	PUT  /defaults              {"email","categories","included","excluded"} → {"success":true}
 //	POST /webhook-secret        {"email","rotate"} → {"secret"}
 
-// adminOps are the administrative operations; engine.Service provides
+// adminOps are the administrative operations; jobs.Service provides
 // them directly and adminClient over the socket.
 type adminOps interface {
-	CreateKey(ctx context.Context, email, plan string, pages int64) (string, engine.KeyInfo, error)
-	ListKeys(ctx context.Context) ([]engine.KeyInfo, error)
+	CreateKey(ctx context.Context, email, plan string, pages int64) (string, jobs.KeyInfo, error)
+	ListKeys(ctx context.Context) ([]jobs.KeyInfo, error)
 	RevokeKey(ctx context.Context, keyID string) error
-	SetDefaults(ctx context.Context, email string, opts engine.Options) error
+	SetDefaults(ctx context.Context, email string, opts jobs.Options) error
 	WebhookSecret(ctx context.Context, email string, rotate bool) (string, error)
 }
 
@@ -55,12 +55,12 @@ type keyInfoJSON struct {
 	Revoked   bool      `json:"revoked"`
 }
 
-func toKeyInfoJSON(k engine.KeyInfo) keyInfoJSON {
+func toKeyInfoJSON(k jobs.KeyInfo) keyInfoJSON {
 	return keyInfoJSON{ID: k.ID, AccountID: k.AccountID, Email: k.Email, CreatedAt: k.CreatedAt, Revoked: k.Revoked}
 }
 
-func (k keyInfoJSON) info() engine.KeyInfo {
-	return engine.KeyInfo{ID: k.ID, AccountID: k.AccountID, Email: k.Email, CreatedAt: k.CreatedAt, Revoked: k.Revoked}
+func (k keyInfoJSON) info() jobs.KeyInfo {
+	return jobs.KeyInfo{ID: k.ID, AccountID: k.AccountID, Email: k.Email, CreatedAt: k.CreatedAt, Revoked: k.Revoked}
 }
 
 type createKeyJSON struct {
@@ -171,7 +171,7 @@ func adminHandler(ops adminOps, withPprof bool, log *slog.Logger) http.Handler {
 		if !readAdmin(w, r, &in) {
 			return
 		}
-		opts := engine.Options{Categories: in.Categories, Included: in.Included, Excluded: in.Excluded}
+		opts := jobs.Options{Categories: in.Categories, Included: in.Included, Excluded: in.Excluded}
 		if err := ops.SetDefaults(r.Context(), in.Email, opts); err != nil {
 			adminFail(w, log, "set defaults", err)
 			return
@@ -218,11 +218,11 @@ var adminStatus = []struct {
 	err    error
 	status int
 }{
-	{engine.ErrInvalid, http.StatusBadRequest},
-	{engine.ErrNotFound, http.StatusNotFound},
-	{engine.ErrConflict, http.StatusConflict},
-	{engine.ErrUnauthorized, http.StatusUnauthorized},
-	{engine.ErrUnavailable, http.StatusServiceUnavailable},
+	{jobs.ErrInvalid, http.StatusBadRequest},
+	{jobs.ErrNotFound, http.StatusNotFound},
+	{jobs.ErrConflict, http.StatusConflict},
+	{jobs.ErrUnauthorized, http.StatusUnauthorized},
+	{jobs.ErrUnavailable, http.StatusServiceUnavailable},
 }
 
 func adminFail(w http.ResponseWriter, log *slog.Logger, op string, err error) {
@@ -304,20 +304,20 @@ func (c *adminClient) do(ctx context.Context, method, path string, in, out any) 
 	return json.NewDecoder(resp.Body).Decode(out)
 }
 
-func (c *adminClient) CreateKey(ctx context.Context, email, plan string, pages int64) (string, engine.KeyInfo, error) {
+func (c *adminClient) CreateKey(ctx context.Context, email, plan string, pages int64) (string, jobs.KeyInfo, error) {
 	var out createdKeyJSON
 	err := c.do(ctx, "POST", "/keys", createKeyJSON{Email: email, Plan: plan, Pages: pages}, &out)
 	return out.Key, out.Info.info(), err
 }
 
-func (c *adminClient) ListKeys(ctx context.Context) ([]engine.KeyInfo, error) {
+func (c *adminClient) ListKeys(ctx context.Context) ([]jobs.KeyInfo, error) {
 	var out struct {
 		Keys []keyInfoJSON `json:"keys"`
 	}
 	if err := c.do(ctx, "GET", "/keys", nil, &out); err != nil {
 		return nil, err
 	}
-	ks := make([]engine.KeyInfo, len(out.Keys))
+	ks := make([]jobs.KeyInfo, len(out.Keys))
 	for i, k := range out.Keys {
 		ks[i] = k.info()
 	}
@@ -329,7 +329,7 @@ func (c *adminClient) RevokeKey(ctx context.Context, id string) error {
 	return c.do(ctx, "POST", "/keys/"+url.PathEscape(id)+"/revoke", nil, &out)
 }
 
-func (c *adminClient) SetDefaults(ctx context.Context, email string, opts engine.Options) error {
+func (c *adminClient) SetDefaults(ctx context.Context, email string, opts jobs.Options) error {
 	var out map[string]bool
 	return c.do(ctx, "PUT", "/defaults", defaultsJSON{Email: email, Categories: opts.Categories, Included: opts.Included, Excluded: opts.Excluded}, &out)
 }

@@ -14,8 +14,8 @@ import (
 	"testing"
 
 	"github.com/redactd/redactd/cmd/redactd/wire"
-	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/engine/page"
 
 	"github.com/redactd/redactd/internal/testkit"
@@ -23,7 +23,7 @@ import (
 
 // openTestEngine opens the real engine with the real pipeline on a
 // temporary data directory.
-func openTestEngine(t *testing.T) (config.Config, *engine.Engine) {
+func openTestEngine(t *testing.T) (config.Config, *jobs.Engine) {
 	t.Helper()
 	cfg := config.Default()
 	cfg.Data = t.TempDir()
@@ -35,7 +35,7 @@ func openTestEngine(t *testing.T) (config.Config, *engine.Engine) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng, err := engine.Open(wire.Engine(cfg, reg), proc.Processor, log)
+	eng, err := jobs.Open(wire.Engine(cfg, reg), proc.Processor, log)
 	if err != nil {
 		proc.Close()
 		t.Fatal(err)
@@ -80,7 +80,7 @@ func TestAdminSocket(t *testing.T) {
 
 	ctx := context.Background()
 	c := newAdminClient(sock)
-	key, info, err := c.CreateKey(ctx, "ops@example.com", engine.PlanStandard, 42)
+	key, info, err := c.CreateKey(ctx, "ops@example.com", jobs.PlanStandard, 42)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestAdminSocket(t *testing.T) {
 		t.Fatalf("list = %+v, %v", ks, err)
 	}
 
-	opts := engine.Options{Categories: []page.Category{page.Email}, Included: []string{"Blue Falcon"}, Excluded: []string{}}
+	opts := jobs.Options{Categories: []page.Category{page.Email}, Included: []string{"Blue Falcon"}, Excluded: []string{}}
 	if err := c.SetDefaults(ctx, "ops@example.com", opts); err != nil {
 		t.Fatal(err)
 	}
@@ -105,10 +105,10 @@ func TestAdminSocket(t *testing.T) {
 	if err := c.RevokeKey(ctx, info.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := eng.Authenticate(ctx, key); !errors.Is(err, engine.ErrUnauthorized) {
+	if _, err := eng.Authenticate(ctx, key); !errors.Is(err, jobs.ErrUnauthorized) {
 		t.Fatalf("revoked key authenticates: %v", err)
 	}
-	if err := c.RevokeKey(ctx, "no-such-key"); !errors.Is(err, engine.ErrNotFound) {
+	if err := c.RevokeKey(ctx, "no-such-key"); !errors.Is(err, jobs.ErrNotFound) {
 		t.Fatalf("revoke unknown = %v, want ErrNotFound", err)
 	}
 
@@ -201,7 +201,7 @@ func TestCLIThroughSocket(t *testing.T) {
 	if code := run(append([]string{"keys", "revoke", id}, common...), &out, &errb); code != 0 {
 		t.Fatalf("keys revoke: %d %s", code, errb.String())
 	}
-	if _, err := eng.Authenticate(context.Background(), key); !errors.Is(err, engine.ErrUnauthorized) {
+	if _, err := eng.Authenticate(context.Background(), key); !errors.Is(err, jobs.ErrUnauthorized) {
 		t.Fatal("key still valid after revoke")
 	}
 }
@@ -257,12 +257,12 @@ func TestCLIDirect(t *testing.T) {
 	// account, with the key revoked and the defaults saved.
 	cfg := config.Default()
 	cfg.Data = data
-	eng, err := engine.Open(wire.Engine(cfg, nil), nil, slog.New(slog.DiscardHandler))
+	eng, err := jobs.Open(wire.Engine(cfg, nil), nil, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer eng.Close()
-	if _, err := eng.Authenticate(context.Background(), key); !errors.Is(err, engine.ErrUnauthorized) {
+	if _, err := eng.Authenticate(context.Background(), key); !errors.Is(err, jobs.ErrUnauthorized) {
 		t.Fatalf("revoked key: %v", err)
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/redactd/redactd/engine"
+	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -19,14 +19,14 @@ func TestDefaultOptions(t *testing.T) {
 	cases := []struct {
 		name             string
 		cats, incl, excl rawFlag
-		want             engine.Options
+		want             jobs.Options
 		err              string // "" means accepted
 	}{
 		{name: "unset keeps nil"},
 		{name: "null keeps nil", cats: set("null"), incl: set(" null ")},
-		{name: "empty saves none", excl: set("[]"), want: engine.Options{Excluded: []string{}}},
+		{name: "empty saves none", excl: set("[]"), want: jobs.Options{Excluded: []string{}}},
 		{name: "checked, deduplicated and trimmed", cats: set(`["Person","Email","Person"]`), incl: set(`["  ` + long + ` "]`),
-			want: engine.Options{Categories: []page.Category{page.Person, page.Email}, Included: []string{long}}},
+			want: jobs.Options{Categories: []page.Category{page.Person, page.Email}, Included: []string{long}}},
 		{name: "unknown category", cats: set(`["SSN"]`), err: `--categories: unknown category "SSN"`},
 		{name: "blank term", incl: set(`["a","  "]`), err: "--include[1]: empty term"},
 		{name: "long term", excl: set(`["` + strings.Repeat("é", 257) + `"]`), err: "--exclude[0]: longer than 256 characters"},

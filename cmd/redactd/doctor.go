@@ -23,9 +23,9 @@ import (
 	onnx "github.com/yalue/onnxruntime_go"
 	"golang.org/x/sys/cpu"
 
-	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/joblog"
+	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/webhook"
 	"github.com/redactd/redactd/models/ner"
@@ -288,10 +288,10 @@ func (d *doctorRun) checkDataDir() {
 		d.add(checkFail, "data directory", "%s: uploads will be refused (503) when the disk fills", detail)
 	case free < doctorFreeWarn:
 		d.add(checkWarn, "data directory", "%s: less than %s", detail, humanBytes(doctorFreeWarn))
-	case engine.CheckDataDir(dir) != nil && d.cfg.AllowOpenDataDir:
-		d.add(checkWarn, "data directory", "%s; %v (allow-open-data-dir is set, so serve starts)", detail, engine.CheckDataDir(dir))
-	case engine.CheckDataDir(dir) != nil:
-		d.add(checkFail, "data directory", "%s; serve refuses it: %v", detail, engine.CheckDataDir(dir))
+	case jobs.CheckDataDir(dir) != nil && d.cfg.AllowOpenDataDir:
+		d.add(checkWarn, "data directory", "%s; %v (allow-open-data-dir is set, so serve starts)", detail, jobs.CheckDataDir(dir))
+	case jobs.CheckDataDir(dir) != nil:
+		d.add(checkFail, "data directory", "%s; serve refuses it: %v", detail, jobs.CheckDataDir(dir))
 	default:
 		d.add(checkOK, "data directory", "%s", detail)
 	}

@@ -17,9 +17,9 @@ import (
 	"github.com/cockroachdb/pebble"
 
 	"github.com/redactd/redactd/cmd/redactd/wire"
-	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/joblog"
+	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/models/ocr"
 	"github.com/redactd/redactd/models/ort"
 )
@@ -85,11 +85,11 @@ func newJobLog(t *testing.T) config.Config {
 	if err := os.Chmod(cfg.Data, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	eng, err := engine.Open(wire.Engine(cfg, nil), nil, slog.New(slog.DiscardHandler))
+	eng, err := jobs.Open(wire.Engine(cfg, nil), nil, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := eng.CreateKey(context.Background(), "doctor@example.com", engine.PlanFree, 0); err != nil {
+	if _, _, err := eng.CreateKey(context.Background(), "doctor@example.com", jobs.PlanFree, 0); err != nil {
 		t.Fatal(err)
 	}
 	if err := eng.Close(); err != nil {
@@ -293,7 +293,7 @@ func TestDoctorJobLog(t *testing.T) {
 
 	// Open: pebble's lock is held (here by this process).
 	log := slog.New(slog.DiscardHandler)
-	eng, err := engine.Open(wire.Engine(cfg, nil), nil, log)
+	eng, err := jobs.Open(wire.Engine(cfg, nil), nil, log)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,9 +14,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/redactd/redactd/cmd/redactd/wire"
-	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/contract"
+	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -32,7 +32,7 @@ func withOps(cfg config.Config, stderr io.Writer, fn func(context.Context, admin
 		return fn(ctx, c)
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	eng, err := engine.Open(wire.Engine(cfg, nil), nil, log)
+	eng, err := jobs.Open(wire.Engine(cfg, nil), nil, log)
 	if err != nil {
 		return fmt.Errorf("open store %s: %w", cfg.Data, err)
 	}
@@ -101,7 +101,7 @@ func keysCreate(args []string, stdout, stderr io.Writer) error {
 	var pages int64
 	cfg, fs, err := loadConfig("keys create", args, stderr, func(fs *flag.FlagSet) {
 		fs.StringVar(&email, "email", "", "account e-mail address (the account is created on first use)")
-		fs.StringVar(&plan, "plan", engine.PlanFree, "plan of a new account: free or standard")
+		fs.StringVar(&plan, "plan", jobs.PlanFree, "plan of a new account: free or standard")
 		fs.Int64Var(&pages, "pages", 0, "page quota of a new account (0: the plan's default)")
 	})
 	if err != nil {
@@ -112,7 +112,7 @@ func keysCreate(args []string, stdout, stderr io.Writer) error {
 		return usagef("keys create: unexpected argument %q", fs.Arg(0))
 	case strings.TrimSpace(email) == "":
 		return usagef("keys create: --email is required")
-	case plan != engine.PlanFree && plan != engine.PlanStandard:
+	case plan != jobs.PlanFree && plan != jobs.PlanStandard:
 		return usagef("keys create: --plan must be free or standard")
 	case pages < 0:
 		return usagef("keys create: --pages must not be negative")
@@ -234,8 +234,8 @@ var optionFlags = map[string]string{
 // defaultOptions decodes the defaults flags (JSON arrays; an unset flag
 // or null leaves the saved value, [] saves "none") and checks them with
 // the same contract.Options.Validate the HTTP layer and the engine apply.
-func defaultOptions(cats, incl, excl rawFlag, maxTerms int) (engine.Options, error) {
-	var opts engine.Options
+func defaultOptions(cats, incl, excl rawFlag, maxTerms int) (jobs.Options, error) {
+	var opts jobs.Options
 	names, err := flagList("--categories", cats)
 	if err != nil {
 		return opts, err

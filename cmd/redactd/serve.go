@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/redactd/redactd/cmd/redactd/wire"
-	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/server"
 )
 
@@ -83,7 +83,7 @@ func serve(args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := engine.CheckDataDir(cfg.Data); err != nil {
+	if err := jobs.CheckDataDir(cfg.Data); err != nil {
 		if !cfg.AllowOpenDataDir {
 			return err
 		}
@@ -103,7 +103,7 @@ func serve(args []string, stderr io.Writer) error {
 		return err
 	}
 	defer proc.Close()
-	eng, err := engine.Open(wire.Engine(cfg, reg), proc.Processor, log)
+	eng, err := jobs.Open(wire.Engine(cfg, reg), proc.Processor, log)
 	if err != nil {
 		return fmt.Errorf("open engine: %w", err)
 	}
@@ -164,7 +164,7 @@ func serve(args []string, stderr io.Writer) error {
 // finish for up to grace, while the API keeps answering (reads work, new
 // jobs get 503, /readyz 503); what is still running then is canceled by
 // the engine's Close and stays queued for the next start.
-func drain(eng *engine.Engine, grace time.Duration, log *slog.Logger) {
+func drain(eng *jobs.Engine, grace time.Duration, log *slog.Logger) {
 	log.Info("shutting down: no new work; documents in flight may finish", "grace", grace.String())
 	ctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/redactd/redactd/cmd/redactd/wire"
-	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/internal/testkit/testpdf"
 )
 
@@ -34,11 +34,11 @@ func longPDF(pages int) []byte {
 // docState opens the data directory of a stopped server for
 // administration and returns the document status of the job's single
 // document.
-func docState(t *testing.T, data, key, jobID string) engine.Status {
+func docState(t *testing.T, data, key, jobID string) jobs.Status {
 	t.Helper()
 	cfg := config.Default()
 	cfg.Data = data
-	eng, err := engine.Open(wire.Engine(cfg, nil), nil, slog.New(slog.DiscardHandler))
+	eng, err := jobs.Open(wire.Engine(cfg, nil), nil, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestGracefulShutdown(t *testing.T) {
 	if !strings.Contains(d.logs.String(), `"msg":"shutting down: documents in flight finished","finished":1`) {
 		t.Fatalf("the drain did not wait for one document in flight:\n%s", d.logs.String())
 	}
-	if st := docState(t, data, key, first); st != engine.StatusRedacted {
+	if st := docState(t, data, key, first); st != jobs.StatusRedacted {
 		t.Fatalf("the document in flight ended %s after a graceful stop, want redacted\n%s", st, d.logs.String())
 	}
 

@@ -5,15 +5,15 @@ import (
 	"log/slog"
 
 	"github.com/redactd/redactd/cmd/redactd/wire"
-	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/engine/pipeline"
 )
 
 // processor is the document pipeline the server runs, with what must be
 // closed after the engine stops.
 type processor struct {
-	Processor engine.Processor
+	Processor jobs.Processor
 	close     func() error
 }
 

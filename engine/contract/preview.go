@@ -9,7 +9,7 @@ import (
 // output) for the review editor, and measures them for a review state
 // whose document kept no page sizes. The pipeline implements it
 // (pipeline.Previews: MuPDF for PDFs, its own decoders for images);
-// cmd/redactd/wire hands it to the job service (engine.Settings) and to
+// cmd/redactd/wire hands it to the job service (jobs.Settings) and to
 // the HTTP layer (server.Settings), so neither links MuPDF.
 //
 // Pages are 1-based; sizes are in points as the output shows the page

@@ -38,7 +38,7 @@ const (
 var Categories = []Category{Person, Email, PhoneNumber, Address, Organization, Date, IBAN, CreditCard, NationalID, Face, Signature, Barcode}
 
 // DefaultCategories is the built-in default of a new account
-// (engine/accounts.go): every category but Signature, which has no
+// (engine/jobs/accounts.go): every category but Signature, which has no
 // detector yet. Accounts keep the list they saved when they were created,
 // so a category added here reaches only new accounts and those whose
 // owner sets it (docs/behaviour.md, "Faces, signatures and codes").

@@ -217,7 +217,7 @@ type ReviewGrant struct {
 	// redemption plus review-session-max).
 	Expires time.Time `json:"expires"`
 	// Seen is a session's last use as stored (refreshed only now and
-	// then, see engine/reviewaccess.go); Idle is the idle bound it was
+	// then, see engine/jobs/reviewaccess.go); Idle is the idle bound it was
 	// opened with. Both are zero for a link.
 	Seen time.Time     `json:"seen,omitzero"`
 	Idle time.Duration `json:"idle,omitempty"`

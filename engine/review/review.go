@@ -6,7 +6,7 @@
 // audit key (audit.go), and the words kept for search.
 //
 // The package is pure: it validates and merges states and builds audit
-// entries; the job service (engine/review.go) stores them beside the
+// entries; the job service (engine/jobs/review.go) stores them beside the
 // document's files, under its account lock, and purges them with the job.
 //
 // Coordinates are the masks' own space (engine/page): PDF points from the

@@ -41,7 +41,7 @@ func (l *Log) Idem(accountID, ns, key string) (*record.Idem, error) {
 // package documentation gives. It is neither a record.ExpiryBatch (a
 // job's retention time is its own field, Job.ExpiresAt, written with the
 // job; sweeps read it there) nor a record.QueueBatch (the worker holding
-// a document's lease acknowledges it after the commit, engine/dispatch.go).
+// a document's lease acknowledges it after the commit, engine/jobs/dispatch.go).
 type Batch struct {
 	l        *Log
 	charges  []ledgerOp

@@ -26,8 +26,8 @@ import (
 
 	"github.com/valyala/fasthttp"
 
-	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/contract"
+	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/engine/page"
 	ereview "github.com/redactd/redactd/engine/review"
 	"github.com/redactd/redactd/internal/qparam"
@@ -69,7 +69,7 @@ type Options struct {
 
 // Editor serves /review/ and issues links.
 type Editor struct {
-	svc  engine.Reviewer
+	svc  jobs.Reviewer
 	opts Options
 	cop  *http.CrossOriginProtection
 	log  *slog.Logger
@@ -79,7 +79,7 @@ type Editor struct {
 }
 
 // New builds the editor over the job service's review side.
-func New(svc engine.Reviewer, opts Options) *Editor {
+func New(svc jobs.Reviewer, opts Options) *Editor {
 	if opts.Log == nil {
 		opts.Log = slog.Default()
 	}
@@ -90,7 +90,7 @@ func New(svc engine.Reviewer, opts Options) *Editor {
 // CreateLink registers a single-use link to a job for acct (with the key
 // acct authenticated with) and returns its path (the server prefixes its
 // public URL).
-func (ed *Editor) CreateLink(ctx context.Context, acct *engine.Account, jobID, role, reviewer string, ttl time.Duration) (string, time.Time, error) {
+func (ed *Editor) CreateLink(ctx context.Context, acct *jobs.Account, jobID, role, reviewer string, ttl time.Duration) (string, time.Time, error) {
 	actor := "reviewer"
 	if reviewer != "" {
 		actor = "reviewer:" + reviewer
@@ -110,7 +110,7 @@ type req struct {
 	*fasthttp.RequestCtx
 	ctx  context.Context
 	segs []string // path after /review/, split
-	g    *engine.ReviewGrant
+	g    *jobs.ReviewGrant
 	tok  string
 }
 
@@ -182,7 +182,7 @@ func (ed *Editor) cookieName() string {
 func (ed *Editor) authorize(r *req) (bool, error) {
 	tok := string(r.Request.Header.Cookie(ed.cookieName()))
 	g, err := ed.svc.ReviewSession(r.ctx, tok)
-	if errors.Is(err, engine.ErrUnauthorized) {
+	if errors.Is(err, jobs.ErrUnauthorized) {
 		return false, nil
 	}
 	if err != nil {
@@ -198,7 +198,7 @@ func (ed *Editor) authorize(r *req) (bool, error) {
 func (ed *Editor) redeem(r *req, tok string) {
 	r.Response.Header.Set("Cache-Control", "no-store")
 	stok, g, err := ed.svc.RedeemReviewLink(r.ctx, tok, ed.opts.Idle, ed.opts.MaxAge)
-	if errors.Is(err, engine.ErrNotFound) {
+	if errors.Is(err, jobs.ErrNotFound) {
 		ed.fail(r, http.StatusNotFound, "this review link is unknown, used or expired; ask for a new one")
 		return
 	}
@@ -287,7 +287,7 @@ func (ed *Editor) route(r *req, method string) {
 
 // jobDoc checks that docID belongs to the session's job and returns the
 // job.
-func (ed *Editor) jobDoc(r *req, docID string) (*engine.Job, bool) {
+func (ed *Editor) jobDoc(r *req, docID string) (*jobs.Job, bool) {
 	j, err := ed.svc.StudioJob(r.ctx, r.g.Account, r.g.JobID)
 	if err != nil {
 		ed.engineFail(r, err)
@@ -307,7 +307,7 @@ func (ed *Editor) jobDoc(r *req, docID string) (*engine.Job, bool) {
 
 // sameJob is for job-scoped API routes: the path's job must be the
 // session's.
-func (ed *Editor) sameJob(r *req, jobID string) (*engine.Job, bool) {
+func (ed *Editor) sameJob(r *req, jobID string) (*jobs.Job, bool) {
 	if jobID != r.g.JobID {
 		ed.fail(r, http.StatusNotFound, "not found")
 		return nil, false
@@ -327,13 +327,13 @@ func (ed *Editor) mayEdit(r *req) bool {
 // settings the module reads from data attributes. Never a key.
 type pageData struct {
 	JobID      string
-	Job        *engine.Job
-	Doc        *engine.Document
+	Job        *jobs.Job
+	Doc        *jobs.Document
 	Role       string
 	Actor      string
 	Reasons    string
 	Categories string
-	Docs       []engine.Document
+	Docs       []jobs.Document
 }
 
 func (ed *Editor) jobPage(r *req, jobID string) {
@@ -349,7 +349,7 @@ func (ed *Editor) editorPage(r *req, docID string) {
 	if !ok {
 		return
 	}
-	var doc *engine.Document
+	var doc *jobs.Document
 	for i := range j.Documents {
 		if j.Documents[i].ID == docID {
 			doc = &j.Documents[i]
@@ -604,23 +604,23 @@ func (ed *Editor) fail(r *req, status int, msg string) {
 
 // engineFail maps a job-service error: the same kinds as the API.
 func (ed *Editor) engineFail(r *req, err error) {
-	var ee *engine.Error
+	var ee *jobs.Error
 	msg := ""
 	if errors.As(err, &ee) {
 		msg = ee.Message()
 	}
 	switch {
-	case errors.Is(err, engine.ErrNotFound):
+	case errors.Is(err, jobs.ErrNotFound):
 		ed.fail(r, http.StatusNotFound, "not found")
-	case errors.Is(err, engine.ErrInvalid):
+	case errors.Is(err, jobs.ErrInvalid):
 		ed.fail(r, http.StatusBadRequest, msg)
-	case errors.Is(err, engine.ErrStale):
+	case errors.Is(err, jobs.ErrStale):
 		ed.fail(r, http.StatusPreconditionFailed, "the review state changed meanwhile; reload")
-	case errors.Is(err, engine.ErrOutputRejected):
+	case errors.Is(err, jobs.ErrOutputRejected):
 		ed.fail(r, http.StatusUnprocessableEntity, msg)
-	case errors.Is(err, engine.ErrConflict):
+	case errors.Is(err, jobs.ErrConflict):
 		ed.fail(r, http.StatusConflict, msg)
-	case errors.Is(err, engine.ErrUnavailable):
+	case errors.Is(err, jobs.ErrUnavailable):
 		ed.fail(r, http.StatusServiceUnavailable, "service unavailable")
 	default:
 		ed.log.Error("review: request failed", "err", err)

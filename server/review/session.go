@@ -1,6 +1,6 @@
 package review
 
-// Links and sessions are the job service's (engine.ReviewAccess): kept in
+// Links and sessions are the job service's (jobs.ReviewAccess): kept in
 // its record store under the SHA-256 of their token, so any node of a
 // cluster redeems a link and serves a session, and revoking the API key
 // that made a link ends the link and its sessions on every node at once.

@@ -14,8 +14,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
-	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/engine/pipeline"
 	"github.com/redactd/redactd/engine/record"
 	"github.com/redactd/redactd/engine/store"
@@ -35,8 +35,8 @@ func NewRegistry() *prometheus.Registry {
 
 // Engine is the job service's part of cfg. With engine nats its records
 // live on the NATS JetStream cluster the settings name (Records).
-func Engine(cfg config.Config, reg prometheus.Registerer) engine.Settings {
-	var s engine.Settings
+func Engine(cfg config.Config, reg prometheus.Registerer) jobs.Settings {
+	var s jobs.Settings
 	mustSelect(cfg, &s)
 	s.Registerer = reg
 	s.Previewer = pipeline.Previews{}
@@ -50,7 +50,7 @@ func Engine(cfg config.Config, reg prometheus.Registerer) engine.Settings {
 // natsCluster opens one node's view of the cluster: the records on the
 // NATS connection records opens, and the blobs in the same connection's
 // Object Store (blob-store nats) or in the shared directory (dir). The
-// engine calls records before blobs (engine.Settings).
+// engine calls records before blobs (jobs.Settings).
 type natsCluster struct {
 	cfg config.Config
 	reg prometheus.Registerer

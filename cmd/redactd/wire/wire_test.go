@@ -9,8 +9,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/redactd/redactd/engine"
 	"github.com/redactd/redactd/engine/config"
+	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/engine/pipeline"
 	natsstore "github.com/redactd/redactd/engine/store/nats"
 	"github.com/redactd/redactd/engine/webhook"
@@ -59,7 +59,7 @@ func (r *recorder) Unregister(c prometheus.Collector) bool { return r.reg.Unregi
 func registered(t *testing.T) []string {
 	t.Helper()
 	r := &recorder{reg: prometheus.NewRegistry(), names: map[string]bool{}}
-	if _, err := engine.NewMetrics(r); err != nil {
+	if _, err := jobs.NewMetrics(r); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := pipeline.NewMetrics(r); err != nil {
@@ -130,7 +130,7 @@ func TestMetricsDocumented(t *testing.T) {
 // the same registry would fail at start; each metric has one owner.
 func TestComponentsShareNoMetric(t *testing.T) {
 	reg := NewRegistry()
-	if _, err := engine.NewMetrics(reg); err != nil {
+	if _, err := jobs.NewMetrics(reg); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := pipeline.NewMetrics(reg); err != nil {
@@ -140,7 +140,7 @@ func TestComponentsShareNoMetric(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A second engine on the same registry is refused, not doubled.
-	if _, err := engine.NewMetrics(reg); err == nil {
+	if _, err := jobs.NewMetrics(reg); err == nil {
 		t.Fatal("registering the engine's metrics twice succeeded")
 	}
 }

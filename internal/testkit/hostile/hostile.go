@@ -68,7 +68,7 @@ const (
 	// pdfout.Verify; Expect.Pages, when not 0, is its page count.
 	Redacted Outcome = iota + 1
 	// Failed: the document ends in error and its error_message (the
-	// engine.UserMessage of the processor's error) contains
+	// jobs.UserMessage of the processor's error) contains
 	// Expect.Message. It is never the generic internal message.
 	Failed
 	// Rejected: the request is answered with status Expect.Status (4xx)
@@ -354,8 +354,8 @@ func Find(cs []*Case, name string) *Case {
 	return nil
 }
 
-// Upload-time refusals, as the engine words them (engine/jobs.go,
-// engine/upload.go): the multipart path takes PDF, PNG, JPEG and TIFF;
+// Upload-time refusals, as the engine words them (engine/jobs/jobs.go,
+// engine/jobs/upload.go): the multipart path takes PDF, PNG, JPEG and TIFF;
 // direct upload takes PDFs only, checking for "%PDF-" in the first KiB.
 var (
 	rejectEmptyMultipart   = rejected(400, "empty")

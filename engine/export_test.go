@@ -1,5 +1,0 @@
-package engine
-
-// MigrateJobLog is migrateJobLog, for the tests of package engine_test
-// that run it on the earlier releases' data directories.
-var MigrateJobLog = migrateJobLog
