@@ -48,9 +48,9 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble"
-	"github.com/cockroachdb/pebble/vfs"
 
 	"github.com/redactd/redactd/engine/record"
+	"github.com/redactd/redactd/internal/privatefs"
 )
 
 // SchemaVersion is the key-space layout this binary reads and writes.
@@ -123,7 +123,7 @@ type Log struct {
 
 // Open opens or creates the job log in dir, checks the schema version
 // (refusing a newer one) and runs migrations. Every file and directory it
-// creates is private to the owner (privateFS).
+// creates is private to the owner (internal/privatefs).
 func Open(dir string, o Options) (*Log, error) {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -134,7 +134,7 @@ func Open(dir string, o Options) (*Log, error) {
 	if o.Migrations == nil {
 		o.Migrations = migrations
 	}
-	db, err := pebble.Open(dir, &pebble.Options{Logger: pebbleLogger{o.Logger}, FS: privateFS{vfs.Default}})
+	db, err := pebble.Open(dir, &pebble.Options{Logger: pebbleLogger{o.Logger}, FS: privatefs.Default})
 	if err != nil {
 		return nil, fmt.Errorf("joblog: open %s: %w", dir, err)
 	}

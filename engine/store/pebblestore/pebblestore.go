@@ -25,6 +25,7 @@ import (
 	"github.com/cockroachdb/pebble"
 
 	"github.com/redactd/redactd/engine/store"
+	"github.com/redactd/redactd/internal/privatefs"
 )
 
 // Options configure a Store.
@@ -65,7 +66,8 @@ const (
 	pUsed   = "u/"
 )
 
-// Open opens or creates the database in dir.
+// Open opens or creates the database in dir. Its directories are 0700
+// and its files 0600, whatever the umask (internal/privatefs).
 func Open(dir string, o Options) (*Store, error) {
 	if o.LeaseTime <= 0 {
 		o.LeaseTime = 30 * time.Second
@@ -73,7 +75,7 @@ func Open(dir string, o Options) (*Store, error) {
 	if o.MaxAttempts <= 0 {
 		o.MaxAttempts = 5
 	}
-	db, err := pebble.Open(dir, &pebble.Options{Logger: quietLogger{}})
+	db, err := pebble.Open(dir, &pebble.Options{Logger: quietLogger{}, FS: privatefs.Default})
 	if err != nil {
 		return nil, fmt.Errorf("pebblestore: %w", err)
 	}

@@ -2,7 +2,9 @@ package pebblestore_test
 
 import (
 	"context"
+	"io/fs"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -104,4 +106,45 @@ func TestRestart(t *testing.T) {
 
 func TestSingletons(t *testing.T) {
 	storetest.Singletons(t, func(t *testing.T) store.Singletons { return open(t, pebblestore.Options{}).Singletons() })
+}
+
+// TestPrivateFiles: whatever the umask, the database's directory is 0700
+// and each of its files 0600 (internal/privatefs), so a data directory
+// that others may enter exposes no record.
+func TestPrivateFiles(t *testing.T) {
+	old := syscall.Umask(0o022)
+	defer syscall.Umask(old)
+	dir := filepath.Join(t.TempDir(), "db")
+	s, err := pebblestore.Open(dir, pebblestore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Docs().Create(context.Background(), "doc.a", []byte("v")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		want := fs.FileMode(0o600)
+		if d.IsDir() {
+			want = 0o700
+		}
+		if fi.Mode().Perm() != want {
+			t.Errorf("%s: mode %04o, want %04o", p, fi.Mode().Perm(), want)
+		}
+		n++
+		return nil
+	})
+	if err != nil || n < 3 {
+		t.Fatalf("walked %d entries: %v", n, err)
+	}
 }
