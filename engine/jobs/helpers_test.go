@@ -279,11 +279,11 @@ func testConfig(t *testing.T) Settings {
 	if onSharedStore() {
 		dir := filepath.Join(cfg.Data, "store")
 		cfg.Records = func() (record.Store, error) {
-			ps, err := pebblestore.Open(dir, pebblestore.Options{LeaseTime: 3 * time.Second})
+			ps, err := pebblestore.Open(dir, pebblestore.Options{LeaseTime: 3 * time.Second, DeferSync: true})
 			if err != nil {
 				return nil, err
 			}
-			return storelog.Open(context.Background(), ps.Bundle(nil), storelog.Options{LeaseTime: 3 * time.Second, Close: ps.Close})
+			return storelog.Open(context.Background(), ps.Bundle(nil), storelog.Options{LeaseTime: 3 * time.Second, Close: ps.Close, Sync: ps.Sync})
 		}
 		blobs := blobsDir(cfg.Data)
 		cfg.Blobs = func() (store.Blobs, error) { return dirblob.Open(blobs) }

@@ -175,11 +175,11 @@ func TestRecordReadsPerDocument(t *testing.T) {
 	if onSharedStore() {
 		dir := filepath.Join(cfg.Data, "store")
 		cfg.Records = func() (record.Store, error) {
-			ps, err := pebblestore.Open(dir, pebblestore.Options{LeaseTime: 3 * time.Second})
+			ps, err := pebblestore.Open(dir, pebblestore.Options{LeaseTime: 3 * time.Second, DeferSync: true})
 			if err != nil {
 				return nil, err
 			}
-			sl, err := storelog.Open(context.Background(), ps.Bundle(nil), storelog.Options{LeaseTime: 3 * time.Second, Close: ps.Close})
+			sl, err := storelog.Open(context.Background(), ps.Bundle(nil), storelog.Options{LeaseTime: 3 * time.Second, Close: ps.Close, Sync: ps.Sync})
 			if err != nil {
 				ps.Close()
 				return nil, err

@@ -178,8 +178,21 @@ func (b *Batch) Enqueue(e record.QueueEntry) {
 func conflict(key string) error { return &record.ConflictError{Key: key} }
 
 // Commit writes the batch: charges, accounts and keys, jobs, claims,
-// refunds, enqueues. sync is ignored: every engine write is durable.
+// refunds, enqueues. On an engine whose writes are durable one by one,
+// sync is moot; on one that defers its syncs (Options.Sync), a synced
+// commit ends with one sync, and an unsynced one (a progress figure)
+// leaves its writes to the next.
 func (b *Batch) Commit(sync bool) error {
+	if err := b.commit(); err != nil {
+		return err
+	}
+	if sync {
+		return b.l.sync()
+	}
+	return nil
+}
+
+func (b *Batch) commit() error {
 	if err := b.l.open(); err != nil {
 		return err
 	}

@@ -56,7 +56,7 @@ func (l *Log) CreateReviewGrant(kind string, hash []byte, g *record.ReviewGrant)
 		return casErr(k, err)
 	}
 	g.Rev = rev
-	return nil
+	return l.sync()
 }
 
 // UpdateReviewGrant rewrites g at the revision it was read at.
@@ -72,7 +72,7 @@ func (l *Log) UpdateReviewGrant(kind string, hash []byte, g *record.ReviewGrant)
 		return casErr(k, err)
 	}
 	g.Rev = rev
-	return nil
+	return l.sync()
 }
 
 // DeleteReviewGrant deletes g at the revision it was read at.
@@ -86,7 +86,7 @@ func (l *Log) DeleteReviewGrant(kind string, hash []byte, g *record.ReviewGrant)
 	if err := l.s.Docs.Delete(c, k, g.Rev); err != nil {
 		return casErr(k, err)
 	}
-	return nil
+	return l.sync()
 }
 
 // ReviewGrants lists the grants' keys and reads each (a sweep's cost,

@@ -78,6 +78,15 @@ type Options struct {
 	// Close, if set, is called by Log.Close (closing the engine's
 	// connection).
 	Close func() error
+	// Sync, if set, makes the engine's writes so far durable: for an
+	// engine whose writes are not durable one by one but kept in order
+	// (pebblestore with DeferSync: one log, so a crash loses a suffix of
+	// them). The log calls it once at the end of each synced Commit and
+	// after each review grant write, so a commit's steps cost one sync
+	// between them, not one each; a crash between two steps leaves what
+	// a crash between them always could. Unset, each engine write is
+	// durable when it returns (NATS JetStream).
+	Sync func() error
 }
 
 // Log is a record.Store and record.LeasedQueue on a store.Store.
@@ -116,7 +125,19 @@ func Open(ctx context.Context, s store.Store, o Options) (*Log, error) {
 	if _, err := l.SchemaVersionOf(); err != nil {
 		return nil, err
 	}
+	if err := l.sync(); err != nil {
+		return nil, fmt.Errorf("storelog: %w", err)
+	}
 	return l, nil
+}
+
+// sync makes the engine's writes so far durable, where they are not one
+// by one (Options.Sync).
+func (l *Log) sync() error {
+	if l.opts.Sync == nil {
+		return nil
+	}
+	return l.opts.Sync()
 }
 
 // migrateListing moves a layout-1 store to layout 2: it adds the listing
@@ -274,6 +295,9 @@ func (l *Log) sharedMeta(key string, candidate []byte) ([]byte, error) {
 	}
 	r, err := l.s.Docs.Get(c, key)
 	if err != nil {
+		return nil, err
+	}
+	if err := l.sync(); err != nil {
 		return nil, err
 	}
 	return hex.DecodeString(string(r.Value))

@@ -35,14 +35,23 @@ type Options struct {
 	// MaxAttempts is how many deliveries an item gets before the next
 	// one is flagged Exhausted (default 5).
 	MaxAttempts int
+	// DeferSync leaves writes in pebble's log unsynced until the next
+	// Sync (or the next synced write): a crash then loses the writes
+	// since the last sync, always a suffix of them in the order they
+	// were made, never a write without those before it, since one log
+	// holds them all. A caller that makes several writes for one change
+	// (engine/storelog's commit steps) pays one log sync for them instead
+	// of one each. Off, every write is durable when it returns.
+	DeferSync bool
 }
 
 // Store is the pebble engine: its Docs, Idempotency, Queue and Ledger
 // views share one database and one write lock.
 type Store struct {
-	db   *pebble.DB
-	opts Options
-	now  func() time.Time
+	db    *pebble.DB
+	opts  Options
+	wopts *pebble.WriteOptions // pebble.Sync, or NoSync with DeferSync
+	now   func() time.Time
 
 	mu      sync.Mutex
 	rev     uint64                 // last revision or sequence handed out
@@ -79,7 +88,11 @@ func Open(dir string, o Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pebblestore: %w", err)
 	}
-	s := &Store{db: db, opts: o, now: time.Now, leases: map[string]*leaseState{}, roles: map[string]claim{}, changed: make(chan struct{})}
+	wopts := pebble.Sync
+	if o.DeferSync {
+		wopts = pebble.NoSync
+	}
+	s := &Store{db: db, opts: o, wopts: wopts, now: time.Now, leases: map[string]*leaseState{}, roles: map[string]claim{}, changed: make(chan struct{})}
 	if v, err := s.get([]byte(pRev)); err == nil {
 		s.rev = binary.BigEndian.Uint64(v)
 	} else if !errors.Is(err, pebble.ErrNotFound) {
@@ -104,8 +117,16 @@ func (quietLogger) Fatalf(format string, args ...any) {
 	pebble.DefaultLogger.Fatalf(format, args...)
 }
 
-// Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+// Close closes the database, syncing what DeferSync left unsynced.
+func (s *Store) Close() error {
+	if s.opts.DeferSync {
+		if err := s.Sync(); err != nil {
+			s.db.Close()
+			return fmt.Errorf("pebblestore: %w", err)
+		}
+	}
+	return s.db.Close()
+}
 
 // Docs, Idempotency, Queue, Ledger and Singletons are the store's views.
 func (s *Store) Docs() store.Docs               { return docs{s} }
@@ -143,11 +164,17 @@ func be64(n uint64) []byte {
 	return b[:]
 }
 
-// commit writes b durably and closes it.
-func commit(b *pebble.Batch) error {
+// commit writes b and closes it: durably, unless the store defers its
+// syncs (Options.DeferSync).
+func (s *Store) commit(b *pebble.Batch) error {
 	defer b.Close()
-	return b.Commit(pebble.Sync)
+	return b.Commit(s.wopts)
 }
+
+// Sync makes every write before it durable. With Options.DeferSync it
+// is how a caller ends a series of writes; otherwise each write is
+// durable already and Sync costs one more log sync.
+func (s *Store) Sync() error { return s.db.LogData(nil, pebble.Sync) }
 
 // docs implements store.Docs: a record is its revision (8 bytes) then
 // its value.
@@ -206,7 +233,7 @@ func (d docs) write(ctx context.Context, key string, value []byte, want uint64, 
 	} else {
 		b.Set([]byte(pDoc+key), append(be64(rev), value...), nil)
 	}
-	return rev, commit(b)
+	return rev, d.s.commit(b)
 }
 
 func (d docs) Create(ctx context.Context, key string, value []byte) (uint64, error) {
@@ -305,7 +332,7 @@ func (i idem) Claim(ctx context.Context, key string, value []byte) ([]byte, bool
 	}
 	b := i.s.db.NewBatch()
 	b.Set([]byte(pIdem+key), value, nil)
-	if err := commit(b); err != nil {
+	if err := i.s.commit(b); err != nil {
 		return nil, false, err
 	}
 	return bytes.Clone(value), true, nil
@@ -330,7 +357,7 @@ func (i idem) Release(ctx context.Context, key string) error {
 	defer i.s.mu.Unlock()
 	b := i.s.db.NewBatch()
 	b.Delete([]byte(pIdem+key), nil)
-	return commit(b)
+	return i.s.commit(b)
 }
 
 // ledger implements store.Ledger: one entry per charged document, and
@@ -384,7 +411,7 @@ func (l ledger) put(account, doc string, c charge, used int64) error {
 	b := l.s.db.NewBatch()
 	b.Set(chargeKey(account, doc), v, nil)
 	b.Set([]byte(pUsed+account), be64(uint64(used)), nil)
-	return commit(b)
+	return l.s.commit(b)
 }
 
 func (l ledger) Refund(ctx context.Context, account, doc string) (bool, error) {

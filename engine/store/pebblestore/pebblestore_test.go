@@ -2,6 +2,7 @@ package pebblestore_test
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"syscall"
@@ -54,12 +55,19 @@ func TestChargeOnce(t *testing.T) {
 }
 
 // TestRestart is what the contract cannot see: records, revisions,
-// charges and queued items survive a close; an item leased when the
-// process stopped is handed out again at once as a later attempt.
+// charges and queued items survive a close (with DeferSync too: Close
+// syncs what it deferred); an item leased when the process stopped is
+// handed out again at once as a later attempt.
 func TestRestart(t *testing.T) {
+	for _, deferSync := range []bool{false, true} {
+		t.Run(fmt.Sprintf("DeferSync=%v", deferSync), func(t *testing.T) { testRestart(t, deferSync) })
+	}
+}
+
+func testRestart(t *testing.T, deferSync bool) {
 	dir := filepath.Join(t.TempDir(), "db")
 	ctx := context.Background()
-	s, err := pebblestore.Open(dir, pebblestore.Options{LeaseTime: time.Hour})
+	s, err := pebblestore.Open(dir, pebblestore.Options{LeaseTime: time.Hour, DeferSync: deferSync})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +89,7 @@ func TestRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s, err = pebblestore.Open(dir, pebblestore.Options{LeaseTime: time.Hour})
+	s, err = pebblestore.Open(dir, pebblestore.Options{LeaseTime: time.Hour, DeferSync: deferSync})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,7 +42,7 @@ func (q queue) Enqueue(ctx context.Context, pool, id string, payload []byte) err
 	b := q.s.db.NewBatch()
 	seq := q.s.next(b)
 	b.Set(append(poolPrefix(pool), be64(seq)...), v, nil)
-	if err := commit(b); err != nil {
+	if err := q.s.commit(b); err != nil {
 		return err
 	}
 	q.s.signal()
@@ -111,7 +111,7 @@ func (q queue) try(pool string) (store.Lease, <-chan struct{}, error) {
 		}
 		b := s.db.NewBatch()
 		b.Set([]byte(key), v, nil)
-		if err := commit(b); err != nil {
+		if err := q.s.commit(b); err != nil {
 			return nil, nil, err
 		}
 		s.leases[key] = &leaseState{attempt: m.Attempts, expires: now.Add(s.opts.LeaseTime)}
@@ -167,7 +167,7 @@ func (l *lease) Ack(ctx context.Context) error {
 	}
 	b := l.s.db.NewBatch()
 	b.Delete([]byte(l.key), nil)
-	if err := commit(b); err != nil {
+	if err := l.s.commit(b); err != nil {
 		return err
 	}
 	delete(l.s.leases, l.key)
@@ -194,7 +194,7 @@ func (l *lease) Nack(ctx context.Context, delay time.Duration) error {
 	}
 	b := l.s.db.NewBatch()
 	b.Set([]byte(l.key), v, nil)
-	if err := commit(b); err != nil {
+	if err := l.s.commit(b); err != nil {
 		return err
 	}
 	delete(l.s.leases, l.key)
