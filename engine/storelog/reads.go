@@ -1,8 +1,10 @@
 package storelog
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -127,15 +129,73 @@ func (l *Log) Keys() ([]*record.Key, error) {
 }
 
 // Job reads a job.
+//
+// It decodes the job alone, not the documents and events after it in
+// the record, so that reading a job to check its owner costs about what
+// a missing one does, however many documents it has (server:
+// TestIsolationTiming).
 func (l *Log) Job(id string) (*record.Job, error) {
-	b, err := l.readBundle(id)
+	var j record.Job
+	rev, err := l.readField(id, func(dec *json.Decoder, key string) (bool, error) {
+		if key != "job" {
+			return false, nil
+		}
+		return true, dec.Decode(&j)
+	})
 	if err != nil {
 		return nil, err
 	}
-	return b.Job, nil
+	if j.ID == "" {
+		return nil, fmt.Errorf("storelog: job %s: empty record", id)
+	}
+	j.Rev = rev
+	return &j, nil
 }
 
-// Doc reads a document, through its index to its job.
+// readField reads job jobID's record and hands its top-level fields, in
+// order, to fn, which decodes the one it wants (done true) or leaves it
+// (done false: it is skipped). Decoding stops at the field fn wants.
+func (l *Log) readField(jobID string, fn func(dec *json.Decoder, key string) (done bool, err error)) (uint64, error) {
+	if !validToken(jobID) {
+		return 0, fmt.Errorf("%w: job %q", record.ErrNotFound, jobID)
+	}
+	if err := l.open(); err != nil {
+		return 0, err
+	}
+	c, cancel := ctx()
+	defer cancel()
+	r, err := l.s.Docs.Get(c, jobKey(jobID))
+	if err != nil {
+		return 0, notFound(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(r.Value))
+	bad := func(err error) (uint64, error) { return 0, fmt.Errorf("storelog: job %s: %w", jobID, err) }
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return bad(fmt.Errorf("not an object (%v)", err))
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return bad(err)
+		}
+		key, _ := t.(string)
+		done, err := fn(dec, key)
+		if err != nil {
+			return bad(err)
+		}
+		if done {
+			return r.Revision, nil
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return bad(err)
+		}
+	}
+	return r.Revision, nil
+}
+
+// Doc reads a document, through its index to its job. Of the job's
+// record it decodes that document alone (see Job).
 func (l *Log) Doc(id string) (*record.Doc, error) {
 	if !validToken(id) {
 		return nil, fmt.Errorf("%w: document %q", record.ErrNotFound, id)
@@ -144,16 +204,42 @@ func (l *Log) Doc(id string) (*record.Doc, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := l.readBundle(jobID)
+	var d *record.Doc
+	mark := []byte(`"id":` + strconv.Quote(id))
+	rev, err := l.readField(jobID, func(dec *json.Decoder, key string) (bool, error) {
+		if key != "docs" {
+			return false, nil
+		}
+		if t, err := dec.Token(); err != nil || t == nil {
+			return true, err // null: no documents
+		}
+		for dec.More() {
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				return true, err
+			}
+			if !bytes.Contains(raw, mark) {
+				continue
+			}
+			var x record.Doc
+			if err := json.Unmarshal(raw, &x); err != nil {
+				return true, err
+			}
+			if x.ID == id {
+				d = &x
+				return true, nil
+			}
+		}
+		return true, nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	for _, d := range b.Docs {
-		if d.ID == id {
-			return d, nil
-		}
+	if d == nil {
+		return nil, fmt.Errorf("%w: document %s", record.ErrNotFound, id)
 	}
-	return nil, fmt.Errorf("%w: document %s", record.ErrNotFound, id)
+	d.Rev = rev
+	return d, nil
 }
 
 // JobDocs reads the job's documents in the job's order.

@@ -340,3 +340,40 @@ func TestNoLegacyMethods(t *testing.T) {
 		t.Error("storelog's batch offers record.ExpiryBatch")
 	}
 }
+
+// TestPartialReads: Job and Doc decode only their part of a job's
+// record (reads.go), and give what the whole record says: each of a
+// job's documents, whatever its place, with the record's revision; the
+// job with it; a document never stored, not found.
+func TestPartialReads(t *testing.T) {
+	l := open(t)
+	j := &record.Job{ID: uuid(1), AccountID: "acct", Status: "uploaded", CreatedAt: time.Now()}
+	b := l.NewBatch()
+	b.PutJob(j)
+	for i := range 4 {
+		d := &record.Doc{ID: uuid(1000 + i), JobID: j.ID, AccountID: "acct", Status: "uploaded", Index: i, FileName: fmt.Sprintf("f%d.pdf", i)}
+		j.DocIDs = append(j.DocIDs, d.ID)
+		b.PutDoc(d)
+		b.AddEvent(j.ID, &record.Event{Doc: d.ID, To: "uploaded"})
+	}
+	if err := b.Commit(true); err != nil {
+		t.Fatal(err)
+	}
+	whole, docs, err := l.JobAndDocs(j.ID)
+	if err != nil || len(docs) != 4 {
+		t.Fatalf("JobAndDocs: %d docs, %v", len(docs), err)
+	}
+	got, err := l.Job(j.ID)
+	if err != nil || got.Rev != whole.Rev || got.ID != j.ID || len(got.DocIDs) != 4 || got.AccountID != "acct" {
+		t.Fatalf("Job = %+v, %v; want %+v", got, err, whole)
+	}
+	for i, want := range docs {
+		d, err := l.Doc(want.ID)
+		if err != nil || d.ID != want.ID || d.Index != i || d.FileName != want.FileName || d.Rev != whole.Rev {
+			t.Fatalf("Doc %d = %+v, %v; want %+v", i, d, err, want)
+		}
+	}
+	if _, err := l.Doc(uuid(1999)); !record.IsNotFound(err) {
+		t.Fatalf("a document never stored: %v", err)
+	}
+}
