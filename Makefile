@@ -47,15 +47,15 @@ test-setup:
 # 4 minutes, about 2.5 more than without -race.
 RACE_PKGS := ./engine/jobs ./engine/joblog ./engine/storelog ./engine/store/... ./engine/webhook ./server/...
 
-# The job service's tests run a second time on the cluster's record store
-# (engine/storelog over the pebble engine of engine/store), so both stores
-# are held to the same tests. deploy/apt-ensure_test.sh checks that setup
-# waits for apt's locks and, under CI, fails loudly.
+# The job service's tests run once, on the one record store (engine/storelog;
+# over pebble as a node runs it, and as a cluster node with blob files where
+# a test says so); every engine of engine/store passes engine/store/storetest.
+# deploy/apt-ensure_test.sh checks that setup waits for apt's locks and,
+# under CI, fails loudly.
 test: setup test-setup lint
 	./deploy/apt-ensure_test.sh
 	$(GO) test -count=1 -timeout 45m $$($(GO) list ./... | grep -vxF "$$($(GO) list $(RACE_PKGS))")
 	$(GO) test -race -count=1 -timeout 45m $(RACE_PKGS)
-	REDACTD_TEST_RECORDS=storelog $(GO) test -race -count=1 ./engine/jobs/
 	$(MAKE) fuzz-short
 
 # test-short is the quick loop: vet, gofmt and go test -short, with no
@@ -64,7 +64,6 @@ test: setup test-setup lint
 # (internal/testkit.SkipShortWithoutModels); after `make setup` they run.
 test-short: vet
 	$(GO) test -short -count=1 ./...
-	REDACTD_TEST_RECORDS=storelog $(GO) test -short -count=1 ./engine/jobs/
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

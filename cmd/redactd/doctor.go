@@ -27,6 +27,8 @@ import (
 	"github.com/redactd/redactd/engine/joblog"
 	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/engine/mupdf"
+	"github.com/redactd/redactd/engine/store/pebblestore"
+	"github.com/redactd/redactd/engine/storelog"
 	"github.com/redactd/redactd/engine/webhook"
 	"github.com/redactd/redactd/models/ner"
 	"github.com/redactd/redactd/models/ocr"
@@ -135,7 +137,7 @@ func (d *doctorRun) run() {
 	if d.cfg.Engine == "nats" {
 		d.checkCluster()
 	} else {
-		d.checkJobLog()
+		d.checkRecords()
 	}
 	lib := d.checkORT()
 	d.checkGPU(lib)
@@ -318,34 +320,75 @@ func humanBytes(n int64) string {
 	return fmt.Sprintf("%d KiB", n>>10)
 }
 
-// checkJobLog reads the job log's schema version without changing it: the
-// store is opened read-only, and not at all while a server answers on the
-// admin socket (the server holds pebble's lock; it checked the schema when
-// it started). Key meta/schema is part of joblog's documented layout.
-func (d *doctorRun) checkJobLog() {
-	dir := filepath.Join(d.cfg.Data, "joblog")
-	if _, err := os.Stat(filepath.Join(dir, "CURRENT")); errors.Is(err, os.ErrNotExist) {
-		d.add(checkOK, "job log", "none yet in %s (created on first serve)", d.cfg.Data)
+// checkRecords reads the record store's layout version without changing
+// it: the store is opened read-only, and not at all while a server
+// answers on the admin socket (the server holds pebble's lock; it checked
+// the layout when it started). The store is DATA/store (engine/storelog
+// over engine/store/pebblestore); a data directory of a release before
+// it has the job log at DATA/joblog instead, which serve moves to
+// DATA/store at its next start (key meta/schema is part of joblog's
+// documented layout).
+func (d *doctorRun) checkRecords() {
+	const name = "records"
+	st, jl := filepath.Join(d.cfg.Data, "store"), filepath.Join(d.cfg.Data, "joblog")
+	has := func(dir string) bool {
+		_, err := os.Stat(filepath.Join(dir, "CURRENT"))
+		return err == nil
+	}
+	dir, read, current := st, readStoreSchema, storelog.SchemaVersion
+	switch {
+	case has(st):
+	case has(jl):
+		dir, read, current = jl, readSchema, joblog.SchemaVersion
+	default:
+		d.add(checkOK, name, "none yet in %s (created on first serve)", d.cfg.Data)
 		return
 	}
 	if adminAnswers(adminSocket(d.cfg)) {
-		d.add(checkOK, "job log", "a server is running on %s (its admin socket answers) and holds the job log; schema not read", d.cfg.Data)
+		d.add(checkOK, name, "a server is running on %s (its admin socket answers) and holds the store; layout not read", d.cfg.Data)
 		return
 	}
-	v, err := readSchema(dir)
+	v, err := read(dir)
 	var locked *lockedError
 	switch {
 	case errors.As(err, &locked):
-		d.add(checkWarn, "job log", "%s is locked by another process (a redactd starting or stopping?): %v", dir, locked.err)
+		d.add(checkWarn, name, "%s is locked by another process (a redactd starting or stopping?): %v", dir, locked.err)
 	case err != nil:
-		d.add(checkFail, "job log", "%s: %v", dir, err)
-	case v > joblog.SchemaVersion:
-		d.add(checkFail, "job log", "schema version %d is newer than this binary supports (%d): the data was written by a newer redactd; install that release again", v, joblog.SchemaVersion)
-	case v < joblog.SchemaVersion:
-		d.add(checkOK, "job log", "schema version %d; serve upgrades it to %d on start (back up %s first)", v, joblog.SchemaVersion, d.cfg.Data)
+		d.add(checkFail, name, "%s: %v", dir, err)
+	case v > current:
+		d.add(checkFail, name, "%s: schema version %d is newer than this binary supports (%d): the data was written by a newer redactd; install that release again", dir, v, current)
+	case dir == jl:
+		d.add(checkOK, name, "job log of an earlier release in %s (schema version %d); serve moves it to %s on start and keeps it as %s.migrated (back up %s first)", jl, v, st, jl, d.cfg.Data)
+	case v < current:
+		d.add(checkOK, name, "schema version %d; serve upgrades it to %d on start (back up %s first)", v, current, d.cfg.Data)
 	default:
-		d.add(checkOK, "job log", "schema version %d (current)", v)
+		d.add(checkOK, name, "schema version %d (current)", v)
 	}
+}
+
+// readStoreSchema opens the record store read-only and returns its
+// layout version (storelog.ReadSchema).
+func readStoreSchema(dir string) (v int, err error) {
+	lk, lerr := pebble.LockDirectory(dir, vfs.Default)
+	if lerr != nil {
+		return 0, &lockedError{lerr}
+	}
+	lk.Close()
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("pebble: %v", r)
+		}
+	}()
+	ps, err := pebblestore.Open(dir, pebblestore.Options{ReadOnly: true})
+	if err != nil {
+		return 0, fmt.Errorf("open read-only: %w", err)
+	}
+	defer ps.Close()
+	v, err = storelog.ReadSchema(context.Background(), ps.Docs())
+	if err == nil && v == 0 {
+		err = errors.New("no schema version recorded (not a redactd record store?)")
+	}
+	return v, err
 }
 
 type lockedError struct{ err error }

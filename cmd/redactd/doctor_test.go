@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -14,12 +15,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cockroachdb/pebble"
-
 	"github.com/redactd/redactd/cmd/redactd/wire"
 	"github.com/redactd/redactd/engine/config"
-	"github.com/redactd/redactd/engine/joblog"
 	"github.com/redactd/redactd/engine/jobs"
+	"github.com/redactd/redactd/engine/store/pebblestore"
+	"github.com/redactd/redactd/engine/storelog"
 	"github.com/redactd/redactd/models/ocr"
 	"github.com/redactd/redactd/models/ort"
 )
@@ -77,7 +77,8 @@ func wantCheck(t *testing.T, res map[string]checkResult, name, status, contains 
 	}
 }
 
-// newJobLog makes a data directory with a job log holding one account.
+// newJobLog makes a data directory with a record store holding one
+// account.
 func newJobLog(t *testing.T) config.Config {
 	t.Helper()
 	cfg := config.Default()
@@ -105,12 +106,12 @@ func TestDoctorHealthyInstallation(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %v", code, res)
 	}
-	for _, name := range []string{"version", "cpu", "mupdf", "data directory", "job log", "onnxruntime", "gpu", "ner model", "ocr model files", "ocr models"} {
+	for _, name := range []string{"version", "cpu", "mupdf", "data directory", "records", "onnxruntime", "gpu", "ner model", "ocr model files", "ocr models"} {
 		if r, ok := res[name]; !ok || r.status == checkFail {
 			t.Errorf("check %q: %+v", name, r)
 		}
 	}
-	wantCheck(t, res, "job log", checkOK, fmt.Sprintf("schema version %d (current)", joblog.SchemaVersion))
+	wantCheck(t, res, "records", checkOK, fmt.Sprintf("schema version %d (current)", storelog.SchemaVersion))
 	wantCheck(t, res, "data directory", checkOK, "writable")
 	wantCheck(t, res, "mupdf", checkOK, "extracted and rendered")
 	wantCheck(t, res, "onnxruntime", checkOK, "loaded, version ")
@@ -265,13 +266,14 @@ func TestReadSums(t *testing.T) {
 	}
 }
 
-// TestDoctorJobLog covers the job log states: none, current, held by a
-// running server, locked, and written by a newer release.
-func TestDoctorJobLog(t *testing.T) {
+// TestDoctorRecords covers the record store's states: none, current,
+// held by a running server, locked, written by a newer release, and the
+// job log of an earlier release that serve will move.
+func TestDoctorRecords(t *testing.T) {
 	check := func(cfg config.Config) checkResult {
 		t.Helper()
 		d := &doctorRun{cfg: cfg, ctx: context.Background()}
-		d.checkJobLog()
+		d.checkRecords()
 		if len(d.results) != 1 {
 			t.Fatalf("results %+v", d.results)
 		}
@@ -288,8 +290,13 @@ func TestDoctorJobLog(t *testing.T) {
 	empty.Data = privateDir(t)
 	want(check(empty), checkOK, "none yet")
 
+	old := config.Default()
+	old.Data = privateDir(t)
+	copyTree(t, filepath.Join("..", "..", "engine", "jobs", "testdata", "datadir-v2", "data", "joblog"), filepath.Join(old.Data, "joblog"))
+	want(check(old), checkOK, "job log of an earlier release")
+
 	cfg := newJobLog(t)
-	want(check(cfg), checkOK, fmt.Sprintf("schema version %d (current)", joblog.SchemaVersion))
+	want(check(cfg), checkOK, fmt.Sprintf("schema version %d (current)", storelog.SchemaVersion))
 
 	// Open: pebble's lock is held (here by this process).
 	log := slog.New(slog.DiscardHandler)
@@ -309,17 +316,21 @@ func TestDoctorJobLog(t *testing.T) {
 	if err := eng.Close(); err != nil {
 		t.Fatal(err)
 	}
-	want(check(cfg), checkOK, fmt.Sprintf("schema version %d (current)", joblog.SchemaVersion))
+	want(check(cfg), checkOK, fmt.Sprintf("schema version %d (current)", storelog.SchemaVersion))
 
 	// A newer release's layout.
-	db, err := pebble.Open(filepath.Join(cfg.Data, "joblog"), &pebble.Options{Logger: quietPebble{}})
+	ps, err := pebblestore.Open(filepath.Join(cfg.Data, "store"), pebblestore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.Set([]byte("meta/schema"), []byte("99"), pebble.Sync); err != nil {
+	r, err := ps.Docs().Get(context.Background(), "meta.schema")
+	if err != nil {
 		t.Fatal(err)
 	}
-	db.Close()
+	if _, err := ps.Docs().Update(context.Background(), "meta.schema", []byte("99"), r.Revision); err != nil {
+		t.Fatal(err)
+	}
+	ps.Close()
 	want(check(cfg), checkFail, "schema version 99 is newer")
 }
 
@@ -367,5 +378,29 @@ func TestVersionCommand(t *testing.T) {
 	}
 	if code := run([]string{"version", "extra"}, &out, &out); code != exitUsage {
 		t.Fatalf("version with an argument: exit %d", code)
+	}
+}
+
+// copyTree copies a directory tree, privately (0700 directories, 0600
+// files).
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o700)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o600)
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -25,7 +25,7 @@ import (
 // `help` is the one-line description, `def` is the default as text.
 type Config struct {
 	// Server
-	Data             string `name:"data" def:"./data" help:"data directory: job log (pebble) and document files"`
+	Data             string `name:"data" def:"./data" help:"data directory: record store (pebble) and document files"`
 	AllowOpenDataDir bool   `name:"allow-open-data-dir" def:"false" help:"start even when other users may read, write or enter the data directory (serve refuses by default; redactd still makes everything it creates inside 0700/0600)"`
 	Listen           string `name:"listen" def:"127.0.0.1:8080" help:"HTTP listen address for the API"`
 	PublicURL        string `name:"public-url" def:"" help:"base URL clients reach the server at, used in upload_url and redacted_pdf_path (default http://LISTEN)"`
@@ -99,7 +99,7 @@ type Config struct {
 	WebhookWorkers    int           `name:"webhook-workers" def:"4" help:"webhook deliveries in flight at once; slow receivers hold only these, never the pipeline"`
 
 	// Cluster
-	Engine       string        `name:"engine" def:"pebble" help:"where jobs, documents, the queue and quotas live: pebble (this node alone, DATA/joblog) or nats (a NATS JetStream cluster that several redactd nodes share; needs nats-url)"`
+	Engine       string        `name:"engine" def:"pebble" help:"where jobs, documents, the queue and quotas live: pebble (this node alone, DATA/store) or nats (a NATS JetStream cluster that several redactd nodes share; needs nats-url)"`
 	NATSURL      string        `name:"nats-url" def:"" help:"comma-separated URLs of the NATS servers of the cluster (engine nats)"`
 	NATSPrefix   string        `name:"nats-prefix" def:"redactd" help:"prefix of the NATS buckets and stream (engine nats); two installations on one cluster use two prefixes"`
 	NATSReplicas int           `name:"nats-replicas" def:"3" help:"copies of every NATS bucket and stream (engine nats): 3 on a 3-server cluster"`

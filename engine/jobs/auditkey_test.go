@@ -55,11 +55,9 @@ func TestAuditKeyed(t *testing.T) {
 	if err := review.VerifyChain(ents, bytes.Repeat([]byte{1}, 32)); !errors.Is(err, review.ErrBrokenChain) {
 		t.Fatalf("verified with another key: %v", err)
 	}
-	if !onSharedStore() {
-		fi, err := os.Stat(filepath.Join(v.cfg.Data, auditKeyFile))
-		if err != nil || fi.Mode().Perm() != 0o600 {
-			t.Fatalf("audit key file: %v %v", fi, err)
-		}
+	fi, err := os.Stat(filepath.Join(v.cfg.Data, auditKeyFile))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("audit key file: %v %v", fi, err)
 	}
 	v.reopen(newTestProc())
 	if !bytes.Equal(v.e.auditKey, key) {

@@ -27,6 +27,9 @@ type core struct {
 	jl   record.Store
 	// node names this process to a shared store (roles it holds).
 	node string
+	// alone: the store is the node's own (DATA/store), no other node
+	// runs on it (records.go).
+	alone bool
 	// The ready queue: exactly one of these is set (records.go).
 	localQ  record.LocalQueue
 	leasedQ record.LeasedQueue

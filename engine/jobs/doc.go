@@ -27,14 +27,16 @@
 //
 // Where the interface description leaves behaviour open, Engine decides:
 //
-// Storage. Records live in a record.Store (records.go): on one node the
-// pebble job log at DATA/joblog (package joblog), on a cluster node the
-// shared NATS JetStream engine (package storelog); files under
+// Storage. Records live in a record.Store (records.go), package storelog
+// on an engine/store engine: on one node pebble at DATA/store (package
+// pebblestore; a job log of an earlier release at DATA/joblog is moved
+// there once at start and kept as DATA/joblog.migrated, migrate.go), on
+// a cluster node the shared NATS JetStream engine; files under
 // files-dir (default DATA/files)/<job id>/. Every state change is one
 // batch (document state, job state, queue entry, quota charge and
 // transition event together), committed durably before anything is
-// acknowledged: atomically on one node, as compare-and-set steps that a
-// lost race makes the transition retry on a cluster. Files are
+// acknowledged, as compare-and-set steps (one log sync for all of them
+// on one node) that a lost race makes the transition retry on a cluster. Files are
 // written to a temporary name, fsynced, renamed and their directory
 // fsynced before the batch that refers to them. A failing disk (full,
 // read-only) on job creation gives ErrUnavailable and leaves no job.

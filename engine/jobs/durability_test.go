@@ -10,8 +10,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/redactd/redactd/engine/joblog"
 )
 
 // keysOf lists the job-log keys that mention any of ids.
@@ -149,7 +147,6 @@ func TestRetention(t *testing.T) {
 }
 
 func TestRecovery(t *testing.T) {
-	jobLogOnly(t)
 	v := newEnv(t, func(c *Settings) { c.MaxConcurrentJobs = 2 })
 	a, _ := v.account("rec@example.com", "standard", 0)
 	// First life: every document blocks once it has reported its page
@@ -221,7 +218,6 @@ func TestRecovery(t *testing.T) {
 }
 
 func TestAttemptsLimit(t *testing.T) {
-	jobLogOnly(t)
 	v := newEnv(t)
 	a, _ := v.account("att@example.com", "standard", 0)
 	v.reopen(blockingProc())
@@ -231,7 +227,7 @@ func TestAttemptsLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Simulate a document that killed the process maxAttempts times.
-	jl, err := joblog.Open(filepath.Join(v.cfg.Data, "joblog"), joblog.Options{})
+	jl, err := openNodeStore(filepath.Join(v.cfg.Data, storeDir))
 	if err != nil {
 		t.Fatal(err)
 	}

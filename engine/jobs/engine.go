@@ -12,7 +12,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/redactd/redactd/engine/joblog"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/engine/pdfout"
 	"github.com/redactd/redactd/engine/record"
@@ -131,11 +130,11 @@ func open(cfg Settings, proc Processor, log *slog.Logger, h hooks) (*Engine, err
 	if err := tighten(cfg.Data); err != nil {
 		return nil, fmt.Errorf("engine: data directory permissions: %w", err)
 	}
-	jl, err := openRecords(cfg, joblog.Options{Logger: log})
+	jl, alone, err := openRecords(cfg, log, exposed)
 	if err != nil {
 		return nil, err
 	}
-	e.jl = jl
+	e.jl, e.alone = jl, alone
 	if cfg.Blobs != nil {
 		b, err := cfg.Blobs()
 		if err != nil {

@@ -24,22 +24,12 @@ import (
 	"github.com/redactd/redactd/internal/testkit/testlog"
 )
 
-// blobFilesOnly skips a test of the cluster's file layout (blobFiles)
-// when the tests run on the one-node job log.
-func blobFilesOnly(t *testing.T) {
-	t.Helper()
-	if !onSharedStore() {
-		t.Skip("tests the cluster's blob files; run with " + sharedStoreEnv + "=storelog")
-	}
-}
-
 // TestBlobFilesLeaveNoScratch: on a cluster node every file of a
 // document is a blob; once its documents are done the node's own scratch
 // directory holds no byte of them, whatever the retention, and the output
 // reads back whole through the blob store.
 func TestBlobFilesLeaveNoScratch(t *testing.T) {
-	blobFilesOnly(t)
-	v := newEnv(t)
+	v := newEnv(t, clusterStore)
 	a, _ := v.account("scratch@example.com", "standard", 0)
 	for _, ret := range []Retention{Ephemeral, Studio} {
 		j, err := v.e.CreateJob(bg, a, CreateJobRequest{Files: []File{pdfFile("a.pdf", 2)}, Retention: ret})
@@ -92,8 +82,7 @@ func TestBlobFilesLeaveNoScratch(t *testing.T) {
 // between its originals and its record), and keeps young ones and those
 // of live jobs.
 func TestBlobSweep(t *testing.T) {
-	blobFilesOnly(t)
-	v := newEnv(t)
+	v := newEnv(t, clusterStore)
 	a, _ := v.account("sweep@example.com", "standard", 0)
 	j := v.create(a, pdfFile("a.pdf", 1))
 	v.waitDone(a, j.ID)
@@ -159,7 +148,6 @@ func TestStaleAttemptDoesNotPublish(t *testing.T) {
 // documents; the second serves.
 func twoNodes(t *testing.T) (a, b *env) {
 	t.Helper()
-	blobFilesOnly(t)
 	root := t.TempDir()
 	ps, err := pebblestore.Open(filepath.Join(root, "store"), pebblestore.Options{LeaseTime: 3 * time.Second})
 	if err != nil {

@@ -276,30 +276,36 @@ func testConfig(t *testing.T) Settings {
 	cfg.UploadURLTTL = 15 * time.Minute
 	cfg.OutputTTL = 24 * time.Hour
 	cfg.StudioTTL = 720 * time.Hour
-	if onSharedStore() {
-		dir := filepath.Join(cfg.Data, "store")
-		cfg.Records = func() (record.Store, error) {
-			ps, err := pebblestore.Open(dir, pebblestore.Options{LeaseTime: 3 * time.Second, DeferSync: true})
-			if err != nil {
-				return nil, err
-			}
-			return storelog.Open(context.Background(), ps.Bundle(nil), storelog.Options{LeaseTime: 3 * time.Second, Close: ps.Close, Sync: ps.Sync})
-		}
-		blobs := blobsDir(cfg.Data)
-		cfg.Blobs = func() (store.Blobs, error) { return dirblob.Open(blobs) }
-	}
 	return cfg
 }
 
-// blobsDir is where the job files live on the shared store: a
-// engine/store/dirblob directory, the cluster's shared-directory backend.
+// clusterStore sets cfg up as a cluster node's: its records given
+// (storelog over pebble, as over NATS: not the node's own store, so it
+// recovers as a cluster node does) and its files as blobs in a
+// engine/store/dirblob directory, the cluster's shared-directory
+// backend. The tests of what only a cluster node does use it; the NATS
+// engine itself is held to the same contract by engine/store/storetest.
+func clusterStore(cfg *Settings) {
+	dir := filepath.Join(cfg.Data, "cluster-store")
+	cfg.Records = func() (record.Store, error) {
+		ps, err := pebblestore.Open(dir, pebblestore.Options{LeaseTime: 3 * time.Second})
+		if err != nil {
+			return nil, err
+		}
+		return storelog.Open(context.Background(), ps.Bundle(nil), storelog.Options{LeaseTime: 3 * time.Second, Close: ps.Close})
+	}
+	blobs := blobsDir(cfg.Data)
+	cfg.Blobs = func() (store.Blobs, error) { return dirblob.Open(blobs) }
+}
+
+// blobsDir is where a cluster node's job files live (clusterStore).
 func blobsDir(data string) string { return filepath.Join(data, "blobs") }
 
 // filesRoot is the directory the job files live under: the files
-// directory on one node, the blob directory on the shared store (where
+// directory on one node, the blob directory on a cluster node (where
 // the files directory is only the node's scratch).
 func (v *env) filesRoot() string {
-	if onSharedStore() {
+	if v.cfg.Blobs != nil {
 		return blobsDir(v.cfg.Data)
 	}
 	return v.e.files.root()
@@ -308,23 +314,6 @@ func (v *env) filesRoot() string {
 // readJobFile reads one of a job's files, wherever they live.
 func (v *env) readJobFile(jobID, name string) ([]byte, error) {
 	return v.e.files.read(context.Background(), jobID, name)
-}
-
-// sharedStoreEnv names the environment variable that runs this package's
-// tests on the cluster's record store (engine/storelog over the pebble
-// engine of engine/store) instead of the job log: `make test` runs them
-// both ways, so the job service is held to one set of tests on both.
-const sharedStoreEnv = "REDACTD_TEST_RECORDS"
-
-func onSharedStore() bool { return os.Getenv(sharedStoreEnv) == "storelog" }
-
-// jobLogOnly skips a test of the job log's own files (layout, upgrades,
-// permissions) when the tests run on the shared store.
-func jobLogOnly(t *testing.T) {
-	t.Helper()
-	if onSharedStore() {
-		t.Skip("tests the one-node job log's files")
-	}
 }
 
 func newEnv(t *testing.T, mods ...func(*Settings)) *env {

@@ -44,18 +44,32 @@ type janitor struct {
 // creation in progress and a temporary file another node's output, and
 // the shared queue redelivers what a dead node held. The janitor's
 // periodic pass, on one node at a time, removes orphans past their grace.
+// A node alone on its store (records.go) recovers as a local queue's
+// does; its queue redelivers what was leased when it stopped.
 func (jn *janitor) recover() error {
-	if jn.localQ == nil {
+	if jn.localQ == nil && !jn.alone {
 		return nil
 	}
 	if err := jn.sweepOrphans(0, true); err != nil {
 		return err
 	}
-	var requeue, finished, applied []*record.Doc
+	var applied []*record.Doc
 	err := jn.jl.ScanDocs(func(d *record.Doc) bool {
-		switch term := Status(d.Status).Terminal(); {
-		case interruptedApply(d):
+		if interruptedApply(d) {
 			applied = append(applied, d)
+		}
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	if err := jn.rev.restoreApplies(applied); err != nil {
+		return err
+	}
+	// Read again: the restores moved their jobs' revisions.
+	var requeue, finished []*record.Doc
+	err = jn.jl.ScanDocs(func(d *record.Doc) bool {
+		switch term := Status(d.Status).Terminal(); {
 		case !term && d.Released && d.QueuedAt == 0:
 			requeue = append(requeue, d)
 		case term && (d.QueuedAt != 0 || !d.HasOriginal):
@@ -64,9 +78,6 @@ func (jn *janitor) recover() error {
 		return true
 	})
 	if err != nil {
-		return err
-	}
-	if err := jn.rev.restoreApplies(applied); err != nil {
 		return err
 	}
 	b := jn.jl.NewBatch()
@@ -87,17 +98,8 @@ func (jn *janitor) recover() error {
 			}
 		}
 	}
-	q, err := jn.localQ.Queue()
-	if err != nil {
+	if err := jn.dropStaleEntries(b); err != nil {
 		return err
-	}
-	for _, ent := range q {
-		d, err := jn.jl.Doc(ent.DocID)
-		if record.IsNotFound(err) || (err == nil && d.QueuedAt != ent.At) {
-			deleteQueued(b, ent)
-		} else if err != nil {
-			return err
-		}
 	}
 	if !b.Empty() {
 		if err := b.Commit(true); err != nil {
@@ -114,6 +116,28 @@ func (jn *janitor) recover() error {
 	jn.updateQueueGauge()
 	if len(requeue) > 0 || n > 0 {
 		jn.log.Info("engine: recovered queue", "queued", n, "requeued", len(requeue))
+	}
+	return nil
+}
+
+// dropStaleEntries takes off a local queue, in b, the entries of deleted
+// documents and those a document no longer holds. A leased queue's
+// stale entries are dropped as they are leased (dispatch.go).
+func (jn *janitor) dropStaleEntries(b record.Batch) error {
+	if jn.localQ == nil {
+		return nil
+	}
+	q, err := jn.localQ.Queue()
+	if err != nil {
+		return err
+	}
+	for _, ent := range q {
+		d, err := jn.jl.Doc(ent.DocID)
+		if record.IsNotFound(err) || (err == nil && d.QueuedAt != ent.At) {
+			deleteQueued(b, ent)
+		} else if err != nil {
+			return err
+		}
 	}
 	return nil
 }

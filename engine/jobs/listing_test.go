@@ -8,9 +8,8 @@ import (
 	"time"
 )
 
-// TestListJobs pages through an account's jobs on whichever record store
-// the tests run on (the job log; REDACTD_TEST_RECORDS=storelog: the
-// cluster's): more jobs than a page, newest first, each once, a status
+// TestListJobs pages through an account's jobs on the node's record
+// store (storelog over pebble): more jobs than a page, newest first, each once, a status
 // filter, another account's jobs never, bad cursors and limits refused.
 func TestListJobs(t *testing.T) {
 	v := newEnv(t)

@@ -17,8 +17,8 @@ import (
 // The move of a one-node data directory from the job log (DATA/joblog,
 // engine/joblog) to the record store on pebble (DATA/store: engine/storelog
 // over engine/store/pebblestore), the store a cluster node runs on.
-// Nothing calls it yet: the single-node default is still the job log
-// (records.go) until the switch lands with its measurements.
+// openRecords runs it at every start of a single node, before it opens
+// DATA/store (records.go).
 const (
 	jobLogDir   = "joblog"
 	storeDir    = "store"
@@ -37,10 +37,11 @@ const (
 // data directory without a job log (a new one) has nothing to move.
 //
 // The upload secret that a job log of a release before 2026-11 still
-// holds goes to DATA/upload-secret first (unless the job log was
-// readable by others: the engine then makes a new one, as on the job
-// log); the secret files stay where they are.
-func migrateJobLog(data string, log *slog.Logger) (bool, error) {
+// holds goes to DATA/upload-secret first, unless the job log was
+// readable by others (exposed, as found before Open tightened the data
+// directory: jobLogExposed), when the engine then makes a new one; the
+// secret files stay where they are.
+func migrateJobLog(data string, log *slog.Logger, exposed bool) (bool, error) {
 	jl := filepath.Join(data, jobLogDir)
 	st := filepath.Join(data, storeDir)
 	tmp := filepath.Join(data, storeTmpDir)
@@ -57,12 +58,11 @@ func migrateJobLog(data string, log *slog.Logger) (bool, error) {
 	if err := os.RemoveAll(tmp); err != nil {
 		return false, fmt.Errorf("engine: removing a partial copy: %w", err)
 	}
-	exposed := jobLogExposed(data)
 	l, err := joblog.Open(jl, joblog.Options{Logger: log})
 	if err != nil {
 		return false, err
 	}
-	n, err := copyJobLog(data, l, tmp, exposed)
+	n, err := copyJobLog(data, l, tmp, exposed, log)
 	if cerr := l.Close(); err == nil {
 		err = cerr
 	}
@@ -82,8 +82,8 @@ func migrateJobLog(data string, log *slog.Logger) (bool, error) {
 
 // copyJobLog moves a legacy upload secret to its file and copies the
 // job log into a new record store at dir.
-func copyJobLog(data string, l *joblog.Log, dir string, exposed bool) (joblog.Copied, error) {
-	if err := moveLegacySecret(data, l, exposed); err != nil {
+func copyJobLog(data string, l *joblog.Log, dir string, exposed bool, log *slog.Logger) (joblog.Copied, error) {
+	if err := moveLegacySecret(data, l, exposed, log); err != nil {
 		return joblog.Copied{}, err
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -109,17 +109,28 @@ func copyJobLog(data string, l *joblog.Log, dir string, exposed bool) (joblog.Co
 }
 
 // moveLegacySecret writes the upload secret a job log of an earlier
-// release holds to DATA/upload-secret, unless the file exists or the job
-// log was exposed.
-func moveLegacySecret(data string, l *joblog.Log, exposed bool) error {
-	if _, err := os.Stat(filepath.Join(data, uploadSecretFile)); !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
+// release holds to DATA/upload-secret (unless the file exists, or the
+// job log was exposed: the engine then makes a new one), and deletes it
+// from the job log's files, which are kept (DATA/joblog.migrated).
+func moveLegacySecret(data string, l *joblog.Log, exposed bool, log *slog.Logger) error {
 	secret, ok, err := l.LegacyUploadSecret()
-	if err != nil || !ok || exposed {
+	if err != nil || !ok {
 		return err
 	}
-	return writeSecret(data, uploadSecretFile, secret)
+	path := filepath.Join(data, uploadSecretFile)
+	switch _, err := os.Stat(path); {
+	case err == nil:
+	case !errors.Is(err, fs.ErrNotExist):
+		return err
+	case exposed:
+		log.Warn("upload secret replaced: the job log holding it was readable by other users; upload URLs issued before this start no longer work")
+	default:
+		if err := writeSecret(data, uploadSecretFile, secret); err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+		log.Info("upload secret moved out of the job log", "file", path)
+	}
+	return l.DropLegacyUploadSecret()
 }
 
 // keepJobLog renames a copied job log out of the way.

@@ -10,8 +10,8 @@ import (
 
 // Permissions of the data directory. Everything redactd creates in it is
 // private to its owner: directories 0700, files 0600, whatever the umask
-// (the engine's own files are created so; pebble's through joblog's
-// privateFS; what an earlier release left more open is tightened at Open).
+// (the engine's own files are created so; pebble's, in DATA/store and an
+// earlier release's DATA/joblog, through internal/privatefs; what an earlier release left more open is tightened at Open).
 // The data directory itself belongs to the operator: `serve` and `doctor`
 // refuse one that other users may read, write or enter (CheckDataDir)
 // unless allow-open-data-dir says otherwise.
@@ -46,10 +46,12 @@ func CheckDataDir(dir string) error {
 	return nil
 }
 
-// jobLogExposed reports whether another user could have read the job log's
-// files: the data directory and the job log directory let others in and
-// one of its files let them read it. The legacy upload secret in such a
-// job log is then treated as known.
+// jobLogExposed reports whether another user could have read the files
+// of the job log an earlier release left (DATA/joblog, moved to
+// DATA/store at Open): Open asks before it tightens the data directory.
+// Exposed means the data directory and the job log directory let others
+// in and one of its files let them read it. The legacy upload secret in
+// such a job log is then treated as known.
 func jobLogExposed(data string) bool {
 	enter := func(p string) bool {
 		fi, err := os.Stat(p)

@@ -29,7 +29,6 @@ const nobodyDirEnv = "REDACTD_TEST_NOBODY_DIR"
 // process running as nobody then tries to read every file: it must read
 // none.
 func TestDataDirPermissions(t *testing.T) {
-	jobLogOnly(t)
 	old := syscall.Umask(0o022)
 	defer syscall.Umask(old)
 	root, err := os.MkdirTemp("", "redactd-perms-")
@@ -89,9 +88,9 @@ func TestDataDirPermissions(t *testing.T) {
 			if fi.Mode().Perm() != 0o600 {
 				t.Errorf("file %s is %04o, want 0600", rel, fi.Mode().Perm())
 			}
-			if strings.HasPrefix(rel, "joblog"+string(os.PathSeparator)) {
+			if strings.HasPrefix(rel, storeDir+string(os.PathSeparator)) {
 				if b, _ := os.ReadFile(p); bytes.Contains(b, secret) {
-					t.Errorf("the upload secret is readable in the job log file %s", rel)
+					t.Errorf("the upload secret is readable in the store file %s", rel)
 				}
 			}
 		}
@@ -140,13 +139,15 @@ func TestPermsNobodyHelper(t *testing.T) {
 		t.Skip("run by TestDataDirPermissions")
 	}
 	fmt.Printf("uid=%d\n", os.Getuid())
-	names := []string{uploadSecretFile, auditKeyFile, "joblog", "joblog/CURRENT", "joblog/LOCK", "files"}
-	if ents, err := os.ReadDir(filepath.Join(data, "joblog")); err == nil {
-		fmt.Printf("READ joblog/ (%d entries)\n", len(ents))
+	names := []string{uploadSecretFile, auditKeyFile, storeDir, storeDir + "/CURRENT", storeDir + "/LOCK", "files"}
+	if ents, err := os.ReadDir(filepath.Join(data, storeDir)); err == nil {
+		fmt.Printf("READ %s/ (%d entries)\n", storeDir, len(ents))
 	}
 	// Names of pebble's files are predictable: try the first few of each.
 	for i := 1; i < 20; i++ {
-		names = append(names, fmt.Sprintf("joblog/%06d.log", i), fmt.Sprintf("joblog/%06d.sst", i), fmt.Sprintf("joblog/MANIFEST-%06d", i), fmt.Sprintf("joblog/OPTIONS-%06d", i))
+		for _, f := range []string{"%06d.log", "%06d.sst", "MANIFEST-%06d", "OPTIONS-%06d"} {
+			names = append(names, storeDir+"/"+fmt.Sprintf(f, i))
+		}
 	}
 	for _, n := range names {
 		p := filepath.Join(data, n)
@@ -178,13 +179,13 @@ func copyExec(t *testing.T, src, dst string) {
 }
 
 // TestUploadSecretMigration: a data directory whose upload secret is in
-// the job log (every release before this one) gets it moved into its own
-// 0600 file at open, and deleted and compacted out of the job log's
-// files. When the job log was private, the same secret moves, so upload
-// URLs handed out before the upgrade still verify; when others could read
-// the job log, the secret may be known and is replaced.
+// the job log (releases before 2026-11) gets it moved into its own 0600
+// file at open, as the job log moves to DATA/store, and deleted and
+// compacted out of the job log's files, kept as DATA/joblog.migrated.
+// When the job log was private, the same secret moves, so upload URLs
+// handed out before the upgrade still verify; when others could read the
+// job log, the secret may be known and is replaced.
 func TestUploadSecretMigration(t *testing.T) {
-	jobLogOnly(t)
 	for _, exposed := range []bool{false, true} {
 		t.Run(fmt.Sprintf("exposed=%t", exposed), func(t *testing.T) {
 			// A data directory of the previous release (the upgrade
@@ -226,13 +227,18 @@ func TestUploadSecretMigration(t *testing.T) {
 			if err != nil || !bytes.Equal(b, got) {
 				t.Fatalf("secret file: %v", err)
 			}
-			ents, _ := os.ReadDir(filepath.Join(data, "joblog"))
-			for _, e := range ents {
-				if b, _ := os.ReadFile(filepath.Join(data, "joblog", e.Name())); bytes.Contains(b, old) {
-					t.Errorf("the old secret is still in job log file %s", e.Name())
+			for _, dir := range []string{jobLogKept, storeDir} {
+				ents, _ := os.ReadDir(filepath.Join(data, dir))
+				if len(ents) == 0 {
+					t.Fatalf("nothing in %s", dir)
+				}
+				for _, e := range ents {
+					if b, _ := os.ReadFile(filepath.Join(data, dir, e.Name())); bytes.Contains(b, old) {
+						t.Errorf("the old secret is still in %s/%s", dir, e.Name())
+					}
 				}
 			}
-			jl, err = joblog.Open(filepath.Join(data, "joblog"), joblog.Options{})
+			jl, err = joblog.Open(filepath.Join(data, jobLogKept), joblog.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

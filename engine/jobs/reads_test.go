@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redactd/redactd/engine/joblog"
 	"github.com/redactd/redactd/engine/record"
 	"github.com/redactd/redactd/engine/store/pebblestore"
 	"github.com/redactd/redactd/engine/storelog"
@@ -65,34 +64,6 @@ func (c *readCounter) of(ids ...string) (int, string) {
 	}
 	sort.Strings(parts)
 	return total, strings.Join(parts, ", ")
-}
-
-// countedLog is the job log (the real one) with its job and document
-// reads counted; everything else, the local queue included, is the job
-// log's own.
-type countedLog struct {
-	pebbleRecords
-	c *readCounter
-}
-
-func (s countedLog) Job(id string) (*record.Job, error) {
-	s.c.note("Job", id)
-	return s.pebbleRecords.Job(id)
-}
-
-func (s countedLog) Doc(id string) (*record.Doc, error) {
-	s.c.note("Doc", id)
-	return s.pebbleRecords.Doc(id)
-}
-
-func (s countedLog) JobDocs(j *record.Job) ([]*record.Doc, error) {
-	s.c.note("JobDocs", j.ID)
-	return s.pebbleRecords.JobDocs(j)
-}
-
-func (s countedLog) JobAndDocs(id string) (*record.Job, []*record.Doc, error) {
-	s.c.note("JobAndDocs", id)
-	return s.pebbleRecords.JobAndDocs(id)
 }
 
 // countedShared is the cluster's record store (engine/storelog over the
@@ -172,7 +143,7 @@ const stageReads = 1
 func TestRecordReadsPerDocument(t *testing.T) {
 	c := &readCounter{}
 	cfg := testConfig(t)
-	if onSharedStore() {
+	{
 		dir := filepath.Join(cfg.Data, "store")
 		cfg.Records = func() (record.Store, error) {
 			ps, err := pebblestore.Open(dir, pebblestore.Options{LeaseTime: 3 * time.Second, DeferSync: true})
@@ -185,14 +156,6 @@ func TestRecordReadsPerDocument(t *testing.T) {
 				return nil, err
 			}
 			return countedShared{sl, c}, nil
-		}
-	} else {
-		cfg.Records = func() (record.Store, error) {
-			jl, err := joblog.Open(filepath.Join(cfg.Data, "joblog"), joblog.Options{})
-			if err != nil {
-				return nil, err
-			}
-			return countedLog{pebbleRecords{jl}, c}, nil
 		}
 	}
 	v := &env{t: t, cfg: cfg, clock: &fakeClock{t: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)}}

@@ -6,28 +6,26 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/redactd/redactd/engine/joblog"
 	"github.com/redactd/redactd/engine/record"
 )
 
-// flakyRecords is the job log with commits that fail on demand: the
+// flakyRecords is the node's store with commits that fail on demand: the
 // next failCharges commits that carry a quota charge (the first progress
 // report of a document) return an error, as a cluster's store does
 // during a leader election.
 type flakyRecords struct {
-	pebbleRecords
+	nodeRecords
 	failCharges atomic.Int32
 	failed      atomic.Int32
 }
 
 func (f *flakyRecords) NewBatch() record.Batch {
-	return &flakyBatch{Batch: f.pebbleRecords.Log.NewBatch(), f: f}
+	return &flakyBatch{Batch: f.nodeRecords.NewBatch(), f: f}
 }
 
-// flakyBatch is the job log's batch (its queue and retention index
-// included) with a failing Commit.
+// flakyBatch is the store's batch with a failing Commit.
 type flakyBatch struct {
-	*joblog.Batch
+	record.Batch
 	f       *flakyRecords
 	charges bool
 }
@@ -51,16 +49,15 @@ func (b *flakyBatch) Commit(sync bool) error {
 // document's: the attempt is given back and the document is processed
 // again and redacted, charged once.
 func TestRecordStoreFailureRetries(t *testing.T) {
-	jobLogOnly(t)
 	flaky := &flakyRecords{}
 	flaky.failCharges.Store(1)
 	v := newEnv(t, func(s *Settings) {
 		s.Records = func() (record.Store, error) {
-			jl, err := joblog.Open(filepath.Join(s.Data, "joblog"), joblog.Options{})
+			sl, err := openNodeStore(filepath.Join(s.Data, storeDir))
 			if err != nil {
 				return nil, err
 			}
-			flaky.pebbleRecords = pebbleRecords{jl}
+			flaky.nodeRecords = nodeRecords{Store: sl, LeasedQueue: sl, Roles: sl, ChargeReader: sl, ReviewStore: sl}
 			return flaky, nil
 		}
 	})

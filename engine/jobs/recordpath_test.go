@@ -15,14 +15,16 @@ import (
 // BenchmarkRecordPath measures what the record store costs a document:
 // one-page documents through the test processor (no pipeline), one job
 // each, one at a time (latency: p50 of submit → redacted, reported as
-// p50-ms) and 50 at once (burst). Compare the stores with
-// `go test -run '^$' -bench RecordPath/<store>` alternated.
+// p50-ms) and 50 at once (burst). The stores: the job log of releases
+// before DATA/store, storelog over pebble syncing each step (as before
+// DeferSync), and the node's store (the default). Compare them with
+// `go test -run '^$' -bench 'RecordPath/<store>/'` runs alternated.
 func BenchmarkRecordPath(b *testing.B) {
 	for _, st := range []struct {
 		name string
 		set  func(*Settings)
 	}{
-		{"joblog", func(*Settings) {}},
+		{"joblog", onJobLog},
 		{"storelog-eachsync", func(cfg *Settings) {
 			dir := filepath.Join(cfg.Data, "store")
 			cfg.Records = func() (record.Store, error) {
@@ -33,16 +35,7 @@ func BenchmarkRecordPath(b *testing.B) {
 				return storelog.Open(context.Background(), ps.Bundle(nil), storelog.Options{Close: ps.Close})
 			}
 		}},
-		{"storelog", func(cfg *Settings) {
-			dir := filepath.Join(cfg.Data, "store")
-			cfg.Records = func() (record.Store, error) {
-				ps, err := pebblestore.Open(dir, pebblestore.Options{DeferSync: true})
-				if err != nil {
-					return nil, err
-				}
-				return storelog.Open(context.Background(), ps.Bundle(nil), storelog.Options{Close: ps.Close, Sync: ps.Sync})
-			}
-		}},
+		{"node", func(*Settings) {}},
 	} {
 		b.Run(st.name+"/latency", func(b *testing.B) { benchRecordPath(b, st.set, 1) })
 		b.Run(st.name+"/burst", func(b *testing.B) { benchRecordPath(b, st.set, 50) })

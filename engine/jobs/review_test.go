@@ -85,10 +85,20 @@ func TestApplyShowsRedactingAndCancelsOnDelete(t *testing.T) {
 
 // TestApplyInterruptedByCrash: a document left redacting by an apply
 // that a crash interrupted comes back redacted with its output, and is
-// not processed again from scratch. On a shared store the other nodes
-// run on, the janitor restores it once it is older than staleAfter.
+// not processed again from scratch: at once on a node alone on its
+// store; on a cluster node (other nodes may be running it) by the
+// janitor once it is older than staleAfter.
 func TestApplyInterruptedByCrash(t *testing.T) {
-	v := newEnv(t)
+	t.Run("node", func(t *testing.T) { testApplyInterruptedByCrash(t, false) })
+	t.Run("cluster", func(t *testing.T) { testApplyInterruptedByCrash(t, true) })
+}
+
+func testApplyInterruptedByCrash(t *testing.T, cluster bool) {
+	var mods []func(*Settings)
+	if cluster {
+		mods = append(mods, clusterStore)
+	}
+	v := newEnv(t, mods...)
 	a, _ := v.account("cr@example.com", PlanStandard, 0)
 	jobID, docID := v.studio(a)
 	d, err := v.e.jl.Doc(docID)
@@ -103,7 +113,7 @@ func TestApplyInterruptedByCrash(t *testing.T) {
 	}
 	p := newTestProc()
 	v.reopen(p)
-	if onSharedStore() {
+	if cluster {
 		v.e.jan.janitorOnce(bg)
 		if j, _ := v.e.GetJob(bg, a, jobID); j.Documents[0].Status != StatusRedacting {
 			t.Fatalf("a young apply was restored: another node may run it: %+v", j)

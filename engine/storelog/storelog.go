@@ -66,9 +66,26 @@ const Pool = "cpu"
 // opTimeout bounds one read or one commit against the engine.
 const opTimeout = 30 * time.Second
 
-// schemaVersion is the layout written to meta.schema: 2 since the
+// SchemaVersion is the layout written to meta.schema: 2 since the
 // listing index (ajobt.); Open moves a layout-1 store to 2 (migrateListing).
-const schemaVersion = 2
+const SchemaVersion = 2
+
+// ReadSchema reads the layout version stored in docs without changing
+// anything (redactd doctor): 0 when none is stored.
+func ReadSchema(ctx context.Context, docs store.Docs) (int, error) {
+	r, err := docs.Get(ctx, "meta.schema")
+	if errors.Is(err, store.ErrNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	n, err := strconv.Atoi(string(r.Value))
+	if err != nil {
+		return 0, fmt.Errorf("storelog: bad layout version %q", r.Value)
+	}
+	return n, nil
+}
 
 // Options configure Open.
 type Options struct {
@@ -116,7 +133,7 @@ func Open(ctx context.Context, s store.Store, o Options) (*Log, error) {
 		o.LeaseTime = 30 * time.Second
 	}
 	l := &Log{s: s, opts: o}
-	if _, err := s.Docs.Create(ctx, "meta.schema", []byte(fmt.Sprint(schemaVersion))); err != nil && !errors.Is(err, store.ErrConflict) {
+	if _, err := s.Docs.Create(ctx, "meta.schema", []byte(fmt.Sprint(SchemaVersion))); err != nil && !errors.Is(err, store.ErrConflict) {
 		return nil, fmt.Errorf("storelog: %w", err)
 	}
 	if err := l.migrateListing(ctx); err != nil {
@@ -175,7 +192,7 @@ func (l *Log) migrateListing(ctx context.Context) error {
 			return fmt.Errorf("storelog: migrate to layout 2: %w", err)
 		}
 	}
-	if _, err := l.s.Docs.Update(ctx, "meta.schema", []byte(fmt.Sprint(schemaVersion)), r.Revision); err != nil && !errors.Is(err, store.ErrConflict) {
+	if _, err := l.s.Docs.Update(ctx, "meta.schema", []byte(fmt.Sprint(SchemaVersion)), r.Revision); err != nil && !errors.Is(err, store.ErrConflict) {
 		return fmt.Errorf("storelog: migrate to layout 2: %w", err)
 	}
 	return nil // on a conflict another node moved it; SchemaVersionOf reads which
@@ -266,8 +283,8 @@ func (l *Log) SchemaVersionOf() (int, error) {
 		return 0, fmt.Errorf("storelog: %w", err)
 	}
 	var n int
-	if _, err := fmt.Sscan(v, &n); err != nil || n != schemaVersion {
-		return 0, fmt.Errorf("storelog: layout %q; this binary reads %d", v, schemaVersion)
+	if _, err := fmt.Sscan(v, &n); err != nil || n != SchemaVersion {
+		return 0, fmt.Errorf("storelog: layout %q; this binary reads %d", v, SchemaVersion)
 	}
 	return n, nil
 }

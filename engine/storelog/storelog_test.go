@@ -14,8 +14,8 @@ import (
 	"github.com/redactd/redactd/engine/storelog"
 )
 
-// The job service's whole test suite runs on this package too (engine,
-// REDACTD_TEST_RECORDS=storelog); these tests pin what only a shared
+// The job service's whole test suite runs on this package too (engine:
+// a node's store is storelog over pebble); these tests pin what only a shared
 // store does: lost races, claims, the ledger, listing positions.
 
 func open(t *testing.T) *storelog.Log {

@@ -43,6 +43,9 @@ type Options struct {
 	// (engine/storelog's commit steps) pays one log sync for them instead
 	// of one each. Off, every write is durable when it returns.
 	DeferSync bool
+	// ReadOnly opens the database for reading only (redactd doctor):
+	// every write fails.
+	ReadOnly bool
 }
 
 // Store is the pebble engine: its Docs, Idempotency, Queue and Ledger
@@ -84,7 +87,7 @@ func Open(dir string, o Options) (*Store, error) {
 	if o.MaxAttempts <= 0 {
 		o.MaxAttempts = 5
 	}
-	db, err := pebble.Open(dir, &pebble.Options{Logger: quietLogger{}, FS: privatefs.Default})
+	db, err := pebble.Open(dir, &pebble.Options{Logger: quietLogger{}, FS: privatefs.Default, ReadOnly: o.ReadOnly})
 	if err != nil {
 		return nil, fmt.Errorf("pebblestore: %w", err)
 	}
