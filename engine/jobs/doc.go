@@ -101,8 +101,8 @@
 // Direct upload. InitJob reserves documents (status uploaded, not
 // released) and returns one token per document: HMAC-SHA256 over the
 // document id and the expiry (now + cfg.UploadURLTTL) with a secret kept
-// in DATA/upload-secret (0600, apart from the job log), so URLs survive
-// restarts. PutUpload checks the token in
+// in DATA/upload-secret (0600, apart from the record store), so URLs
+// survive restarts and the move of an earlier release's job log. PutUpload checks the token in
 // constant time and its expiry (both ErrUnauthorized; an unknown document
 // is ErrNotFound), that the document is not yet released (ErrConflict), the size (the declared and the received
 // size must equal the reserved size, else ErrInvalid) and that the bytes

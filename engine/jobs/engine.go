@@ -65,8 +65,9 @@ type hooks struct {
 	verify        func(path string) error
 }
 
-// Open opens or creates the data directory cfg.Data (job log at
-// DATA/joblog, files at DATA/files), recovers from an unclean stop and
+// Open opens or creates the data directory cfg.Data (records at
+// DATA/store, moved there once from an earlier release's DATA/joblog;
+// files at DATA/files), recovers from an unclean stop and
 // starts the scheduler and the janitor. With a nil Processor the store is
 // opened for administration only (keys, defaults, reading jobs): nothing
 // is processed and the janitor does not run; queued documents wait for
@@ -193,7 +194,7 @@ func (e *Engine) Drain(ctx context.Context) (running, left int) {
 
 // Close stops accepting work, cancels the workers (their documents stay
 // queued and are processed again after the next Open), waits for them and
-// closes the job log. Drain first lets them finish.
+// closes the record store. Drain first lets them finish.
 func (e *Engine) Close() error {
 	e.closeOnce.Do(func() {
 		e.closing.Store(true)

@@ -11,7 +11,8 @@ import (
 // Permissions of the data directory. Everything redactd creates in it is
 // private to its owner: directories 0700, files 0600, whatever the umask
 // (the engine's own files are created so; pebble's, in DATA/store and an
-// earlier release's DATA/joblog, through internal/privatefs; what an earlier release left more open is tightened at Open).
+// earlier release's DATA/joblog, through internal/privatefs; what an
+// earlier release left more open is tightened at Open).
 // The data directory itself belongs to the operator: `serve` and `doctor`
 // refuse one that other users may read, write or enter (CheckDataDir)
 // unless allow-open-data-dir says otherwise.
