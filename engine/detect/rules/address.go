@@ -853,9 +853,12 @@ func (a *addressFinder) postal(v *view.View, i, first, end int, afterStreet bool
 		}
 	}
 	// PT: "1100-048 Lisboa": four digits, a hyphen and three, then the
-	// town.
+	// town. Alone (not after a street), the town must be a known one:
+	// "LOT 2026-117 QTY 40" on a product label is no address.
 	if len(t) == 8 && ptPostcode.MatchString(t) && view.IsCapitalised(tw(v, i+1, first, end)) {
-		return part{first: i, last: a.cityAfter(v, i+1, first, end, true), score: 0.75, kind: partPostal}, true
+		if last := a.cityAfter(v, i+1, first, end, afterStreet); last > i {
+			return part{first: i, last: last, score: 0.75, kind: partPostal}, true
+		}
 	}
 	// NL: "1234 AB Amsterdam", "1234AB".
 	if len(t) == 4 && pattern.AllDigits(t) && t[0] != '0' && nlLetters.MatchString(tw(v, i+1, first, end)) {
