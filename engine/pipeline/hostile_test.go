@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -28,9 +29,13 @@ import (
 
 var long = flag.Bool("long", false, "also run the slow and large hostile inputs (minutes, several GB of memory)")
 
-// maxRSS bounds the test process's peak resident memory while hostile
-// documents are processed two at a time next to a normal one.
-const maxRSS = 1536 << 20
+// maxRSSGrowth bounds how far the test process's resident memory may
+// rise above where it stood at the test's start while hostile documents
+// are processed two at a time next to a normal one. It is a growth, not
+// an absolute peak, because the start depends on what the package's
+// earlier tests left resident (48 MiB alone, about 830 MiB in a full run):
+// the hostile cases themselves add about 820 MiB either way.
+const maxRSSGrowth = 1024 << 20
 
 // caseTimeout bounds one document; the pipeline must honour its context.
 const caseTimeout = 3 * time.Minute
@@ -164,12 +169,17 @@ func checkNoPII(t *testing.T, what, s string) {
 // processed over and over beside them: each case must end as the corpus
 // says (a verified redacted PDF, or a DocError with a clear message),
 // nothing may panic, the normal document must keep succeeding, and the
-// process's peak memory must stay under maxRSS. Slow and large cases run
+// process's memory must not grow by more than maxRSSGrowth. Slow and large cases run
 // with -long.
 func TestHostileDocuments(t *testing.T) {
 	cfg := config.Default()
 	logs := &testlog.Buffer{}
 	p := newHostilePipeline(t, cfg, logs)
+	// What earlier tests of the package left on the heap is not this
+	// test's: hand it back before the peak is reset, so the bound holds
+	// the pipeline under hostile input, not the tests that ran before.
+	debug.FreeOSMemory()
+	start := procStatus("VmRSS")
 	stopRSS := watchRSS(resetPeakRSS(t))
 
 	// The normal document, processed in a loop until the cases are done.
@@ -226,9 +236,9 @@ func TestHostileDocuments(t *testing.T) {
 		t.Error("the normal document never finished")
 	}
 	peak := stopRSS()
-	t.Logf("normal document processed %d times alongside; peak RSS %d MiB", normalRuns.Load(), peak>>20)
-	if peak > maxRSS {
-		t.Errorf("peak RSS %d MiB, above %d MiB", peak>>20, maxRSS>>20)
+	t.Logf("normal document processed %d times alongside; peak RSS %d MiB, %d MiB above the start", normalRuns.Load(), peak>>20, (peak-start)>>20)
+	if peak-start > maxRSSGrowth {
+		t.Errorf("peak RSS %d MiB, %d MiB above the start (%d MiB): more than %d MiB", peak>>20, (peak-start)>>20, start>>20, maxRSSGrowth>>20)
 	}
 	l := logs.String()
 	if strings.Contains(l, "panic") {
