@@ -45,9 +45,9 @@ test-setup:
 # the race detector, and only there: the rest of ./... runs without it.
 # Measured on 2 cores: the race build and run of these packages take about
 # 4 minutes, about 2.5 more than without -race.
-RACE_PKGS := ./engine/jobs ./engine/joblog ./engine/storelog ./engine/store/... ./engine/webhook ./server/...
+RACE_PKGS := ./engine/jobs ./engine/store/... ./engine/webhook ./server/...
 
-# The job service's tests run once, on the one record store (engine/storelog;
+# The job service's tests run once, on the one record store (engine/store/storelog;
 # over pebble as a node runs it, and as a cluster node with blob files where
 # a test says so); every engine of engine/store passes engine/store/storetest.
 # deploy/apt-ensure_test.sh checks that setup waits for apt's locks and,

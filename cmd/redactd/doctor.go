@@ -24,11 +24,11 @@ import (
 	"golang.org/x/sys/cpu"
 
 	"github.com/redactd/redactd/engine/config"
-	"github.com/redactd/redactd/engine/joblog"
 	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/engine/mupdf"
+	"github.com/redactd/redactd/engine/store/joblog"
 	"github.com/redactd/redactd/engine/store/pebblestore"
-	"github.com/redactd/redactd/engine/storelog"
+	"github.com/redactd/redactd/engine/store/storelog"
 	"github.com/redactd/redactd/engine/webhook"
 	"github.com/redactd/redactd/models/ner"
 	"github.com/redactd/redactd/models/ocr"
@@ -323,7 +323,7 @@ func humanBytes(n int64) string {
 // checkRecords reads the record store's layout version without changing
 // it: the store is opened read-only, and not at all while a server
 // answers on the admin socket (the server holds pebble's lock; it checked
-// the layout when it started). The store is DATA/store (engine/storelog
+// the layout when it started). The store is DATA/store (engine/store/storelog
 // over engine/store/pebblestore); a data directory of a release before
 // it has the job log at DATA/joblog instead, which serve moves to
 // DATA/store at its next start (key meta/schema is part of joblog's

@@ -19,7 +19,7 @@ import (
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/engine/store/pebblestore"
-	"github.com/redactd/redactd/engine/storelog"
+	"github.com/redactd/redactd/engine/store/storelog"
 	"github.com/redactd/redactd/models/ocr"
 	"github.com/redactd/redactd/models/ort"
 )

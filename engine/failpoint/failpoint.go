@@ -10,7 +10,7 @@
 //
 // Points:
 //
-//	after-charge   engine/storelog: a batch's ledger charge is made, its
+//	after-charge   engine/store/storelog: a batch's ledger charge is made, its
 //	               document not yet committed terminal
 //	before-ack     engine: a document's outcome is committed, its queue
 //	               lease not yet acknowledged

@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/redactd/redactd/engine/page"
-	"github.com/redactd/redactd/engine/record"
+	"github.com/redactd/redactd/engine/store/record"
 )
 
 // API keys are "rdk_" followed by 32 random bytes in unpadded base64url;

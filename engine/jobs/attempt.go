@@ -17,7 +17,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/redactd/redactd/engine/record"
+	"github.com/redactd/redactd/engine/store/record"
 )
 
 // errDocGone aborts processing of a document whose job was deleted.

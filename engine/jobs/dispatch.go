@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/redactd/redactd/engine/failpoint"
-	"github.com/redactd/redactd/engine/record"
 	"github.com/redactd/redactd/engine/store"
+	"github.com/redactd/redactd/engine/store/record"
 )
 
 // The ready queue is durable: a document's queue entry is written in the

@@ -14,7 +14,7 @@ import (
 
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/engine/pdfout"
-	"github.com/redactd/redactd/engine/record"
+	"github.com/redactd/redactd/engine/store/record"
 	"github.com/redactd/redactd/engine/webhook"
 )
 

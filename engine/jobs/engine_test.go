@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redactd/redactd/engine/joblog"
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/engine/store/joblog"
 )
 
 var bg = context.Background()

@@ -17,11 +17,11 @@ import (
 	"time"
 
 	"github.com/redactd/redactd/engine/page"
-	"github.com/redactd/redactd/engine/record"
 	"github.com/redactd/redactd/engine/store"
 	"github.com/redactd/redactd/engine/store/dirblob"
 	"github.com/redactd/redactd/engine/store/pebblestore"
-	"github.com/redactd/redactd/engine/storelog"
+	"github.com/redactd/redactd/engine/store/record"
+	"github.com/redactd/redactd/engine/store/storelog"
 	"github.com/redactd/redactd/internal/testkit/testlog"
 )
 

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/redactd/redactd/engine/contract"
-	"github.com/redactd/redactd/engine/record"
+	"github.com/redactd/redactd/engine/store/record"
 	"github.com/redactd/redactd/engine/webhook"
 )
 

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/redactd/redactd/engine/record"
+	"github.com/redactd/redactd/engine/store/record"
 )
 
 // orphanGrace is how old a job directory without a job record must be

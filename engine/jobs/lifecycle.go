@@ -3,7 +3,7 @@ package jobs
 import (
 	"time"
 
-	"github.com/redactd/redactd/engine/record"
+	"github.com/redactd/redactd/engine/store/record"
 )
 
 // lifecycle holds the status rules of documents and jobs (the package

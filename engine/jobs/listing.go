@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/redactd/redactd/engine/record"
+	"github.com/redactd/redactd/engine/store/record"
 )
 
 // Listing limits of GET /v1/jobs.

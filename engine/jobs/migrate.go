@@ -9,13 +9,13 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/redactd/redactd/engine/joblog"
+	"github.com/redactd/redactd/engine/store/joblog"
 	"github.com/redactd/redactd/engine/store/pebblestore"
-	"github.com/redactd/redactd/engine/storelog"
+	"github.com/redactd/redactd/engine/store/storelog"
 )
 
 // The move of a one-node data directory from the job log (DATA/joblog,
-// engine/joblog) to the record store on pebble (DATA/store: engine/storelog
+// engine/store/joblog) to the record store on pebble (DATA/store: engine/store/storelog
 // over engine/store/pebblestore), the store a cluster node runs on.
 // openRecords runs it at every start of a single node, before it opens
 // DATA/store (records.go).

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/redactd/redactd/engine/joblog"
-	"github.com/redactd/redactd/engine/record"
 	"github.com/redactd/redactd/engine/review"
+	"github.com/redactd/redactd/engine/store/joblog"
+	"github.com/redactd/redactd/engine/store/record"
 )
 
 // onJobLog runs a node on the job log at DATA/joblog, the store of the

@@ -11,12 +11,12 @@ import (
 
 	"github.com/redactd/redactd/cmd/redactd/wire"
 	"github.com/redactd/redactd/engine/config"
-	"github.com/redactd/redactd/engine/joblog"
 	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/engine/pipeline"
-	"github.com/redactd/redactd/engine/record"
+	"github.com/redactd/redactd/engine/store/joblog"
 	"github.com/redactd/redactd/engine/store/pebblestore"
-	"github.com/redactd/redactd/engine/storelog"
+	"github.com/redactd/redactd/engine/store/record"
+	"github.com/redactd/redactd/engine/store/storelog"
 )
 
 // TestCopyToStorelog: the data directories of earlier releases

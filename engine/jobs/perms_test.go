@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redactd/redactd/engine/joblog"
+	"github.com/redactd/redactd/engine/store/joblog"
 	"github.com/redactd/redactd/internal/testkit/testlog"
 )
 

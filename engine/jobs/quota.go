@@ -3,7 +3,7 @@ package jobs
 import (
 	"fmt"
 
-	"github.com/redactd/redactd/engine/record"
+	"github.com/redactd/redactd/engine/store/record"
 )
 
 // quota holds the page-quota rules (the package documentation, doc.go,

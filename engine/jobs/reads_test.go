@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redactd/redactd/engine/record"
 	"github.com/redactd/redactd/engine/store/pebblestore"
-	"github.com/redactd/redactd/engine/storelog"
+	"github.com/redactd/redactd/engine/store/record"
+	"github.com/redactd/redactd/engine/store/storelog"
 )
 
 // readCounter counts the reads of job and document records by the id
@@ -66,7 +66,7 @@ func (c *readCounter) of(ids ...string) (int, string) {
 	return total, strings.Join(parts, ", ")
 }
 
-// countedShared is the cluster's record store (engine/storelog over the
+// countedShared is the cluster's record store (engine/store/storelog over the
 // real pebble engine) with its job and document reads counted; its
 // leased queue, roles, ledger and keepers are its own.
 type countedShared struct {

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redactd/redactd/engine/record"
 	"github.com/redactd/redactd/engine/store/pebblestore"
-	"github.com/redactd/redactd/engine/storelog"
+	"github.com/redactd/redactd/engine/store/record"
+	"github.com/redactd/redactd/engine/store/storelog"
 )
 
 // BenchmarkRecordPath measures what the record store costs a document:

@@ -8,15 +8,15 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/redactd/redactd/engine/joblog"
-	"github.com/redactd/redactd/engine/record"
+	"github.com/redactd/redactd/engine/store/joblog"
 	"github.com/redactd/redactd/engine/store/pebblestore"
-	"github.com/redactd/redactd/engine/storelog"
+	"github.com/redactd/redactd/engine/store/record"
+	"github.com/redactd/redactd/engine/store/storelog"
 )
 
 // The record store.
 //
-// The job service keeps its records in a record.Store: engine/storelog
+// The job service keeps its records in a record.Store: engine/store/storelog
 // on an engine/store engine. A one-node install runs it over pebble at
 // DATA/store (engine/store/pebblestore, openRecords below), moved there
 // once from the job log of earlier releases (migrate.go); a cluster node

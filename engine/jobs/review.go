@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/redactd/redactd/engine/record"
 	"github.com/redactd/redactd/engine/review"
+	"github.com/redactd/redactd/engine/store/record"
 )
 
 // The review editor's side of the job service (studio jobs only). Beside

@@ -7,8 +7,8 @@ import (
 	"encoding/base64"
 	"time"
 
-	"github.com/redactd/redactd/engine/record"
 	"github.com/redactd/redactd/engine/review"
+	"github.com/redactd/redactd/engine/store/record"
 )
 
 // Review links and editor sessions (server/review) are records of the

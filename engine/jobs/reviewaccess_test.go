@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redactd/redactd/engine/record"
+	"github.com/redactd/redactd/engine/store/record"
 )
 
 // grants lists the stored review grants of kind.

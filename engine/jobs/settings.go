@@ -6,8 +6,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/redactd/redactd/engine/contract"
-	"github.com/redactd/redactd/engine/record"
 	"github.com/redactd/redactd/engine/store"
+	"github.com/redactd/redactd/engine/store/record"
 )
 
 // Settings configure the job service; Options (contract.Options) are a
@@ -56,7 +56,7 @@ type Settings struct {
 
 	// Registerer takes the engine's metrics; nil keeps them unregistered.
 	Registerer prometheus.Registerer `config:"-"`
-	// Records opens the record store of a cluster node (engine/storelog
+	// Records opens the record store of a cluster node (engine/store/storelog
 	// on the shared engine); nil opens the job log at DATA/joblog. Each
 	// Open calls it once and the engine owns what it returns: Close
 	// closes it.

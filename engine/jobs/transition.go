@@ -5,8 +5,8 @@ import (
 	"errors"
 	"time"
 
-	"github.com/redactd/redactd/engine/record"
 	"github.com/redactd/redactd/engine/store"
+	"github.com/redactd/redactd/engine/store/record"
 )
 
 // The transition function.

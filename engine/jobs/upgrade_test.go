@@ -15,10 +15,10 @@ import (
 
 	"github.com/redactd/redactd/cmd/redactd/wire"
 	"github.com/redactd/redactd/engine/config"
-	"github.com/redactd/redactd/engine/joblog"
 	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/engine/pdfout"
 	"github.com/redactd/redactd/engine/pipeline"
+	"github.com/redactd/redactd/engine/store/joblog"
 	"github.com/redactd/redactd/internal/testkit/testpdf"
 )
 

@@ -13,7 +13,7 @@
 //   - components take their own settings: only cmd (through
 //     cmd/redactd/wire), the bench and the test kits read engine/config;
 //   - the daemon and the client CLI link no test kit;
-//   - the contract leaves (engine/contract, engine/record, engine/store,
+//   - the contract leaves (engine/contract, engine/store/record, engine/store,
 //     engine/review) stay leaves.
 //
 // When a package moves, change its path in the table's variables; the

@@ -1,6 +1,6 @@
 // Package privatefs is pebble's file system with every directory it makes
 // 0700 and every file it creates 0600, whatever the process umask. The
-// data directory's pebble databases (engine/joblog, engine/store/pebblestore)
+// data directory's pebble databases (engine/store/joblog, engine/store/pebblestore)
 // open through it, so a data directory that others may enter exposes none
 // of them.
 package privatefs

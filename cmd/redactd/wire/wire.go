@@ -17,11 +17,11 @@ import (
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/engine/pipeline"
-	"github.com/redactd/redactd/engine/record"
 	"github.com/redactd/redactd/engine/store"
 	"github.com/redactd/redactd/engine/store/dirblob"
 	natsstore "github.com/redactd/redactd/engine/store/nats"
-	"github.com/redactd/redactd/engine/storelog"
+	"github.com/redactd/redactd/engine/store/record"
+	"github.com/redactd/redactd/engine/store/storelog"
 	"github.com/redactd/redactd/server"
 )
 
@@ -73,7 +73,7 @@ const natsConnectWait = time.Minute
 // records opens the job service's records on the NATS cluster: one
 // connection that reconnects for ever (a node outlives a server's
 // restart), the buckets and stream of engine/store/nats, and
-// engine/storelog on them.
+// engine/store/storelog on them.
 func (c *natsCluster) records() (record.Store, error) {
 	cfg, reg := c.cfg, c.reg
 	nc, err := nats.Connect(cfg.NATSURL,

@@ -40,7 +40,7 @@ type Options struct {
 	// since the last sync, always a suffix of them in the order they
 	// were made, never a write without those before it, since one log
 	// holds them all. A caller that makes several writes for one change
-	// (engine/storelog's commit steps) pays one log sync for them instead
+	// (engine/store/storelog's commit steps) pays one log sync for them instead
 	// of one each. Off, every write is durable when it returns.
 	DeferSync bool
 	// ReadOnly opens the database for reading only (redactd doctor):

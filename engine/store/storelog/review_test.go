@@ -3,7 +3,7 @@ package storelog_test
 import (
 	"testing"
 
-	"github.com/redactd/redactd/engine/record/recordtest"
+	"github.com/redactd/redactd/engine/store/record/recordtest"
 )
 
 // TestReviewGrantRevisions: as joblog's: a grant is changed and deleted

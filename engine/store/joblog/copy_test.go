@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redactd/redactd/engine/record"
 	"github.com/redactd/redactd/engine/store/pebblestore"
-	"github.com/redactd/redactd/engine/storelog"
+	"github.com/redactd/redactd/engine/store/record"
+	"github.com/redactd/redactd/engine/store/storelog"
 )
 
 // TestCopyToUse: CopyTo keeps an account's use where no document

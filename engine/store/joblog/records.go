@@ -1,8 +1,8 @@
 package joblog
 
-import "github.com/redactd/redactd/engine/record"
+import "github.com/redactd/redactd/engine/store/record"
 
-// The stored records are engine/record's; these names keep the package's
+// The stored records are engine/store/record's; these names keep the package's
 // own API readable.
 type (
 	RedactOptions  = record.RedactOptions

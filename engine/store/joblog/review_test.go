@@ -3,7 +3,7 @@ package joblog
 import (
 	"testing"
 
-	"github.com/redactd/redactd/engine/record/recordtest"
+	"github.com/redactd/redactd/engine/store/record/recordtest"
 )
 
 // TestReviewGrantRevisions: a grant is changed and deleted only as read:

@@ -1,7 +1,7 @@
 // Package record holds the job service's stored records (accounts, keys,
 // jobs, documents, events, idempotency, webhook and review records) and the
 // errors every record store returns. It is a leaf shared by the engine
-// and the stores under it (engine/joblog on pebble, engine/storelog on
+// and the stores under it (engine/store/joblog on pebble, engine/store/storelog on
 // the engine/store contract), so neither store imports the other and the
 // engine sees one set of types whichever store it runs on.
 package record
@@ -41,7 +41,7 @@ type RedactOptions struct {
 type Account struct {
 	V int `json:"v"`
 	// Rev is the revision the record was read at, for stores that change
-	// records by compare-and-set (engine/storelog); 0 for a new record.
+	// records by compare-and-set (engine/store/storelog); 0 for a new record.
 	Rev        uint64        `json:"-"`
 	ID         string        `json:"id"`
 	Email      string        `json:"email"`
@@ -59,7 +59,7 @@ type Account struct {
 type Key struct {
 	V int `json:"v"`
 	// Rev is the revision the record was read at, for stores that change
-	// records by compare-and-set (engine/storelog); 0 for a new record.
+	// records by compare-and-set (engine/store/storelog); 0 for a new record.
 	Rev       uint64    `json:"-"`
 	ID        string    `json:"id"`
 	AccountID string    `json:"account_id"`
@@ -74,7 +74,7 @@ type Key struct {
 type Job struct {
 	V int `json:"v"`
 	// Rev is the revision the record was read at, for stores that change
-	// records by compare-and-set (engine/storelog); 0 for a new record.
+	// records by compare-and-set (engine/store/storelog); 0 for a new record.
 	Rev       uint64        `json:"-"`
 	ID        string        `json:"id"`
 	AccountID string        `json:"account_id"`
@@ -117,7 +117,7 @@ type Hook struct {
 type Doc struct {
 	V int `json:"v"`
 	// Rev is the revision the record was read at, for stores that change
-	// records by compare-and-set (engine/storelog); 0 for a new record.
+	// records by compare-and-set (engine/store/storelog); 0 for a new record.
 	Rev          uint64 `json:"-"`
 	ID           string `json:"id"`
 	JobID        string `json:"job_id"`

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/redactd/redactd/engine/failpoint"
-	"github.com/redactd/redactd/engine/record"
 	"github.com/redactd/redactd/engine/store"
+	"github.com/redactd/redactd/engine/store/record"
 )
 
 func idemKey(accountID, ns, key string) string {

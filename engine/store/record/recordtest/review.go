@@ -1,5 +1,5 @@
 // Package recordtest holds the contract tests every implementation of
-// engine/record's interfaces must pass (engine/joblog, engine/storelog).
+// engine/store/record's interfaces must pass (engine/store/joblog, engine/store/storelog).
 // Only tests import it.
 package recordtest
 
@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redactd/redactd/engine/record"
+	"github.com/redactd/redactd/engine/store/record"
 )
 
 // ReviewStore checks rs against the record.ReviewStore contract: a

@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redactd/redactd/engine/record"
 	"github.com/redactd/redactd/engine/store"
 	natsstore "github.com/redactd/redactd/engine/store/nats"
 	"github.com/redactd/redactd/engine/store/pebblestore"
-	"github.com/redactd/redactd/engine/storelog"
+	"github.com/redactd/redactd/engine/store/record"
+	"github.com/redactd/redactd/engine/store/storelog"
 	"github.com/redactd/redactd/internal/testkit/natskit"
 )
 

@@ -9,7 +9,7 @@ import (
 
 	"github.com/cockroachdb/pebble"
 
-	"github.com/redactd/redactd/engine/record"
+	"github.com/redactd/redactd/engine/store/record"
 )
 
 // pReview holds review links and editor sessions:

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/redactd/redactd/engine/record"
 	"github.com/redactd/redactd/engine/store"
+	"github.com/redactd/redactd/engine/store/record"
 )
 
 // Review links and editor sessions are one record each:

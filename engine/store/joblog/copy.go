@@ -3,7 +3,7 @@ package joblog
 import (
 	"fmt"
 
-	"github.com/redactd/redactd/engine/record"
+	"github.com/redactd/redactd/engine/store/record"
 )
 
 // Copied counts what CopyTo wrote.
@@ -17,7 +17,7 @@ type Copied struct {
 const MigratedCharge = "joblog-migrated"
 
 // CopyTo writes every record of the log into dst, an empty store of
-// another kind (engine/storelog): accounts, keys, jobs with their
+// another kind (engine/store/storelog): accounts, keys, jobs with their
 // documents, events, pending webhook and idempotency key, the queued
 // documents onto dst's queue (their entries carrying the account), each
 // account's use as charges (each charged, unrefunded document's pages,

@@ -49,7 +49,7 @@ import (
 
 	"github.com/cockroachdb/pebble"
 
-	"github.com/redactd/redactd/engine/record"
+	"github.com/redactd/redactd/engine/store/record"
 	"github.com/redactd/redactd/internal/privatefs"
 )
 

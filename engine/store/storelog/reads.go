@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/redactd/redactd/engine/record"
 	"github.com/redactd/redactd/engine/store"
+	"github.com/redactd/redactd/engine/store/record"
 )
 
 // bundle is a job's record: everything a state change of the job touches.

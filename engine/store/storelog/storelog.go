@@ -1,4 +1,4 @@
-// Package storelog keeps the job service's records (engine/record) on
+// Package storelog keeps the job service's records (engine/store/record) on
 // any engine/store engine: the NATS JetStream cluster engine, or pebble
 // in-process. It is what lets several redactd nodes serve one set of jobs:
 // each node's job service runs unchanged on a record.Store, and this
@@ -56,8 +56,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/redactd/redactd/engine/record"
 	"github.com/redactd/redactd/engine/store"
+	"github.com/redactd/redactd/engine/store/record"
 )
 
 // Pool is the queue pool this package's nodes take work from.

@@ -9,9 +9,9 @@ import (
 // Store is what the job service reads and writes its records through.
 // Two stores satisfy it:
 //
-//   - engine/joblog: one node, one pebble key space; a Batch commits
+//   - engine/store/joblog: one node, one pebble key space; a Batch commits
 //     atomically and the service's per-account lock serialises changes;
-//   - engine/storelog: any engine/store engine (pebble in-process, or
+//   - engine/store/storelog: any engine/store engine (pebble in-process, or
 //     NATS JetStream shared by several nodes); a Batch commits as
 //     compare-and-set steps in a crash-safe order and reports a lost
 //     race as a conflict (IsConflict), which the service retries.
@@ -88,7 +88,7 @@ type Inspector interface {
 }
 
 // LegacySecrets is offered by a store whose older layout kept the
-// upload-signing secret (engine/joblog before 2026-11): the service
+// upload-signing secret (engine/store/joblog before 2026-11): the service
 // moves it into its own file once.
 type LegacySecrets interface {
 	// LegacyUploadSecret returns the secret, if the store still keeps
@@ -147,7 +147,7 @@ type QueueBatch interface {
 }
 
 // ExpiryBatch is offered by the batch of a store that keeps the
-// retention clock as an index of its own (engine/joblog), moved with
+// retention clock as an index of its own (engine/store/joblog), moved with
 // the job's ExpiresAt; a store that reads the clock off the job records
 // has none.
 type ExpiryBatch interface {
