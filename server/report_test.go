@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/redactd/redactd/engine/jobs"
-	"github.com/redactd/redactd/engine/mupdf"
+	"github.com/redactd/redactd/engine/pipeline/mupdf"
 	"github.com/redactd/redactd/internal/testkit/testpdf"
 )
 

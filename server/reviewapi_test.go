@@ -16,9 +16,9 @@ import (
 	"testing"
 
 	"github.com/redactd/redactd/engine/config"
-	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/engine/pipeline"
+	"github.com/redactd/redactd/engine/pipeline/mupdf"
 	ereview "github.com/redactd/redactd/engine/review"
 	"github.com/redactd/redactd/internal/testkit/testpdf"
 )

@@ -15,9 +15,9 @@ import (
 	"github.com/redactd/redactd/cmd/redactd/wire"
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/jobs"
-	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/pdfout"
 	"github.com/redactd/redactd/engine/pipeline"
+	"github.com/redactd/redactd/engine/pipeline/mupdf"
 	"github.com/redactd/redactd/internal/testkit/testpdf"
 	"github.com/redactd/redactd/server"
 

@@ -25,7 +25,7 @@ import (
 
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/jobs"
-	"github.com/redactd/redactd/engine/mupdf"
+	"github.com/redactd/redactd/engine/pipeline/mupdf"
 	"github.com/redactd/redactd/engine/store/joblog"
 	"github.com/redactd/redactd/engine/store/pebblestore"
 	"github.com/redactd/redactd/engine/store/storelog"

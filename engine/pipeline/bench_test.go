@@ -15,8 +15,8 @@ import (
 	fitz "github.com/gen2brain/go-fitz"
 
 	"github.com/redactd/redactd/engine/contract"
-	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/engine/pipeline/mupdf"
 	"github.com/redactd/redactd/internal/shareddata"
 	"github.com/redactd/redactd/internal/testkit/testpdf"
 )

@@ -20,9 +20,9 @@ import (
 	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/detect"
-	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/pdfout"
 	"github.com/redactd/redactd/engine/pipeline"
+	"github.com/redactd/redactd/engine/pipeline/mupdf"
 	"github.com/redactd/redactd/internal/testkit/hostile"
 	"github.com/redactd/redactd/internal/testkit/testlog"
 )

@@ -5,11 +5,11 @@ import (
 	"io"
 	"time"
 
-	"github.com/redactd/redactd/engine/burn"
 	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/detect"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/engine/pdfout"
+	"github.com/redactd/redactd/engine/pipeline/burn"
 )
 
 // maskPadPt is the margin around each character box, in points, so

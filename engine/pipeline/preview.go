@@ -13,8 +13,8 @@ import (
 
 	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/imagein"
-	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/engine/pipeline/mupdf"
 )
 
 // Previews is the pipeline's contract.Previewer: the review editor's

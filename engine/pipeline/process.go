@@ -10,10 +10,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/redactd/redactd/engine/burn"
 	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/detect"
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/engine/pipeline/burn"
 )
 
 // pageResult is one page after burn and encode, waiting for the writer.

@@ -6,10 +6,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/redactd/redactd/engine/burn"
 	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/detect"
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/engine/pipeline/burn"
 )
 
 // The release check. Detection reads words, and a page can show a reader

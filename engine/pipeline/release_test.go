@@ -12,11 +12,11 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
-	"github.com/redactd/redactd/engine/burn"
 	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/detect"
-	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/engine/pipeline/burn"
+	"github.com/redactd/redactd/engine/pipeline/mupdf"
 	"github.com/redactd/redactd/internal/shareddata"
 	"github.com/redactd/redactd/internal/testkit/hostile/visible"
 )

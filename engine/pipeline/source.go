@@ -9,8 +9,8 @@ import (
 
 	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/imagein"
-	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/engine/pipeline/mupdf"
 )
 
 // source is an opened input document of any kind.

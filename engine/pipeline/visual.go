@@ -7,9 +7,9 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/redactd/redactd/engine/burn"
 	"github.com/redactd/redactd/engine/detect"
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/engine/pipeline/burn"
 	"github.com/redactd/redactd/engine/visual"
 )
 

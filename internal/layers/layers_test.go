@@ -18,7 +18,7 @@ const mod = "github.com/redactd/redactd"
 var (
 	jobService = pkg("engine/jobs") // the job service
 	pipeline   = tree("engine/pipeline")
-	mupdf      = tree("engine/mupdf")
+	mupdf      = tree("engine/pipeline/mupdf")
 	goFitz     = tree("github.com/gen2brain/go-fitz")
 	detect     = tree("engine/detect")
 	models     = tree("models")

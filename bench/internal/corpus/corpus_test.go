@@ -6,8 +6,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/engine/pipeline/mupdf"
 
 	"github.com/redactd/redactd/internal/shareddata"
 )

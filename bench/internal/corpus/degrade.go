@@ -10,7 +10,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/redactd/redactd/engine/mupdf"
+	"github.com/redactd/redactd/engine/pipeline/mupdf"
 )
 
 // grayPage is a page rendered by MuPDF, as luminance.

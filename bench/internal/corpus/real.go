@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/redactd/redactd/engine/imagein"
-	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/engine/pipeline/mupdf"
 )
 
 // Real loads up to limit (0: all) PDF, PNG and JPEG files found under

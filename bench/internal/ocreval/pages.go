@@ -13,8 +13,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/engine/pipeline/mupdf"
 )
 
 // Page is a PDF page rendered to a PNG, with the lines of its text layer

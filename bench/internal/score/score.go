@@ -16,9 +16,9 @@ import (
 	"sync"
 
 	"github.com/redactd/redactd/bench/internal/corpus"
-	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/engine/pdfout"
+	"github.com/redactd/redactd/engine/pipeline/mupdf"
 )
 
 // Reader reads the text of a rendered page (OCR).

@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/redactd/redactd/bench/internal/corpus"
-	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/engine/pdfout"
+	"github.com/redactd/redactd/engine/pipeline/mupdf"
 
 	"github.com/redactd/redactd/internal/shareddata"
 )

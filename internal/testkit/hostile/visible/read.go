@@ -5,7 +5,7 @@ import (
 	"image"
 	"strings"
 
-	"github.com/redactd/redactd/engine/mupdf"
+	"github.com/redactd/redactd/engine/pipeline/mupdf"
 	"github.com/redactd/redactd/models/ocr"
 )
 

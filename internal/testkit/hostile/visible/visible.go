@@ -7,7 +7,7 @@
 // clients. A redacted output is safe only if none of it can be read off
 // the output's pixels, whatever the layer claims.
 //
-// Glyphs are drawn from Helvetica rendered by MuPDF (engine/mupdf), so
+// Glyphs are drawn from Helvetica rendered by MuPDF (engine/pipeline/mupdf), so
 // every picture of text here is real text in a real font.
 package visible
 
@@ -20,8 +20,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/redactd/redactd/engine/mupdf"
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/engine/pipeline/mupdf"
 	"github.com/redactd/redactd/internal/testkit/testpdf"
 )
 
