@@ -118,7 +118,11 @@ func (b *Blobs) Put(ctx context.Context, key string, r io.Reader) (store.BlobInf
 		return store.BlobInfo{}, err
 	}
 	v, _ := json.Marshal(m)
-	if _, err := b.kv.Put(ctx, metaKey(key), v); err != nil {
+	// The manifest's write, like its read, is one short request to the
+	// meta bucket, bounded by one try (see manifest).
+	pctx, cancel := context.WithTimeout(ctx, store.DefaultRetryTry)
+	defer cancel()
+	if _, err := b.kv.Put(pctx, metaKey(key), v); err != nil {
 		b.dropSegments(ctx, key, m.Gen, m.Segments)
 		return store.BlobInfo{}, fmt.Errorf("natsstore: put %s: %w", key, err)
 	}
@@ -142,6 +146,14 @@ func (b *Blobs) dropSegments(ctx context.Context, key, gen string, n int) {
 
 func (b *Blobs) manifest(ctx context.Context, key string) (manifest, uint64, error) {
 	var m manifest
+	// One short request to the meta bucket, bounded by one try even
+	// inside a streaming call (Put, Open) that the store's retry bounds
+	// only by the caller's deadline: a bucket whose leader was just lost
+	// then fails the call in time for the retry to try it again once a
+	// new leader is elected (TestClusterElection: a Put's manifest read
+	// waited out a request's whole 10 s on the first try).
+	ctx, cancel := context.WithTimeout(ctx, store.DefaultRetryTry)
+	defer cancel()
 	r, err := get(ctx, b.kv, metaKey(key))
 	if errors.Is(err, store.ErrNotFound) {
 		return m, 0, &store.NotFoundError{Key: key}
