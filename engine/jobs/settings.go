@@ -57,7 +57,9 @@ type Settings struct {
 	// Registerer takes the engine's metrics; nil keeps them unregistered.
 	Registerer prometheus.Registerer `config:"-"`
 	// Records opens the record store of a cluster node (engine/store/storelog
-	// on the shared engine); nil opens the job log at DATA/joblog. Each
+	// on the shared engine); nil opens a node's store, storelog over
+	// pebble at DATA/store, moving an older release's DATA/joblog there
+	// first (migrate.go). Each
 	// Open calls it once and the engine owns what it returns: Close
 	// closes it.
 	Records func() (record.Store, error) `config:"-"`
