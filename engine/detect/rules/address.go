@@ -604,7 +604,18 @@ func (a *addressFinder) prefixName(v *view.View, i, first, end int, wantNumber b
 		if wantNumber && last >= 0 && houseNumber.MatchString(t) {
 			return k, true
 		}
+		// "Rua 25 de Abril, n.º 32", "Via Roma, n. 10": a number sign
+		// before the house number.
+		if wantNumber && last >= 0 && k+1 < end && numberSign(v.WordText(k)) && houseNumber.MatchString(tw(v, k+1, first, end)) {
+			return k + 1, true
+		}
 		if addrParticles[l] || strings.HasPrefix(l, "d'") || strings.HasPrefix(l, "l'") || strings.HasPrefix(l, "d’") {
+			continue
+		}
+		// A street named after a date: "Rua 25 de Abril", "Avenida 5 de
+		// Outubro", "Calle 2 de Mayo".
+		if k == i+n && isDayNumber(t) && addrParticles[lw(v, k+1, first, end)] && pattern.MonthNumber(lw(v, k+2, first, end)) > 0 {
+			last = k
 			continue
 		}
 		if !hasLetter(l) || addrNameStop[l] || isLink(v.WordText(k)) || !(view.IsCapitalised(t) || view.HasDigit(t) || isLowerLine(v, first, end) && !a.gz.Common.Has(l)) {
@@ -617,6 +628,9 @@ func (a *addressFinder) prefixName(v *view.View, i, first, end int, wantNumber b
 		if endsClause(v, k) {
 			if wantNumber && k+1 < end && houseNumber.MatchString(tw(v, k+1, first, end)) {
 				return k + 1, true
+			}
+			if wantNumber && k+2 < end && numberSign(v.WordText(k+1)) && houseNumber.MatchString(tw(v, k+2, first, end)) {
+				return k + 2, true
 			}
 			break
 		}
@@ -725,7 +739,48 @@ func unitAfter(v *view.View, gz *gazetteer.Gazetteers, last, first, end int) int
 	if unitWord(gz, l) && unitNumber(tw(v, k+1, first, end)) {
 		return k + 1
 	}
+	// "38, 2.º Esq.": a floor ordinal and the side of the landing.
+	if k < end && floorOrdinal(v.WordText(k)) {
+		if k+1 < end && floorSides[strings.ToLower(strings.TrimRight(v.WordText(k+1), ","))] {
+			return k + 1
+		}
+		return k
+	}
 	return last
+}
+
+// numberSign reports whether w (a word's text) is a number sign written
+// before a house number: "n.º", "nº", "n°", "N.", "nr.", "núm.".
+func numberSign(w string) bool {
+	switch strings.ToLower(strings.TrimRight(w, ",")) {
+	case "n.º", "nº", "n°", "n.°", "n.", "nr.", "nr", "núm.", "num.", "no.":
+		return true
+	}
+	return false
+}
+
+// floorSides are the words after a Portuguese or Spanish floor ordinal that
+// say which flat of the floor ("2.º Esq.": second floor, left).
+var floorSides = map[string]bool{"esq": true, "esq.": true, "esqº": true, "dto": true, "dto.": true, "dt.º": true, "dtº": true,
+	"dta.": true, "dir.": true, "drt.": true, "dt.": true, "frente": true, "fte.": true, "izq.": true, "izda.": true,
+	"dcha.": true, "der.": true, "izq": true, "izda": true, "dcha": true}
+
+// floorOrdinal reports whether t is a floor written as an ordinal: "2.º",
+// "3º", "1.ª", "4°".
+func floorOrdinal(t string) bool {
+	t = strings.TrimRight(t, ",")
+	d := 0
+	for d < len(t) && d < 2 && view.IsDigit(t[d]) {
+		d++
+	}
+	if d == 0 {
+		return false
+	}
+	switch strings.TrimPrefix(t[d:], ".") {
+	case "º", "ª", "°":
+		return true
+	}
+	return false
 }
 
 // unitWord reports whether l (lower case) designates a unit: "apt.",

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/detect/lang"
 	"github.com/redactd/redactd/engine/detect/pattern"
 	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
@@ -46,7 +47,7 @@ func honorificsBefore(v *view.View, gz *gazetteer.Gazetteers, first int) int {
 		if l == "" || strings.ContainsAny(v.Text[v.CoreEnd(k):v.WordEnd(k)], ",;:") {
 			break
 		}
-		if !gz.Titles.Has(l) && !((rankTitles[l] || offices[l]) && view.IsCapitalised(v.CoreText(k))) {
+		if !gz.Titles.Has(l) && !((rankTitles[l] || offices[l]) && view.IsCapitalised(v.CoreText(k))) && !maitre(v, k) {
 			break
 		}
 		// One-letter titles ("M." for Monsieur) only in capitals with a dot.
@@ -55,7 +56,31 @@ func honorificsBefore(v *view.View, gz *gazetteer.Gazetteers, first int) int {
 		}
 		f = k
 	}
+	// Dutch "de heer" (Mr): the article belongs to the title.
+	if f < first && f > 0 && strings.EqualFold(v.CoreText(f), "heer") && strings.EqualFold(v.WordText(f-1), "de") && v.LineOf(f-1) == v.LineOf(f) {
+		f--
+	}
 	return f
+}
+
+// maitre reports whether word k is "Me", the French title of a lawyer or
+// notary (Maître), in French text. In English it is the pronoun, so it
+// counts only in a block identified as French, or in a short block (a
+// salutation line, "Me Fournier,") after French text.
+func maitre(v *view.View, k int) bool {
+	if v.CoreText(k) != "Me" {
+		return false
+	}
+	for b := v.BlockOf(k); b >= 0; b-- {
+		switch v.BlockLang(b).Lang {
+		case lang.French:
+			return true
+		case lang.Unknown:
+			continue
+		}
+		return false
+	}
+	return false
 }
 
 // Coordination: names listed with a name ("Kovalev, Lee and Phillips",
