@@ -4,9 +4,8 @@ import "github.com/redactd/redactd/engine/detect/lang"
 
 // Blocks and their languages (issue 46). A block is a paragraph: a run
 // of lines each of which flows on to the next (FlowsOn). A document may
-// mix languages, so each block has its own. This is information only so
-// far: no recognizer or rule reads it, and detection is the same with or
-// without it.
+// mix languages, so each block has its own. No recognizer reads it; two
+// rules do (trim-lowercase-names, and grow-person for French "Me").
 
 // identifyBlocks cuts the view into blocks and tells each one's language
 // (lang.Identify over the block's text).
