@@ -32,7 +32,8 @@ const maxCodesPerReader = 8
 // FindCodes decodes the codes in g: QR codes (several at once), then Data
 // Matrix, Aztec and linear codes one at a time, each found code blanked
 // before the next reading; then QR codes found by their finder patterns
-// that did not decode. gozxing v0.1.1 has no PDF417 reader.
+// that did not decode. gozxing v0.1.1 has no PDF417 reader: PDF417
+// symbols are found by their patterns (FindPDF417) and not decoded.
 func FindCodes(g Gray) []Code {
 	if g.W < 16 || g.H < 16 {
 		return nil
@@ -101,6 +102,12 @@ func FindCodes(g Gray) []Code {
 			}
 			found(r.GetText(), r.GetBarcodeFormat(), r.GetResultPoints())
 		}
+	}
+	// PDF417 symbols, found by their start and stop patterns and never
+	// decoded (pdf417.go).
+	for _, b := range FindPDF417(midGray(im)) {
+		out = append(out, Code{Box: b, Format: "PDF_417"})
+		blank(im, b)
 	}
 	// QR codes whose finder patterns stand but whose content does not
 	// decode (damaged, partly covered, too small to sample).

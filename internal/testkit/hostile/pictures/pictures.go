@@ -19,6 +19,7 @@ import (
 	"image/png"
 	"math"
 
+	"github.com/boombuler/barcode/pdf417"
 	"github.com/makiuchi-d/gozxing"
 	"github.com/makiuchi-d/gozxing/datamatrix"
 	"github.com/makiuchi-d/gozxing/oned"
@@ -262,11 +263,17 @@ var codeSpecs = []codeSpec{
 	{"code128-iban", "GB29NWBK60161331926819", true, gozxing.BarcodeFormat_CODE_128, 220, 50, false},
 	{"code128-order", "ORDER 55120", false, gozxing.BarcodeFormat_CODE_128, 160, 40, false},
 	{"ean13-product", "4006381333931", false, gozxing.BarcodeFormat_EAN_13, 120, 60, false},
+	// A driving licence's PDF417 (AAMVA fields: name, birth date, address).
+	{"pdf417-licence", "@\n\x1e\rANSI 636014040002DL00410278ZC03190008DLDAQD1234562\nDCSDOE\nDACJANE\nDBB04151986\nDAG2600 MAIN ST\nDAISACRAMENTO\nDAJCA\nDAK958180000",
+		true, gozxing.BarcodeFormat_PDF_417, 230, 60, false},
 }
 
 // codeImage draws a code's modules with a 4-module quiet zone, pixels of
 // px device pixels per module-ish size w x h.
 func codeImage(c codeSpec, w, h int) (*image.Gray, error) {
+	if c.format == gozxing.BarcodeFormat_PDF_417 {
+		return pdf417Image(c.text, w, h)
+	}
 	var wr gozxing.Writer
 	switch c.format {
 	case gozxing.BarcodeFormat_QR_CODE:
@@ -292,6 +299,37 @@ func codeImage(c codeSpec, w, h int) (*image.Gray, error) {
 	}
 	if c.scramble {
 		scrambleQR(img)
+	}
+	return img, nil
+}
+
+// pdf417Image draws a PDF417 symbol of text (boombuler/barcode's
+// encoder, error correction level 2) stretched over w x h pixels less a
+// quiet zone of a twentieth of each side, antialiased at module edges.
+func pdf417Image(text string, w, h int) (*image.Gray, error) {
+	bc, err := pdf417.Encode(text, 2)
+	if err != nil {
+		return nil, err
+	}
+	b := bc.Bounds()
+	img := image.NewGray(image.Rect(0, 0, w, h))
+	for i := range img.Pix {
+		img.Pix[i] = 255
+	}
+	mx, my := w/20, h/20
+	sw, sh := float64(w-2*mx), float64(h-2*my)
+	for j := 0; j < h-2*my; j++ {
+		for i := 0; i < w-2*mx; i++ {
+			sum := 0
+			for _, d := range [4][2]float64{{0.25, 0.25}, {0.75, 0.25}, {0.25, 0.75}, {0.75, 0.75}} {
+				x := b.Min.X + int((float64(i)+d[0])*float64(b.Dx())/sw)
+				y := b.Min.Y + int((float64(j)+d[1])*float64(b.Dy())/sh)
+				if v, _, _, _ := bc.At(min(x, b.Max.X-1), min(y, b.Max.Y-1)).RGBA(); v > 0x7fff {
+					sum += 255
+				}
+			}
+			img.Pix[(my+j)*img.Stride+mx+i] = uint8(sum / 4)
+		}
 	}
 	return img, nil
 }
