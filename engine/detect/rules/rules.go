@@ -185,7 +185,7 @@ var Rules = []Rule{
 	{Name: "trim-field-labels", File: "trim_field_labels.go", Testdata: "trim-field-labels",
 		Kind: "trim", Category: page.Person,
 		Example: "To: Allen, Phillip K. Cc: Driscoll, Michael M.", Effect: `the label "Cc" leaves the Person span before it`,
-		Scope: `Person and Organization spans: a name label ("Cc", "From", "To", "Name", gazetteer words/labels.txt, use name) followed by a colon at either end`,
+		Scope: `Person and Organization spans: a name label ("Cc", "From", "To", "Name", gazetteer words/labels.txt, use name) followed by a colon at either end; at the end, any label that opens the next line ("Envoyé :", "Enviado el:"), unless it is a known name`,
 		impl:  trimFieldLabels{}},
 	{Name: "split-listed-names", File: "split_listed_names.go", Testdata: "split-listed-names",
 		Kind: "trim", Category: page.Person,
