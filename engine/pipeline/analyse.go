@@ -31,7 +31,7 @@ const scanShare = 0.5
 // time of both steps (the document's report).
 func (p *Pipeline) analysePage(ctx context.Context, pg *page.Page, opts detect.Options, doc *docState, st *pageStats) ([]page.Span, error) {
 	t := time.Now()
-	ocrWords, ran, blind, err := p.readPixels(ctx, pg, doc)
+	ocrWords, ran, blind, err := p.readPixels(ctx, pg, doc, st)
 	if ran {
 		st.ocr, st.t[stageOCR] = true, time.Since(t)
 	}
@@ -86,7 +86,8 @@ func appendWords(have, ocr []page.Word) []page.Word {
 // ran says whether any area was read (the font check aside), blind
 // whether the page was read whole with nothing known of it (a scan, an
 // untrusted font, ocr=always): every glyph on it read from its pixels.
-func (p *Pipeline) readPixels(ctx context.Context, pg *page.Page, doc *docState) (words []page.Word, ran, blind bool, err error) {
+// The regions of unexplained ink outside images go to st.drawn.
+func (p *Pipeline) readPixels(ctx context.Context, pg *page.Page, doc *docState, st *pageStats) (words []page.Word, ran, blind bool, err error) {
 	if p.deps.OCR == nil || p.cfg.OCR == "off" || pg.Raster == nil {
 		return nil, false, false, nil
 	}
@@ -111,6 +112,7 @@ func (p *Pipeline) readPixels(ctx context.Context, pg *page.Page, doc *docState)
 		p.metrics.ocrRegions.WithLabelValues(reason).Inc()
 	} else {
 		regions, ink = unexplainedInk(pg)
+		st.drawn = drawnRegions(pg, regions)
 		hints = ReadHints{Known: p.knownLines(ink), Upright: layerUpright(pg.Words)}
 		if len(regions) > maxInkRegions {
 			regions = []PixelRect{{}}

@@ -46,6 +46,11 @@ type pageStats struct {
 	blind        bool // OCR read the whole page, nothing known of it (readPixels)
 	releaseReads int  // readings of the burned page by the release check
 	t            [numStages]time.Duration
+
+	// drawn are the regions of ink no text-layer word explains outside the
+	// page's images (readPixels): drawings, where a code drawn as vectors
+	// lies. The visual stage looks for codes there.
+	drawn []PixelRect
 }
 
 // Process implements contract.Processor.
@@ -250,7 +255,7 @@ func (p *Pipeline) submitPage(ctx context.Context, src source, i int, job *pageJ
 				return
 			}
 			t := time.Now()
-			vis, _, err := p.visualPage(pctx, pg, job.opts)
+			vis, _, err := p.visualPage(pctx, pg, job.opts, st.drawn)
 			st.t[stageVisual] = time.Since(t)
 			if err != nil {
 				release()

@@ -17,8 +17,10 @@ import (
 // in the page's pictures (engine/visual). Only the parts of a page that
 // are raster images are looked at: the images MuPDF reports a page draws
 // (page.Page.ImageRegions; an image file's page is one image), each at
-// the page's render resolution. A page with no image pays nothing, so
-// text PDFs keep their speed; vector-drawn codes are not looked for yet.
+// the page's render resolution, and, for codes only, the drawings no
+// text-layer word explains that OCR's ink analysis found (codes drawn as
+// vectors; none when OCR is off). A page with neither pays nothing, so
+// text PDFs keep their speed.
 //
 // Faces are masked head and all (category Face). A code is masked
 // (category Barcode) when its decoded content holds what the request's
@@ -34,12 +36,18 @@ const minVisualPx = 24
 // visualPage returns the boxes, in points, of the faces and codes to mask
 // on pg, and whether any picture was looked at. It runs only when the
 // request asks for Face or Barcode.
-func (p *Pipeline) visualPage(ctx context.Context, pg *page.Page, opts detect.Options) ([]burn.Box, bool, error) {
+func (p *Pipeline) visualPage(ctx context.Context, pg *page.Page, opts detect.Options, drawn []PixelRect) ([]burn.Box, bool, error) {
 	wantFace, wantCode := slices.Contains(opts.Categories, page.Face), slices.Contains(opts.Categories, page.Barcode)
 	if (!wantFace && !wantCode) || pg.Raster == nil || p.faces == nil {
 		return nil, false, nil
 	}
 	regions := pictureRegions(pg)
+	pictures := len(regions)
+	if wantCode {
+		// Drawings no word explains may be codes drawn as vectors (a QR
+		// bill's payment code); they are looked at for codes only.
+		regions = append(regions, drawn...)
+	}
 	if len(regions) == 0 {
 		return nil, false, nil
 	}
@@ -50,7 +58,7 @@ func (p *Pipeline) visualPage(ctx context.Context, pg *page.Page, opts detect.Op
 		return page.Rect{X0: float64(r.X0+b.X0) / s, Y0: float64(r.Y0+b.Y0) / s, X1: float64(r.X0+b.X1) / s, Y1: float64(r.Y0+b.Y1) / s}
 	}
 	var out []burn.Box
-	for _, r := range regions {
+	for k, r := range regions {
 		if err := ctx.Err(); err != nil {
 			return nil, true, err
 		}
@@ -59,7 +67,7 @@ func (p *Pipeline) visualPage(ctx context.Context, pg *page.Page, opts detect.Op
 		// tones) or a code (dense dark and light) are looked at
 		// (visual.Areas): a scanned page of print costs little.
 		photos, codeAreas := visual.Areas(g)
-		if wantFace {
+		if wantFace && k < pictures {
 			for _, a := range photos {
 				for _, f := range p.faces.Find(g.Sub(a)) {
 					h := visual.Box{X0: a.X0 + f.Head.X0, Y0: a.Y0 + f.Head.Y0, X1: a.X0 + f.Head.X1, Y1: a.Y0 + f.Head.Y1}
@@ -164,6 +172,32 @@ func pictureRegions(pg *page.Page) []PixelRect {
 			continue
 		}
 		out = append(out, pr)
+	}
+	return out
+}
+
+// drawnRegions are the regions of unexplained ink (unexplainedInk) that
+// lie outside the page's images (pictureRegions looks at those), at
+// least minVisualPx on both sides, each with regionPad pixels of the page
+// around it: drawings no word explains, where a code drawn as vectors
+// lies.
+func drawnRegions(pg *page.Page, ink []PixelRect) []PixelRect {
+	s := pg.DPI / 72
+	var out []PixelRect
+	for _, r := range ink {
+		if r.X1-r.X0 < minVisualPx || r.Y1-r.Y0 < minVisualPx {
+			continue
+		}
+		inside := false
+		for _, ir := range pg.ImageRegions {
+			if float64(r.X0) >= ir.X0*s-1 && float64(r.Y0) >= ir.Y0*s-1 && float64(r.X1) <= ir.X1*s+1 && float64(r.Y1) <= ir.Y1*s+1 {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			out = append(out, PixelRect{max(r.X0-regionPad, 0), max(r.Y0-regionPad, 0), min(r.X1+regionPad, pg.Raster.W), min(r.Y1+regionPad, pg.Raster.H)})
+		}
 	}
 	return out
 }
