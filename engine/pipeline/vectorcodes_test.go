@@ -6,7 +6,6 @@ import (
 	"github.com/makiuchi-d/gozxing"
 	"github.com/makiuchi-d/gozxing/qrcode"
 
-	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/internal/testkit/testpdf"
 )
@@ -59,5 +58,4 @@ func TestVectorCodes(t *testing.T) {
 	if c := covered(clean, r.res.Masks, page.Barcode); c > 0 {
 		t.Errorf("the plain URL's code is %.2f covered by Barcode masks, want none", c)
 	}
-	_ = contract.Options{}
 }
