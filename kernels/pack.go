@@ -35,6 +35,9 @@ func Pack4Ref(dst, src []byte) {
 	}
 }
 
+// white8 is eight white samples, or eight bytes of white sample pairs.
+const white8 = ^uint64(0)
+
 // Pack4 quantises 8-bit samples to 16 levels and packs them two per byte,
 // high nibble first, as PDF images with /BitsPerComponent 4 store them. An
 // odd final sample leaves the low nibble zero.
@@ -42,6 +45,13 @@ func Pack4(dst, src []byte) {
 	t := &quant4Table
 	d := dst[:Pack4Size(len(src))]
 	for len(src) >= 16 && len(d) >= 8 {
+		// Paper: on a text page most runs of 16 samples are white, and
+		// white packs to white.
+		if binary.LittleEndian.Uint64(src)&binary.LittleEndian.Uint64(src[8:]) == white8 {
+			binary.LittleEndian.PutUint64(d, white8)
+			src, d = src[16:], d[8:]
+			continue
+		}
 		var w uint64
 		for k := 0; k < 8; k++ {
 			w |= uint64(t[src[2*k]]<<4|t[src[2*k+1]]) << (8 * k)

@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -15,6 +16,27 @@ func TestPack4MatchesRef(t *testing.T) {
 		Pack4Ref(want, src)
 		Pack4(got, src)
 		checkEqual(t, fmt.Sprintf("n=%d", n), got, want)
+	}
+	// Paper with one sample of ink at each place of a 16-sample run, and
+	// near-white: Pack4 takes a shortcut for runs of white.
+	for _, ink := range []byte{0, 200, 247, 248, 254} {
+		for at := range 40 {
+			src := bytes.Repeat([]byte{255}, 40)
+			src[at] = ink
+			want := make([]byte, Pack4Size(len(src)))
+			got := make([]byte, len(want))
+			Pack4Ref(want, src)
+			Pack4(got, src)
+			checkEqual(t, fmt.Sprintf("white, %d at %d", ink, at), got, want)
+		}
+	}
+	page := benchPage(1)
+	want := make([]byte, Pack4Size(benchW))
+	got := make([]byte, len(want))
+	for y := range benchH {
+		Pack4Ref(want, page[y*benchW:(y+1)*benchW])
+		Pack4(got, page[y*benchW:(y+1)*benchW])
+		checkEqual(t, fmt.Sprintf("bench page row %d", y), got, want)
 	}
 }
 
