@@ -1,9 +1,11 @@
 package pipeline
 
 import (
+	"context"
 	"testing"
 
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/engine/pipeline/mupdf"
 	"github.com/redactd/redactd/kernels"
 )
 
@@ -90,6 +92,43 @@ func TestInkBlocksOnWhite(t *testing.T) {
 			}
 		}
 	}
+	// Paper with one inked pixel at every place (white runs are skipped
+	// two blocks at a time), light and dark; with and without blocks to
+	// skip, which read 0.
+	w, h := 75, 8
+	r := &page.Raster{W: w, H: h, Channels: 1, Stride: w + 5, Pix: make([]byte, (w+5)*h)}
+	gw, gh := (w+inkBlock-1)/inkBlock, (h+inkBlock-1)/inkBlock
+	got, want := make([]uint8, gw*gh), make([]uint8, gw*gh)
+	skip := make([]bool, gw*gh)
+	for i := range skip {
+		skip[i] = i%5 == 1
+	}
+	for _, v := range []byte{0, 254} {
+		for y := range h {
+			for x := range w {
+				for i := range r.Pix {
+					r.Pix[i] = 255
+				}
+				r.Pix[y*r.Stride+x] = v
+				kernels.InkBlocks(want, r.Pix, w, h, r.Stride, 1, [4]uint8{255}, inkBlock)
+				inkBlocksOnWhite(got, r, nil)
+				for i := range got {
+					if got[i] != want[i] {
+						t.Fatalf("%d at (%d, %d): block %d: %d, want %d", v, x, y, i, got[i], want[i])
+					}
+				}
+				inkBlocksOnWhite(got, r, skip)
+				for i := range got {
+					if skip[i] {
+						want[i] = 0
+					}
+					if got[i] != want[i] {
+						t.Fatalf("%d at (%d, %d), skipping: block %d: %d, want %d", v, x, y, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
 }
 
 // TestInkMapExplains: a rectangle explains its ink when it holds no
@@ -142,4 +181,52 @@ func TestUnexplainedInkReadsImagesWhole(t *testing.T) {
 	if g := got[0]; g.X0 > 30 || g.X1 < 310 || g.Y0 > 24 || g.Y1 < 48 || g.Y1 > 110 {
 		t.Errorf("region %+v does not hold the first image (30,24)-(310,48) alone", g)
 	}
+}
+
+// BenchmarkInkBlocksOnWhite measures the white-paper fast path against
+// kernels.InkBlocks (the general kernel) on a 150-dpi text page, with
+// the page's words explaining their blocks as unexplainedInk marks them
+// and without.
+func BenchmarkInkBlocksOnWhite(b *testing.B) {
+	src, err := mupdf.Open(letterPDF(1), mupdf.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer src.Close()
+	sp, err := src.LoadPage(context.Background(), 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sp.Close()
+	r, err := sp.Render(context.Background(), 150, 1e9)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Release()
+	if r.Channels != 1 {
+		b.Fatalf("%d channels, want a gray render", r.Channels)
+	}
+	gw, gh := (r.W+inkBlock-1)/inkBlock, (r.H+inkBlock-1)/inkBlock
+	dst := make([]uint8, gw*gh)
+	// Explained: every block with ink (as if every mark were under a word).
+	explained := make([]bool, gw*gh)
+	kernels.InkBlocks(dst, r.Pix, r.W, r.H, r.Stride, 1, [4]uint8{255}, inkBlock)
+	for i, d := range dst {
+		explained[i] = d > 0
+	}
+	b.Run("ref", func(b *testing.B) {
+		for b.Loop() {
+			kernels.InkBlocks(dst, r.Pix, r.W, r.H, r.Stride, 1, [4]uint8{255}, inkBlock)
+		}
+	})
+	b.Run("white", func(b *testing.B) {
+		for b.Loop() {
+			inkBlocksOnWhite(dst, r, nil)
+		}
+	})
+	b.Run("white-explained", func(b *testing.B) {
+		for b.Loop() {
+			inkBlocksOnWhite(dst, r, explained)
+		}
+	})
 }
