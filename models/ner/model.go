@@ -87,6 +87,10 @@ type Model struct {
 	minProb, bias []float32
 	sess          *ort.Session
 	b             *batch.Batcher[*seq, result]
+	// par is how many single-threaded runs of the built-in model go at
+	// once (runParallelism); Hugging Face models run on the environment's
+	// threads, one run at a time.
+	par int
 
 	// Exactly one of these is set.
 	own *ownModel
@@ -357,9 +361,18 @@ func (m *Model) decodeLogits(row []float32) (Label, float32) {
 			best = j
 		}
 	}
+	// exp(row[j]-row[best]) for every class, once: the sum and the
+	// entity labels' probabilities below both need them.
+	var buf [16]float64
+	e := buf[:0]
+	if len(row) > len(buf) {
+		e = make([]float64, 0, len(row))
+	}
 	var sum float64
 	for _, v := range row {
-		sum += math.Exp(float64(v - row[best]))
+		x := math.Exp(float64(v - row[best]))
+		e = append(e, x)
+		sum += x
 	}
 	p := float32(1 / sum)
 	if !m.isO[best] {
@@ -371,7 +384,7 @@ func (m *Model) decodeLogits(row []float32) (Label, float32) {
 			continue
 		}
 		// p(j) = exp(row[j]-row[best]) * p(best)
-		if pj := float32(math.Exp(float64(row[j]-row[best]))) * p; pj >= m.minProb[j] && pj > pEnt {
+		if pj := float32(e[j]) * p; pj >= m.minProb[j] && pj > pEnt {
 			ent, pEnt = j, pj
 		}
 	}

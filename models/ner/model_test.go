@@ -473,3 +473,47 @@ func BenchmarkTagOneByOne(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(seqs)*b.N)/b.Elapsed().Seconds(), "sentences/s")
 }
+
+// TestRunChunks: a batch cut into chunks run side by side (Model.par)
+// gives every sequence the result it gets in one run, in its place.
+func TestRunChunks(t *testing.T) {
+	m := builtin(t)
+	texts := []string{
+		"John Smith works at Acme Corp in Berlin",
+		"Please send the invoice to Maria Garcia, 12 Main Street, Springfield, IL 62704.",
+		"ok",
+		"Name: JOHN O'BRIEN\nAddress: Hauptstraße 5\n10115 Berlin",
+		"The weather was nice and nobody was there.",
+		"Siemens AG and Deutsche Bank announced the deal in Frankfurt on Monday.",
+	}
+	var reqs []*seq
+	for i := range 23 {
+		reqs = append(reqs, m.own.prepare(Tokenize(texts[i%len(texts)])))
+	}
+	defer func(par int) { m.par = par }(m.par)
+	m.par = 1
+	one, err := m.own.run(m, reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, par := range []int{2, 3} {
+		m.par = par
+		cut, err := m.own.run(m, reqs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cut) != len(one) {
+			t.Fatalf("par %d: %d results for %d sequences", par, len(cut), len(one))
+		}
+		for i := range one {
+			if !slices.Equal(cut[i].labels, one[i].labels) || len(cut[i].probs) != len(one[i].probs) {
+				t.Fatalf("par %d, sequence %d: labels %v, want %v", par, i, cut[i].labels, one[i].labels)
+			}
+			for k := range one[i].probs {
+				if d := math.Abs(float64(cut[i].probs[k] - one[i].probs[k])); d > 1e-5 {
+					t.Fatalf("par %d, sequence %d: probability %d is %v, want %v", par, i, k, cut[i].probs[k], one[i].probs[k])
+				}
+			}
+		}
+	}
+}

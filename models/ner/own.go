@@ -1,8 +1,11 @@
 package ner
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
+	"runtime"
+	"sync"
 	"unicode/utf8"
 
 	onnx "github.com/yalue/onnxruntime_go"
@@ -77,9 +80,31 @@ func (m *Model) loadOwn(fsys fs.FS, where string) error {
 	if s := out[0].Shape; len(s) != 3 || (s[2] > 0 && int(s[2]) != len(m.labels)) {
 		return fmt.Errorf("ner: %s: output shape %v does not fit %d labels", p, s, len(m.labels))
 	}
-	m.sess, err = ort.NewSessionFromData(p, graph, inputs, []string{out[0].Name})
+	cfg, _ := ort.Current()
+	m.par = runParallelism(cfg, runtime.GOMAXPROCS(0))
+	m.sess, err = ort.NewSessionFromData(p, graph, inputs, []string{out[0].Name}, ort.WithIntraOpThreads(1))
 	return err
 }
+
+// runParallelism is how many single-threaded runs of the built-in model
+// go at once: on the CPU, the process's ONNX Runtime thread count
+// (engine/config ort-threads, by default one per CPU) capped by
+// GOMAXPROCS; on CUDA one. The BiLSTM's many small steps scale poorly
+// across intra-op threads: a batch of 64 windows of 56 tokens cost about
+// 57 CPU-ms on one thread and 65-76 on two (2-core Xeon, bench/PROFILE.md),
+// so a batch is cut into chunks run side by side on one thread each, as
+// models/ocr's recogniser runs its own. The batcher still runs one batch
+// at a time and takes its turn on the shared Lane.
+func runParallelism(cfg ort.Options, procs int) int {
+	if cfg.Device == "cuda" {
+		return 1
+	}
+	return max(1, min(cfg.Threads, procs))
+}
+
+// minChunk is the fewest sequences a chunk of a batch holds when the batch
+// is cut for runs side by side (runChunks).
+const minChunk = 4
 
 // readOwnVocab reads vocab.json: {"words": [...], "chars": [...]}, ids by
 // position, the first three of each list being padding, unknown and NL;
@@ -171,10 +196,42 @@ func (om *ownModel) prepare(toks []string) *seq {
 	return s
 }
 
-// run pads a batch into [B,T] and [B,T,C] tensors and runs the model.
-// Padding never changes a sequence's result: the model reads each
-// sequence's length from its word ids (see train/model.py).
+// run runs a batch as up to m.par chunks side by side, each a model run
+// on one intra-op thread (runParallelism). A sequence's result does not
+// depend on the sequences it shares a run with (TestBatchIndependence),
+// so neither does it on the cut.
 func (om *ownModel) run(m *Model, reqs []*seq) ([]result, error) {
+	parts := min(m.par, len(reqs)/minChunk)
+	if parts <= 1 {
+		return om.runChunk(m, reqs)
+	}
+	out := make([]result, len(reqs))
+	errs := make([]error, parts)
+	var wg sync.WaitGroup
+	for k := range parts {
+		i, j := k*len(reqs)/parts, (k+1)*len(reqs)/parts
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := om.runChunk(m, reqs[i:j])
+			if err != nil {
+				errs[k] = err
+				return
+			}
+			copy(out[i:j], res)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// runChunk pads sequences into [B,T] and [B,T,C] tensors and runs the
+// model once. Padding never changes a sequence's result: the model reads
+// each sequence's length from its word ids (see train/model.py).
+func (om *ownModel) runChunk(m *Model, reqs []*seq) ([]result, error) {
 	B, T, C := len(reqs), 1, 1
 	for _, r := range reqs {
 		T = max(T, len(r.tokens))
