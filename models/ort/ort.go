@@ -10,8 +10,8 @@
 // models/batch) that runs one batch at a time, so model runs and page
 // workers do not oversubscribe the cores. A session opened
 // WithIntraOpThreads(1) may instead be run from several goroutines at
-// once, as many as Options.Threads (models/ocr's recogniser), which keeps
-// the same bound. Spinning is off because idle ONNX Runtime threads would
+// once, as many as Options.Threads (models/ocr's recogniser, the built-in
+// NER model), which keeps the same bound. Spinning is off because idle ONNX Runtime threads would
 // otherwise burn the CPU that MuPDF rendering needs between batches.
 //
 // Device "cuda" appends the CUDA execution provider to every session; no

@@ -13,8 +13,9 @@ import (
 // dynamic shapes: every Run may pass tensors of a different batch size or
 // length. Run is safe from several goroutines (ONNX Runtime allows
 // concurrent runs), but redactd feeds each session from one executor; only
-// models/ocr's recogniser, opened WithIntraOpThreads(1), is run from as
-// many goroutines at once as the environment has threads.
+// models/ocr's recogniser and the built-in NER model, opened
+// WithIntraOpThreads(1), are run from as many goroutines at once as the
+// environment has threads.
 type Session struct {
 	name    string
 	s       *onnx.DynamicAdvancedSession
