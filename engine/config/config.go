@@ -72,7 +72,7 @@ type Config struct {
 	ModelDir        string        `name:"model-dir" def:"" help:"directory with the OCR models (default: searched: ../models and ../share/redactd/models of the executable, .cache/models, /usr/share/redactd/models)"`
 	ORTLib          string        `name:"ort-lib" def:"" help:"path to libonnxruntime.so (default: searched: ../lib and ../lib/redactd of the executable, .cache/ort, /usr/lib/redactd)"`
 	Device          string        `name:"device" def:"cpu" help:"ONNX Runtime execution provider: cpu or cuda"`
-	ORTThreads      int           `name:"ort-threads" def:"0" help:"ONNX Runtime intra-op threads per session; 0 means the number of CPUs"`
+	ORTThreads      int           `name:"ort-threads" def:"0" help:"ONNX Runtime threads a model batch runs on: intra-op threads of a session, or single-threaded runs side by side for the NER model and the OCR recogniser; 0 means the number of CPUs"`
 	NERModel        string        `name:"ner-model" def:"builtin" help:"builtin, or a directory with a Hugging Face token-classification model.onnx, tokenizer.json and labels.json"`
 	NERRecall       float64       `name:"ner-entity-prob" def:"0.2" help:"a word whose likeliest entity label has at least this probability is masked even when 'no entity' is likelier (recall first); 1 decodes by plain argmax"`
 	NERPersonRecall float64       `name:"ner-person-prob" def:"0.1" help:"ner-entity-prob for persons alone: a word whose likeliest person label has at least this probability is masked as a person (a missed name is the worst leak; see models/ner/README.md, Decoding)"`
