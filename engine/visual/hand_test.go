@@ -1,0 +1,124 @@
+package visual
+
+import (
+	"bufio"
+	"encoding/binary"
+	"image"
+	"image/draw"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestPatchesMatchRecipe cuts the recipe's golden samples
+// (models/hand/train/synth.py golden: scanned ink, its box and the
+// patches the training cut made of it) with Patches: what the classifier
+// is given in service must be what it was trained on.
+func TestPatchesMatchRecipe(t *testing.T) {
+	dir := filepath.Join("testdata", "hand")
+	f, err := os.Open(filepath.Join(dir, "boxes.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	n := 0
+	for sc.Scan() {
+		fs := strings.Fields(sc.Text())
+		if len(fs) != 6 {
+			t.Fatalf("boxes.txt: %q", sc.Text())
+		}
+		v := make([]int, 5)
+		for i := range v {
+			v[i], _ = strconv.Atoi(fs[i+1])
+		}
+		g := loadGray(t, filepath.Join(dir, fs[0]+".png"))
+		got := Patches(g, Box{v[0], v[1], v[2], v[3]})
+		raw, err := os.ReadFile(filepath.Join(dir, fs[0]+".bin"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != v[4] || len(raw) != v[4]*PatchH*PatchW*4 {
+			t.Fatalf("%s: %d patches, the recipe cut %d", fs[0], len(got), v[4])
+		}
+		var diff float64
+		for k, p := range got {
+			for i, x := range p {
+				want := math.Float32frombits(binary.LittleEndian.Uint32(raw[(k*PatchH*PatchW+i)*4:]))
+				diff += math.Abs(float64(x - want))
+			}
+		}
+		diff /= float64(len(got) * PatchH * PatchW)
+		t.Logf("%s: %d patches, mean difference %.4f", fs[0], len(got), diff)
+		if diff > 0.001 {
+			t.Errorf("%s: the cut differs from the recipe's by %.4f a value on average", fs[0], diff)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Fatal("no golden samples")
+	}
+}
+
+func loadGray(t *testing.T, path string) Gray {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := image.NewGray(img.Bounds())
+	draw.Draw(g, g.Rect, img, img.Bounds().Min, draw.Src)
+	return Gray{Pix: g.Pix, W: g.Rect.Dx(), H: g.Rect.Dy(), Stride: g.Stride}
+}
+
+// TestInkCandidates: print boxes explain their ink, a long rule does not
+// join the strokes on either side of it into one, specks are no
+// candidate, and a filled area is none.
+func TestInkCandidates(t *testing.T) {
+	w, h := 600, 200
+	g := Gray{Pix: make([]byte, w*h), W: w, H: h, Stride: w}
+	for i := range g.Pix {
+		g.Pix[i] = 250
+	}
+	fill := func(b Box, v byte) {
+		for y := b.Y0; y < b.Y1; y++ {
+			for x := b.X0; x < b.X1; x++ {
+				g.Pix[y*w+x] = v
+			}
+		}
+	}
+	// Two stroke groups (a ring each), a rule under both, a solid block,
+	// a printed word (explained), specks.
+	ring := func(cx, cy, r int) {
+		for a := 0.0; a < 2*math.Pi; a += 0.01 {
+			x, y := cx+int(float64(r)*math.Cos(a)), cy+int(float64(r)*math.Sin(a))
+			fill(Box{x, y, x + 3, y + 3}, 20)
+		}
+	}
+	ring(80, 100, 30)
+	ring(300, 100, 30)
+	fill(Box{20, 135, 580, 137}, 0)
+	fill(Box{450, 40, 520, 90}, 10)
+	fill(Box{450, 150, 560, 170}, 30)
+	for i := range 40 {
+		g.Pix[(10+i%5*3)*w+10+i*13] = 0
+	}
+	got := InkCandidates(g, []Box{{445, 145, 565, 175}}, 150)
+	if len(got) != 2 {
+		t.Fatalf("candidates %v, want the two rings", got)
+	}
+	for _, b := range got {
+		if b.X1-b.X0 > 80 || b.Y1-b.Y0 > 80 {
+			t.Errorf("candidate %v joins more than a ring", b)
+		}
+	}
+}
