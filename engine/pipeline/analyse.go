@@ -86,7 +86,9 @@ func appendWords(have, ocr []page.Word) []page.Word {
 // ran says whether any area was read (the font check aside), blind
 // whether the page was read whole with nothing known of it (a scan, an
 // untrusted font, ocr=always): every glyph on it read from its pixels.
-// The regions of unexplained ink outside images go to st.drawn.
+// The regions of unexplained ink read (none when the page was read whole)
+// go to st.ink, for the handwriting stage (hand.go), and those outside
+// images to st.drawn, for the visual stage's codes.
 func (p *Pipeline) readPixels(ctx context.Context, pg *page.Page, doc *docState, st *pageStats) (words []page.Word, ran, blind bool, err error) {
 	if p.deps.OCR == nil || p.cfg.OCR == "off" || pg.Raster == nil {
 		return nil, false, false, nil
@@ -112,7 +114,7 @@ func (p *Pipeline) readPixels(ctx context.Context, pg *page.Page, doc *docState,
 		p.metrics.ocrRegions.WithLabelValues(reason).Inc()
 	} else {
 		regions, ink = unexplainedInk(pg)
-		st.drawn = drawnRegions(pg, regions)
+		st.ink, st.drawn = regions, drawnRegions(pg, regions)
 		hints = ReadHints{Known: p.knownLines(ink), Upright: layerUpright(pg.Words)}
 		if len(regions) > maxInkRegions {
 			regions = []PixelRect{{}}

@@ -74,7 +74,7 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 			Name: "redactd_ner_windows_total", Help: "Windows of up to 64 tokens the NER model read, by reading: as_written, and reread (a window mostly in capitals is read again truecased and in lower case): the NER step's work.",
 		}, []string{"reading"}),
 		visualFound: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "redactd_visual_found_total", Help: "What the visual stage found in pages' pictures, by kind: face (masked), code_pii (a code whose content holds requested PII: masked), code_undecoded (a code found but not decoded: masked), code_clean (a code holding nothing requested: left).",
+			Name: "redactd_visual_found_total", Help: "What the visual stage found in pages' pictures, by kind: face (masked), code_pii (a code whose content holds requested PII: masked), code_undecoded (a code found but not decoded: masked), code_clean (a code holding nothing requested: left), signature (handwriting, masked: hand.go).",
 		}, []string{"kind"}),
 		batchSize: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "redactd_model_batch_size", Help: "Requests per model batch.",

@@ -15,6 +15,7 @@ import (
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/kernels"
 	"github.com/redactd/redactd/models/batch"
+	"github.com/redactd/redactd/models/hand"
 	"github.com/redactd/redactd/models/ner"
 	"github.com/redactd/redactd/models/ocr"
 	"github.com/redactd/redactd/models/ort"
@@ -23,13 +24,17 @@ import (
 // Models are the loaded ONNX models a pipeline uses; Close releases them
 // after the pipeline is closed.
 type Models struct {
-	NER *ner.Model
-	OCR *ocr.Engine
+	NER  *ner.Model
+	OCR  *ocr.Engine
+	Hand *hand.Model
 }
 
 // Close releases the models.
 func (m *Models) Close() error {
 	var errs []error
+	if m.Hand != nil {
+		errs = append(errs, m.Hand.Close())
+	}
 	if m.OCR != nil {
 		errs = append(errs, m.OCR.Close())
 	}
@@ -56,6 +61,11 @@ func LoadModels(cfg Settings, met *Metrics) (*Models, error) {
 	m.NER, err = ner.Load(cfg.NERModel, ner.Options{BatchSize: cfg.BatchSize, BatchWait: cfg.BatchWait, Lane: lane, Observe: met.batch, EntityProb: float32(cfg.NERRecall), PersonProb: float32(cfg.NERPersonRecall)})
 	if err != nil {
 		return nil, fmt.Errorf("ner model %q: %w", cfg.NERModel, err)
+	}
+	// The handwriting classifier is embedded and small: always loaded.
+	if m.Hand, err = hand.Load(); err != nil {
+		m.Close()
+		return nil, err
 	}
 	if cfg.OCR != "off" {
 		detBatch := 1 // ocr.Options.DetBatch: memory, not speed, on the CPU
@@ -111,7 +121,7 @@ func Open(cfg Settings, log *slog.Logger, reg prometheus.Registerer) (*Pipeline,
 		m.Close()
 		return nil, err
 	}
-	deps := Deps{Detectors: ds, Log: log, Metrics: met}
+	deps := Deps{Detectors: ds, Log: log, Metrics: met, Hand: m.Hand}
 	if m.OCR != nil {
 		deps.OCR = ocrAdapter{m.OCR}
 		if log != nil {

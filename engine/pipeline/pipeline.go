@@ -68,7 +68,10 @@ func (r PixelRect) Empty() bool { return r.X1 <= r.X0 || r.Y1 <= r.Y0 }
 type Deps struct {
 	Detectors []detect.Detector
 	OCR       OCR
-	Log       *slog.Logger
+	// Hand scores ink for handwriting (category Signature, hand.go); nil
+	// finds none.
+	Hand Hand
+	Log  *slog.Logger
 	// Metrics are where the pipeline reports (NewMetrics); nil gives it
 	// unregistered ones.
 	Metrics *Metrics

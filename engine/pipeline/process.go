@@ -33,7 +33,7 @@ const (
 	stageDetect
 	stageRelease // the release check: signs, and on pages with one, burn and OCR of the burned page
 	stageEncode  // burn and encode
-	stageVisual  // faces and codes in the page's pictures (visual.go)
+	stageVisual  // faces and codes in the page's pictures (visual.go), handwriting (hand.go)
 	numStages
 )
 
@@ -47,10 +47,11 @@ type pageStats struct {
 	releaseReads int  // readings of the burned page by the release check
 	t            [numStages]time.Duration
 
-	// drawn are the regions of ink no text-layer word explains outside the
-	// page's images (readPixels): drawings, where a code drawn as vectors
-	// lies. The visual stage looks for codes there.
-	drawn []PixelRect
+	// ink is the drawn ink the text layer left unexplained (readPixels'
+	// regions, raster pixels; none on pages read whole), for handPage;
+	// drawn, those of its regions outside the page's images: drawings,
+	// where a code drawn as vectors lies, which visualPage looks at.
+	ink, drawn []PixelRect
 }
 
 // Process implements contract.Processor.
@@ -256,6 +257,11 @@ func (p *Pipeline) submitPage(ctx context.Context, src source, i int, job *pageJ
 			}
 			t := time.Now()
 			vis, _, err := p.visualPage(pctx, pg, job.opts, st.drawn)
+			if err == nil {
+				var hw []burn.Box
+				hw, _, err = p.handPage(pctx, pg, job.opts, st.ink)
+				vis = append(vis, hw...)
+			}
 			st.t[stageVisual] = time.Since(t)
 			if err != nil {
 				release()
