@@ -12,10 +12,18 @@ const tile = 16
 
 // Photo tiles: at least photoMid of their pixels between mid tones
 // (photoLo..photoHi): print on paper is mostly paper and ink, with mid
-// tones only at the edges of strokes.
+// tones only at the edges of strokes. And not two tones or one: a tile
+// with photoTones of its pixels in two bands of 24 levels (one tone and
+// its noise: a desk or a wall around a photographed page; print on paper
+// in the shade, whose paper is a mid tone; the page's edge on the desk)
+// is not a photo, whatever its tones: a face has many. Without this the
+// background framing a phone photo of a page joined into one area the
+// size of the page, which the face cascade searched whole (the bench's
+// photo corpus: 1.6 s a page in the visual stage).
 const (
 	photoLo, photoHi = 48, 208
 	photoMid         = 0.45
+	photoTones       = 0.8
 )
 
 // Code tiles: at least codeDark of their pixels dark (under 128); a wide
@@ -41,6 +49,7 @@ func Areas(g Gray) (photos, codes []Box) {
 			x0, y0 := tx*tile, ty*tile
 			x1, y1 := min(x0+tile, g.W), min(y0+tile, g.H)
 			mid, dark, n := 0, 0, (x1-x0)*(y1-y0)
+			var bands [32]int // pixels by band of 8 levels
 			for y := y0; y < y1; y++ {
 				for _, v := range g.Pix[y*g.Stride+x0 : y*g.Stride+x1] {
 					if v < 128 {
@@ -49,9 +58,10 @@ func Areas(g Gray) (photos, codes []Box) {
 					if v >= photoLo && v <= photoHi {
 						mid++
 					}
+					bands[v>>3]++
 				}
 			}
-			photo[ty*tw+tx] = float64(mid) >= photoMid*float64(n)
+			photo[ty*tw+tx] = float64(mid) >= photoMid*float64(n) && float64(twoTones(&bands)) < photoTones*float64(n)
 			darks[ty*tw+tx] = dark
 			code[ty*tw+tx] = float64(dark) >= codeDark*float64(n)
 		}
@@ -79,6 +89,21 @@ func Areas(g Gray) (photos, codes []Box) {
 		}
 	}
 	return photos, codes
+}
+
+// twoTones is the most pixels two disjoint runs of three bands hold.
+func twoTones(bands *[32]int) int {
+	var win [30]int
+	for b := range win {
+		win[b] = bands[b] + bands[b+1] + bands[b+2]
+	}
+	best := 0
+	for i := range win {
+		for j := i + 3; j < len(win); j++ {
+			best = max(best, win[i]+win[j])
+		}
+	}
+	return best
 }
 
 // grow turns a component's tile box into pixels with a tile of margin

@@ -3,6 +3,7 @@ package visual_test
 import (
 	"image"
 	"image/color"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/makiuchi-d/gozxing"
@@ -162,5 +163,47 @@ func TestFacesInAStrip(t *testing.T) {
 	got := f.Find(grayOf(strip))
 	if len(got) != 1 || got[0].Core.X0 < 900 || got[0].Core.X1 > 1028 {
 		t.Fatalf("faces in the strip: %+v", got)
+	}
+}
+
+// TestAreasPhotographedPage: on a phone photo of a page (a desk of one
+// flat tone around it, the paper in the shade at one corner, lines of
+// print, a portrait on the page), the areas worth looking for faces in
+// are the portrait's, not the page's: neither the desk nor print on
+// shaded paper counts as photo.
+func TestAreasPhotographedPage(t *testing.T) {
+	const w, h, margin = 900, 1100, 60
+	rng := rand.New(rand.NewPCG(47, 1))
+	pg := image.NewGray(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			// Light falls off towards the top left: paper from 250 down
+			// to about 180, the desk from 120 down to about 85.
+			light := 0.72 + 0.28*(float64(x)/w+float64(y)/h)/2
+			v := 250 * light
+			if x < margin || y < margin || x >= w-margin || y >= h-margin {
+				v = 120 * light
+			} else if (y-margin)%24 < 12 && (x-margin)%7 < 2 && x < w-2*margin && (x/90)%4 != 3 {
+				v = 25 // print: strokes in lines of words
+			}
+			pg.Pix[y*pg.Stride+x] = uint8(min(max(v+rng.NormFloat64()*4, 0), 255))
+		}
+	}
+	face := gray(pictures.Astronaut(), 0.25) // 128 x 128
+	at := image.Pt(600, 300)
+	xdraw.Copy(pg, at, face, face.Bounds(), xdraw.Src, nil)
+	photos, _ := Areas(grayOf(pg))
+	head := Box{at.X + astronautHead.X0/4, at.Y + astronautHead.Y0/4, at.X + astronautHead.X1/4, at.Y + astronautHead.Y1/4}
+	area, holds := 0, false
+	for _, b := range photos {
+		area += (b.X1 - b.X0) * (b.Y1 - b.Y0)
+		holds = holds || covers(b, head)
+	}
+	if !holds {
+		t.Errorf("no photo area holds the portrait's head %+v: %+v", head, photos)
+	}
+	// The portrait with a tile of margin round it is 160 x 160 pixels.
+	if area > 2*160*160 {
+		t.Errorf("photo areas cover %d pixels, more than twice the portrait's: %+v", area, photos)
 	}
 }
