@@ -22,7 +22,7 @@ func TestShapeDoubt(t *testing.T) {
 func wordsOf(s string, conf float32) []Word {
 	var ws []Word
 	for _, f := range strings.Fields(s) {
-		ws = append(ws, Word{Text: f, Conf: conf, minP: conf})
+		ws = append(ws, Word{Text: f, Conf: conf, minP: conf, doubtP: conf})
 	}
 	return ws
 }
@@ -74,10 +74,47 @@ func TestMergeReadings(t *testing.T) {
 		{name: "words differ, unsure latin: pp with latin's marks", latin: lineOf("Łukasz Wiśniewskl x", 0.6), pp: lineOf("Lukasz Wisniewski", 0.9), want: "Łukasz Wisniewski"},
 	} {
 		for i, cf := range c.latinWords {
-			c.latin.Words[i].Conf, c.latin.Words[i].minP = cf, cf
+			c.latin.Words[i].Conf, c.latin.Words[i].minP, c.latin.Words[i].doubtP = cf, cf, cf
 		}
 		if got := mergeReadings(c.latin, c.pp, func(w string) bool { return !strings.ContainsAny(w, "łŁżŻ") }).Text; got != c.want {
 			t.Errorf("%s: merge(%q, %q) = %q, want %q", c.name, c.latin.Text, c.pp.Text, got, c.want)
+		}
+	}
+}
+
+// TestDoubtfulSpans: a word is read again for a character under
+// crossCharConf, but not for a hyphen (its doubt is hyphen or dash).
+func TestDoubtfulSpans(t *testing.T) {
+	line := func(text string, doubt int) Line {
+		var gs []glyph
+		for i, r := range []rune(text) {
+			p := float32(0.99)
+			if i == doubt {
+				p = 0.4
+			}
+			gs = append(gs, glyph{text: string(r), x: float64(10*i + 5), p: p, space: r == ' '})
+		}
+		q := Quad{UL: Point{0, 0}, UR: Point{float64(10 * len(gs)), 0}, LR: Point{float64(10 * len(gs)), 10}, LL: Point{0, 10}}
+		ws := words(gs, q, float64(10*len(gs)))
+		return Line{Text: text, Conf: 0.97, Words: ws}
+	}
+	all := func(string) bool { return true }
+	for _, c := range []struct {
+		text  string
+		doubt int // the index of the rune read at 0.4
+		want  []crossSpan
+	}{
+		{"E-mail: a@kanzlei-test.de", 1, nil},
+		{"E-mail: a@kanzlei-test.de", 17, nil},
+		{"E-mail: a@kanzlei-test.de", 0, []crossSpan{{i: 0, from: 0, to: 1}}},
+		{"Tel. 9648 337", 5, []crossSpan{{i: 0, from: 1, to: 2}}},
+		{"Tel. 9648 337", -1, nil},
+		{"IBAN IT60 X054 2811 1010 0000 0123 456", 10, nil},
+		{"IBAN IT60 X054 2811 1010 0000 0123 457", 10, []crossSpan{{i: 0, from: 1, to: 8}}},
+	} {
+		got := doubtfulSpans(0, line(c.text, c.doubt), all)
+		if len(got) != len(c.want) || len(got) > 0 && got[0] != c.want[0] {
+			t.Errorf("%q, rune %d doubtful: spans %+v, want %+v", c.text, c.doubt, got, c.want)
 		}
 	}
 }
