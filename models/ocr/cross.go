@@ -22,11 +22,7 @@ import (
 //
 //   - a line is doubtful when its mean confidence is under crossLineConf,
 //     a word's under crossWordConf, a character's under crossCharConf
-//     (a 0 read as 9 in bold print; but for a hyphen, whose doubt is
-//     between a hyphen and a dash: on the held-out dev pages 27 of the 42
-//     words read again for a character were read again for a hyphen,
-//     "E-mail:" and addresses at kanzlei-test.de, and PP-OCRv4 changed
-//     none of them), or a word fails shapeDoubt (a capital
+//     (a 0 read as 9 in bold print), or a word fails shapeDoubt (a capital
 //     after a small letter, a lone digit among letters, a letter among
 //     digits, punctuation no word carries inside);
 //   - an IBAN whose check digits fail is doubtful too, and with as many
@@ -386,7 +382,7 @@ func doubtfulSpans(i int, l Line, readable func(string) bool) []crossSpan {
 		if vouched[k] {
 			continue
 		}
-		if (w.Conf < crossWordConf || w.doubtP < crossCharConf || shapeDoubt(w.Text)) && readable(w.Text) {
+		if (w.Conf < crossWordConf || w.minP < crossCharConf || shapeDoubt(w.Text)) && readable(w.Text) {
 			add(k, k+1)
 		}
 	}

@@ -99,10 +99,6 @@ type Word struct {
 	// Chars has one quad per rune of Text.
 	Chars []Quad
 	minP  float32 // the lowest probability of its characters
-	// doubtP is minP over the characters other than hyphens: a hyphen's
-	// doubt is between a hyphen and a dash, which decoding settles
-	// (hyphens), and no reason to read the word again (cross.go).
-	doubtP float32
 }
 
 // Options tune an Engine; zero values mean the defaults.

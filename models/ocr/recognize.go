@@ -417,7 +417,7 @@ func words(gs []glyph, q Quad, w float64) []Word {
 		}
 		var text strings.Builder
 		var sum float32
-		minP, doubtP := float32(1), float32(1)
+		minP := float32(1)
 		chars := make([]Quad, 0, len(g))
 		for k, c := range g {
 			cl, cr := left, right
@@ -436,21 +436,17 @@ func words(gs []glyph, q Quad, w float64) []Word {
 			text.WriteString(c.text)
 			sum += c.p
 			minP = min(minP, c.p)
-			if c.text != "-" {
-				doubtP = min(doubtP, c.p)
-			}
 		}
 		t := strings.TrimFunc(text.String(), unicode.IsSpace)
 		if t == "" {
 			continue
 		}
 		out = append(out, Word{
-			Text:   text.String(),
-			Quad:   q.sub(left/w, right/w),
-			Conf:   sum / float32(len(g)),
-			Chars:  chars,
-			minP:   minP,
-			doubtP: doubtP,
+			Text:  text.String(),
+			Quad:  q.sub(left/w, right/w),
+			Conf:  sum / float32(len(g)),
+			Chars: chars,
+			minP:  minP,
 		})
 	}
 	return out
