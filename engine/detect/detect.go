@@ -29,6 +29,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/redactd/redactd/engine/detect/lang"
 	"github.com/redactd/redactd/engine/detect/rules"
 	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
@@ -77,6 +78,10 @@ type Options struct {
 	// evaluation sets it to measure what each rule adds and costs
 	// (nereval -ablate); the service never does.
 	DisabledRules []string
+	// Language is the request's language hint (the job's `language`; "" is
+	// `auto`): the language of each block that lang.Identify cannot tell
+	// surely (view.SetLangHint). Blocks it can tell keep their own.
+	Language lang.Code
 }
 
 // Run runs ds on p and returns the final spans, sorted by position. The
@@ -126,6 +131,7 @@ func Run(ctx context.Context, p *page.Page, ds []Detector, opts Options) ([]page
 		return nil, err
 	}
 	v := PageView(p)
+	v.SetLangHint(opts.Language)
 
 	// Blocking detectors first, in their own goroutines.
 	type result struct {

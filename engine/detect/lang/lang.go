@@ -63,6 +63,36 @@ type Result struct {
 	// Margin is the best language's mean log-likelihood per trigram less
 	// the runner-up's: 0 when undecided, about 1 on a clear sentence.
 	Margin float64
+	// Hinted is set when Lang is the caller's hint (Hint), not what the
+	// trigrams told.
+	Hinted bool
+}
+
+// SureTrigrams is the fewest trigrams on which Identify is trusted over
+// a caller's hint (Sure, Hint): about six words. On the dev splits of the
+// six other languages (eval.Languages, WikiANN left out), records of
+// 30-34 trigrams are told right 0.986 of the time, 25-29 0.958, 20-24
+// 0.927, 10-14 0.872 and 0-4 0.176.
+const SureTrigrams = 30
+
+// Sure reports whether r is trusted over a hint: a language was told
+// from at least SureTrigrams trigrams.
+func (r Result) Sure() bool { return r.Lang != Unknown && r.Trigrams >= SureTrigrams }
+
+// Valid reports whether c is one of Codes.
+func Valid(c Code) bool { return index(c) >= 0 }
+
+// Hint returns r with hint as its language when r is not Sure: a short
+// line or heading, or a text with too few letters to tell. A sure result
+// keeps its own language, so a document that mixes languages (an English
+// annex to a German contract) is still read block by block. An Unknown or
+// invalid hint changes nothing.
+func Hint(r Result, hint Code) Result {
+	if hint == Unknown || !Valid(hint) || r.Sure() {
+		return r
+	}
+	r.Lang, r.Hinted = hint, true
+	return r
 }
 
 //go:embed profiles.txt

@@ -83,3 +83,34 @@ func ExampleIdentify() {
 	fmt.Println(r.Lang)
 	// Output: fr
 }
+
+// TestHint checks when a caller's hint replaces what Identify tells: only
+// where Identify is not sure (fewer than SureTrigrams trigrams, or
+// Unknown); a sure result, an empty hint and an unknown code change
+// nothing.
+func TestHint(t *testing.T) {
+	long := lang.Identify("The parties agree that this contract is governed by the laws of England and Wales.")
+	short := lang.Identify("Anlage 3")
+	none := lang.Identify("Tel.:")
+	if !long.Sure() || short.Sure() || none.Sure() || none.Lang != lang.Unknown {
+		t.Fatalf("sure: long %+v short %+v none %+v", long, short, none)
+	}
+	for _, c := range []struct {
+		name   string
+		r      lang.Result
+		hint   lang.Code
+		want   lang.Code
+		hinted bool
+	}{
+		{"sure keeps its own", long, lang.German, lang.English, false},
+		{"short takes the hint", short, lang.Italian, lang.Italian, true},
+		{"unknown takes the hint", none, lang.Dutch, lang.Dutch, true},
+		{"no hint", short, lang.Unknown, short.Lang, false},
+		{"invalid hint", none, lang.Code("xx"), lang.Unknown, false},
+	} {
+		got := lang.Hint(c.r, c.hint)
+		if got.Lang != c.want || got.Hinted != c.hinted || got.Trigrams != c.r.Trigrams {
+			t.Errorf("%s: Hint(%+v, %q) = %+v, want %q hinted %v", c.name, c.r, c.hint, got, c.want, c.hinted)
+		}
+	}
+}

@@ -21,7 +21,7 @@ func (v *View) identifyBlocks() {
 		for ln := first; ln < end; ln++ {
 			v.lineBlock[ln] = int32(len(v.blockLang))
 		}
-		v.blockLang = append(v.blockLang, lang.Identify(v.Text[s:e]))
+		v.blockLang = append(v.blockLang, lang.Hint(lang.Identify(v.Text[s:e]), v.langHint))
 		first = end
 	}
 }
@@ -29,6 +29,14 @@ func (v *View) identifyBlocks() {
 func (v *View) blocks() {
 	v.langOnce.Do(v.identifyBlocks)
 }
+
+// SetLangHint sets the request's language hint (the job's `language`,
+// detect.Options.Language): a block whose language lang.Identify cannot
+// tell surely (fewer than lang.SureTrigrams trigrams: a heading, a short
+// line, a line of numbers) takes the hint; a sure block keeps its own.
+// It must be called before the first call of Blocks, BlockOf, BlockLang
+// or Lang; lang.Unknown (the default, `auto`) is no hint.
+func (v *View) SetLangHint(c lang.Code) { v.langHint = c }
 
 // Blocks is the number of blocks (paragraphs) of the view. The blocks
 // and their languages are found once per view, on the first call of
@@ -40,7 +48,7 @@ func (v *View) BlockOf(i int) int { v.blocks(); return int(v.lineBlock[v.line[i]
 
 // BlockLang is what lang.Identify tells of block b: its language
 // (lang.Unknown when it has too few letters), with the trigrams read and
-// the margin.
+// the margin, or the hint (SetLangHint) where Identify is not sure.
 func (v *View) BlockLang(b int) lang.Result { v.blocks(); return v.blockLang[b] }
 
 // Lang is the language of the block word i lies in (lang.Unknown when

@@ -45,6 +45,7 @@ type View struct {
 	langOnce  sync.Once
 	lineBlock []int32 // block of each line
 	blockLang []lang.Result
+	langHint  lang.Code // SetLangHint
 }
 
 // PageView is the view over all lines of p.
