@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"mime"
@@ -11,6 +12,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/valyala/fasthttp"
 
+	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/jobs"
 )
 
@@ -28,9 +30,12 @@ type meBody struct {
 }
 
 type jobBody struct {
-	JobID     string         `json:"job_id"`
-	Status    string         `json:"status"`
-	Retention string         `json:"retention"`
+	JobID     string `json:"job_id"`
+	Status    string `json:"status"`
+	Retention string `json:"retention"`
+	// Language is an extension: the job's language hint, "auto" when
+	// none was given.
+	Language  string         `json:"language"`
 	CreatedAt string         `json:"created_at"`
 	Documents []documentBody `json:"documents"`
 }
@@ -98,6 +103,7 @@ func toJobBody(j *jobs.Job) jobBody {
 		JobID:     j.ID,
 		Status:    string(j.Status),
 		Retention: string(j.Retention),
+		Language:  cmp.Or(j.Language, contract.LanguageAuto),
 		CreatedAt: j.CreatedAt.UTC().Format(timeFormat),
 		Documents: docs,
 	}

@@ -46,6 +46,7 @@ const (
 	fieldExcluded   = contract.FieldExcluded
 	fieldRetention  = contract.FieldRetention
 	fieldCallback   = contract.FieldCallback // extension: webhook
+	fieldLanguage   = contract.FieldLanguage // extension: language hint
 )
 
 // Limits bound what a request may carry.
@@ -102,7 +103,7 @@ func ParseMultipart(contentType string, body io.Reader, lim Limits, put PutFile)
 	lr := &limitReader{r: body, n: lim.MaxBodyBytes}
 	mr := multipart.NewReader(lr, boundary)
 	seen := map[string]bool{}
-	var cats, incl, excl, ret, callback []byte
+	var cats, incl, excl, ret, callback, language []byte
 	for parts := 0; ; parts++ {
 		p, err := mr.NextPart()
 		if err == io.EOF {
@@ -125,7 +126,7 @@ func ParseMultipart(contentType string, body io.Reader, lim Limits, put PutFile)
 				return req, err
 			}
 			req.Files = append(req.Files, f)
-		case fieldCategories, fieldIncluded, fieldExcluded, fieldRetention, fieldCallback:
+		case fieldCategories, fieldIncluded, fieldExcluded, fieldRetention, fieldCallback, fieldLanguage:
 			if seen[name] {
 				return req, invalidf(name, "given more than once")
 			}
@@ -145,6 +146,8 @@ func ParseMultipart(contentType string, body io.Reader, lim Limits, put PutFile)
 				ret = v
 			case fieldCallback:
 				callback = v
+			case fieldLanguage:
+				language = v
 			}
 		case "":
 			return req, invalidf("body", "part without a form-data name")
@@ -167,6 +170,11 @@ func ParseMultipart(contentType string, body io.Reader, lim Limits, put PutFile)
 	}
 	if seen[fieldExcluded] {
 		if req.Options.Excluded, err = parseStringArray(fieldExcluded, excl); err != nil {
+			return req, err
+		}
+	}
+	if seen[fieldLanguage] {
+		if req.Options.Language, err = parseLanguage(string(language)); err != nil {
 			return req, err
 		}
 	}
@@ -250,6 +258,7 @@ func ParseInit(body []byte, lim Limits) (jobs.InitJobRequest, error) {
 		Excluded   json.RawMessage `json:"pii_excluded_terms"`
 		Retention  json.RawMessage `json:"retention"`
 		Callback   json.RawMessage `json:"callback_url"`
+		Language   json.RawMessage `json:"language"`
 	}
 	if err := decodeStrict(body, &in); err != nil {
 		return req, invalidf("body", "%s", jsonProblem(err, "a JSON object"))
@@ -270,6 +279,15 @@ func ParseInit(body []byte, lim Limits) (jobs.InitJobRequest, error) {
 	}
 	if present(in.Excluded) {
 		if req.Options.Excluded, err = parseStringArray(fieldExcluded, in.Excluded); err != nil {
+			return req, err
+		}
+	}
+	if present(in.Language) {
+		var s string
+		if !utf8.Valid(in.Language) || json.Unmarshal(in.Language, &s) != nil {
+			s = "" // not a string: refused by the language rule, in its words
+		}
+		if req.Options.Language, err = parseLanguage(s); err != nil {
 			return req, err
 		}
 	}
@@ -430,6 +448,16 @@ func validateOptions(o jobs.Options, lim Limits) (jobs.Options, error) {
 		return o, mapError(err)
 	}
 	return v, nil
+}
+
+// parseLanguage applies contract.CheckLanguage: "auto" (stored as "")
+// or one of the seven codes.
+func parseLanguage(s string) (string, error) {
+	l, err := contract.CheckLanguage(s)
+	if err != nil {
+		return "", mapError(err)
+	}
+	return l, nil
 }
 
 func parseRetention(s string) (jobs.Retention, error) {

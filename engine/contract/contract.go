@@ -36,6 +36,12 @@ type Options struct {
 	Categories []page.Category
 	Included   []string
 	Excluded   []string
+	// Language is the request's language hint (FieldLanguage, issue 46):
+	// an ISO 639-1 code of Languages, or "" for `auto` (Validate turns
+	// "auto" into ""). Each page block's language is told from its text;
+	// the hint is taken only where the text cannot tell (a heading, a
+	// short line): see engine/detect/lang Hint.
+	Language string
 }
 
 // Processor turns one original document into a flattened, redacted PDF.

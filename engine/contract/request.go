@@ -3,7 +3,10 @@ package contract
 import (
 	"fmt"
 	"mime"
+	"strings"
 	"unicode/utf8"
+
+	"github.com/redactd/redactd/engine/detect/lang"
 )
 
 // The request rules beside the options' (validate.go): how many files a
@@ -18,13 +21,43 @@ const (
 	FieldFiles     = "files"
 	FieldRetention = "retention"
 	FieldCallback  = "callback_url"
+	FieldLanguage  = "language" // extension (issue 46): the language hint
 )
+
+// LanguageAuto is the language hint's default: every block's language is
+// told from its text alone.
+const LanguageAuto = "auto"
 
 // The retentions a job may ask for.
 const (
 	RetentionEphemeral = "ephemeral"
 	RetentionStudio    = "studio"
 )
+
+// CheckLanguage is the rule for the language hint: "auto" or an ISO
+// 639-1 code of the languages the service redacts (lang.Codes: en, de,
+// fr, es, it, nl, pt), lower case. It returns the hint as stored: "" for
+// "auto".
+func CheckLanguage(s string) (string, error) {
+	if s == LanguageAuto {
+		return "", nil
+	}
+	if s != "" && lang.Valid(lang.Code(s)) {
+		return s, nil
+	}
+	return "", &FieldError{Field: FieldLanguage, Msg: fmt.Sprintf("must be %q or one of %s", LanguageAuto, languageList())}
+}
+
+func languageList() string {
+	var b strings.Builder
+	for i, c := range lang.Codes {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(string(c))
+	}
+	return b.String()
+}
 
 // FileField names file i of a request ("files[2]").
 func FileField(i int) string { return fmt.Sprintf("%s[%d]", FieldFiles, i) }

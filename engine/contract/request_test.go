@@ -5,6 +5,26 @@ import (
 	"testing"
 )
 
+// langErr is CheckLanguage's error alone.
+func langErr(s string) error { _, err := CheckLanguage(s); return err }
+
+// TestLanguageStored checks what CheckLanguage and Options.Validate
+// keep: "" for auto, the code otherwise.
+func TestLanguageStored(t *testing.T) {
+	for in, want := range map[string]string{"auto": "", "de": "de", "it": "it"} {
+		if got, err := CheckLanguage(in); got != want || err != nil {
+			t.Errorf("CheckLanguage(%q) = %q, %v; want %q", in, got, err, want)
+		}
+		o, err := Options{Language: in}.Validate(Limits{MaxTerms: 1})
+		if o.Language != want || err != nil {
+			t.Errorf("Validate(language %q) = %q, %v; want %q", in, o.Language, err, want)
+		}
+	}
+	if _, err := (Options{Language: "xx"}).Validate(Limits{MaxTerms: 1}); err == nil {
+		t.Error("Validate accepted language xx")
+	}
+}
+
 // TestRequestRules holds every file and retention rule at its boundary,
 // with the one wording the HTTP layer and the engine both answer with.
 func TestRequestRules(t *testing.T) {
@@ -41,6 +61,13 @@ func TestRequestRules(t *testing.T) {
 		{"callback with a space", CheckCallbackURL("https://h/a b"), "callback_url: must not contain spaces or control characters", false},
 		{"callback with DEL", CheckCallbackURL("https://h/\x7f"), "callback_url: must not contain spaces or control characters", false},
 		{"callback with CRLF", CheckCallbackURL("https://h/\r\nX: y"), "callback_url: must not contain spaces or control characters", false},
+		{"language auto", langErr("auto"), "", false},
+		{"language de", langErr("de"), "", false},
+		{"language pt", langErr("pt"), "", false},
+		{"unknown language", langErr("xx"), `language: must be "auto" or one of en, de, fr, es, it, nl, pt`, false},
+		{"upper-case language", langErr("DE"), `language: must be "auto" or one of en, de, fr, es, it, nl, pt`, false},
+		{"empty language", langErr(""), `language: must be "auto" or one of en, de, fr, es, it, nl, pt`, false},
+		{"language with a region", langErr("pt-BR"), `language: must be "auto" or one of en, de, fr, es, it, nl, pt`, false},
 	}
 	for _, c := range cases {
 		if c.want == "" {

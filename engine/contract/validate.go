@@ -55,7 +55,8 @@ func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
 // and fail the other. It checks categories (known names; duplicates
 // dropped, order kept) and each term list (at most lim.MaxTerms entries;
 // each valid UTF-8, free of control characters, not blank and at most
-// MaxTermRunes characters once trimmed) and returns the options with terms
+// MaxTermRunes characters once trimmed), and the language hint
+// (CheckLanguage; "auto" becomes ""), and returns the options with terms
 // trimmed. A nil list stays nil ("not given": the account default
 // applies); an empty list stays empty ("none"). The error is a
 // *FieldError.
@@ -69,6 +70,11 @@ func (o Options) Validate(lim Limits) (Options, error) {
 	}
 	if o.Excluded, err = validateTerms(FieldExcluded, o.Excluded, lim.MaxTerms); err != nil {
 		return Options{}, err
+	}
+	if o.Language != "" {
+		if o.Language, err = CheckLanguage(o.Language); err != nil {
+			return Options{}, err
+		}
 	}
 	return o, nil
 }

@@ -89,6 +89,8 @@ type Job struct {
 	Status    Status
 	Retention Retention
 	CreatedAt time.Time
+	// Language is the job's language hint ("" for auto).
+	Language  string
 	Documents []Document
 }
 

@@ -239,7 +239,7 @@ func toOptions(o record.RedactOptions) Options {
 	for i, c := range o.Categories {
 		cats[i] = page.Category(c)
 	}
-	return Options{Categories: cats, Included: nonNil(o.Included), Excluded: nonNil(o.Excluded)}
+	return Options{Categories: cats, Included: nonNil(o.Included), Excluded: nonNil(o.Excluded), Language: o.Language}
 }
 
 func nonNil(s []string) []string {
@@ -261,6 +261,7 @@ func jobView(j *record.Job, docs []*record.Doc) *Job {
 	v := &Job{
 		ID: j.ID, AccountID: j.AccountID, Status: Status(j.Status),
 		Retention: Retention(j.Retention), CreatedAt: j.CreatedAt,
+		Language:  j.Options.Language,
 		Documents: make([]Document, len(docs)),
 	}
 	for i, d := range docs {

@@ -128,6 +128,7 @@ func resolve(o Options, a *record.Account) record.RedactOptions {
 		Categories: slices.Clone(a.Defaults.Categories),
 		Included:   slices.Clone(a.Defaults.Included),
 		Excluded:   slices.Clone(a.Defaults.Excluded),
+		Language:   o.Language, // per request: accounts keep no default
 	}
 	if o.Categories != nil {
 		r.Categories = categoryNames(o.Categories)

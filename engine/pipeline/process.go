@@ -12,6 +12,7 @@ import (
 
 	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/detect"
+	"github.com/redactd/redactd/engine/detect/lang"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/engine/pipeline/burn"
 )
@@ -79,7 +80,7 @@ func (p *Pipeline) Process(ctx context.Context, in contract.ProcessInput, out io
 
 	job := &pageJob{
 		opts: detect.Options{Categories: in.Options.Categories, Included: in.Options.Included, Excluded: in.Options.Excluded,
-			IgnoreDiacritics: p.cfg.TermsIgnoreDiacritics},
+			IgnoreDiacritics: p.cfg.TermsIgnoreDiacritics, Language: lang.Code(in.Options.Language)},
 		keepWords: in.KeepWords,
 	}
 	if in.Fixed {

@@ -35,6 +35,9 @@ type RedactOptions struct {
 	Categories []string `json:"categories"`
 	Included   []string `json:"included"`
 	Excluded   []string `json:"excluded"`
+	// Language is a job's language hint (contract.Options.Language; ""
+	// for auto). Account defaults have none.
+	Language string `json:"language,omitempty"`
 }
 
 // Account owns keys, jobs and the page quota.
