@@ -89,6 +89,14 @@ func gateTables(m *ner.Model, o tableOptions) (tables, error) {
 	if err != nil {
 		return sent, err
 	}
+	return gateLayouts(m, o, sent)
+}
+
+// gateLayouts adds to sent (the sentence-by-sentence test tables of
+// every corpus, as gateTables computes them) the English page and
+// capitals layouts the gate holds too.
+func gateLayouts(m *ner.Model, o tableOptions, sent tables) (tables, error) {
+	o.dev, o.only, o.langs, o.pages, o.printed, o.upper, o.generatedOnly, o.examples = false, "", "", 1, false, false, false, 0
 	for _, layout := range []func(*tableOptions){
 		func(o *tableOptions) { o.pages = gatePages },
 		func(o *tableOptions) { o.pages, o.upper = 1, true },

@@ -101,6 +101,33 @@ func addFloors(path string, t tables) (int, error) {
 	return n, os.WriteFile(path, append(b, '\n'), 0o644)
 }
 
+// raiseFloors sets each floor in path to the higher of itself and the
+// floor today's score gives (floorsOf), and adds the missing ones: after a
+// change that improved figures (a new model), the gate holds the gains,
+// and no floor falls. It returns how many it raised and added.
+func raiseFloors(path string, t tables) (raised, added int, err error) {
+	floors, err := readFloors(path)
+	if err != nil {
+		return 0, 0, err
+	}
+	for k, v := range floorsOf(t) {
+		old, ok := floors[k]
+		switch {
+		case !ok:
+			floors[k] = v
+			added++
+		case v > old:
+			floors[k] = v
+			raised++
+		}
+	}
+	b, err := json.MarshalIndent(floors, "", " ")
+	if err != nil {
+		return 0, 0, err
+	}
+	return raised, added, os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
 func readFloors(path string) (map[string]float64, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {

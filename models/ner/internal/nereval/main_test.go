@@ -180,3 +180,33 @@ func TestAddFloors(t *testing.T) {
 		t.Errorf("checkFloors = %v", bad)
 	}
 }
+
+// TestRaiseFloors: raiseFloors lifts a floor today's score beats, keeps
+// one it does not (no floor falls), and adds the missing ones.
+func TestRaiseFloors(t *testing.T) {
+	tab := tables{rows: []eval.DomainRow{
+		{Name: "news", Lang: "en", Report: eval.DomainReport{Person: eval.Counts{TP: 90, FN: 10, FP: 10}}},     // R 0.9, P 0.9
+		{Name: "zeitung", Lang: "de", Report: eval.DomainReport{Person: eval.Counts{TP: 60, FN: 40, FP: 140}}}, // R 0.6, P 0.3
+	}}
+	path := filepath.Join(t.TempDir(), "floors.json")
+	if err := os.WriteFile(path, []byte(`{"news/person_r": 0.85, "news/person_p": 0.95}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	raised, added, err := raiseFloors(path, tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := readFloors(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{"news/person_r": 0.89, "news/person_p": 0.95, "zeitung/person_r": 0.59, "zeitung/person_p": 0.29}
+	if raised != 1 || added != 2 || len(got) != len(want) {
+		t.Fatalf("raised %d, added %d, floors %v; want 1, 2, %v", raised, added, got, want)
+	}
+	for k, v := range want {
+		if math.Abs(got[k]-v) > 1e-9 {
+			t.Errorf("floor %s = %v, want %v", k, got[k], v)
+		}
+	}
+}
