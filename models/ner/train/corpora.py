@@ -28,6 +28,9 @@ TYPE_MAP = {
     # WNUT-16: musicartist is a band as often as a person, so its words
     # carry no label (IGN: left out of the loss); product, movie... plain.
     "company": "ORG", "sportsteam": "ORG", "geo-loc": "LOC", "facility": "LOC", "musicartist": "IGN",
+    # LeNER-Br (issue 46): persons, organizations, places; dates and law or
+    # case references are plain words (as engine/detect/eval languages.go).
+    "PESSOA": "PER", "ORGANIZACAO": "ORG", "LOCAL": "LOC",
 }
 
 # IGN tags a token whose label is unknown: it is kept as input but left
@@ -336,6 +339,190 @@ def _read_gum(root, part):
         s = _resplit(sent)
         if s:
             out.append(s)
+    return out
+
+
+def _split_running(docs, max_len=40):
+    """Newspaper and novel files without sentence breaks: a sentence ends
+    after ".", "!" or "?" or 40 tokens (engine/detect/eval languages.go)."""
+    out = []
+    for d in docs:
+        nd = []
+        for s in d:
+            cur = []
+            for tok, tag in s:
+                cur.append((tok, tag))
+                if tok in (".", "!", "?") or len(cur) >= max_len:
+                    nd.append(cur)
+                    cur = []
+            if cur:
+                nd.append(cur)
+        out.append(nd)
+    return out
+
+
+# MEDDOCAN's PHI types as the model's: patient and staff names are
+# persons, hospitals, institutions and health centres organizations, the
+# street an address, towns and countries places; everything else (dates,
+# numbers, relatives named by relation, professions) is a plain word.
+MEDDOCAN_TYPES = {"NOMBRE_SUJETO_ASISTENCIA": "PER", "NOMBRE_PERSONAL_SANITARIO": "PER",
+                  "HOSPITAL": "ORG", "INSTITUCION": "ORG", "CENTRO_SALUD": "ORG",
+                  "CALLE": "ADDR", "TERRITORIO": "LOC", "PAIS": "LOC"}
+
+
+def _label_text(text, spans, doc=False):
+    """text with [(start, end, TYPE or IGN)] character spans -> sentences
+    (one a line) of (token, BIO tag), tokens split by white space; a
+    token takes the span its first character falls in. With doc, one
+    sequence with nertok.NL between lines, a line break inside a span
+    tagged as its inside (as train.wrap does)."""
+    lab = [None] * len(text)
+    for a, b, t in spans:
+        for k in range(a, min(b, len(text))):
+            lab[k] = (t, a)
+    out, off = [], 0
+    for line in text.split("\n"):
+        sent, pos, prev = [], 0, None
+        for word in line.split():
+            k = line.index(word, pos)
+            pos = k + len(word)
+            for tok, a, _ in pieces(word):
+                l = lab[off + k + a]
+                if l is None or l[0] == IGN:
+                    sent.append((tok, "O" if l is None else IGN))
+                    prev = None
+                    continue
+                sent.append((tok, ("I-" if prev == l else "B-") + l[0]))
+                prev = l
+        off += len(line) + 1
+        if doc:
+            if sent:
+                out.append(sent)
+            continue
+        if sent:
+            out.append(sent)
+    if doc:
+        seq = []
+        for s in out:
+            if seq:
+                cont = seq[-1][1][2:] if seq[-1][1][:2] in ("B-", "I-") else None
+                nl = "O"
+                if cont and s[0][1] == "B-" + cont:
+                    s = [(s[0][0], "I-" + cont)] + s[1:]
+                    nl = "I-" + cont
+                seq.append((NL, nl))
+            seq += s
+        return seq
+    return out
+
+
+def _read_meddocan(root, part):
+    d = os.path.join(root, "meddocan_es", part)
+    out = []
+    for f in sorted(os.listdir(d)):
+        if not f.endswith(".txt"):
+            continue
+        with open(os.path.join(d, f), encoding="utf-8") as fh:
+            text = fh.read()
+        spans = []
+        with open(os.path.join(d, f[:-4] + ".ann"), encoding="utf-8") as fh:
+            for line in fh:
+                cols = line.rstrip("\n").split("\t")
+                if len(cols) < 2 or not cols[0].startswith("T"):
+                    continue
+                g = cols[1].split()
+                if len(g) != 3 or g[0] not in MEDDOCAN_TYPES:
+                    continue
+                spans.append((int(g[1]), int(g[2]), MEDDOCAN_TYPES[g[0]]))
+        out += _label_text(text, spans)
+    return out
+
+
+# Titles inside the Person spans of the generated documents (which count
+# a title as part of its person, docs/languages.md): left out of the loss,
+# since the public corpora label titles as plain words.
+GEN_TITLES = set(("herr frau dr prof m mme mlle me sr sra srta dña dña. don doña d sig sigra ra sig.ra dott dott.ssa ssa "
+                  "avv ing dhr mevr de heer mw mr ir drs eng engª dra dr.ª srª sr.ª º ª . mrs ms miss "
+                  "madame monsieur mademoiselle señor señora signor signora signorina dottor dottore dottoressa "
+                  "senhor senhora dona doutor doutora mevrouw meneer professor professeur").split())
+GEN_TYPES = {"Person": "PER", "Organization": "ORG", "Address": "ADDR"}
+
+
+def load_generated(path):
+    """Generated documents (models/ner/internal/gendocs, JSON lines with
+    byte offsets) -> {lang: [document as one list of (token, tag) with
+    nertok.NL between lines]}."""
+    import json
+    docs = {}
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            d = json.loads(line)
+            b = d["text"].encode("utf-8")
+            # byte offset -> character offset
+            cidx, k = {}, 0
+            for i, ch in enumerate(d["text"]):
+                cidx[k] = i
+                k += len(ch.encode("utf-8"))
+            cidx[k] = len(d["text"])
+            spans = []
+            for sp in d.get("spans") or []:
+                t = GEN_TYPES.get(sp["category"])
+                if t is None:
+                    continue
+                a, e = cidx[sp["start"]], cidx[sp["end"]]
+                if t == "PER":
+                    # leading title words: no loss
+                    txt = d["text"]
+                    while True:
+                        m = re.match(r"\s*(\S+?)(\s|$)", txt[a:e])
+                        if not m or m.group(1).lower().rstrip(".") not in GEN_TITLES or a + m.end() >= e:
+                            break
+                        spans.append((a, a + m.end(1), IGN))
+                        a += m.end()
+                spans.append((a, e, t))
+            doc = _label_text(d["text"], spans, doc=True)
+            docs.setdefault(d["lang"], []).append(doc)
+    return docs
+
+
+LANG_CORPORA = ["wikiann_de", "wikiann_fr", "wikiann_nl", "wikiann_pt", "europeana_de", "icdar_europeana_fr",
+                "icdar_europeana_nl", "uner_portuguese_bosque", "lener_br", "meddocan_es", "obtic_7romans_fr"]
+
+
+def load_languages(root, caps=None):
+    """The train parts of the non-English corpora (issue 46), none of
+    the splits engine/detect/eval languages.go scores (test or dev):
+    wikiann_{de,fr,nl,pt}/train; europeana_de's lft file (onb is the test,
+    sbb the dev); icdar_europeana_{fr,nl}/train.txt (europeana_{fr,nl},
+    the same newspapers, are not read); uner_portuguese_bosque train;
+    lener_br train.conll; meddocan_es train; obtic_7romans_fr's five
+    novels other than Madame Bovary (test) and Bel-Ami (dev). GermEval,
+    Europarl and the PUD treebanks are test or dev only; SmartData is not
+    read yet. caps: {name: most sentences}, drawn deterministically."""
+    import random
+    j = lambda *p: os.path.join(root, *p)
+    ud = dict(tok_col=1, tag_col=2, sep="\t", skip_comments=True, docstart=False)
+    c = {}
+    for lang in ("de", "fr", "nl", "pt"):
+        tr = _read_columns(j("wikiann_" + lang, "train"), 0, 1, sep="\t", strip_prefix=lang + ":", docstart=False)
+        c["wikiann_" + lang] = _finish(tr)
+    c["europeana_de"] = _finish(_split_running(_read_columns(j("europeana_de", "enp_DE.lft.bio"), 0, 1, sep=" ", docstart=False)))
+    for lang in ("fr", "nl"):
+        tr = _read_columns(j("icdar_europeana_" + lang, "train.txt"), 0, 1, sep="\t", docstart=False)
+        c["icdar_europeana_" + lang] = _finish(_split_running(tr))
+    c["uner_portuguese_bosque"] = _finish(_read_columns(j("uner_portuguese_bosque", "pt_bosque-ud-train.iob2"), **ud))
+    c["lener_br"] = _finish(_read_columns(j("lener_br", "train.conll"), 0, 1, sep=" ", docstart=False))
+    c["meddocan_es"] = _read_meddocan(root, "train")
+    tr = []
+    for f in ("EugénieGrandet", "Germinal", "LeRougeEtLeNoir", "LesTroisMousquetaires", "NotreDameDeParis"):
+        tr += _split_running(_read_columns(j("obtic_7romans_fr", f + ".conll"), 0, 1, sep=" ", docstart=False))
+    c["obtic_7romans_fr"] = _finish(tr)
+    out = {}
+    for name, sents in c.items():
+        cap = (caps or {}).get(name)
+        if cap and len(sents) > cap:
+            sents = random.Random(46).sample(sents, cap)
+        out[name] = {"train": sents, "test": []}
     return out
 
 

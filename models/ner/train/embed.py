@@ -14,7 +14,8 @@ The text is unlabelled:
     excerpt is a dev or test split (books 5n+3 and 5n+4 in name order,
     corpora.litbank_books), so no held-out text is seen even unlabelled;
   * the words of every train split corpora.load_all returns (never a test
-    or dev split);
+    or dev split), and of the non-English train parts corpora.load_languages
+    returns (issue 46);
   * 4000 synthetic documents (synth.py, seed 77), for the vocabulary of
     forms, addresses and company names.
 """
@@ -67,6 +68,11 @@ def write_text(path, data, synth_docs):
                 out.write(norm_line([t for t, _ in s]) + "\n")
                 n += len(s)
         log("with corpora train splits", n)
+        for sp in corpora.load_languages(ner_root).values():  # issue 46: every non-English train part
+            for s in sp["train"]:
+                out.write(norm_line([t for t, _ in s]) + "\n")
+                n += len(s)
+        log("with the other languages' train parts", n)
         src = synth.Sources(data, synth.corpus_names(corp))
         for d in synth.generate(synth_docs, src, seed=77):
             line = []

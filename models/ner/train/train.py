@@ -595,6 +595,112 @@ def parity_fixture(model, wv, cv, gi, path):
     return max(c["max_batch_diff"] for c in cases)
 
 
+def _onnx_lstm(W, R, B, lstm):
+    """Copies an ONNX LSTM's W [1,4H,D], R [1,4H,H], B [1,8H] (gates i, o,
+    f, c) into a torch nn.LSTM (gates i, f, g, o)."""
+    H = R.shape[2]
+    order = [0, 2, 3, 1]  # torch gate k is ONNX gate order[k]
+
+    def re(m):
+        return torch.cat([m[g * H:(g + 1) * H] for g in order], dim=0)
+    with torch.no_grad():
+        lstm.weight_ih_l0.copy_(re(torch.from_numpy(W[0])))
+        lstm.weight_hh_l0.copy_(re(torch.from_numpy(R[0])))
+        lstm.bias_ih_l0.copy_(re(torch.from_numpy(B[0][:4 * H])))
+        lstm.bias_hh_l0.copy_(re(torch.from_numpy(B[0][4 * H:])))
+
+
+def init_from_onnx(model, words, chars, src, fixture="", pretrained=True):
+    """Starts model from a shipped model (src: a directory with ner.onnx
+    and vocab.json, exported by this recipe): every dense weight, and the
+    embedding rows of the words and characters both vocabularies hold;
+    new words keep their fastText rows, new characters random ones.
+    With fixture (the shipped testdata/parity_fixture.json), first checks
+    the reading against the logits the shipped model gave (issue 46)."""
+    import onnx
+    from onnx import numpy_helper
+    g = onnx.load(os.path.join(src, "ner.onnx")).graph
+    ini = {i.name: numpy_helper.to_array(i).copy() for i in g.initializer}
+    with open(os.path.join(src, "vocab.json"), encoding="utf-8") as f:
+        old = json.load(f)
+    lstms = [n for n in g.node if n.op_type == "LSTM"]
+    if len(lstms) != 2:
+        raise SystemExit("init-onnx: expected two LSTM nodes")
+    mats = [n.input for n in g.node if n.op_type == "MatMul" and n.input[1] in ini]
+
+    def load(m, wmap, cmap, swap):
+        with torch.no_grad():
+            for name, t in (("wemb", m.wemb), ("cemb", m.cemb)):
+                w = torch.from_numpy(ini["m." + name + ".weight"])
+                mp = wmap if name == "wemb" else cmap
+                for new, o in mp:
+                    t.weight[new] = w[o]
+            m.conv.weight.copy_(torch.from_numpy(ini["m.conv.weight"]))
+            m.conv.bias.copy_(torch.from_numpy(ini["m.conv.bias"]))
+            m.semb.weight.copy_(torch.from_numpy(ini["m.semb.weight"]))
+            m.out.weight.copy_(torch.from_numpy(ini[mats[-1][1]]).T)
+            m.out.bias.copy_(torch.from_numpy(ini["m.out.bias"]))
+        a, b = (lstms[1], lstms[0]) if swap else (lstms[0], lstms[1])
+        for node, lstm in ((a, m.fwd), (b, m.bwd)):
+            _onnx_lstm(ini[node.input[1]], ini[node.input[2]], ini[node.input[3]], lstm)
+
+    ident_w = [(i, i) for i in range(len(old["words"]))]
+    ident_c = [(i, i) for i in range(len(old["chars"]))]
+    if fixture and os.path.exists(fixture):
+        with open(fixture, encoding="utf-8") as f:
+            fx = json.load(f)
+        best = None
+        for swap in (False, True):
+            ref = NER(len(old["words"]), len(old["chars"]), nertok.N_SHAPES, len(LABELS), wdim=model.wemb.weight.shape[1],
+                      hidden=model.fwd.hidden_size)
+            load(ref, ident_w, ident_c, swap)
+            ref.eval()
+            diff = 0.0
+            for c in fx["cases"]:
+                enc = pack((c["words"], c["chars"], c["shapes"], [0] * len(c["words"]), c["gazetteer"]))
+                W, Ch, S, _, G = batchify([enc], [0])
+                out = ref(W, Ch, S, G)[0, :len(c["words"])]
+                diff = max(diff, float((out - torch.tensor(c["logits"])).abs().max()))
+            log("init-onnx: shipped model read back", "(LSTMs swapped)" if swap else "", "max logit diff", round(diff, 5))
+            if best is None or diff < best[0]:
+                best = (diff, swap)
+        if best[0] > 1e-3:
+            raise SystemExit("init-onnx: the shipped model does not read back (max logit diff %g)" % best[0])
+        swap = best[1]
+    else:
+        swap = False
+    ow = {w: i for i, w in enumerate(old["words"])}
+    oc = {c: i for i, c in enumerate(old["chars"])}
+    wmap = [(i, ow[w]) for i, w in enumerate(words) if w in ow]
+    cmap = [(i, oc[c]) for i, c in enumerate(chars) if c in oc]
+    pre = model.wemb.weight.detach().clone()  # this run's fastText rows
+    load(model, wmap, cmap, swap)
+    new = [i for i in range(3, len(words)) if words[i] not in ow]
+    if not pretrained:
+        # No fastText rows: a new word starts as the shipped model's
+        # unknown word, so at step 0 the model reads every text as the
+        # shipped one does, and training moves the new rows from there.
+        with torch.no_grad():
+            model.wemb.weight[new] = torch.from_numpy(ini["m.wemb.weight"][1]).unsqueeze(0).expand(len(new), -1)
+        log("init-onnx: %d new words start as the shipped <unk>" % len(new))
+        new = []
+    # New words' fastText rows live in this run's embedding space, the
+    # shipped rows in the space the shipped model learnt: map one onto the
+    # other by least squares over the words both know, so a new word
+    # starts where its neighbours in the shipped space are.
+    known = [i for i, _ in wmap if i >= 3]
+    if len(known) > 1000 and new:
+        X = pre[known]
+        Y = model.wemb.weight.detach()[known]
+        W = torch.linalg.lstsq(X, Y).solution
+        res = float(((X @ W - Y) ** 2).mean() / (Y ** 2).mean())
+        with torch.no_grad():
+            model.wemb.weight[new] = pre[new] @ W
+        log("init-onnx: %d new words mapped into the shipped space (relative residual %.3f)" % (len(new), res))
+    log("init-onnx: started from", src, len(wmap), "of", len(words), "words and", len(cmap), "of", len(chars), "chars known")
+    return {"from": os.path.basename(os.path.normpath(src)), "words_known": len(wmap), "chars_known": len(cmap)}
+
+
 # ------------------------------------------------------------ main
 
 def heldout_sets(corp, src, data):
@@ -730,6 +836,17 @@ def main():
                     help="1: other named things (MISC, product, award, ...) get labels B-/I-MISC of their own instead of O")
     ap.add_argument("--gum", action="store_true",
                     help="also train on GUM's train part (corpora._read_gum); tried and not adopted (docs/ner-experiments.md)")
+    ap.add_argument("--langs", type=int, default=1,
+                    help="1: also train on the non-English corpora (corpora.load_languages, issue 46), 0: English only")
+    ap.add_argument("--lang-cap", type=int, default=6000, help="most sentences of each non-English corpus (drawn with seed 46)")
+    ap.add_argument("--generated", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".cache", "generated.jsonl"),
+                    help="generated documents in the six other languages (models/ner/internal/gendocs, train.sh makes it); '' for none")
+    ap.add_argument("--generated-docs", type=int, default=700, help="generated documents per language used")
+    ap.add_argument("--train-words", type=int, default=30000, help="words of the vocabulary taken from the training data")
+    ap.add_argument("--init-onnx", default="",
+                    help="start from the model in this directory (ner.onnx + vocab.json of this recipe): fine-tuning (issue 46)")
+    ap.add_argument("--skip-scores", action="store_true", help="export without the Python held-out scores (add them with --rescore)")
+    ap.add_argument("--lr", type=float, default=optim.LR, help="peak learning rate")
     ap.add_argument("--crf", type=int, default=0, help="1: a CRF output layer (Viterbi decoding), 0: per-token softmax")
     ap.add_argument("--ce-weight", type=float, default=0.5,
                     help="with --crf: weight of a per-token cross-entropy on the emissions beside the CRF loss, "
@@ -750,6 +867,7 @@ def main():
     ap.add_argument("--export", action="store_true", help="only export --checkpoint to --out (runtime files, no scores)")
     ap.add_argument("--rescore", default="", help="only re-evaluate --checkpoint and rewrite the scores of this manifest.json")
     args = ap.parse_args()
+    optim.LR = args.lr
     if args.misc:
         corpora.enable_misc()
         L2I.update({l: i for i, l in enumerate(LABELS)})
@@ -772,6 +890,12 @@ def main():
     corp = corpora.load_all(os.path.join(args.data, "ner"), gum=args.gum)
     names = synth.corpus_names(corp)
     src = synth.Sources(args.data, names)
+    multi = {}
+    if args.langs:
+        # Non-English train parts (issue 46); the English synthetic
+        # documents keep drawing names from the English corpora only.
+        multi = corpora.load_languages(os.path.join(args.data, "ner"),
+                                       caps=None if args.lang_cap <= 0 else {n: args.lang_cap for n in corpora.LANG_CORPORA})
 
     swap_pool = None
     if args.name_swap > 0:
@@ -780,7 +904,7 @@ def main():
         log("name swap:", args.name_swap, "of sentences with a person;", len(swap_pool[0]), "first names,", len(swap_pool[1]), "surnames")
     counts = {}
     train = []
-    for name, sp in corp.items():
+    for name, sp in list(corp.items()) + list(multi.items()):
         sents = sp["train"]
         if name == "wikiann" and len(sents) > args.wikiann:
             sents = rng.sample(sents, args.wikiann)
@@ -793,7 +917,7 @@ def main():
                 s = wrap(s, rng)
             for w in chunk(s):
                 train.append(fix_bio(w))
-        if args.page_windows and name != "wikiann":  # WikiANN's fragments are not running text
+        if args.page_windows and not name.startswith("wikiann"):  # WikiANN's fragments are not running text
             wins = page_windows([ocr_noise(recase(swap_names(s, rng, swap_pool, args.name_swap), rng), rng) for s in sents], rng)
             train.extend(fix_bio(w) for w in wins)
             counts[name]["page_windows"] = len(wins)
@@ -806,14 +930,36 @@ def main():
             train.append(fix_bio(w))
             n_win += 1
     counts["synthetic"] = {"documents": args.synth_docs, "windows": n_win}
+    if args.langs and args.generated:
+        # Generated documents in de, fr, es, it, nl, pt (engine/detect/eval
+        # Generated drawn with train.sh's seed 46, not the evaluation's).
+        gen = corpora.load_generated(args.generated)
+        for lang, gdocs in sorted(gen.items()):
+            n_g = 0
+            for d in gdocs[:args.generated_docs]:
+                for w in doc_windows(d, rng):
+                    train.append(fix_bio(w))
+                    n_g += 1
+            counts["generated_" + lang] = {"documents": min(len(gdocs), args.generated_docs), "windows": n_g}
+            n_win += n_g
     log("train examples", len(train), "public", n_public, "synthetic windows", n_win,
         "tokens", sum(len(x) for x in train))
 
-    heldout, presidio = heldout_sets(corp, src, args.data)
+    heldout, presidio = ({}, []) if args.skip_scores else heldout_sets(corp, src, args.data)
 
-    words, chars = build_vocab(train)
+    words, chars = build_vocab(train, max_words=args.train_words)
     n_train_words = len(words)
-    if args.embeddings:
+    if args.init_onnx:
+        # Fine-tuning keeps the shipped vocabularies whole and in order
+        # (so the shipped model reads English as before) and appends the
+        # training data's new words and characters, up to --max-words.
+        with open(os.path.join(args.init_onnx, "vocab.json"), encoding="utf-8") as f:
+            shipped = json.load(f)
+        have = set(shipped["words"])
+        words = shipped["words"] + [w for w in words if w not in have][:max(0, args.max_words - len(shipped["words"]))]
+        have = set(shipped["chars"])
+        chars = shipped["chars"] + [c for c in chars if c not in have]
+    elif args.embeddings:
         words = extend_vocab(words, args.embeddings, args.max_words)
     if args.vocab_out:
         with open(args.vocab_out, "w", encoding="utf-8") as f:
@@ -834,6 +980,10 @@ def main():
         with torch.no_grad():
             model.wemb.weight[3:] = pretrained_rows(args.embeddings, words, args.wdim)
         log("word embedding initialised from", args.embeddings)
+    init_info = None
+    if args.init_onnx and not (args.resume and os.path.exists(args.checkpoint)):
+        init_info = init_from_onnx(model, words, chars, args.init_onnx, os.path.join(args.init_onnx, "parity_fixture.json"),
+                                   pretrained=bool(args.embeddings))
     lm_info = None
     if args.lm_minutes > 0 and not (args.resume and os.path.exists(args.checkpoint)):
         lm_info = lm.pretrain(model, words, chars, wv, cv,
@@ -951,7 +1101,9 @@ def main():
         model.load_state_dict(ema)
         log("exporting the weight average (decay %g)" % args.ema)
 
-    scores = all_scores(model, heldout, presidio, wv, cv, gi)
+    # --skip-scores: the Go evaluation (train.sh, nereval) scores the
+    # exported model; --rescore adds these later.
+    scores = {} if args.skip_scores else all_scores(model, heldout, presidio, wv, cv, gi)
 
     os.makedirs(args.out, exist_ok=True)
     os.makedirs(args.testdata, exist_ok=True)
@@ -993,7 +1145,8 @@ def main():
         },
         "training": {
             "steps": step, "epochs": epoch, "batch": args.batch, "seconds": round(train_secs),
-            "stopped_by_time_limit": stopped_early, "optimizer": "Adam + SparseAdam, lr 2e-3 warmup 300, linear decay over max(step/steps, time/limit)",
+            "stopped_by_time_limit": stopped_early, "optimizer": "Adam + SparseAdam, lr %g warmup 300, linear decay over max(step/steps, time/limit)" % args.lr,
+            "init": init_info or "random (word embedding as below)",
             "word_dropout": word_drop, "dropout": 0.3, "gazetteer_dropout": args.gaz_drop if gaz else 0,
             "loss": ("CRF negative log-likelihood per token (partially labelled: IGN words sum over every label) + %g x per-token cross-entropy" % args.ce_weight) if model.crf is not None else "per-token cross-entropy",
             "seed": args.seed, "threads": 1, "device": trained_on,
@@ -1003,7 +1156,7 @@ def main():
             "lm_pretraining": lm_info or "none",
             "embeddings": ("fastText skip-gram (embed.py) from " + os.path.basename(args.embeddings)) if args.embeddings else "random",
             "vocab_from_training_data": n_train_words,
-            "label_mapping": "corpora.py TYPE_MAP; CrossNER roles -> PER/ORG/LOC; WNUT-16 musicartist and LitBank name words outside PROP mentions ignored (no loss); LitBank PROP_PER/ORG/GPE/LOC/FAC -> PER/ORG/LOC/LOC/LOC, pronouns, titles and common nouns O",
+            "label_mapping": "corpora.py TYPE_MAP (LeNER-Br PESSOA/ORGANIZACAO/LOCAL, MEDDOCAN_TYPES, generated documents' Person/Organization/Address with leading titles ignored); CrossNER roles -> PER/ORG/LOC; WNUT-16 musicartist and LitBank name words outside PROP mentions ignored (no loss); LitBank PROP_PER/ORG/GPE/LOC/FAC -> PER/ORG/LOC/LOC/LOC, pronouns, titles and common nouns O",
             "not_trained_on": ["pii/presidio_research/* (evaluation)", "FakeNameGenerator.com_3000.csv and companies_and_organizations.csv (presidio's generator inputs)", "all held-out splits below"],
         },
         "heldout": {
