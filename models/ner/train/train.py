@@ -791,9 +791,27 @@ def export_checkpoint(args):
     manifest that has the runtime fields only, so the Go side can score it
     on the dev splits (nereval -model DIR -table dev) before a run ends."""
     model, ck, gaz, wv, cv, gi = from_checkpoint(args.checkpoint)
+    version = "checkpoint-step-%d" % ck["step"]
+    if args.interpolate < 1:
+        # Weight interpolation (WiSE-FT) between the model a fine-tuning run
+        # started from (--init-onnx) and the checkpoint: a * tuned + (1-a) *
+        # start, the start's new words being its <unk> row and its new
+        # characters the tuned ones.
+        if not args.init_onnx:
+            raise SystemExit("--interpolate needs --init-onnx (the model the run started from)")
+        base = NER(len(ck["words"]), len(ck["chars"]), nertok.N_SHAPES, len(LABELS), wdim=model.wemb.weight.shape[1],
+                   hidden=model.fwd.hidden_size)
+        with torch.no_grad():
+            base.cemb.weight.copy_(model.cemb.weight)
+        init_from_onnx(base, ck["words"], ck["chars"], args.init_onnx, pretrained=False)
+        a = args.interpolate
+        tuned, start = model.state_dict(), base.state_dict()
+        model.load_state_dict({k: a * tuned[k] + (1 - a) * start[k] for k in tuned})
+        version += "-interpolated-%g" % a
+        log("interpolated: %g x step %d + %g x %s" % (a, ck["step"], 1 - a, args.init_onnx))
     write_runtime(args.out, model, ck["words"], ck["chars"], gaz, wv, cv, gi)
     with open(os.path.join(args.out, "manifest.json"), "w", encoding="utf-8") as f:
-        json.dump({"name": "redactd-ner", "version": "checkpoint-step-%d" % ck["step"], **runtime_manifest(model)},
+        json.dump({"name": "redactd-ner", "version": version, **runtime_manifest(model)},
                   f, indent=1)
     log("exported step", ck["step"], "to", args.out)
 
@@ -845,6 +863,8 @@ def main():
     ap.add_argument("--train-words", type=int, default=30000, help="words of the vocabulary taken from the training data")
     ap.add_argument("--init-onnx", default="",
                     help="start from the model in this directory (ner.onnx + vocab.json of this recipe): fine-tuning (issue 46)")
+    ap.add_argument("--interpolate", type=float, default=1.0,
+                    help="with --export and --init-onnx: export a * checkpoint + (1-a) * the --init-onnx model (WiSE-FT)")
     ap.add_argument("--skip-scores", action="store_true", help="export without the Python held-out scores (add them with --rescore)")
     ap.add_argument("--lr", type=float, default=optim.LR, help="peak learning rate")
     ap.add_argument("--crf", type=int, default=0, help="1: a CRF output layer (Viterbi decoding), 0: per-token softmax")
