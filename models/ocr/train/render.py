@@ -72,9 +72,12 @@ class Fonts:
             f = self.cache[k] = ImageFont.truetype(path, size)
         return f
 
-    def pick(self, text, rng, want=None):
+    def pick(self, text, rng, want=None, bold=False):
         need = set(text) - {" "}
         order = [want] if want else []
+        if bold:
+            heavy = [p for p in self.files if any(b in os.path.basename(p) for b in BOLD_NAMES)]
+            order += rng.sample(heavy, len(heavy))
         order += rng.sample(self.files, len(self.files))
         for p in order:
             if need <= self.cover[p]:
@@ -87,12 +90,17 @@ class Fonts:
 # first two stages and in the held-out set).
 SPACING_P = 0.0
 NEIGHBOUR_P = 0.0
+# Share of lines set in a bold face (train.py --bold; stage 7: bold print
+# read 0 as 9). 0 draws nothing, so earlier stages' streams are unchanged.
+BOLD_P = 0.0
+BOLD_NAMES = ("Bold", "Bd", "Demi")
 
 
 def render(text, fonts, rng, font=None, dpi=None, pt=None, clean=False):
     """Returns a uint8 gray array [48, w] of text, or None when no font
     has every character."""
-    path = fonts.pick(text, rng, font)
+    bold = BOLD_P > 0 and not font and not clean and rng.random() < BOLD_P
+    path = fonts.pick(text, rng, font, bold)
     if path is None:
         return None
     dpi = dpi or rng.uniform(150, 300)
