@@ -3,10 +3,9 @@ package contract
 import (
 	"fmt"
 	"mime"
+	"slices"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/redactd/redactd/engine/detect/lang"
 )
 
 // The request rules beside the options' (validate.go): how many files a
@@ -34,15 +33,19 @@ const (
 	RetentionStudio    = "studio"
 )
 
-// CheckLanguage is the rule for the language hint: "auto" or an ISO
-// 639-1 code of the languages the service redacts (lang.Codes: en, de,
-// fr, es, it, nl, pt), lower case. It returns the hint as stored: "" for
-// "auto".
+// Languages are the ISO 639-1 codes of the languages the service
+// redacts, as engine/detect/lang identifies them (lang.Codes; the
+// contract is a leaf and does not import it: lang's TestContractLanguages
+// holds the two lists equal).
+var Languages = []string{"en", "de", "fr", "es", "it", "nl", "pt"}
+
+// CheckLanguage is the rule for the language hint: "auto" or one of
+// Languages, lower case. It returns the hint as stored: "" for "auto".
 func CheckLanguage(s string) (string, error) {
 	if s == LanguageAuto {
 		return "", nil
 	}
-	if s != "" && lang.Valid(lang.Code(s)) {
+	if slices.Contains(Languages, s) {
 		return s, nil
 	}
 	return "", &FieldError{Field: FieldLanguage, Msg: fmt.Sprintf("must be %q or one of %s", LanguageAuto, languageList())}
@@ -50,11 +53,11 @@ func CheckLanguage(s string) (string, error) {
 
 func languageList() string {
 	var b strings.Builder
-	for i, c := range lang.Codes {
+	for i, c := range Languages {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(string(c))
+		b.WriteString(c)
 	}
 	return b.String()
 }

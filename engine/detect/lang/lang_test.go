@@ -7,8 +7,22 @@ import (
 
 	"github.com/cockroachdb/datadriven"
 
+	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/detect/lang"
 )
+
+// TestContractLanguages: the languages the request contract accepts as a
+// hint (contract.Languages, a leaf that may not import this package) are
+// exactly the ones identified here, in the same order.
+func TestContractLanguages(t *testing.T) {
+	var codes []string
+	for _, c := range lang.Codes {
+		codes = append(codes, string(c))
+	}
+	if strings.Join(codes, ",") != strings.Join(contract.Languages, ",") {
+		t.Errorf("contract.Languages = %v, lang.Codes = %v", contract.Languages, codes)
+	}
+}
 
 // TestIdentify runs the cases in testdata/identify (pebble's datadriven
 // format): "identify" with a text, expecting its language code, or
