@@ -809,6 +809,17 @@ def export_checkpoint(args):
         model.load_state_dict({k: a * tuned[k] + (1 - a) * start[k] for k in tuned})
         version += "-interpolated-%g" % a
         log("interpolated: %g x step %d + %g x %s" % (a, ck["step"], 1 - a, args.init_onnx))
+    if args.label_bias:
+        # A constant added to some classes' output bias (logits): a recall
+        # bias baked into the model, chosen on the dev splits.
+        for kv in args.label_bias.split(","):
+            typ, v = kv.split("=")
+            with torch.no_grad():
+                for i, l in enumerate(LABELS):
+                    if l == typ or l[2:] == typ:
+                        model.out.bias[i] += float(v)
+        version += "-bias-" + args.label_bias
+        log("output bias added:", args.label_bias)
     write_runtime(args.out, model, ck["words"], ck["chars"], gaz, wv, cv, gi)
     with open(os.path.join(args.out, "manifest.json"), "w", encoding="utf-8") as f:
         json.dump({"name": "redactd-ner", "version": version, **runtime_manifest(model)},
@@ -865,8 +876,17 @@ def main():
                     help="start from the model in this directory (ner.onnx + vocab.json of this recipe): fine-tuning (issue 46)")
     ap.add_argument("--interpolate", type=float, default=1.0,
                     help="with --export and --init-onnx: export a * checkpoint + (1-a) * the --init-onnx model (WiSE-FT)")
+    ap.add_argument("--label-bias", default="",
+                    help="with --export: add to the output bias of these classes, e.g. PER=0.3,ORG=0.5,O=-0.2 (a type counts for its B- and I-)")
     ap.add_argument("--skip-scores", action="store_true", help="export without the Python held-out scores (add them with --rescore)")
     ap.add_argument("--lr", type=float, default=optim.LR, help="peak learning rate")
+    ap.add_argument("--en-reps", type=int, default=1,
+                    help="with --init-onnx: times each English corpus is repeated (its usual repeats times this), so English is rehearsed")
+    ap.add_argument("--icdar-reps", type=int, default=1,
+                    help="times the historical OCR'd newspapers (icdar_europeana_fr, _nl) are repeated, so their noisy text keeps its weight")
+    ap.add_argument("--anchor", type=float, default=0.0,
+                    help="with --init-onnx: after each step every weight moves this share of the way back to the start model's "
+                         "(the word embedding's shipped rows too; new words are free): a decoupled L2 pull towards it (0: off)")
     ap.add_argument("--crf", type=int, default=0, help="1: a CRF output layer (Viterbi decoding), 0: per-token softmax")
     ap.add_argument("--ce-weight", type=float, default=0.5,
                     help="with --crf: weight of a per-token cross-entropy on the emissions beside the CRF loss, "
@@ -931,6 +951,11 @@ def main():
         counts[name] = {"train_sentences": len(sents), "test_sentences": len(sp["test"]), "repeats": 2 if name in ("wikigold", "uner_ewt", "sec", "crossner") else 1}
         # Small gold-labelled corpora count twice.
         reps = 2 if name in ("wikigold", "uner_ewt", "sec", "crossner") else 1
+        if name in corp:
+            reps *= args.en_reps
+        elif name.startswith("icdar_europeana_"):
+            reps *= args.icdar_reps
+        counts[name]["repeats"] = reps
         for s in sents * reps:
             s = ocr_noise(recase(swap_names(s, rng, swap_pool, args.name_swap), rng), rng)
             if rng.random() < 0.25 and len(s) > 6:
@@ -1004,6 +1029,18 @@ def main():
     if args.init_onnx and not (args.resume and os.path.exists(args.checkpoint)):
         init_info = init_from_onnx(model, words, chars, args.init_onnx, os.path.join(args.init_onnx, "parity_fixture.json"),
                                    pretrained=bool(args.embeddings))
+    anchor = None
+    if args.anchor > 0:
+        if not args.init_onnx:
+            raise SystemExit("--anchor needs --init-onnx (the model the weights are pulled back to)")
+        if args.resume and os.path.exists(args.checkpoint):
+            raise SystemExit("--anchor: start afresh (the start model's weights are taken before the first step)")
+        # The start model's weights as init_from_onnx left them, before any
+        # step; of the word embedding only the shipped words' rows.
+        n_shipped = len(shipped["words"])
+        anchor = {n: t.detach().clone() for n, t in model.named_parameters()}
+        anchor["wemb.weight"] = anchor["wemb.weight"][:n_shipped].clone()
+        log("anchor: %g a step back to %s (%d shipped word rows)" % (args.anchor, args.init_onnx, n_shipped))
     lm_info = None
     if args.lm_minutes > 0 and not (args.resume and os.path.exists(args.checkpoint)):
         lm_info = lm.pretrain(model, words, chars, wv, cv,
@@ -1086,6 +1123,18 @@ def main():
                 crf = model.crf.nll(logits, Y, mask).sum() / mask.sum()
                 loss = crf + args.ce_weight * loss
             opt.step(loss)
+            if anchor is not None:
+                with torch.no_grad():
+                    for n, t in model.named_parameters():
+                        a = anchor.get(n)
+                        if a is None:
+                            continue
+                        if n == "wemb.weight":
+                            t = t[:a.shape[0]]
+                        # Scaled with the learning rate (as AdamW's decay):
+                        # the pull holds the same balance against a step
+                        # while the rate anneals.
+                        t.add_(a.to(t.device) - t, alpha=args.anchor * cur / optim.LR)
             if ema is not None:
                 # Warm-up: early on the average forgets faster, so the
                 # random start does not linger in it.
