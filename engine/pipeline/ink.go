@@ -151,7 +151,7 @@ func unexplainedInk(pg *page.Page) ([]PixelRect, *inkMap) {
 		}
 	}
 	blocks := make([]uint8, gw*gh)
-	paper := paperLevel(r)
+	paper := kernels.PaperLevel(r.Pix, r.W, r.H, r.Stride, r.Channels, 96, 0)
 	if r.Channels == 1 && paper[0] == 255 {
 		inkBlocksOnWhite(blocks, r, explained)
 	} else {
@@ -407,30 +407,4 @@ func mergeRects(rs []PixelRect) []PixelRect {
 		}
 	}
 	return rs
-}
-
-// paperLevel is the most common value of each channel on a sample of the
-// raster's pixels: the paper's colour.
-func paperLevel(r *page.Raster) [4]uint8 {
-	var hist [4][256]int
-	step := max(1, min(r.W, r.H)/96)
-	for y := 0; y < r.H; y += step {
-		row := r.Pix[y*r.Stride:]
-		for x := 0; x < r.W; x += step {
-			for c := range r.Channels {
-				hist[c][row[x*r.Channels+c]]++
-			}
-		}
-	}
-	var paper [4]uint8
-	for c := range r.Channels {
-		best := 0
-		for v := range 256 {
-			if hist[c][v] > hist[c][best] {
-				best = v
-			}
-		}
-		paper[c] = uint8(best)
-	}
-	return paper
 }

@@ -52,33 +52,9 @@ func inkBounds(img Image) image.Rectangle {
 	return r
 }
 
-// paperLevel is the most common value of each channel (smoothed over
-// neighbouring values), on a sample of the image's pixels: the paper's
-// colour on a page, whatever its shade.
+// paperLevel is the colour of img's paper, whatever its shade: the most
+// common value of each channel on a 256 x 256 grid, counted with its
+// neighbours within 4 levels.
 func paperLevel(img Image) [4]uint8 {
-	var hist [4][256]int
-	step := max(1, min(img.W, img.H)/256)
-	for y := 0; y < img.H; y += step {
-		row := img.Pix[y*img.Stride:]
-		for x := 0; x < img.W; x += step {
-			for c := range img.Channels {
-				hist[c][row[x*img.Channels+c]]++
-			}
-		}
-	}
-	var paper [4]uint8
-	for c := range img.Channels {
-		best, bestN := 0, -1
-		for v := range 256 {
-			n := 0
-			for d := max(0, v-4); d <= min(255, v+4); d++ {
-				n += hist[c][d]
-			}
-			if n > bestN {
-				best, bestN = v, n
-			}
-		}
-		paper[c] = uint8(best)
-	}
-	return paper
+	return kernels.PaperLevel(img.Pix, img.W, img.H, img.Stride, img.Channels, 256, 4)
 }

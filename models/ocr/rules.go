@@ -95,7 +95,7 @@ func RuleErased(img Image, dpi float64) Image {
 // ruleMap returns img's ink (inkMask), the part of it on rules (above),
 // both w*h row-major, and its paper's colour; dpi is img's pixels per
 // inch (0: 200).
-func ruleMap(img Image, dpi float64) (mask, rule []bool, paper [3]byte) {
+func ruleMap(img Image, dpi float64) (mask, rule []bool, paper [4]uint8) {
 	mask, paper = inkMask(img)
 	return mask, rules(mask, img.W, img.H, dpi), paper
 }
@@ -119,7 +119,7 @@ func rules(mask []bool, w, h int, dpi float64) []bool {
 
 // inkMask returns img's pixels more than ruleInk darker than its paper
 // (w*h, row-major), and the paper's colour.
-func inkMask(img Image) (mask []bool, paper [3]byte) {
+func inkMask(img Image) (mask []bool, paper [4]uint8) {
 	w, h, ch := img.W, img.H, img.Channels
 	paper = imagePaper(img)
 	pg := int(paper[0])
@@ -144,28 +144,8 @@ func inkMask(img Image) (mask []bool, paper [3]byte) {
 	return mask, paper
 }
 
-// imagePaper is the most common value of each channel on a sample of
-// img's pixels: its paper's colour.
-func imagePaper(img Image) [3]byte {
-	var hist [3][256]int
-	step := max(1, min(img.W, img.H)/96)
-	for y := 0; y < img.H; y += step {
-		row := img.Pix[y*img.Stride:]
-		for x := 0; x < img.W; x += step {
-			for c := range img.Channels {
-				hist[c][row[x*img.Channels+c]]++
-			}
-		}
-	}
-	var paper [3]byte
-	for c := range img.Channels {
-		best := 0
-		for v := range 256 {
-			if hist[c][v] > hist[c][best] {
-				best = v
-			}
-		}
-		paper[c] = byte(best)
-	}
-	return paper
+// imagePaper is the most common value of each channel on a 96 x 96 grid
+// of img's pixels: its paper's colour.
+func imagePaper(img Image) [4]uint8 {
+	return kernels.PaperLevel(img.Pix, img.W, img.H, img.Stride, img.Channels, 96, 0)
 }
