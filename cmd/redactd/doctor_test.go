@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -20,6 +19,7 @@ import (
 	"github.com/redactd/redactd/engine/jobs"
 	"github.com/redactd/redactd/engine/store/pebblestore"
 	"github.com/redactd/redactd/engine/store/storelog"
+	"github.com/redactd/redactd/internal/testkit"
 	"github.com/redactd/redactd/models/ocr"
 	"github.com/redactd/redactd/models/ort"
 )
@@ -292,7 +292,7 @@ func TestDoctorRecords(t *testing.T) {
 
 	old := config.Default()
 	old.Data = privateDir(t)
-	copyTree(t, filepath.Join("..", "..", "engine", "jobs", "testdata", "datadir-v2", "data", "joblog"), filepath.Join(old.Data, "joblog"))
+	testkit.CopyTree(t, filepath.Join("..", "..", "engine", "jobs", "testdata", "datadir-v2", "data", "joblog"), filepath.Join(old.Data, "joblog"))
 	want(check(old), checkOK, "job log of an earlier release")
 
 	cfg := newJobLog(t)
@@ -378,29 +378,5 @@ func TestVersionCommand(t *testing.T) {
 	}
 	if code := run([]string{"version", "extra"}, &out, &out); code != exitUsage {
 		t.Fatalf("version with an argument: exit %d", code)
-	}
-}
-
-// copyTree copies a directory tree, privately (0700 directories, 0600
-// files).
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o700)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o600)
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 }

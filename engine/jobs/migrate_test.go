@@ -17,6 +17,7 @@ import (
 	"github.com/redactd/redactd/engine/store/pebblestore"
 	"github.com/redactd/redactd/engine/store/record"
 	"github.com/redactd/redactd/engine/store/storelog"
+	"github.com/redactd/redactd/internal/testkit"
 )
 
 // TestCopyToStorelog: the data directories of earlier releases
@@ -54,7 +55,7 @@ func testCopyFrom(t *testing.T, dir string) {
 	var fx fixture
 	readJSON(t, filepath.Join(dir, "fixture.json"), &fx)
 	data := t.TempDir()
-	copyTree(t, filepath.Join(dir, "data"), data)
+	testkit.CopyTree(t, filepath.Join(dir, "data"), data)
 	storeDir := filepath.Join(data, "store")
 
 	jl, err := joblog.Open(filepath.Join(data, "joblog"), joblog.Options{})
@@ -180,7 +181,7 @@ func TestMigrateJobLog(t *testing.T) {
 			var fx fixture
 			readJSON(t, filepath.Join(dir, "fixture.json"), &fx)
 			data := t.TempDir()
-			copyTree(t, filepath.Join(dir, "data"), data)
+			testkit.CopyTree(t, filepath.Join(dir, "data"), data)
 			at := func(name string) string { return filepath.Join(data, name) }
 			exists := func(name string) bool { _, err := os.Stat(at(name)); return err == nil }
 			// A crash half-way through an earlier copy.

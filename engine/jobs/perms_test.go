@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/redactd/redactd/engine/store/joblog"
+	"github.com/redactd/redactd/internal/testkit"
 	"github.com/redactd/redactd/internal/testkit/testlog"
 )
 
@@ -192,7 +193,7 @@ func TestUploadSecretMigration(t *testing.T) {
 			// fixture), private as its systemd unit left it, or with its
 			// job log open to others as a 0755 install left it.
 			data := t.TempDir()
-			copyDir(t, filepath.Join("testdata", "datadir-v1", "data"), data)
+			testkit.CopyTree(t, filepath.Join("testdata", "datadir-v1", "data"), data)
 			jl, err := joblog.Open(filepath.Join(data, "joblog"), joblog.Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -247,29 +248,6 @@ func TestUploadSecretMigration(t *testing.T) {
 				t.Fatalf("the job log still holds an upload secret (%v)", err)
 			}
 		})
-	}
-}
-
-// copyDir copies a tree privately (0700 directories, 0600 files).
-func copyDir(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o700)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o600)
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 }
 

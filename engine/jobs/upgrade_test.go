@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"flag"
 	"io"
-	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -19,6 +18,7 @@ import (
 	"github.com/redactd/redactd/engine/pdfout"
 	"github.com/redactd/redactd/engine/pipeline"
 	"github.com/redactd/redactd/engine/store/joblog"
+	"github.com/redactd/redactd/internal/testkit"
 	"github.com/redactd/redactd/internal/testkit/testpdf"
 )
 
@@ -70,7 +70,7 @@ func testUpgradeFrom(t *testing.T, dir string) {
 		t.Fatalf("%s has schema version %d, newer than this code's %d", dir, fx.SchemaVersion, joblog.SchemaVersion)
 	}
 	data := t.TempDir()
-	copyTree(t, filepath.Join(dir, "data"), data)
+	testkit.CopyTree(t, filepath.Join(dir, "data"), data)
 
 	// The stored layout is the fixture's, before anything opens it.
 	jl, err := joblog.Open(filepath.Join(data, "joblog"), joblog.Options{Version: fx.SchemaVersion, Migrations: []joblog.Migration{}})
@@ -300,7 +300,7 @@ func regenerate(t *testing.T, dir string) {
 	if err := os.RemoveAll(dir); err != nil {
 		t.Fatal(err)
 	}
-	copyTree(t, data, filepath.Join(dir, "data"))
+	testkit.CopyTree(t, data, filepath.Join(dir, "data"))
 	os.Remove(filepath.Join(dir, "data", "joblog", "LOCK"))
 	b, err := json.MarshalIndent(fx, "", "  ")
 	if err != nil {
@@ -327,34 +327,5 @@ func readJSON(t *testing.T, path string, v any) {
 	}
 	if err := json.Unmarshal(b, v); err != nil {
 		t.Fatalf("%s: %v", path, err)
-	}
-}
-
-// copyTree copies the regular files under src into dst (created).
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o700)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o600)
-	})
-	if err != nil {
-		t.Fatalf("copy %s: %v", src, err)
 	}
 }
