@@ -2,6 +2,8 @@ package rules
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
 	"github.com/redactd/redactd/engine/detect/lang"
@@ -163,9 +165,17 @@ func coordinatedBefore(v *view.View, gz *gazetteer.Gazetteers, first int) int {
 // it), is a name: a capitalised known surname or first name, ordinary
 // word and town allowed, but no country, title, street, unit or legal
 // word, no month or weekday, not followed by another capitalised word.
+//
+// Text in lower case throughout ("founders: chaussée, blair and parks.",
+// as forms and OCR of small print have it) has no capitals to go by: when
+// both lines are lower case, a lower-case word stands for a capitalised
+// one, and the phrase test below asks for the list to end with the word
+// (punctuation, a conjunction or the line's end after it).
 func coordName(v *view.View, gz *gazetteer.Gazetteers, anchor, k int) bool {
 	t, l := v.CoreText(k), v.CoreLower(k)
-	if !nameShaped(t) || view.IsAllUpper(t) || stopwords[l] || kinWords[l] || orgHeads[l] || pattern.MonthNumber(l) > 0 || pattern.IsWeekday(l) {
+	lower := lowerLines(v, anchor, k)
+	shaped := func(w string) bool { return nameShaped(w) || lower && nameShaped(capitalise(w)) }
+	if !shaped(t) || view.IsAllUpper(t) || stopwords[l] || kinWords[l] || orgHeads[l] || pattern.MonthNumber(l) > 0 || pattern.IsWeekday(l) {
 		return false
 	}
 	// Street types are allowed ("Hill", "Green"): they are streets only
@@ -179,15 +189,39 @@ func coordName(v *view.View, gz *gazetteer.Gazetteers, anchor, k int) bool {
 	// model's "Research" does not make "Development" a name. A town
 	// ("Lopez", "Cantu") listed with any name is a name.
 	a := v.CoreLower(anchor)
-	if f&gazetteer.Common != 0 && (!nameShaped(v.CoreText(anchor)) || gz.Lex[a]&(gazetteer.FirstName|gazetteer.Surname) == 0 || gz.Lex[a]&gazetteer.Country != 0) {
+	if f&gazetteer.Common != 0 && (!shaped(v.CoreText(anchor)) || gz.Lex[a]&(gazetteer.FirstName|gazetteer.Surname) == 0 || gz.Lex[a]&gazetteer.Country != 0) {
 		return false
 	}
 	// "Hill Street", "Green Group": the word starts a phrase of its own.
 	_, end := v.Line(v.LineOf(k))
-	if k+1 < end && view.IsCapitalised(v.CoreText(k+1)) && !strings.ContainsAny(v.Text[v.CoreEnd(k):v.WordEnd(k)], ",;:.!?") {
+	ends := strings.ContainsAny(v.Text[v.CoreEnd(k):v.WordEnd(k)], ",;:.!?")
+	if k+1 < end && view.IsCapitalised(v.CoreText(k+1)) && !ends {
+		return false
+	}
+	// In lower case "parks department" cannot be told from a name by its
+	// capitals: the word must end the list.
+	if lower && !view.IsCapitalised(t) && k+1 < end && !ends && !isConjunction(v.CoreLower(k+1)) {
 		return false
 	}
 	return true
+}
+
+// lowerLines reports whether the lines of words a and b are both in lower
+// case throughout.
+func lowerLines(v *view.View, a, b int) bool {
+	for _, ln := range []int{v.LineOf(a), v.LineOf(b)} {
+		first, end := v.Line(ln)
+		if !isLowerLine(v, first, end) {
+			return false
+		}
+	}
+	return true
+}
+
+// capitalise returns w with its first letter in upper case.
+func capitalise(w string) string {
+	r, n := utf8.DecodeRuneInString(w)
+	return string(unicode.ToUpper(r)) + w[n:]
 }
 
 // listTail reports whether word k, a month or weekday that is also a
