@@ -61,12 +61,30 @@ func TestQuickBench(t *testing.T) {
 	if len(rep.Targets) == 0 {
 		t.Error("no targets reported")
 	}
+	// The recogniser gate ran the OCR'd corpora again with PP-OCRv4 and
+	// judged them (issue 48).
+	if rep.Recogniser == nil || len(rep.Recogniser.Corpora) != 2 {
+		t.Errorf("recogniser gate: %+v", rep.Recogniser)
+	} else {
+		for _, c := range rep.Recogniser.Corpora {
+			if c.Score == nil || c.Score.Recall().Total == 0 || len(c.Score.Invalid) != 0 {
+				t.Errorf("recogniser gate, %s with %s: not scored or invalid outputs", c.Name, rep.Recogniser.Model)
+			}
+		}
+	}
+	gate := false
+	for _, tg := range rep.Targets {
+		gate = gate || strings.HasPrefix(tg.Name, "PII words masked through the service") && tg.Status != ""
+	}
+	if !gate {
+		t.Error("no verdict of the recogniser gate among the targets")
+	}
 
 	md, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"## Targets", "## Accuracy", "## Time per stage", "## OCR accuracy and speed", report.ThroughputPNG, report.StagesPNG} {
+	for _, want := range []string{"## Targets", "## Accuracy", "| scan with ppocrv4 |", "## Time per stage", "## OCR accuracy and speed", report.ThroughputPNG, report.StagesPNG} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("RESULTS.md lacks %q", want)
 		}

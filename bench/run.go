@@ -110,6 +110,13 @@ func run(ctx context.Context, cfg *config) (*report.Report, error) {
 	if note := scoreAll(ctx, cfg, corpora, outputs, rep.Corpora); note != "" {
 		rep.Notes = append(rep.Notes, note)
 	}
+	if cfg.recGate {
+		rg, note := runRecogniserGate(ctx, cfg, corpora, filepath.Join(work, "recogniser-gate"))
+		rep.Recogniser = rg
+		if note != "" {
+			rep.Notes = append(rep.Notes, note)
+		}
+	}
 	for i := range rep.Peers {
 		for _, rc := range rep.Corpora {
 			if rc.Name == rep.Peers[i].Corpus {

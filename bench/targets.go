@@ -139,6 +139,9 @@ func targets(r *report.Report, notes []string) ([]report.Target, []string) {
 	ts = append(ts, t)
 	ts = append(ts, detectionTargets(by["text"])...)
 	ts = append(ts, ocrTargets(r.OCR)...)
+	if r.Recogniser != nil {
+		ts = append(ts, recogniserTarget(r))
+	}
 	return finishTargets(r, ts, notes)
 }
 

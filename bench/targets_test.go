@@ -74,3 +74,35 @@ func TestOCRTargetsJudgeTheDefault(t *testing.T) {
 		t.Errorf("gate within 0.5 and 1 point: %+v", g)
 	}
 }
+
+// TestRecogniserTarget: the gate through the service fails when the
+// default recogniser masks fewer words than PP-OCRv4 in any category of
+// any OCR'd corpus, and holds on a tie.
+func TestRecogniserTarget(t *testing.T) {
+	scored := func(name string, person, address int) *report.Corpus {
+		s := score.NewResult()
+		s.Words[page.Person] = &score.Count{Total: 195, Masked: person}
+		s.Words[page.Address] = &score.Count{Total: 370, Masked: address}
+		return &report.Corpus{Name: name, Score: s}
+	}
+	rep := func(own, ref []*report.Corpus) *report.Report {
+		return &report.Report{Corpora: own, Recogniser: &report.Recogniser{Model: "ppocrv4", Corpora: ref}}
+	}
+	for _, c := range []struct {
+		name     string
+		r        *report.Report
+		want     string
+		measured string
+	}{
+		{"more and tied", rep([]*report.Corpus{scored("scan", 190, 360), scored("photo", 193, 351)},
+			[]*report.Corpus{scored("scan", 190, 358), scored("photo", 193, 350)}), "pass", "photo 544 vs 543"},
+		{"one Person word short on photos", rep([]*report.Corpus{scored("scan", 190, 360), scored("photo", 192, 351)},
+			[]*report.Corpus{scored("scan", 190, 358), scored("photo", 193, 350)}), "FAIL", "photo Person 192 < 193 of 195"},
+		{"reference not run", &report.Report{}, "", ""},
+	} {
+		g := recogniserTarget(c.r)
+		if g.Status != c.want || !strings.Contains(g.Measured, c.measured) {
+			t.Errorf("%s: %+v, want %q with %q", c.name, g, c.want, c.measured)
+		}
+	}
+}

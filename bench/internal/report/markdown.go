@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -285,7 +286,13 @@ func (r *Report) accuracyTable(p func(string, ...any)) {
 	}
 	p("| corpus | valid outputs | recall (words) | recall (entities) | %s | over-redaction | text-layer words | leaks (MuPDF) | leaks (OCR) / entities on OCR'd pages |", strings.Join(head, " | "))
 	p("|---|---|---|---|%s---|---|---|---|", strings.Repeat("---|", len(cols)))
-	for _, c := range r.Corpora {
+	rows := slices.Clone(r.Corpora)
+	if r.Recogniser != nil {
+		for _, c := range r.Recogniser.Corpora {
+			rows = append(rows, &Corpus{Name: c.Name + " with " + r.Recogniser.Model, Score: c.Score})
+		}
+	}
+	for _, c := range rows {
 		s := c.Score
 		if s == nil {
 			continue

@@ -28,10 +28,13 @@ type Report struct {
 	Uploads *Uploads
 	OCR     *OCR
 	Corpora []*Corpus
-	Sweep   []Point
-	Peers   []Peer
-	Targets []Target
-	Notes   []string
+	// Recogniser holds the scan and photo corpora's scores with the
+	// reference recogniser (bench --recogniser-gate), nil when not run.
+	Recogniser *Recogniser
+	Sweep      []Point
+	Peers      []Peer
+	Targets    []Target
+	Notes      []string
 }
 
 // Machine describes where the run happened.
@@ -85,6 +88,13 @@ type Corpus struct {
 	OCRWork       client.OCRWork
 	Score         *score.Result
 	OCRRanOnPages bool // the server's ocr stage saw pages during the run
+}
+
+// Recogniser is the run of the OCR'd corpora on a server using another
+// recogniser, Model, scored as the main run's (Corpus.Score only).
+type Recogniser struct {
+	Model   string
+	Corpora []*Corpus
 }
 
 // Point is one run of the concurrency sweep.
