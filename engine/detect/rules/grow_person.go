@@ -166,14 +166,16 @@ func coordinatedBefore(v *view.View, gz *gazetteer.Gazetteers, first int) int {
 // word and town allowed, but no country, title, street, unit or legal
 // word, no month or weekday, not followed by another capitalised word.
 //
-// Text in lower case throughout ("founders: chaussée, blair and parks.",
-// as forms and OCR of small print have it) has no capitals to go by: when
-// both lines are lower case, a lower-case word stands for a capitalised
-// one, and the phrase test below asks for the list to end with the word
-// (punctuation, a conjunction or the line's end after it).
+// Names written in lower case ("founders: chaussée, blair and parks.",
+// as text typed without capitals has them) have no capitals to go by:
+// when the anchor, a name the model read, is in lower case, a lower-case
+// word stands for a capitalised one, and the phrase test below asks for
+// the list to end with the word (punctuation, a conjunction or the line's
+// end after it). The rest of the line may have capitals: OCR reads a
+// stray one ("of Our 3 founders").
 func coordName(v *view.View, gz *gazetteer.Gazetteers, anchor, k int) bool {
 	t, l := v.CoreText(k), v.CoreLower(k)
-	lower := lowerLines(v, anchor, k)
+	lower := isLowerWord(v.CoreText(anchor)) && isLowerWord(t)
 	shaped := func(w string) bool { return nameShaped(w) || lower && nameShaped(capitalise(w)) }
 	if !shaped(t) || view.IsAllUpper(t) || stopwords[l] || kinWords[l] || orgHeads[l] || pattern.MonthNumber(l) > 0 || pattern.IsWeekday(l) {
 		return false
@@ -206,16 +208,10 @@ func coordName(v *view.View, gz *gazetteer.Gazetteers, anchor, k int) bool {
 	return true
 }
 
-// lowerLines reports whether the lines of words a and b are both in lower
-// case throughout.
-func lowerLines(v *view.View, a, b int) bool {
-	for _, ln := range []int{v.LineOf(a), v.LineOf(b)} {
-		first, end := v.Line(ln)
-		if !isLowerLine(v, first, end) {
-			return false
-		}
-	}
-	return true
+// isLowerWord reports whether w has letters and none of them is a
+// capital.
+func isLowerWord(w string) bool {
+	return w != "" && strings.ToLower(w) == w && strings.ToUpper(w) != w
 }
 
 // capitalise returns w with its first letter in upper case.
