@@ -53,6 +53,19 @@ type ViewDetector interface {
 	DetectView(v *View) []page.Span
 }
 
+// LangDetector is a blocking detector that reads each line of a page
+// according to its language (models/ner's Routed: a model per language
+// group). Run tells it the language of each line's block (View.Lang, the
+// request's hint where the identifier is not sure) before it starts it.
+type LangDetector interface {
+	Detector
+	// DetectLangs is Detect told each line's language (lines in
+	// p.Lines() order): its ISO 639-1 code, "" where the block has too
+	// few letters to tell, and whether lang.Identify is sure of it (or
+	// the hint decided it).
+	DetectLangs(ctx context.Context, p *page.Page, lineLang func(line int) (code string, sure bool)) ([]page.Span, error)
+}
+
 // Options are a job's redaction settings, already resolved against the
 // account defaults.
 type Options struct {
@@ -142,15 +155,26 @@ func Run(ctx context.Context, p *page.Page, ds []Detector, opts Options) ([]page
 	var (
 		wg      sync.WaitGroup
 		results = make([]result, len(ds))
+		langs   func(line int) (string, bool)
 	)
 	for i, d := range ds {
 		if _, ok := d.(ViewDetector); ok {
 			continue
 		}
+		ld, byLang := d.(LangDetector)
+		if byLang && langs == nil {
+			langs = lineLangs(p, v)
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s, err := d.Detect(ctx, p)
+			var s []page.Span
+			var err error
+			if byLang {
+				s, err = ld.DetectLangs(ctx, p, langs)
+			} else {
+				s, err = d.Detect(ctx, p)
+			}
 			results[i] = result{spans: s, err: err, name: d.Name()}
 		}()
 	}
@@ -181,6 +205,22 @@ func Run(ctx context.Context, p *page.Page, ds []Detector, opts Options) ([]page
 	all = append(all, view.Merge(findTerms(v, opts.Included, opts.IgnoreDiacritics, page.IncludedTerm, 1, "included-term"))...)
 	view.SortSpans(all)
 	return all, nil
+}
+
+// lineLangs tells the language of each line of p (p.Lines() order) from
+// its block's (v.BlockLang), all told before it returns, so that a
+// LangDetector may read it from its own goroutine. A block the
+// identifier is not sure of is sure when the request's hint decided it.
+func lineLangs(p *page.Page, v *View) func(line int) (string, bool) {
+	lines := p.Lines()
+	codes := make([]lang.Code, len(lines))
+	sure := make([]bool, len(lines))
+	for li, l := range lines {
+		r := v.BlockLang(v.BlockOf(l[0]))
+		codes[li] = r.Lang
+		sure[li] = r.Sure() || r.Hinted
+	}
+	return func(line int) (string, bool) { return string(codes[line]), sure[line] }
 }
 
 func filterCategories(ss []page.Span, cats []page.Category) []page.Span {

@@ -24,9 +24,12 @@ import (
 // Models are the loaded ONNX models a pipeline uses; Close releases them
 // after the pipeline is closed.
 type Models struct {
-	NER  *ner.Model
-	OCR  *ocr.Engine
-	Hand *hand.Model
+	NER *ner.Model
+	// NERMulti, when not nil, reads the blocks in the six languages
+	// besides English (Settings.NERModelMulti, DetectorsByLang).
+	NERMulti *ner.Model
+	OCR      *ocr.Engine
+	Hand     *hand.Model
 }
 
 // Close releases the models.
@@ -40,6 +43,9 @@ func (m *Models) Close() error {
 	}
 	if m.NER != nil {
 		errs = append(errs, m.NER.Close())
+	}
+	if m.NERMulti != nil {
+		errs = append(errs, m.NERMulti.Close())
 	}
 	return errors.Join(errs...)
 }
@@ -62,6 +68,13 @@ func LoadModels(cfg Settings, met *Metrics) (*Models, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ner model %q: %w", cfg.NERModel, err)
 	}
+	if cfg.NERModelMulti != "" && cfg.NERModelMulti != "off" {
+		m.NERMulti, err = ner.Load(cfg.NERModelMulti, ner.Options{BatchSize: cfg.BatchSize, BatchWait: cfg.BatchWait, Lane: lane, Observe: met.batch, EntityProb: float32(cfg.NERRecall), PersonProb: float32(cfg.NERPersonRecall)})
+		if err != nil {
+			m.Close()
+			return nil, fmt.Errorf("ner model %q (ner-model-multilingual): %w", cfg.NERModelMulti, err)
+		}
+	}
 	// The handwriting classifier is embedded and small: always loaded.
 	if m.Hand, err = hand.Load(); err != nil {
 		m.Close()
@@ -82,6 +95,9 @@ func LoadModels(cfg Settings, met *Metrics) (*Models, error) {
 	return m, nil
 }
 
+// The routed NER detector is told each line's language by detect.Run.
+var _ detect.LangDetector = (*ner.Routed)(nil)
+
 // Detectors are what the pipeline runs on a page: the recognizers and the
 // NER model m, which reads windows in capitals three ways
 // (ner.DetectorOptions.LowerCase, from the gazetteer). The evaluation
@@ -89,6 +105,14 @@ func LoadModels(cfg Settings, met *Metrics) (*Models, error) {
 // it too, so that they score what the service masks. met, when not nil,
 // counts the model's windows.
 func Detectors(m *ner.Model, met *Metrics) ([]detect.Detector, error) {
+	return DetectorsByLang(m, nil, ner.RoutedOptions{}, met)
+}
+
+// DetectorsByLang are Detectors with a second NER model, other, for the
+// blocks in the six languages besides English (ner.Routed: English
+// blocks, and blocks whose language cannot be told, stay with m); other
+// nil is Detectors.
+func DetectorsByLang(m, other *ner.Model, ro ner.RoutedOptions, met *Metrics) ([]detect.Detector, error) {
 	rs, err := detect.Recognizers()
 	if err != nil {
 		return nil, err
@@ -101,7 +125,10 @@ func Detectors(m *ner.Model, met *Metrics) ([]detect.Detector, error) {
 	if met != nil {
 		o.ObserveWindows = met.nerRead
 	}
-	return append(rs, ner.NewDetector(m, o)), nil
+	if other == nil {
+		return append(rs, ner.NewDetector(m, o)), nil
+	}
+	return append(rs, ner.NewRouted(ner.NewDetector(m, o), ner.NewDetector(other, o), ro)), nil
 }
 
 // Open builds the complete pipeline of cfg: recognizers, the NER model and
@@ -116,7 +143,7 @@ func Open(cfg Settings, log *slog.Logger, reg prometheus.Registerer) (*Pipeline,
 	if err != nil {
 		return nil, err
 	}
-	ds, err := Detectors(m.NER, met)
+	ds, err := DetectorsByLang(m.NER, m.NERMulti, ner.RoutedOptions{}, met)
 	if err != nil {
 		m.Close()
 		return nil, err

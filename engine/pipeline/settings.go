@@ -31,7 +31,10 @@ type Settings struct {
 	Device     string
 	ORTThreads int
 	NERModel   string
-	NERRecall  float64
+	// NERModelMulti ("off" or "": none) is the second NER model, for the
+	// blocks in the six other languages (DetectorsByLang).
+	NERModelMulti string
+	NERRecall     float64
 	// NERPersonRecall is NERRecall for person labels alone.
 	NERPersonRecall float64
 	BatchSize       int

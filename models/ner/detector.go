@@ -72,7 +72,14 @@ type unit struct {
 
 // Detect finds Person, Organization and Address spans on p.
 func (d *Detector) Detect(ctx context.Context, p *page.Page) ([]page.Span, error) {
-	units := d.units(p)
+	return d.detectLines(ctx, p, nil)
+}
+
+// detectLines is Detect on the lines of p (p.Lines()) that keep holds
+// (nil: all of them), read as if the others were not there: one run of
+// the model over their windows.
+func (d *Detector) detectLines(ctx context.Context, p *page.Page, keep []bool) ([]page.Span, error) {
+	units := d.units(p, keep)
 	if len(units) == 0 {
 		return nil, nil
 	}
@@ -168,11 +175,15 @@ func inCapitals(toks []string) bool {
 	return upper
 }
 
-// units tokenizes the page line by line.
-func (d *Detector) units(p *page.Page) []unit {
+// units tokenizes the page line by line, only the lines keep holds
+// (nil: all).
+func (d *Detector) units(p *page.Page, keep []bool) []unit {
 	var out []unit
 	maxT := d.o.WindowTokens
 	for li, l := range p.Lines() {
+		if keep != nil && !keep[li] {
+			continue
+		}
 		cur := unit{line: li}
 		for wi := l[0]; wi < l[1]; wi++ {
 			for _, pc := range Pieces(p.Words[wi].Text) {

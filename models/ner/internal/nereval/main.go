@@ -96,6 +96,11 @@ func main() {
 	personProb := flag.Float64("person-prob", ner.DefaultPersonProb, "the same for person labels alone (the service's ner-person-prob)")
 	generated := flag.Bool("generated", false, "with -table: score only the documents the project generates in each language (eval.Generated)")
 	examples := flag.Int("examples", 0, "with -table: print this many missed and false words per category of the generated documents")
+	multi := flag.String("multi", "", "a second model directory (or builtin) for the blocks in the six other languages (ner.Routed); English blocks keep -model")
+	multiEntity := flag.Float64("multi-entity-prob", ner.DefaultEntityProb, "with -multi: the second model's ner-entity-prob")
+	multiPerson := flag.Float64("multi-person-prob", ner.DefaultPersonProb, "with -multi: the second model's ner-person-prob")
+	multiAlso := flag.String("multi-english-also", "", "with -multi: categories of the English model's spans also kept in the other languages' blocks (comma-separated: Person,Organization,Address)")
+	multiSure := flag.Bool("multi-sure", false, "with -multi: route only blocks whose language the identifier is sure of")
 	flag.Parse()
 	log.SetFlags(0)
 
@@ -115,6 +120,19 @@ func main() {
 		log.Fatal(err)
 	}
 	defer m.Close()
+	if *multi != "" {
+		o, err := ner.Load(*multi, ner.Options{EntityProb: float32(*multiEntity), PersonProb: float32(*multiPerson)})
+		if err != nil {
+			log.Fatal(err)
+		}
+		defer o.Close()
+		routeTo, routeOpts.SureOnly = o, *multiSure
+		for _, c := range strings.Split(*multiAlso, ",") {
+			if c = strings.TrimSpace(c); c != "" {
+				routeOpts.EnglishAlso = append(routeOpts.EnglishAlso, page.Category(c))
+			}
+		}
+	}
 	if *tableOnly != "" {
 		if *tableOnly != "test" && *tableOnly != "dev" {
 			log.Fatalf("-table %q: want test or dev", *tableOnly)
@@ -265,9 +283,16 @@ func serviceScores(m *ner.Model, data string) (map[string]any, error) {
 	return res, nil
 }
 
+// routeTo, when set (-multi), reads the blocks in the six other
+// languages instead of the model scored (ner.Routed, routeOpts).
+var (
+	routeTo   *ner.Model
+	routeOpts ner.RoutedOptions
+)
+
 // serviceDetectors are the detectors engine/pipeline runs on a page.
 func serviceDetectors(m *ner.Model) ([]detect.Detector, error) {
-	return pipeline.Detectors(m, nil)
+	return pipeline.DetectorsByLang(m, routeTo, routeOpts, nil)
 }
 
 // wordScores runs ds through detect.Run on recs and returns per-category,

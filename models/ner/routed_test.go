@@ -1,0 +1,79 @@
+package ner
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/redactd/redactd/engine/page"
+)
+
+// TestRoutedByLine reads a page of an English line and a German one with
+// two detectors over the built-in model, loaded twice (one for each
+// language group); a detector with MinScore above any score reports
+// nothing, so each case shows which detector read which line.
+func TestRoutedByLine(t *testing.T) {
+	m := builtin(t)
+	m2, err := Load(Builtin, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m2.Close()
+	p := testPage(
+		"Yesterday John Smith flew to Boston with his wife.",
+		"Gestern hat Herr Klaus Müller in Berlin einen Vertrag unterschrieben.",
+	)
+	read := NewDetector(m, DetectorOptions{})
+	readOther := NewDetector(m2, DetectorOptions{})
+	mute := NewDetector(m, DetectorOptions{MinScore: 2})
+	muteOther := NewDetector(m2, DetectorOptions{MinScore: 2})
+	langs := func(codes ...string) func(int) (string, bool) {
+		return func(li int) (string, bool) { return codes[li], true }
+	}
+	unsure := func(li int) (string, bool) { return []string{"en", "de"}[li], li == 0 }
+	persons := func(spans []page.Span) (lines []int) {
+		checkSpans(t, p, spans)
+		for _, s := range spans {
+			if s.Category == page.Person && !slices.Contains(lines, p.Words[s.First].Line) {
+				lines = append(lines, p.Words[s.First].Line)
+			}
+		}
+		slices.Sort(lines)
+		return lines
+	}
+	for _, c := range []struct {
+		name      string
+		en, other *Detector
+		o         RoutedOptions
+		lang      func(int) (string, bool)
+		want      []int // lines with a Person span
+	}{
+		{"english line to English", read, muteOther, RoutedOptions{}, langs("en", "de"), []int{0}},
+		{"german line to Other", mute, readOther, RoutedOptions{}, langs("en", "de"), []int{1}},
+		{"untold language to English", read, muteOther, RoutedOptions{}, langs("", ""), []int{0, 1}},
+		{"all German: English not run", mute, readOther, RoutedOptions{}, langs("de", "de"), []int{0, 1}},
+		{"unsure German to English with SureOnly", read, muteOther, RoutedOptions{SureOnly: true}, unsure, []int{0, 1}},
+		{"unsure German to Other without", read, muteOther, RoutedOptions{}, unsure, []int{0}},
+		{"English persons kept in German lines", read, muteOther, RoutedOptions{EnglishAlso: []page.Category{page.Person}}, langs("en", "de"), []int{0, 1}},
+	} {
+		spans, err := NewRouted(c.en, c.other, c.o).DetectLangs(context.Background(), p, c.lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := persons(spans); !slices.Equal(got, c.want) {
+			t.Errorf("%s: Person spans on lines %v, want %v", c.name, got, c.want)
+		}
+	}
+	// A page all in English is read as the English detector reads it.
+	want, err := read.Detect(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := NewRouted(read, muteOther, RoutedOptions{}).DetectLangs(context.Background(), p, langs("en", "en"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("English page: routed %v, English alone %v", got, want)
+	}
+}
