@@ -72,13 +72,15 @@ type unit struct {
 
 // Detect finds Person, Organization and Address spans on p.
 func (d *Detector) Detect(ctx context.Context, p *page.Page) ([]page.Span, error) {
-	return d.detectLines(ctx, p, nil)
+	return d.detectLines(ctx, p, nil, nil)
 }
 
 // detectLines is Detect on the lines of p (p.Lines()) that keep holds
 // (nil: all of them), read as if the others were not there: one run of
-// the model over their windows.
-func (d *Detector) detectLines(ctx context.Context, p *page.Page, keep []bool) ([]page.Span, error) {
+// the model over their windows. ent, when not nil (one per word of p),
+// is set for each word read to the highest probability of a masked
+// entity among its tokens (0 where the model gives no probabilities).
+func (d *Detector) detectLines(ctx context.Context, p *page.Page, keep []bool, ent []float32) ([]page.Span, error) {
 	units := d.units(p, keep)
 	if len(units) == 0 {
 		return nil, nil
@@ -99,7 +101,28 @@ func (d *Detector) detectLines(ctx context.Context, p *page.Page, keep []bool) (
 	if d.o.ObserveWindows != nil {
 		d.o.ObserveWindows(len(wins), len(views))
 	}
-	toks, refs, labels, scores := assemble(units, wins, views, tagged, d.m.DecodeProbs)
+	dec := d.m.DecodeProbs
+	var tokEnt []float32 // per page token
+	if ent != nil {
+		dec = func(probs []float32, n int) ([]Label, []float32) {
+			L := len(d.m.labels)
+			tokEnt = make([]float32, n)
+			for t := range n {
+				for j, l := range d.m.labels {
+					if l.Entity.Masked() {
+						tokEnt[t] += probs[t*L+j]
+					}
+				}
+			}
+			return d.m.DecodeProbs(probs, n)
+		}
+	}
+	toks, refs, labels, scores := assemble(units, wins, views, tagged, dec)
+	for t, e := range tokEnt {
+		if w := refs[t].word; w >= 0 {
+			ent[w] = max(ent[w], e)
+		}
+	}
 	return d.spans(p, toks, refs, labels, scores), nil
 }
 

@@ -2,6 +2,7 @@ package ner
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"syscall"
@@ -79,6 +80,76 @@ func BenchmarkDetectPageLang(b *testing.B) {
 			}
 			b.ReportMetric(float64((cpuTime()-c0).Microseconds())/1000/float64(b.N), "cpu-ms/page")
 			b.ReportMetric(float64(tokens), "tokens/page")
+		})
+	}
+}
+
+// vmRSS is the process's resident memory in bytes (/proc/self/status), 0
+// where it cannot be read.
+func vmRSS() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
+			var kb int64
+			for _, c := range f[1] {
+				kb = kb*10 + int64(c-'0')
+			}
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// BenchmarkDetectPageLangRouted is BenchmarkDetectPageLang through
+// Routed: English pages read by the built-in model, the others by a
+// second model (NER_BENCH_MULTI, a model directory; the built-in model
+// loaded a second time by default), alone or (NER_BENCH_WHERE set, a
+// probability) with the English model's spans kept where the second one
+// gives an entity probability of at least it, which reads the
+// non-English lines with both. rss-MB is what loading the second model
+// and reading a page with it added to the process's resident memory.
+func BenchmarkDetectPageLangRouted(b *testing.B) {
+	m := builtin(b)
+	dir := os.Getenv("NER_BENCH_MULTI")
+	if dir == "" {
+		dir = Builtin
+	}
+	rss0 := vmRSS()
+	m2, err := Load(dir, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer m2.Close()
+	var o RoutedOptions
+	if w := os.Getenv("NER_BENCH_WHERE"); w != "" {
+		var x float64
+		if _, err := fmt.Sscan(w, &x); err != nil {
+			b.Fatal(err)
+		}
+		o.EnglishWhere = float32(x)
+	}
+	lc := DetectorOptions{LowerCase: func(w string) bool { return len(w) < 4 }}
+	r := NewRouted(NewDetector(m, lc), NewDetector(m2, lc), o)
+	ctx := context.Background()
+	if _, err := r.DetectLangs(ctx, langPage(langBenchText["de"]), func(int) (string, bool) { return "de", true }); err != nil {
+		b.Fatal(err)
+	}
+	rss := float64(vmRSS()-rss0) / (1 << 20)
+	for _, lang := range []string{"en", "de", "fr", "es", "it", "nl", "pt"} {
+		b.Run(lang, func(b *testing.B) {
+			p := langPage(langBenchText[lang])
+			langs := func(int) (string, bool) { return lang, true }
+			c0 := cpuTime()
+			for b.Loop() {
+				if _, err := r.DetectLangs(ctx, p, langs); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64((cpuTime()-c0).Microseconds())/1000/float64(b.N), "cpu-ms/page")
+			b.ReportMetric(rss, "rss-MB")
 		})
 	}
 }

@@ -28,6 +28,11 @@ type RoutedOptions struct {
 	// every line of a page that has any in another language (a second
 	// run over those lines), and the union of the two masks there.
 	EnglishAlso []page.Category
+	// EnglishWhere, when above 0, keeps the English model's spans of any
+	// category in the other languages' lines (English reads every line,
+	// as with EnglishAlso) where the second model gives one of their
+	// words at least this probability of some masked entity.
+	EnglishWhere float32
 	// SureOnly routes to Other only the lines of blocks whose language
 	// the identifier is sure of (engine/detect/lang.SureTrigrams, or the
 	// request's hint); the others stay with English.
@@ -67,7 +72,7 @@ func (r *Routed) DetectLangs(ctx context.Context, p *page.Page, lineLang func(li
 		return r.English.Detect(ctx, p)
 	}
 	var en []bool // English's lines; nil: all
-	if len(r.o.EnglishAlso) == 0 {
+	if len(r.o.EnglishAlso) == 0 && r.o.EnglishWhere <= 0 {
 		en = make([]bool, len(lines))
 		for li := range lines {
 			en[li] = !other[li]
@@ -82,10 +87,14 @@ func (r *Routed) DetectLangs(ctx context.Context, p *page.Page, lineLang func(li
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			enSp, enErr = r.English.detectLines(ctx, p, en)
+			enSp, enErr = r.English.detectLines(ctx, p, en, nil)
 		}()
 	}
-	otSp, otErr = r.Other.detectLines(ctx, p, other)
+	var ent []float32
+	if r.o.EnglishWhere > 0 {
+		ent = make([]float32, len(p.Words))
+	}
+	otSp, otErr = r.Other.detectLines(ctx, p, other, ent)
 	wg.Wait()
 	if enErr != nil {
 		return nil, enErr
@@ -95,9 +104,14 @@ func (r *Routed) DetectLangs(ctx context.Context, p *page.Page, lineLang func(li
 	}
 	out := otSp
 	for _, s := range enSp {
-		if !other[lineOf(lines, s.First)] || slices.Contains(r.o.EnglishAlso, s.Category) {
+		if !other[lineOf(lines, s.First)] {
 			out = append(out, s)
+			continue
 		}
+		if !slices.Contains(r.o.EnglishAlso, s.Category) && (r.o.EnglishWhere <= 0 || slices.Max(ent[s.First:s.Last+1]) < r.o.EnglishWhere) {
+			continue
+		}
+		out = append(out, s)
 	}
 	return out, nil
 }

@@ -55,6 +55,8 @@ func TestRoutedByLine(t *testing.T) {
 		{"unsure German to English with SureOnly", read, muteOther, RoutedOptions{SureOnly: true}, unsure, []int{0, 1}},
 		{"unsure German to Other without", read, muteOther, RoutedOptions{}, unsure, []int{0}},
 		{"English persons kept in German lines", read, muteOther, RoutedOptions{EnglishAlso: []page.Category{page.Person}}, langs("en", "de"), []int{0, 1}},
+		{"English spans kept where Other doubts", read, muteOther, RoutedOptions{EnglishWhere: 0.05}, langs("en", "de"), []int{0, 1}},
+		{"English spans not kept above any probability", read, muteOther, RoutedOptions{EnglishWhere: 1.5}, langs("en", "de"), []int{0}},
 	} {
 		spans, err := NewRouted(c.en, c.other, c.o).DetectLangs(context.Background(), p, c.lang)
 		if err != nil {

@@ -100,6 +100,7 @@ func main() {
 	multiEntity := flag.Float64("multi-entity-prob", ner.DefaultEntityProb, "with -multi: the second model's ner-entity-prob")
 	multiPerson := flag.Float64("multi-person-prob", ner.DefaultPersonProb, "with -multi: the second model's ner-person-prob")
 	multiAlso := flag.String("multi-english-also", "", "with -multi: categories of the English model's spans also kept in the other languages' blocks (comma-separated: Person,Organization,Address)")
+	multiWhere := flag.Float64("multi-english-where", 0, "with -multi: keep the English model's spans in the other languages' blocks where the second model gives a word at least this entity probability")
 	multiSure := flag.Bool("multi-sure", false, "with -multi: route only blocks whose language the identifier is sure of")
 	flag.Parse()
 	log.SetFlags(0)
@@ -126,7 +127,7 @@ func main() {
 			log.Fatal(err)
 		}
 		defer o.Close()
-		routeTo, routeOpts.SureOnly = o, *multiSure
+		routeTo, routeOpts.SureOnly, routeOpts.EnglishWhere = o, *multiSure, float32(*multiWhere)
 		for _, c := range strings.Split(*multiAlso, ",") {
 			if c = strings.TrimSpace(c); c != "" {
 				routeOpts.EnglishAlso = append(routeOpts.EnglishAlso, page.Category(c))
@@ -194,6 +195,12 @@ func main() {
 		if f, err := readFloors(filepath.Join("models", "ner", "internal", "nereval", floorsFile)); err == nil {
 			fmt.Print("\nScores and the floors TestHeldOutFloors holds them to (corpus@pages: the test split laid out as pages of ",
 				gatePages, " sentences):\n\n", floorsMarkdown(gate, f))
+			if bad := checkFloors(gate, f); len(bad) > 0 {
+				fmt.Printf("\n%d figures fail the gate:\n\n", len(bad))
+				for _, b := range bad {
+					fmt.Println("-", b)
+				}
+			}
 		}
 		return
 	}
