@@ -75,6 +75,7 @@ type Config struct {
 	ORTThreads      int           `name:"ort-threads" def:"0" help:"ONNX Runtime threads a model batch runs on: intra-op threads of a session, or single-threaded runs side by side for the NER model and the OCR recogniser; 0 means the number of CPUs"`
 	NERModel        string        `name:"ner-model" def:"builtin" help:"builtin, or a directory with a Hugging Face token-classification model.onnx, tokenizer.json and labels.json"`
 	NERModelMulti   string        `name:"ner-model-multilingual" def:"off" help:"off, or a directory with a second NER model (the built-in model's format, or a Hugging Face one) that reads the blocks whose language is German, French, Spanish, Italian, Dutch or Portuguese; English blocks, and blocks whose language cannot be told, stay with ner-model (docs/languages.md, Multilingual NER). Costs the memory of a second model"`
+	NERMultiEnglish float64       `name:"ner-multilingual-english-prob" def:"0" help:"with ner-model-multilingual: also keep ner-model's spans in the non-English blocks where the multilingual model gives a word at least this probability of an entity (both models then read those blocks); 0 reads them with the multilingual model alone"`
 	NERRecall       float64       `name:"ner-entity-prob" def:"0.2" help:"a word whose likeliest entity label has at least this probability is masked even when 'no entity' is likelier (recall first); 1 decodes by plain argmax"`
 	NERPersonRecall float64       `name:"ner-person-prob" def:"0.1" help:"ner-entity-prob for persons alone: a word whose likeliest person label has at least this probability is masked as a person (a missed name is the worst leak; see models/ner/README.md, Decoding)"`
 	BatchSize       int           `name:"batch-size" def:"64" help:"largest model batch (NER sentences, OCR lines)"`
@@ -190,6 +191,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("config: jpeg-quality %d outside 1..100", c.JPEGQuality)
 	case c.NERRecall <= 0 || c.NERRecall > 1:
 		return fmt.Errorf("config: ner-entity-prob %v outside (0, 1]", c.NERRecall)
+	case c.NERMultiEnglish < 0 || c.NERMultiEnglish > 1:
+		return fmt.Errorf("config: ner-multilingual-english-prob %v outside [0, 1]", c.NERMultiEnglish)
 	case c.NERPersonRecall <= 0 || c.NERPersonRecall > 1:
 		return fmt.Errorf("config: ner-person-prob %v outside (0, 1]", c.NERPersonRecall)
 	case c.TextBits != 4 && c.TextBits != 8:

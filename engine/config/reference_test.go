@@ -55,7 +55,7 @@ func TestLoadPrecedence(t *testing.T) {
 			t.Errorf("--ocr-model %s: %q, %v", good, c.OCRModel, err)
 		}
 	}
-	for _, bad := range [][]string{{"--dpi", "5"}, {"--device", "tpu"}, {"--upload-url-ttl", "soon"}, {"--ocr-model", "tesseract"}} {
+	for _, bad := range [][]string{{"--dpi", "5"}, {"--device", "tpu"}, {"--upload-url-ttl", "soon"}, {"--ocr-model", "tesseract"}, {"--ner-multilingual-english-prob", "1.5"}} {
 		if _, err := Load(newFlagSet(), bad); err == nil {
 			t.Errorf("%v accepted", bad)
 		}

@@ -34,7 +34,9 @@ type Settings struct {
 	// NERModelMulti ("off" or "": none) is the second NER model, for the
 	// blocks in the six other languages (DetectorsByLang).
 	NERModelMulti string
-	NERRecall     float64
+	// NERMultiEnglish is ner.RoutedOptions.EnglishWhere for it.
+	NERMultiEnglish float64
+	NERRecall       float64
 	// NERPersonRecall is NERRecall for person labels alone.
 	NERPersonRecall float64
 	BatchSize       int
