@@ -122,3 +122,77 @@ func TestInkCandidates(t *testing.T) {
 		}
 	}
 }
+
+// TestMirrored: a drawn ornament that is its own mirror image scores
+// near 1, the golden pen strokes (synth.py's handwriting, g0 and g2) and
+// print (g1, g3) well under the pipeline's veto (0.9), and an empty patch
+// 0.
+func TestMirrored(t *testing.T) {
+	// an ornament: two scrolls mirrored about the patch's middle
+	p := make([]float32, PatchH*PatchW)
+	for a := 0.0; a < 5*math.Pi; a += 0.01 {
+		r := 2 + 2.2*a
+		x, y := 30+r*math.Cos(a)/1.4, 16+r*math.Sin(a)/2.2
+		for _, xx := range []float64{x, PatchW - 1 - x} {
+			if xi, yi := int(xx), int(y); xi >= 0 && xi < PatchW && yi >= 0 && yi < PatchH {
+				p[yi*PatchW+xi] = 1
+			}
+		}
+	}
+	if m := Mirrored(p); m < 0.95 {
+		t.Errorf("a mirrored ornament: Mirrored %.2f, want >= 0.95", m)
+	}
+	if m := Mirrored(make([]float32, PatchH*PatchW)); m != 0 {
+		t.Errorf("an empty patch: Mirrored %.2f, want 0", m)
+	}
+	dir := filepath.Join("testdata", "hand")
+	for _, name := range []string{"g0", "g1", "g2", "g3"} {
+		raw, err := os.ReadFile(filepath.Join(dir, name+".bin"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := 0; (k+1)*PatchH*PatchW*4 <= len(raw); k++ {
+			q := make([]float32, PatchH*PatchW)
+			for i := range q {
+				q[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[(k*PatchH*PatchW+i)*4:]))
+			}
+			if m := Mirrored(q); m >= 0.9 {
+				t.Errorf("%s patch %d: Mirrored %.2f, want < 0.9", name, k, m)
+			} else {
+				t.Logf("%s patch %d: Mirrored %.2f", name, k, m)
+			}
+		}
+	}
+}
+
+// TestInkCandidatesBrokenRule: a box's side that a scan's noise broke
+// into pieces shorter than a rule (gaps of one block) is still a rule:
+// it does not join the writing beside it.
+func TestInkCandidatesBrokenRule(t *testing.T) {
+	w, h := 300, 240
+	g := Gray{Pix: make([]byte, w*h), W: w, H: h, Stride: w}
+	for i := range g.Pix {
+		g.Pix[i] = 240
+	}
+	for a := 0.0; a < 2*math.Pi; a += 0.01 { // the writing: a ring
+		x, y := 100+int(30*math.Cos(a)), 120+int(30*math.Sin(a))
+		for yy := y; yy < y+3; yy++ {
+			for xx := x; xx < x+3; xx++ {
+				g.Pix[yy*w+xx] = 30
+			}
+		}
+	}
+	for y := 20; y < 220; y++ { // the side, 2 px, a 2 px gap every 20 px
+		if y%20 < 2 {
+			continue
+		}
+		g.Pix[y*w+140], g.Pix[y*w+141] = 0, 0
+	}
+	got := InkCandidates(g, nil, 150)
+	if len(got) != 1 {
+		t.Fatalf("candidates %v, want the ring", got)
+	}
+	if b := got[0]; b.Y1-b.Y0 > 70 || b.X1-b.X0 > 70 {
+		t.Errorf("candidate %v: the ring joined the broken rule", b)
+	}
+}
