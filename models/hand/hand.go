@@ -30,7 +30,7 @@ var model []byte
 
 // ModelSHA256 is the embedded model's digest (train/train.py's output,
 // README.md's figures are for it).
-const ModelSHA256 = "704a5ee9c955accd87fa6b35f3e958f791db20633f0ba5682dee23d40bacba04"
+const ModelSHA256 = "05fdf1f6e4749ed77c5364a25037cfdbb0a682b402455ac761625618f080bbdc"
 
 // Model scores patches. It is safe for concurrent use.
 type Model struct {

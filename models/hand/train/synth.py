@@ -29,6 +29,19 @@ PH, PW = 32, 128
 # drawn before captions were added: train.py --no-captions draws them so.
 CAPTIONS = True
 
+# SCANNED and FORMS (gen.py --scanned, --forms; 0 in the shipped model's
+# seeds 1 and 2, which were drawn before them, so those draw as before):
+# the share of samples put on scanned paper (scan_paper) and the share
+# put in a form's box (in_form_box), with the caption fragments and the
+# frame that a candidate on a scanned form is cut with. Both apply to
+# positives and negatives alike (typed entries in boxes are print).
+SCANNED = 0.0
+FORMS = 0.0
+# ORNAMENTS (gen.py --ornaments): the share of negatives that are a
+# printed ornament (ornament_image): drawn, not written, so mirrored,
+# repeated or turned about a centre.
+ORNAMENTS = 0.0
+
 HAND_FONTS = [
     "/usr/share/fonts/truetype/fifthhorseman/dkg.ttf",
     "/usr/share/fonts/truetype/fifthhorseman/dkgIt.ttf",
@@ -374,6 +387,88 @@ def shapes_image(rng):
     return img
 
 
+def _curl(rng, n=None):
+    """Control points of a scroll: a wave ending in a spiral curl."""
+    n = n or rng.randint(1, 3)
+    pts = [(0.0, 0.0)]
+    x = 0.0
+    for _ in range(n):
+        x += rng.uniform(0.6, 1.4)
+        pts.append((x, rng.uniform(-0.6, 0.6)))
+    r0 = rng.uniform(0.3, 0.7)
+    a0 = rng.uniform(0, 2 * math.pi)
+    sgn = rng.choice([-1, 1])
+    for k in range(rng.randint(6, 12)):
+        a = a0 + sgn * k * 0.8
+        r = r0 * (1 - k / 14)
+        pts.append((x + r * math.cos(a), r * math.sin(a)))
+    return pts
+
+
+def _draw_curves(curves, scale, wmin, wmax, rng):
+    """Draws the curves (lists of (x, y) in units) with a broad pen of
+    fixed angle, as an engraved or typeset ornament is drawn."""
+    allp = np.array([p for c in curves for p in c])
+    mn = allp.min(0)
+    size = allp.max(0) - mn
+    S = 2
+    pad = wmax * 2 + 4
+    W, H = int((size[0] * scale + 2 * pad) * S) + 1, int((size[1] * scale + 2 * pad) * S) + 1
+    if W * H > 4_000_000 or W < 4 or H < 4:
+        return None
+    img = Image.new("L", (W, H), 0)
+    d = ImageDraw.Draw(img)
+    ang = rng.uniform(0, math.pi)
+    for c in curves:
+        c = catmull([((px - mn[0]) * scale + pad, (py - mn[1]) * scale + pad) for px, py in c], n=10)
+        for i in range(len(c) - 1):
+            p0, p1 = c[i] * S, c[i + 1] * S
+            dx, dy = p1 - p0
+            t = abs(math.sin(math.atan2(dy, dx) - ang))
+            w = (wmin + (wmax - wmin) * t) * S
+            d.line([tuple(p0), tuple(p1)], fill=255, width=max(1, int(round(w))))
+            r = w / 2
+            d.ellipse([p1[0] - r, p1[1] - r, p1[0] + r, p1[1] + r], fill=255)
+    return img.resize((max(1, W // S), max(1, H // S)), Image.BOX)
+
+
+def ornament_image(rng):
+    """A printed ornament: a divider of two scrolls mirrored about its
+    middle, a border of one motif repeated, a fleuron (petals turned about
+    a centre) or a corner piece mirrored about its diagonal."""
+    kind = rng.choice(["divider", "border", "fleuron", "corner"])
+    scale = rng.uniform(6, 30)
+    wmin, wmax = rng.uniform(0.6, 1.5), rng.uniform(1.5, 5)
+    curves = []
+    if kind == "divider":
+        c = _curl(rng)
+        extra = [_curl(rng, 1)] if rng.random() < 0.5 else []
+        for cc in [c] + extra:
+            cc = [(px + 0.3, py) for px, py in cc]
+            curves += [cc, [(-px, py) for px, py in cc]]
+        if rng.random() < 0.5:  # a dot or a lozenge in the middle
+            curves.append([(0, -0.15), (0.15, 0), (0, 0.15), (-0.15, 0), (0, -0.15)])
+    elif kind == "border":
+        c = _curl(rng, 1)
+        n = rng.randint(3, 8)
+        step = max(px for px, _ in c) - min(px for px, _ in c) + rng.uniform(0.1, 0.6)
+        for k in range(n):
+            curves.append([(px + k * step, py) for px, py in c])
+    elif kind == "fleuron":
+        n = rng.choice([3, 4, 5, 6, 8])
+        petal = [(0.0, 0.0), (0.4, rng.uniform(0.2, 0.5)), (1.0, 0.0), (0.4, -rng.uniform(0.2, 0.5)), (0.0, 0.0)]
+        for k in range(n):
+            a = 2 * math.pi * k / n
+            curves.append([(px * math.cos(a) - py * math.sin(a), px * math.sin(a) + py * math.cos(a)) for px, py in petal])
+    else:
+        c = _curl(rng)
+        curves += [c, [(py, px) for px, py in c]]
+    img = _draw_curves(curves, scale, wmin, wmax, rng)
+    if img is not None and rng.random() < 0.3:
+        img = img.rotate(rng.choice([90, 180, 270]), expand=True)
+    return img
+
+
 def with_caption(rng, m):
     """Handwriting with a small printed caption above or beside it, as a
     form's box or a signature line shows one that OCR did not read."""
@@ -419,6 +514,92 @@ def on_paper(rng, mask, extra=None):
     if rng.random() < 0.3:
         b = io.BytesIO()
         img.save(b, "JPEG", quality=rng.randint(25, 85))
+        img = Image.open(io.BytesIO(b.getvalue())).convert("L")
+    return np.asarray(img)
+
+
+CAPTION_BITS = ["Signature of the applicant", "Signature", "Signed", "of", "the", "of the", "Init", "Initials", "Date",
+                "Name", "Full name", "Sig", "nature", "applicant", "Unterschrift", "Firma", "Datum", "Handtekening", "Assinatura"]
+
+
+def in_form_box(rng, m):
+    """m (ink mask) in a form's box as a candidate on a scanned form is
+    cut: a small printed caption (or a fragment OCR did not read) above
+    it or at its left, often touching it, the box's top rule just above
+    the caption and sometimes a side of the box at the crop's edge. The
+    crop stays the ink's box (the rules are not grouped, only seen)."""
+    path = rng.choice(PRINT_FONTS)
+    c = text_mask(rng, path, rng.randint(7, 14), rng.choice(CAPTION_BITS)) if rng.random() < 0.85 else None
+    gap_r = rng.randint(1, 5)  # rule above the caption's (or the ink's) top
+    W = max(m.width, c.width if c else 0) + rng.randint(0, 10)
+    ch = c.height if c else 0
+    over = rng.randint(0, max(1, ch // 2)) if c else 0  # the ink reaching up into the caption's line
+    H = gap_r + 2 + ch - over + m.height
+    out = Image.new("L", (W, max(H, m.height) + 2), 0)
+    a = np.zeros((out.height, out.width), np.uint8)
+    if rng.random() < 0.8:  # the top rule
+        t = rng.randint(1, 2)
+        a[0:t, :] = 255
+    top = gap_r + 2
+    if c is not None:
+        cx = 0 if rng.random() < 0.6 else rng.randint(0, max(0, W - c.width))
+        ca = np.asarray(c)
+        a[top:top + c.height, cx:cx + c.width] = np.maximum(a[top:top + c.height, cx:cx + c.width], ca[:, :min(c.width, W - cx)])
+    my = top + ch - over
+    mx = rng.randint(0, max(0, W - m.width))
+    ma = np.asarray(m)
+    hh = min(m.height, a.shape[0] - my)
+    a[my:my + hh, mx:mx + m.width] = np.maximum(a[my:my + hh, mx:mx + m.width], ma[:hh])
+    if rng.random() < 0.3:  # a side of the box
+        t = rng.randint(1, 2)
+        if rng.random() < 0.5:
+            a[:, :t] = 255
+        else:
+            a[:, -t:] = 255
+    return Image.fromarray(a)
+
+
+def scan_paper(rng, mask, extra=None):
+    """Puts an ink mask on scanned paper, as a scanner at 100-300 dpi
+    leaves it: gray or white paper, toner from black to faint, a blur
+    across, grain, specks, sometimes a toner streak, skew, JPEG or
+    binarisation; returns gray uint8."""
+    pad = rng.randint(4, 30)
+    W, H = mask.width + 2 * pad, mask.height + 2 * pad
+    paper = rng.choice([255, rng.randint(215, 250), rng.randint(215, 250)])
+    ink = rng.choice([rng.randint(0, 60), rng.randint(0, 60), rng.randint(60, 140)])
+    a = np.full((H, W), paper, np.float32)
+    m = np.zeros((H, W), np.float32)
+    m[pad:pad + mask.height, pad:pad + mask.width] = np.asarray(mask, np.float32) / 255
+    if extra is not None:
+        m = np.maximum(m, extra(rng, W, H, pad))
+    a = a * (1 - m) + ink * m
+    st = np.random.RandomState(rng.randint(0, 1 << 30))
+    if rng.random() < 0.2:  # a toner streak
+        if rng.random() < 0.5:
+            x = rng.randint(0, W - 1)
+            a[:, x:x + rng.randint(1, 4)] -= rng.uniform(20, 90)
+        else:
+            y = rng.randint(0, H - 1)
+            a[y:y + rng.randint(1, 3), :] -= rng.uniform(20, 90)
+    if rng.random() < 0.6:  # the scanner's blur across (3 taps)
+        a[:, 1:-1] = 0.25 * a[:, :-2] + 0.5 * a[:, 1:-1] + 0.25 * a[:, 2:]
+    a = a * rng.uniform(0.9, 1.0) + st.normal(0, rng.uniform(3, 12), a.shape)
+    sp = st.random_sample(a.shape) < rng.uniform(0, 0.001)
+    a[sp] = rng.randint(20, 80)
+    img = Image.fromarray(np.clip(a, 0, 255).astype(np.uint8))
+    if rng.random() < 0.4:
+        img = img.rotate(rng.uniform(-2.5, 2.5), fillcolor=int(paper), resample=Image.BILINEAR)
+    if rng.random() < 0.3:
+        img = img.filter(ImageFilter.GaussianBlur(rng.uniform(0.3, 0.9)))
+    s = rng.choice([1, 1, rng.uniform(0.6, 1.3)])
+    if s != 1:
+        img = img.resize((max(8, int(img.width * s)), max(8, int(img.height * s))), Image.BILINEAR)
+    if rng.random() < 0.1:
+        img = img.point(lambda v: 0 if v < rng.randint(110, 180) else 255)
+    elif rng.random() < 0.35:
+        b = io.BytesIO()
+        img.save(b, "JPEG", quality=rng.randint(20, 80))
         img = Image.open(io.BytesIO(b.getvalue())).convert("L")
     return np.asarray(img)
 
@@ -506,13 +687,22 @@ def sample(rng):
             extra = rule_under if rng.random() < 0.3 else None
             if m is not None and CAPTIONS and rng.random() < 0.2:
                 m = with_caption(rng, m)
+        elif ORNAMENTS and rng.random() < ORNAMENTS:
+            m = ornament_image(rng)
+            extra = None
         else:
             r = rng.random()
             m = print_image(rng) if r < 0.5 else shapes_image(rng)
             extra = rule_under if rng.random() < 0.15 else None
         if m is None or m.width < 4 or m.height < 4:
             continue
-        g = on_paper(rng, m, extra)
+        if FORMS and rng.random() < FORMS:
+            m = in_form_box(rng, m)
+            extra = None
+        if SCANNED and rng.random() < SCANNED:
+            g = scan_paper(rng, m, extra)
+        else:
+            g = on_paper(rng, m, extra)
         p = cut(g, rng)
         if p is None:
             continue

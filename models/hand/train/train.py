@@ -41,6 +41,7 @@ def main():
     ap.add_argument("--out", default="../hand.onnx")
     ap.add_argument("--cache", default="", help="an .npz to keep the generated data in (and take it from)")
     ap.add_argument("--more", default="", help="further .npz files of training data (synth.py's, other seeds), added to the training set")
+    ap.add_argument("--val-more", default="", help="an .npz (gen.py's, another seed) to report the figures on too, as a second validation set")
     ap.add_argument("--seed", type=int, default=1, help="the training data's seed")
     ap.add_argument("--no-captions", action="store_true", help="draw no printed captions beside handwriting (synth.CAPTIONS)")
     a = ap.parse_args()
@@ -92,6 +93,15 @@ def main():
         acc = ((pv > 0.5).float() == Yv).float().mean().item()
         rec = ((pv > 0.5) & (Yv == 1)).sum().item() / max(1, (Yv == 1).sum().item())
         fpr = ((pv > 0.5) & (Yv == 0)).sum().item() / max(1, (Yv == 0).sum().item())
+        if a.val_more:
+            zv = np.load(a.val_more)
+            Xs, Ys = torch.from_numpy(zv["X"]), torch.from_numpy(zv["Y"]).float()
+            with torch.no_grad():
+                ps = torch.cat([net(Xs[i:i + 256]) for i in range(0, len(Xs), 256)])
+            acc2 = ((ps > 0.5).float() == Ys).float().mean().item()
+            rec2 = ((ps > 0.5) & (Ys == 1)).sum().item() / max(1, (Ys == 1).sum().item())
+            fpr2 = ((ps > 0.5) & (Ys == 0)).sum().item() / max(1, (Ys == 0).sum().item())
+            print(f"  second validation ({len(Xs)}): acc {acc2:.4f} recall {rec2:.4f} fpr {fpr2:.4f}", flush=True)
         print(f"epoch {ep} loss {tl / (len(X) // 64):.4f} val acc {acc:.4f} recall {rec:.4f} fpr {fpr:.4f} t {time.time() - t0:.0f}s", flush=True)
     net.eval()
     torch.onnx.export(net, torch.zeros(1, 1, synth.PH, synth.PW), a.out, input_names=["patch"], output_names=["prob"],
@@ -100,6 +110,8 @@ def main():
     params = sum(p.numel() for p in net.parameters())
     card = {"train": len(X), "val": a.val, "epochs": a.epochs, "params": params, "val_acc": acc, "val_recall": rec, "val_fpr": fpr,
             "cpu_seconds": round(time.time() - t0), "data_seconds": round(tgen)}
+    if a.val_more:
+        card.update({"val2": len(Xs), "val2_acc": acc2, "val2_recall": rec2, "val2_fpr": fpr2})
     json.dump(card, open(a.out.replace(".onnx", ".json"), "w"), indent=1)
     print(card)
 
