@@ -24,6 +24,8 @@ var handDumpCase string
 
 var handSeed = flag.Uint64("hand.seed", pictures.HandSeed, "the seed of the handwriting corpus TestHandCorpus scores (another for a dev corpus to tune on)")
 
+var handWhy = flag.Bool("hand.why", false, "log, for each piece missed, the candidates over it (score, threshold, label), the share of its ink in candidates and in print, and the words over it")
+
 var handDump = flag.String("hand.dump", "", "write every patch the handwriting classifier scores, as a PNG named by its score, under this folder")
 
 // dumpHand is the real classifier, its patches written out as it scores
@@ -129,8 +131,21 @@ func TestHandCorpus(t *testing.T) {
 	var misses []string
 	falseMasks := 0
 	start := time.Now()
+	type traced struct {
+		pg    *page.Page
+		print []page.Rect
+		cands []HandCandidate
+	}
+	var tr []traced
+	if *handWhy {
+		handTrace = func(pg *page.Page, print []page.Rect, cands []HandCandidate) {
+			tr = append(tr, traced{pg, print, cands})
+		}
+		defer func() { handTrace = nil }()
+	}
 	for _, c := range cases {
 		handDumpCase = c.Name
+		tr = tr[:0]
 		r, err := process(t, p, c.Doc, handOpts())
 		if err != nil {
 			t.Fatalf("%s: %v", c.Name, err)
@@ -151,6 +166,9 @@ func TestHandCorpus(t *testing.T) {
 			count("(all)", ok)
 			if !ok {
 				misses = append(misses, fmt.Sprintf("%s: %s at %.0f,%.0f-%.0f,%.0f covered %.2f dark %.2f", c.Name, tg.Kind, tg.Box.X0, tg.Box.Y0, tg.Box.X1, tg.Box.Y1, cov, dark))
+				for _, x := range tr {
+					misses = append(misses, whyMissed(c.Name, tg, x.pg, x.print, x.cands)...)
+				}
 			}
 		}
 		for _, m := range r.res.Masks {
@@ -196,21 +214,62 @@ func TestHandCorpus(t *testing.T) {
 		}
 		return float64(s.found) / float64(s.all)
 	}
-	// Floors: what the shipped models measure (60 of 68, 14 of 21 on the
-	// scans; none false), a little under. With the recogniser before
-	// stage 7 it was 61 and 15: the print OCR reads with confidence
-	// explains other ink, so the candidates move with the recogniser. The
-	// issue's target is 0.90 on both; the scans miss it (forms: a box's
-	// caption and corners cut with the writing in it).
-	if r := rate("(all)"); r < 0.86 {
-		t.Errorf("handwriting recall %.2f, want >= 0.86", r)
+	// Floors: what the shipped models measure (63 of 68, 17 of 21 on the
+	// scans; none false), a little under. Before the scanned-form
+	// training data, the caption and misread-word rules and the rule
+	// bridging (h30) it was 60 and 14. The target is 0.90 on
+	// both; the scans miss it (a date of a few letters in a form's box,
+	// an unlabelled signature on a noisy scan scored under
+	// handThreshold, a box's frame cut with the writing in it).
+	if r := rate("(all)"); r < 0.92 {
+		t.Errorf("handwriting recall %.2f, want >= 0.92", r)
 	}
-	if r := rate("(on scans)"); r < 0.66 {
-		t.Errorf("handwriting recall on scans %.2f, want >= 0.66", r)
+	if r := rate("(on scans)"); r < 0.80 {
+		t.Errorf("handwriting recall on scans %.2f, want >= 0.80", r)
 	}
 	if falseMasks > 1 {
 		t.Errorf("%d Signature masks touching no handwriting, want at most 1", falseMasks)
 	}
+}
+
+// whyMissed says, for a missed piece tg, how much of its ink the
+// candidates and the print boxes hold, the candidates over it and the
+// words read over it (TestHandCorpus -hand.why).
+func whyMissed(name string, tg pictures.HandTarget, pg *page.Page, print []page.Rect, cands []HandCandidate) []string {
+	in := func(p page.Point, r page.Rect) bool { return p.X >= r.X0 && p.X <= r.X1 && p.Y >= r.Y0 && p.Y <= r.Y1 }
+	inCand, inPrint := 0, 0
+	for _, p := range tg.Ink {
+		for _, c := range cands {
+			if c.Dropped == "" && in(p, c.Box) {
+				inCand++
+				break
+			}
+		}
+		for _, b := range print {
+			if in(p, b) {
+				inPrint++
+				break
+			}
+		}
+	}
+	n := float64(max(len(tg.Ink), 1))
+	over := func(a page.Rect) bool {
+		return a.X0 < tg.Box.X1 && tg.Box.X0 < a.X1 && a.Y0 < tg.Box.Y1 && tg.Box.Y0 < a.Y1
+	}
+	out := []string{fmt.Sprintf("%s:   why: ink in candidates %.2f, in print %.2f", name, float64(inCand)/n, float64(inPrint)/n)}
+	area := tg.Box
+	for _, c := range cands {
+		if over(c.Box) {
+			area = page.Rect{X0: min(area.X0, c.Box.X0), Y0: min(area.Y0, c.Box.Y0), X1: max(area.X1, c.Box.X1), Y1: max(area.Y1, c.Box.Y1)}
+			out = append(out, fmt.Sprintf("%s:   why: candidate %.0f,%.0f-%.0f,%.0f score %.3f thr %.2f label %v taken %v %s", name, c.Box.X0, c.Box.Y0, c.Box.X1, c.Box.Y1, c.Score, c.Thr, c.Label, c.Taken, c.Dropped))
+		}
+	}
+	for _, w := range pg.Words {
+		if b := w.Quad.Bounds(); b.X0 < area.X1 && area.X0 < b.X1 && b.Y0 < area.Y1 && area.Y0 < b.Y1 {
+			out = append(out, fmt.Sprintf("%s:   why: word %q conf %.2f at %.0f,%.0f-%.0f,%.0f", name, w.Text, w.Conf, b.X0, b.Y0, b.X1, b.Y1))
+		}
+	}
+	return out
 }
 
 // realSignatures are the handwriting the shared real documents do hold,
@@ -227,9 +286,11 @@ var realSignatures = map[string][4]float64{
 // the shared real documents (invoices, public records, forms: logos,
 // stamps, charts, hatched fields, letterheads, scans). Their only
 // handwriting is realSignatures; every other Signature mask is false.
-// The target is 2% of the pages; the shipped model has two
-// (2.5%: the ornaments of one character-sheet template, in two files),
-// and no more may get one. It also says whether the real signatures were
+// The target is 2% of the pages; the shipped model has one
+// (1.3%: a second mask on the Flipkart invoice's page; the two pages of
+// a character-sheet template's ornaments the model before it flagged are
+// clean), and no more may get one. The real documents are only
+// measured here: nothing was chosen on them. It also says whether the real signatures were
 // found, and the stage's time.
 func TestSharedDocumentsNoFalseSignatures(t *testing.T) {
 	var paths []string
@@ -286,8 +347,8 @@ func TestSharedDocumentsNoFalseSignatures(t *testing.T) {
 	}
 	t.Logf("%d pages, %d with a false Signature mask (%.1f%%); real signatures found %d of %d; visual stage %v",
 		pages, flagged, 100*float64(flagged)/float64(max(pages, 1)), realFound, real, spent.Round(time.Millisecond))
-	if flagged > 2 {
-		t.Errorf("%d of %d pages have a false Signature mask, want at most 2", flagged, pages)
+	if flagged > 1 {
+		t.Errorf("%d of %d pages have a false Signature mask, want at most 1", flagged, pages)
 	}
 	if realFound < real {
 		t.Errorf("real signatures found %d of %d", realFound, real)

@@ -1,0 +1,69 @@
+package pipeline
+
+import (
+	"testing"
+
+	"github.com/redactd/redactd/engine/page"
+)
+
+func handWord(text string, conf float32, x0, y0, x1, y1 float64) page.Word {
+	return page.Word{Text: text, Conf: conf, Source: page.SourceOCR,
+		Quad: page.Quad{UL: page.Point{X: x0, Y: y0}, UR: page.Point{X: x1, Y: y0}, LL: page.Point{X: x0, Y: y1}, LR: page.Point{X: x1, Y: y1}}}
+}
+
+// TestBetweenPrint: a caption's word OCR doubted ("Signature nf the
+// applicant", as a scan's form reads) is print between two words read
+// with confidence on its line; handwriting beside one printed word, or
+// below a caption, or much taller than its neighbours, is not.
+func TestBetweenPrint(t *testing.T) {
+	confident := func(w page.Word) bool { return w.Conf >= handPrintConf }
+	caption := []page.Word{
+		handWord("Signature", 0.95, 74, 294, 104, 304),
+		handWord("nf", 0.69, 104, 294, 113, 304),
+		handWord("the", 0.96, 113, 294, 124, 304),
+		handWord("annlicant", 0.99, 124, 294, 156, 304),
+		handWord("ŊYY¯(ÕX", 0.49, 93, 317, 136, 331), // the signature, under the caption
+	}
+	if !betweenPrint(caption, 1, confident) {
+		t.Error(`"nf" between "Signature" and "the": not taken for print`)
+	}
+	if betweenPrint(caption, 4, confident) {
+		t.Error("the signature under the caption taken for print")
+	}
+	beside := []page.Word{
+		handWord("Signed:", 0.97, 72, 400, 104, 410),
+		handWord("Xy9", 0.55, 110, 398, 160, 411), // nothing printed on its right
+	}
+	if betweenPrint(beside, 1, confident) {
+		t.Error("handwriting right of a label, nothing after it, taken for print")
+	}
+	tall := []page.Word{
+		handWord("I,", 0.97, 72, 400, 80, 410),
+		handWord("Qqly", 0.6, 84, 390, 130, 414), // twice the line's height
+		handWord("agree", 0.97, 134, 400, 160, 410),
+	}
+	if betweenPrint(tall, 1, confident) {
+		t.Error("handwriting twice the height of the print around it taken for print")
+	}
+}
+
+// TestBesideOnLine: OCR's confident word beside handwriting on its line
+// joins it; the printed name under a signature, and a word further along
+// the line than handNearPt, do not.
+func TestBesideOnLine(t *testing.T) {
+	sig := page.Rect{X0: 343, Y0: 274, X1: 410, Y1: 297}
+	for _, c := range []struct {
+		name string
+		w    page.Rect
+		want bool
+	}{
+		{`a loop read as "y", right of it`, page.Rect{X0: 415, Y0: 273, X1: 450, Y1: 302}, true},
+		{"overlapping it", page.Rect{X0: 400, Y0: 280, X1: 430, Y1: 296}, true},
+		{"the printed name under it", page.Rect{X0: 343, Y0: 300, X1: 420, Y1: 310}, false},
+		{"far along its line", page.Rect{X0: 440, Y0: 276, X1: 470, Y1: 296}, false},
+	} {
+		if got := besideOnLine(c.w, sig); got != c.want {
+			t.Errorf("%s: besideOnLine %v, want %v", c.name, got, c.want)
+		}
+	}
+}
