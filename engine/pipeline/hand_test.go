@@ -8,8 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
-	"strings"
 	"testing"
 	"time"
 
@@ -115,19 +113,8 @@ func TestHandCorpus(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := handPipeline(t)
-	type score struct{ found, all int }
-	scores := map[string]*score{}
-	count := func(key string, ok bool) {
-		s := scores[key]
-		if s == nil {
-			s = &score{}
-			scores[key] = s
-		}
-		s.all++
-		if ok {
-			s.found++
-		}
-	}
+	scores := tally{}
+	count := scores.add
 	var misses []string
 	falseMasks := 0
 	start := time.Now()
@@ -190,30 +177,13 @@ func TestHandCorpus(t *testing.T) {
 			}
 		}
 	}
-	keys := make([]string, 0, len(scores))
-	for k := range scores {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var tb strings.Builder
-	tb.WriteString("\n| handwriting | found | of | recall |\n|---|---|---|---|\n")
-	for _, k := range keys {
-		s := scores[k]
-		fmt.Fprintf(&tb, "| %s | %d | %d | %.2f |\n", k, s.found, s.all, float64(s.found)/float64(s.all))
-	}
-	fmt.Fprintf(&tb, "\n%d cases in %v; %d Signature masks touching no handwriting\n", len(cases), time.Since(start).Round(time.Millisecond), falseMasks)
-	t.Log(tb.String())
+	t.Log(scores.table("handwriting", "recall") + fmt.Sprintf("\n%d cases in %v; %d Signature masks touching no handwriting\n",
+		len(cases), time.Since(start).Round(time.Millisecond), falseMasks))
 	slices.Sort(misses)
 	for _, m := range misses {
 		t.Log("miss: " + m)
 	}
-	rate := func(k string) float64 {
-		s := scores[k]
-		if s == nil || s.all == 0 {
-			return 0
-		}
-		return float64(s.found) / float64(s.all)
-	}
+	rate := scores.rate
 	// Floors: what the shipped models measure (63 of 68, 17 of 21 on the
 	// scans; none false), a little under. Before the scanned-form
 	// training data, the caption and misread-word rules and the rule

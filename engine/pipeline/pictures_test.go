@@ -3,7 +3,6 @@ package pipeline
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 
@@ -48,19 +47,8 @@ func TestPicturesCorpus(t *testing.T) {
 	}
 	p := newTestPipeline(t)
 	clean := p.metrics.visualFound.WithLabelValues("code_clean")
-	type score struct{ found, all int }
-	scores := map[string]*score{}
-	count := func(key string, ok bool) {
-		s := scores[key]
-		if s == nil {
-			s = &score{}
-			scores[key] = s
-		}
-		s.all++
-		if ok {
-			s.found++
-		}
-	}
+	scores := tally{}
+	count := scores.add
 	var misses []string
 	for _, c := range cases {
 		cleanBefore := testutil.ToFloat64(clean)
@@ -112,29 +100,12 @@ func TestPicturesCorpus(t *testing.T) {
 			count("Face false (code pages)", false)
 		}
 	}
-	keys := make([]string, 0, len(scores))
-	for k := range scores {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var tb strings.Builder
-	tb.WriteString("\n| target | found | of | rate |\n|---|---|---|---|\n")
-	for _, k := range keys {
-		s := scores[k]
-		fmt.Fprintf(&tb, "| %s | %d | %d | %.2f |\n", k, s.found, s.all, float64(s.found)/float64(s.all))
-	}
-	t.Log(tb.String())
+	t.Log(scores.table("target", "rate"))
 	slices.Sort(misses)
 	for _, m := range misses {
 		t.Log("miss: " + m)
 	}
-	rate := func(k string) float64 {
-		s := scores[k]
-		if s == nil || s.all == 0 {
-			return 0
-		}
-		return float64(s.found) / float64(s.all)
-	}
+	rate := scores.rate
 	if r := rate("Face"); r < 0.95 {
 		t.Errorf("Face recall %.2f, want >= 0.95", r)
 	}
