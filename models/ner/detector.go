@@ -81,7 +81,14 @@ func (d *Detector) Detect(ctx context.Context, p *page.Page) ([]page.Span, error
 // is set for each word read to the highest probability of a masked
 // entity among its tokens (0 where the model gives no probabilities).
 func (d *Detector) detectLines(ctx context.Context, p *page.Page, keep []bool, ent []float32) ([]page.Span, error) {
-	units := d.units(p, keep)
+	return d.detectWords(ctx, p, keep, nil, ent)
+}
+
+// detectWords is detectLines reading, of the lines keep holds, only the
+// words words holds (nil: all of them); each run of words kept is read
+// as a line of its own.
+func (d *Detector) detectWords(ctx context.Context, p *page.Page, keep, words []bool, ent []float32) ([]page.Span, error) {
+	units := d.units(p, keep, words)
 	if len(units) == 0 {
 		return nil, nil
 	}
@@ -199,20 +206,31 @@ func inCapitals(toks []string) bool {
 }
 
 // units tokenizes the page line by line, only the lines keep holds
-// (nil: all).
-func (d *Detector) units(p *page.Page, keep []bool) []unit {
+// (nil: all) and of them the words words holds (nil: all); a unit's line
+// is the run of kept words it belongs to (the line itself when all its
+// words are kept), so that an NL separates two runs.
+func (d *Detector) units(p *page.Page, keep, words []bool) []unit {
 	var out []unit
 	maxT := d.o.WindowTokens
+	run := 0
 	for li, l := range p.Lines() {
 		if keep != nil && !keep[li] {
 			continue
 		}
-		cur := unit{line: li}
+		cur := unit{line: run}
 		for wi := l[0]; wi < l[1]; wi++ {
+			if words != nil && !words[wi] {
+				if len(cur.toks) > 0 {
+					out = append(out, cur)
+					run++
+					cur = unit{line: run}
+				}
+				continue
+			}
 			for _, pc := range Pieces(p.Words[wi].Text) {
 				if len(cur.toks) == maxT {
 					out = append(out, cur)
-					cur = unit{line: li}
+					cur = unit{line: run}
 				}
 				cur.toks = append(cur.toks, pc.Text)
 				cur.refs = append(cur.refs, tokRef{word: wi, start: pc.Start, end: pc.End})
@@ -221,6 +239,7 @@ func (d *Detector) units(p *page.Page, keep []bool) []unit {
 		if len(cur.toks) > 0 {
 			out = append(out, cur)
 		}
+		run++
 	}
 	return out
 }

@@ -489,7 +489,7 @@ func TestCaseViews(t *testing.T) {
 	lower := map[string]bool{"the": true, "report": true, "by": true, "was": true, "written": true}
 	d := NewDetector(m, DetectorOptions{LowerCase: func(w string) bool { return lower[w] }})
 	caps := testPage("THE REPORT WAS WRITTEN BY MARIA GARCIA", "Page 2 of 7")
-	units := d.units(caps, nil)
+	units := d.units(caps, nil, nil)
 	wins := windows(units, 64)
 	views := d.caseViews(units, wins)
 	if len(views) != 2 {
@@ -505,7 +505,7 @@ func TestCaseViews(t *testing.T) {
 		}
 	}
 	mixed := testPage("The report was written by Maria Garcia", "SUMMARY")
-	if v := d.caseViews(d.units(mixed, nil), windows(d.units(mixed, nil), 64)); len(v) != 0 {
+	if v := d.caseViews(d.units(mixed, nil, nil), windows(d.units(mixed, nil, nil), 64)); len(v) != 0 {
 		t.Errorf("%d views of a page mostly in lower case, want none", len(v))
 	}
 	plain := NewDetector(m, DetectorOptions{})

@@ -109,8 +109,11 @@ func vmRSS() int64 {
 // loaded a second time by default), alone or (NER_BENCH_WHERE set, a
 // probability) with the English model's spans kept where the second one
 // gives an entity probability of at least it, which reads the
-// non-English lines with both. rss-MB is what loading the second model
-// and reading a page with it added to the process's resident memory.
+// non-English lines with both (with NER_BENCH_CONTEXT, words of context:
+// English reads only the words to which the second model gives that
+// probability; en-windows/page is how many windows English read). rss-MB
+// is what loading the second model and reading a page with it added to
+// the process's resident memory.
 func BenchmarkDetectPageLangRouted(b *testing.B) {
 	m := builtin(b)
 	dir := os.Getenv("NER_BENCH_MULTI")
@@ -131,8 +134,16 @@ func BenchmarkDetectPageLangRouted(b *testing.B) {
 		}
 		o.EnglishWhere = float32(x)
 	}
+	if c := os.Getenv("NER_BENCH_CONTEXT"); c != "" {
+		if _, err := fmt.Sscan(c, &o.EnglishContext); err != nil {
+			b.Fatal(err)
+		}
+	}
 	lc := DetectorOptions{LowerCase: func(w string) bool { return len(w) < 4 }}
-	r := NewRouted(NewDetector(m, lc), NewDetector(m2, lc), o)
+	enWindows := 0
+	enOpts := lc
+	enOpts.ObserveWindows = func(w, _ int) { enWindows += w }
+	r := NewRouted(NewDetector(m, enOpts), NewDetector(m2, lc), o)
 	ctx := context.Background()
 	if _, err := r.DetectLangs(ctx, langPage(langBenchText["de"]), func(int) (string, bool) { return "de", true }); err != nil {
 		b.Fatal(err)
@@ -143,6 +154,7 @@ func BenchmarkDetectPageLangRouted(b *testing.B) {
 			p := langPage(langBenchText[lang])
 			langs := func(int) (string, bool) { return lang, true }
 			c0 := cpuTime()
+			enWindows = 0
 			for b.Loop() {
 				if _, err := r.DetectLangs(ctx, p, langs); err != nil {
 					b.Fatal(err)
@@ -150,6 +162,7 @@ func BenchmarkDetectPageLangRouted(b *testing.B) {
 			}
 			b.ReportMetric(float64((cpuTime()-c0).Microseconds())/1000/float64(b.N), "cpu-ms/page")
 			b.ReportMetric(rss, "rss-MB")
+			b.ReportMetric(float64(enWindows)/float64(b.N), "en-windows/page")
 		})
 	}
 }

@@ -3,6 +3,7 @@ package ner
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/redactd/redactd/engine/page"
@@ -77,5 +78,83 @@ func TestRoutedByLine(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("English page: routed %v, English alone %v", got, want)
+	}
+}
+
+// TestRoutedEnglishWhereReadsDoubtedWords: with EnglishWhere and
+// EnglishContext, English
+// reads, of the other languages' lines, only the words the second model
+// doubts (with EnglishContext words around them), each run as a line of
+// its own: on a German page of plain sentences and a long one with a
+// name it reads one window, not the whole page's several nor the long
+// line's two, and still finds the name; where no word reaches the
+// probability it reads nothing.
+func TestRoutedEnglishWhereReadsDoubtedWords(t *testing.T) {
+	m := builtin(t)
+	m2, err := Load(Builtin, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m2.Close()
+	var lines []string
+	for range 8 {
+		lines = append(lines, "Das Wetter war gestern sehr schön und warm, und wir sind lange draußen geblieben.")
+	}
+	// A line of more than a window's tokens, one name in it.
+	lines = append(lines, "Gestern hat Herr Klaus Müller einen Vertrag unterschrieben"+strings.Repeat(", und das Wetter war sehr schön und warm", 8)+".")
+	p := testPage(lines...)
+	windows := 0
+	read := NewDetector(m, DetectorOptions{ObserveWindows: func(w, _ int) { windows += w }})
+	muteOther := NewDetector(m2, DetectorOptions{MinScore: 2})
+	german := func(int) (string, bool) { return "de", true }
+	for _, c := range []struct {
+		where       float32
+		context     int
+		windows     int
+		personLines []int
+	}{
+		{0.1, 3, 1, []int{8}},
+		{1.5, 3, 0, nil},
+		{0.1, 0, 7, []int{8}}, // every line, as without EnglishContext
+	} {
+		windows = 0
+		spans, err := NewRouted(read, muteOther, RoutedOptions{EnglishWhere: c.where, EnglishContext: c.context}).DetectLangs(context.Background(), p, german)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSpans(t, p, spans)
+		var got []int
+		for _, s := range spans {
+			if s.Category == page.Person && !slices.Contains(got, p.Words[s.First].Line) {
+				got = append(got, p.Words[s.First].Line)
+			}
+		}
+		if windows != c.windows || !slices.Equal(got, c.personLines) {
+			t.Errorf("EnglishWhere %v, EnglishContext %d: English read %d windows, Person spans on lines %v; want %d, %v", c.where, c.context, windows, got, c.windows, c.personLines)
+		}
+	}
+	// Reading the whole page takes several windows.
+	windows = 0
+	if _, err := read.Detect(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	if windows < 2 {
+		t.Errorf("the whole page in %d windows, want several", windows)
+	}
+}
+
+// TestUnitsOfWordRuns: two runs of kept words of one line are two units
+// with an NL between them, as two lines are.
+func TestUnitsOfWordRuns(t *testing.T) {
+	d := NewDetector(builtin(t), DetectorOptions{})
+	p := testPage("Alpha beta gamma delta epsilon", "zeta eta")
+	words := []bool{true, false, false, true, true, false, true}
+	units := d.units(p, []bool{true, false}, words)
+	var got []string
+	for _, w := range windows(units, 64) {
+		got = append(got, w.tokens(units)...)
+	}
+	if want := []string{"Alpha", NL, "delta", "epsilon"}; !slices.Equal(got, want) {
+		t.Errorf("tokens %q, want %q", got, want)
 	}
 }

@@ -101,6 +101,7 @@ func main() {
 	multiPerson := flag.Float64("multi-person-prob", ner.DefaultPersonProb, "with -multi: the second model's ner-person-prob")
 	multiAlso := flag.String("multi-english-also", "", "with -multi: categories of the English model's spans also kept in the other languages' blocks (comma-separated: Person,Organization,Address)")
 	multiWhere := flag.Float64("multi-english-where", 0, "with -multi: keep the English model's spans in the other languages' blocks where the second model gives a word at least this entity probability")
+	multiContext := flag.Int("multi-english-context", 0, "with -multi-english-where: the English model reads, of the other languages' blocks, only the words the second model gives that probability, with this many words on each side (0: every line)")
 	multiSure := flag.Bool("multi-sure", false, "with -multi: route only blocks whose language the identifier is sure of")
 	flag.Parse()
 	log.SetFlags(0)
@@ -128,6 +129,7 @@ func main() {
 		}
 		defer o.Close()
 		routeTo, routeOpts.SureOnly, routeOpts.EnglishWhere = o, *multiSure, float32(*multiWhere)
+		routeOpts.EnglishContext = *multiContext
 		for _, c := range strings.Split(*multiAlso, ",") {
 			if c = strings.TrimSpace(c); c != "" {
 				routeOpts.EnglishAlso = append(routeOpts.EnglishAlso, page.Category(c))
