@@ -37,6 +37,9 @@ ESCAPED_W = 0
 # Stage 7 (train.py --focus-weight): the held-out PII gate's kinds of miss
 # (Sources.focus).
 FOCUS_W = 0
+# Stage 8 (train.py --marks-orgs-weight): the two kinds stage 7 left short
+# of the gate, on their own (Sources.marks_orgs).
+MARKS_ORGS_W = 0
 
 # Letters that differ from another only in a small mark: Romanian's comma
 # below against Turkish's cedilla, and the ligatures and Icelandic letters
@@ -466,14 +469,51 @@ class Sources:
                          self.focus_marks, self.focus_marks, self.focus_company, self.focus_company,
                          self.focus_address, self.focus_email])()
 
-    # SENTENCE_W, RARE_W, CONFUSABLE_W, ESCAPED_W and FOCUS_W: see the top of the file.
+    def lower_form(self):
+        """A legal form in lower case with dots, most with an o (s.r.o.,
+        d.o.o., sp. z o.o.): italic print read "s.r.o." as "S.r.0."."""
+        r = self.rng
+        return r.choice(LOWER_FORMS)
+
+    def marks_orgs(self):
+        """Stage 8: the dev pages' last organization and diacritic misses
+        (an italic "s.r.o." read "S.r.0.", "Roșca" read with a cedilla),
+        as lines of their own: company names ending in lower-case dotted
+        forms, sometimes beside an all-digit register number so o and 0
+        are seen side by side; and names with ș ț against ş ţ in the same
+        line (the mark's shape alone tells them apart)."""
+        r = self.rng
+        k = r.random()
+        if k < 0.5:
+            name = r.choice(self.surname)
+            if r.random() < 0.6:
+                name = f"{name} {r.choice(FOCUS_TRADES)}"
+            s = f"{name}{r.choice([' ', ', '])}{self.lower_form()}"
+            if r.random() < 0.3:
+                s += f"{r.choice([', IČO ', ', Reg. ', ', NIP ', ', OIB ', ' – ', ', '])}{self.digits(r.randint(6, 10))}"
+            return f"{r.choice(['Company: ', 'Firma: ', 'Employer: ', 'Client: ', 'Dodavatel: ', ''])}{s}"
+        if k < 0.6:
+            return " ".join(self.lower_form() for _ in range(r.randint(2, 4)))
+        # Two names, one with the comma below, one with the cedilla.
+        out = []
+        for comma in r.sample([True, False], 2):
+            sub = {"s": "ș" if comma else "ş", "t": "ț" if comma else "ţ",
+                   "S": "Ș" if comma else "Ş", "T": "Ț" if comma else "Ţ"}
+            w = r.choice(self.surname)
+            w2 = "".join(sub[c] if c in sub and r.random() < 0.7 else c for c in w)
+            if w2 == w:
+                w2 = w + ("ș" if comma else "ş") + "a" if r.random() < 0.5 else ("Ț" if comma else "Ţ") + w[1:]
+            out.append(f"{r.choice(self.given)} {w2}")
+        return f"{r.choice(FOCUS_LABELS)}: {out[0]}, {out[1]}" if r.random() < 0.5 else f"{out[0]} {out[1]}"
+
+    # SENTENCE_W, RARE_W, CONFUSABLE_W, ESCAPED_W, FOCUS_W and MARKS_ORGS_W: see the top of the file.
     def sample(self):
         r = self.rng
         gens = [(self.name, 22), (self.labelled, 5), (self.sentence, SENTENCE_W), (self.address, 9), (self.city, 4),
                 (self.invoice_row, 7), (self.number, 5), (self.iban, 3), (self.email, 3), (self.date, 4),
                 (self.phone, 2), (self.company, 4), (self.eu_words, 6), (self.random_chars, RARE_W),
                 (self.accented, RARE_W), (self.confusable, CONFUSABLE_W), (self.escaped, ESCAPED_W),
-                (self.focus, FOCUS_W)]
+                (self.focus, FOCUS_W), (self.marks_orgs, MARKS_ORGS_W)]
         gens = [(g, w) for g, w in gens if w > 0]  # a weight of 0 draws nothing, nor joins
         tot = sum(w for _, w in gens)
         x = r.random() * tot
@@ -498,6 +538,9 @@ FOCUS_FORMS = ["s.r.o.", "S.r.l.", "s.r.l.", "S.R.L.", "Sp. z o.o.", "sp. z o.o.
                "Company", "Corporation", "& Co.", "& Sons", "Bros.", "Oy", "Oyj", "AB", "A/S", "ApS", "AS", "ASA",
                "Kft.", "Zrt.", "Nyrt.", "S.A.S.", "SAS", "SARL", "SA", "SE", "S.C.", "Lda.", "Unipessoal Lda.",
                "s.c.", "v.o.s.", "k.s.", "OÜ", "AS", "UAB", "SIA", "ehf.", "hf.", "P.C.", "P.A.", "LP", "L.P."]
+LOWER_FORMS = ["s.r.o.", "spol. s r.o.", "d.o.o.", "sp. z o.o.", "v.o.s.", "k.s.", "a.s.", "o.p.s.", "z.s.",
+               "s.r.l.", "s.p.a.", "s.a.s.", "s.n.c.", "s.c.", "s.a.", "s.l.", "e.v.", "o.z.", "j.d.o.o.", "d.d.",
+               "s.p.", "z.o.o.", "a.d.", "o.d.", "s.c.s.", "s.à r.l."]
 FOCUS_TRADES = ["Consulting", "Services", "Logistics", "Transport", "Transporte", "Servizi", "Bau", "Holding",
                 "Holdings", "Trading", "Systems", "Partners", "Group", "Immobilien", "Construcciones", "Media",
                 "Engineering", "Solutions", "Bakery", "Auto", "Motors", "Design", "Studio", "Medical", "Dental",
