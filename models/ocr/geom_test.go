@@ -119,7 +119,7 @@ func TestCTCDecode(t *testing.T) {
 	}
 	probs[1*classes+1] = 0.9 // the repeat keeps its best probability
 	got := ctcDecode(probs, classes, nil)
-	want := []sym{{1, 0, 1, 0.9}, {1, 3, 3, 0.8}, {2, 4, 5, 0.8}}
+	want := []sym{{class: 1, t0: 0, t1: 1, p: 0.9}, {class: 1, t0: 3, t1: 3, p: 0.8}, {class: 2, t0: 4, t1: 5, p: 0.8}}
 	if len(got) != len(want) {
 		t.Fatalf("got %+v", got)
 	}

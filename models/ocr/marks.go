@@ -18,8 +18,11 @@ import (
 //     or read twice ("Grațţiela"); of the two, the form with more mass
 //     over the letter's steps is kept;
 //   - resolveMarksBelow then writes the comma form in a Romanian word and
-//     the cedilla form in a Turkish one (markLanguage), and leaves the
-//     recogniser's choice where the word and its line say nothing.
+//     the cedilla form in a Turkish one (markLanguage); where the word
+//     and its line say nothing, a word read with both forms ("Şimșek":
+//     no language writes one word so) takes the form of the letter the
+//     recogniser was surest of (sym.form), and a word with one form keeps
+//     the recogniser's choice.
 //
 // The included and excluded terms fold ş ţ to ș ț anyway
 // (engine/terms), so this changes what a reader of the text sees, not
@@ -136,7 +139,11 @@ func resolveMarksBelow(gs []glyph) []glyph {
 		case langTurkish:
 			form = 1
 		default:
-			continue
+			f, mixed := surestForm(gs[w.from:w.to])
+			if !mixed {
+				continue
+			}
+			form = f
 		}
 		for k := w.from; k < w.to; k++ {
 			if f, ok := markForm[gs[k].text]; ok {
@@ -145,6 +152,29 @@ func resolveMarksBelow(gs []glyph) []glyph {
 		}
 	}
 	return gs
+}
+
+// surestForm returns the form (0 comma, 1 cedilla) of the letter with a
+// mark below in gs that the recogniser was surest of, and whether gs
+// holds both forms.
+func surestForm(gs []glyph) (form int, mixed bool) {
+	seen := [2]bool{}
+	best := float32(-1)
+	for _, g := range gs {
+		f, ok := markForm[g.text]
+		if !ok {
+			continue
+		}
+		k := 0
+		if g.text == f[1] {
+			k = 1
+		}
+		seen[k] = true
+		if g.form > best {
+			best, form = g.form, k
+		}
+	}
+	return form, seen[0] && seen[1]
 }
 
 // hyphens writes a dash read between two letters, with no space on either

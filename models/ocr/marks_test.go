@@ -41,6 +41,36 @@ func TestResolveMarksBelow(t *testing.T) {
 	}
 }
 
+// TestMixedMarksBelow: a word read with both forms of the mark below,
+// with nothing in it or its line to tell the language, takes the form of
+// the letter the recogniser was surest of; a word with one form keeps it
+// however unsure.
+func TestMixedMarksBelow(t *testing.T) {
+	withForms := func(s string, forms map[int]float32) []glyph {
+		gs := glyphsOf(s)
+		for i, f := range forms {
+			gs[i].form = f
+		}
+		return gs
+	}
+	for _, c := range []struct {
+		in    string
+		forms map[int]float32 // glyph index: sym.form
+		want  string
+	}{
+		{"Şimșek", map[int]float32{0: 0.9, 3: 0.6}, "Şimşek"},
+		{"Şimșek", map[int]float32{0: 0.55, 3: 0.8}, "Șimșek"},
+		{"Șimșek", map[int]float32{0: 0.55, 3: 0.51}, "Șimșek"},
+		{"Roşca", map[int]float32{2: 0.5}, "Roşca"},
+		// The line's language still decides first.
+		{"Şimșek Yılmaz", map[int]float32{0: 0.55, 3: 0.8}, "Şimşek Yılmaz"},
+	} {
+		if got := joined(resolveMarksBelow(withForms(c.in, c.forms))); got != c.want {
+			t.Errorf("resolveMarksBelow(%q, forms %v) = %q, want %q", c.in, c.forms, got, c.want)
+		}
+	}
+}
+
 func TestMarkTwins(t *testing.T) {
 	dict := []string{"", "s", "ș", "ş", "T", "Ț", "ț", " "}
 	twin := markTwins(dict)
@@ -74,12 +104,13 @@ func TestCTCDecodeTwins(t *testing.T) {
 		probs = append(probs, r[:]...)
 	}
 	got := ctcDecode(probs, classes, markTwins(dict))
-	want := []sym{{1, 0, 0, 0.8}, {3, 1, 2, 0.7}, {2, 4, 4, 0.4}}
+	want := []sym{{class: 1, t0: 0, t1: 0, p: 0.8}, {class: 3, t1: 2, t0: 1, p: 0.7, form: 0.75 / 1.3}, {class: 2, t0: 4, t1: 4, p: 0.4, form: 0.5}}
 	if len(got) != len(want) {
 		t.Fatalf("got %+v, want %+v", got, want)
 	}
 	for i := range want {
-		if got[i].class != want[i].class || got[i].t0 != want[i].t0 || got[i].t1 != want[i].t1 || got[i].p < want[i].p-1e-6 || got[i].p > want[i].p+1e-6 {
+		if got[i].class != want[i].class || got[i].t0 != want[i].t0 || got[i].t1 != want[i].t1 || got[i].p < want[i].p-1e-6 || got[i].p > want[i].p+1e-6 ||
+			got[i].form < want[i].form-1e-6 || got[i].form > want[i].form+1e-6 {
 			t.Errorf("sym %d = %+v, want %+v", i, got[i], want[i])
 		}
 	}

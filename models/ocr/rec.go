@@ -130,6 +130,10 @@ type sym struct {
 	class  int32
 	t0, t1 int32 // first and last time step
 	p      float32
+	// form is, for a letter with a mark below (markTwins), the share of
+	// the pair's mass its kept form had over its steps (0.5 to 1): how
+	// sure the recogniser was of comma or cedilla. 0 for other letters.
+	form float32
 }
 
 // recResp is the decoded output for one crop.
@@ -382,6 +386,9 @@ func ctcDecode(probs []float32, classes int, twin []int32) []sym {
 			s.class = c
 			if other > own {
 				s.class = twin[c]
+			}
+			if own+other > 0 {
+				s.form = max(own, other) / (own + other)
 			}
 		}
 		prev = c

@@ -331,6 +331,7 @@ type glyph struct {
 	text  string
 	x     float64
 	p     float32
+	form  float32 // sym.form: how sure the mark below's form is
 	space bool
 }
 
@@ -352,6 +353,7 @@ func (e *Engine) glyphs(j *lineJob) []glyph {
 				text:  t,
 				x:     off + (float64(s.t0+s.t1)/2+0.5)*r.stepW,
 				p:     s.p,
+				form:  s.form,
 				space: strings.TrimSpace(t) == "",
 			})
 		}
