@@ -47,6 +47,13 @@ const (
 	// (with printOverflow), the dev corpus's recall 0.94 -> 0.90.
 	handThreshold      = 0.85
 	handLabelThreshold = 0.3
+	// handFieldThreshold: a candidate a form field's caption announces
+	// ("Date", "Name": handFields) is taken from the classifier's own
+	// decision point. A field's typed entry is print that the text layer
+	// or OCR reads; the entry they leave unexplained there is mostly
+	// written by hand (the dev corpora's dates and names in form boxes
+	// scored 0.42 to 0.85).
+	handFieldThreshold = 0.5
 	// handNearThreshold, handNearPt: a candidate within handNearPt of
 	// handwriting (a candidate taken) is taken from this score: a note's
 	// short words and a signature's pieces are handwriting beside
@@ -84,6 +91,19 @@ var handLabels = map[string]bool{
 	"firma": true, "firmado": true, "firmato": true,
 	"handtekening": true, "getekend": true, "paraaf": true,
 	"assinatura": true, "assinado": true,
+}
+
+// handFields are the captions of the form fields people fill in by
+// hand (a date, a name), in the languages the product reads, lower case:
+// an entry under or beside one is handwriting from handFieldThreshold.
+var handFields = map[string]bool{
+	"date": true, "name": true, "datum": true, "naam": true, "nom": true,
+	"fecha": true, "nombre": true, "data": true, "nome": true,
+}
+
+// isField reports whether w is a form field's caption (handFields).
+func isField(w string) bool {
+	return handFields[strings.ToLower(strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }))]
 }
 
 // isHandLabel reports whether w is a label word, or one letter off one
@@ -159,6 +179,7 @@ func (p *Pipeline) handPage(ctx context.Context, pg *page.Page, opts detect.Opti
 	s := pg.DPI / 72
 	var print []visual.Box // raster pixels
 	var labels []page.Rect // points
+	var fields []page.Rect // points: captions of fields filled in by hand
 	// OCR's word far taller than the page's print (a signature's loops
 	// read as "0.00") explains no ink: the classifier decides.
 	var ocrBoxes []page.Rect
@@ -183,6 +204,9 @@ func (p *Pipeline) handPage(ctx context.Context, pg *page.Page, opts detect.Opti
 		b := w.Quad.Bounds()
 		if isHandLabel(w.Text) {
 			labels = append(labels, b)
+		}
+		if isField(w.Text) && w.Conf >= handPrintConf {
+			fields = append(fields, b)
 		}
 		// A label is print whatever OCR's confidence in it, and so is a
 		// word OCR doubted between two it read on its line (a caption's
@@ -253,14 +277,7 @@ func (p *Pipeline) handPage(ctx context.Context, pg *page.Page, opts detect.Opti
 		if c.end-c.first == 1 && visual.Mirrored(patches[c.first]) >= handMirror {
 			score[i] = 0 // an ornament, a seal: drawn symmetric
 		}
-		thr := float32(handThreshold)
-		for _, l := range labels {
-			if nearLabel(l, c.box) {
-				thr = handLabelThreshold
-				break
-			}
-		}
-		taken[i] = score[i] >= thr
+		taken[i] = score[i] >= candThreshold(c.box, labels, fields)
 	}
 	for grew := true; grew; {
 		grew = false
@@ -301,10 +318,7 @@ func (p *Pipeline) handPage(ctx context.Context, pg *page.Page, opts detect.Opti
 			for _, lb := range labels {
 				l = l || nearLabel(lb, c.box)
 			}
-			thr := float32(handThreshold)
-			if l {
-				thr = handLabelThreshold
-			}
+			thr := candThreshold(c.box, labels, fields)
 			tr = append(tr, HandCandidate{Box: c.box, Score: score[i], Thr: thr, Label: l, Taken: taken[i]})
 		}
 		handTrace(pg, tracePrint(print, s), tr)
@@ -320,6 +334,35 @@ func (p *Pipeline) handPage(ctx context.Context, pg *page.Page, opts detect.Opti
 		p.metrics.visualFound.WithLabelValues("signature").Inc()
 	}
 	return out, true, nil
+}
+
+// candThreshold is the score from which candidate c (points) is
+// handwriting: handLabelThreshold near a label, handFieldThreshold near a
+// field's caption, handThreshold elsewhere.
+func candThreshold(c page.Rect, labels, fields []page.Rect) float32 {
+	for _, l := range labels {
+		if nearLabel(l, c) {
+			return handLabelThreshold
+		}
+	}
+	for _, f := range fields {
+		if nearField(f, c) {
+			return handFieldThreshold
+		}
+	}
+	return handThreshold
+}
+
+// nearField reports whether field caption f announces candidate c
+// (points): c starts under f (its left edge within f's width plus 36 pt
+// of f's) and at most 36 pt below it, or on f's line within 72 pt to its
+// right (a form's "Date: ____").
+func nearField(f, c page.Rect) bool {
+	h := f.Y1 - f.Y0
+	if c.Y0 >= f.Y1-0.5*h && c.Y0-f.Y1 <= 36 && c.X0 >= f.X0-0.5*h && c.X0 <= f.X1+36 {
+		return true
+	}
+	return min(f.Y1, c.Y1)-max(f.Y0, c.Y0) >= 0.5*h && c.X0 >= f.X1-0.5*h && c.X0-f.X1 <= 72
 }
 
 // betweenPrint reports whether words[i] lies between two words that

@@ -67,3 +67,37 @@ func TestBesideOnLine(t *testing.T) {
 		}
 	}
 }
+
+// TestFieldThreshold: an entry under a form field's caption ("Date",
+// "Full name", as OCR read them on the dev corpus's scanned forms) is
+// handwriting from handFieldThreshold; a candidate away from it, or a
+// caption that is not a field's, keeps handThreshold, and a signature
+// label still wins.
+func TestFieldThreshold(t *testing.T) {
+	date := page.Rect{X0: 392, Y0: 145, X1: 410, Y1: 154}
+	name := page.Rect{X0: 87, Y0: 145, X1: 107, Y1: 154}
+	fields := []page.Rect{date, name}
+	for _, c := range []struct {
+		what string
+		c    page.Rect
+		want float32
+	}{
+		{"the date written under Date", page.Rect{X0: 407, Y0: 162, X1: 425, Y1: 171}, handFieldThreshold},
+		{"a name's second word under Full name", page.Rect{X0: 135, Y0: 163, X1: 181, Y1: 189}, handFieldThreshold},
+		{`"Date: ..." on the caption's line`, page.Rect{X0: 414, Y0: 144, X1: 460, Y1: 156}, handFieldThreshold},
+		{"a box two fields below", page.Rect{X0: 92, Y0: 296, X1: 155, Y1: 348}, handThreshold},
+		{"far right of Date", page.Rect{X0: 500, Y0: 162, X1: 540, Y1: 171}, handThreshold},
+	} {
+		if got := candThreshold(c.c, nil, fields); got != c.want {
+			t.Errorf("%s: threshold %.2f, want %.2f", c.what, got, c.want)
+		}
+	}
+	if got := candThreshold(page.Rect{X0: 407, Y0: 162, X1: 425, Y1: 171}, []page.Rect{date}, fields); got != handLabelThreshold {
+		t.Errorf("a signature label beside a field: threshold %.2f, want %.2f", got, handLabelThreshold)
+	}
+	for w, want := range map[string]bool{"Date": true, "Date:": true, "name": true, "Datum": true, "Signature": false, "Dates": false} {
+		if isField(w) != want {
+			t.Errorf("isField(%q) = %v, want %v", w, !want, want)
+		}
+	}
+}
