@@ -106,6 +106,48 @@ func isField(w string) bool {
 	return handFields[strings.ToLower(strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }))]
 }
 
+// isDateField reports whether field caption w is a date's.
+func isDateField(w string) bool {
+	switch strings.ToLower(strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) })) {
+	case "date", "datum", "fecha", "data":
+		return true
+	}
+	return false
+}
+
+// undatedEntry reports whether word w lies under one of the date
+// captions dates, where nearField finds a field's entry, and holds no
+// digit (nor is a caption itself): not a typed date, whatever OCR's
+// confidence in it.
+func undatedEntry(w page.Word, dates []page.Rect) bool {
+	if strings.ContainsFunc(w.Text, unicode.IsDigit) || isField(w.Text) {
+		return false
+	}
+	b := w.Quad.Bounds()
+	for _, d := range dates {
+		if b.Y0 >= d.Y1-0.5*(d.Y1-d.Y0) && nearField(d, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// lastOnLine reports whether no word follows words[i] on its line within
+// three times its height: a caption ends its line, a sentence's "date"
+// ("the invoice date to the account", "Place and date: Amsterdam") does
+// not.
+func lastOnLine(words []page.Word, i int) bool {
+	b := words[i].Quad.Bounds()
+	h := b.Y1 - b.Y0
+	for j, w := range words {
+		o := w.Quad.Bounds()
+		if j != i && min(b.Y1, o.Y1)-max(b.Y0, o.Y0) >= 0.5*min(h, o.Y1-o.Y0) && o.X0 >= b.X1-0.2*h && o.X0-b.X1 <= 3*h {
+			return false
+		}
+	}
+	return true
+}
+
 // isHandLabel reports whether w is a label word, or one letter off one
 // of six letters or more (OCR's reading of a scanned label: "Signatıra",
 // "Untersclirift" is two off and not taken).
@@ -179,7 +221,6 @@ func (p *Pipeline) handPage(ctx context.Context, pg *page.Page, opts detect.Opti
 	s := pg.DPI / 72
 	var print []visual.Box // raster pixels
 	var labels []page.Rect // points
-	var fields []page.Rect // points: captions of fields filled in by hand
 	// OCR's word far taller than the page's print (a signature's loops
 	// read as "0.00") explains no ink: the classifier decides.
 	var ocrBoxes []page.Rect
@@ -192,11 +233,28 @@ func (p *Pipeline) handPage(ctx context.Context, pg *page.Page, opts detect.Opti
 	if len(ocrBoxes) > 0 {
 		huge = handHugeWord * medianHeight(ocrBoxes)
 	}
+	// Form fields' captions ("Date", "Full name": a field word read
+	// with confidence, nothing after it on its line): an entry near one
+	// is handwriting from handFieldThreshold, and a word OCR read under
+	// a date's caption with no digit in it is not a typed date: the
+	// classifier decides (a date's loops read as "m" at 0.95).
+	var fields, dates []page.Rect // points
+	for i, w := range pg.Words {
+		if w.Conf >= handPrintConf && isField(w.Text) && lastOnLine(pg.Words, i) {
+			fields = append(fields, w.Quad.Bounds())
+			if isDateField(w.Text) {
+				dates = append(dates, w.Quad.Bounds())
+			}
+		}
+	}
 	confident := func(w page.Word) bool {
 		if isHandLabel(w.Text) {
 			return true
 		}
 		b := w.Quad.Bounds()
+		if w.Source == page.SourceOCR && undatedEntry(w, dates) {
+			return false
+		}
 		return w.Conf >= handPrintConf && (w.Source != page.SourceOCR || b.Y1-b.Y0 < huge)
 	}
 	var misread []page.Rect // OCR's confident words that may be handwriting misread (points)
@@ -204,9 +262,6 @@ func (p *Pipeline) handPage(ctx context.Context, pg *page.Page, opts detect.Opti
 		b := w.Quad.Bounds()
 		if isHandLabel(w.Text) {
 			labels = append(labels, b)
-		}
-		if isField(w.Text) && w.Conf >= handPrintConf {
-			fields = append(fields, b)
 		}
 		// A label is print whatever OCR's confidence in it, and so is a
 		// word OCR doubted between two it read on its line (a caption's

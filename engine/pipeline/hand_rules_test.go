@@ -101,3 +101,51 @@ func TestFieldThreshold(t *testing.T) {
 		}
 	}
 }
+
+// TestFieldCaption: a field word is a caption when it ends its line (a
+// form's "Date", "Full name"), not in a sentence (the contracts' "invoice
+// date to the account" and "Place and date: Amsterdam", whose next
+// line's words and the words after them got Signature masks at 0.5 when
+// every "date" was a caption, seeds 11-13); and a word OCR read under a
+// date's caption without a digit is not a typed date.
+func TestFieldCaption(t *testing.T) {
+	form := []page.Word{
+		handWord("Full", 0.97, 74, 145, 87, 154),
+		handWord("name", 1.0, 87, 145, 107, 154),
+		handWord("Date", 1.0, 392, 145, 410, 154),
+	}
+	sentence := []page.Word{
+		handWord("invoice", 0.99, 200, 180, 232, 190),
+		handWord("date", 0.99, 234, 180, 252, 190),
+		handWord("to", 0.99, 255, 180, 264, 190),
+	}
+	for _, c := range []struct {
+		what  string
+		words []page.Word
+		i     int
+		want  bool
+	}{
+		{`"name" of "Full name"`, form, 1, true},
+		{`"Date" alone in its box`, form, 2, true},
+		{`"date" in a sentence`, sentence, 1, false},
+	} {
+		if got := lastOnLine(c.words, c.i); got != c.want {
+			t.Errorf("%s: lastOnLine %v, want %v", c.what, got, c.want)
+		}
+	}
+	dates := []page.Rect{{X0: 392, Y0: 145, X1: 410, Y1: 154}}
+	for _, c := range []struct {
+		what string
+		w    page.Word
+		want bool
+	}{
+		{`a date's loops read as "m" under Date`, handWord("m", 0.95, 406, 161, 425, 172), true},
+		{"a typed date under Date", handWord("12.03.2026", 0.98, 406, 161, 460, 172), false},
+		{`"m" far from Date`, handWord("m", 0.95, 100, 400, 119, 411), false},
+		{"a word on Date's line, right of it", handWord("m", 0.95, 414, 145, 430, 154), false},
+	} {
+		if got := undatedEntry(c.w, dates); got != c.want {
+			t.Errorf("%s: undatedEntry %v, want %v", c.what, got, c.want)
+		}
+	}
+}
