@@ -143,21 +143,7 @@ func renderOnly(data []byte, dpi float64, workers int) (int, error) {
 // picture of a business letter (rendered by MuPDF), no text layer.
 func scanPDF(b *testing.B, n int) []byte {
 	b.Helper()
-	src, err := mupdf.Open(letterPDF(1), mupdf.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer src.Close()
-	sp, err := src.LoadPage(context.Background(), 0)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer sp.Close()
-	r, err := sp.Render(context.Background(), 200, 1e9)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer r.Release()
+	r := renderLetter(b, 200)
 	img := image.NewGray(image.Rect(0, 0, r.W, r.H))
 	for y := 0; y < r.H; y++ {
 		for x := 0; x < r.W; x++ {
@@ -169,6 +155,28 @@ func scanPDF(b *testing.B, n int) []byte {
 		doc.AddPage(612, 792, 0).Image(0, 0, 612, 792, img)
 	}
 	return doc.Bytes()
+}
+
+// renderLetter renders the one-page business letter of letterPDF at dpi
+// with MuPDF; the raster is released when tb ends.
+func renderLetter(tb testing.TB, dpi float64) *page.Raster {
+	tb.Helper()
+	src, err := mupdf.Open(letterPDF(1), mupdf.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer src.Close()
+	sp, err := src.LoadPage(context.Background(), 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer sp.Close()
+	r, err := sp.Render(context.Background(), dpi, 1e9)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(r.Release)
+	return r
 }
 
 // BenchmarkPipelineScan is a 4-page scanned document through the whole

@@ -13,7 +13,6 @@ import (
 
 	"github.com/redactd/redactd/engine/contract"
 	"github.com/redactd/redactd/engine/page"
-	"github.com/redactd/redactd/internal/shareddata"
 	"github.com/redactd/redactd/internal/testkit/hostile/pictures"
 )
 
@@ -263,14 +262,7 @@ var realSignatures = map[string][4]float64{
 // measured here: nothing was chosen on them. It also says whether the real signatures were
 // found, and the stage's time.
 func TestSharedDocumentsNoFalseSignatures(t *testing.T) {
-	var paths []string
-	for _, pat := range []string{"*.pdf", "*.png"} {
-		m, _ := filepath.Glob(shareddata.Path("documents", "*", pat))
-		paths = append(paths, m...)
-	}
-	if len(paths) == 0 {
-		t.Skipf("%s not present", shareddata.Path("documents"))
-	}
+	paths := sharedDocumentsAndImages(t)
 	p := handPipeline(t)
 	pages, flagged, real, realFound := 0, 0, 0, 0
 	var spent time.Duration

@@ -1,11 +1,9 @@
 package pipeline
 
 import (
-	"context"
 	"testing"
 
 	"github.com/redactd/redactd/engine/page"
-	"github.com/redactd/redactd/engine/pipeline/mupdf"
 	"github.com/redactd/redactd/kernels"
 )
 
@@ -188,21 +186,7 @@ func TestUnexplainedInkReadsImagesWhole(t *testing.T) {
 // the page's words explaining their blocks as unexplainedInk marks them
 // and without.
 func BenchmarkInkBlocksOnWhite(b *testing.B) {
-	src, err := mupdf.Open(letterPDF(1), mupdf.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer src.Close()
-	sp, err := src.LoadPage(context.Background(), 0)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer sp.Close()
-	r, err := sp.Render(context.Background(), 150, 1e9)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer r.Release()
+	r := renderLetter(b, 150)
 	if r.Channels != 1 {
 		b.Fatalf("%d channels, want a gray render", r.Channels)
 	}

@@ -12,14 +12,10 @@ import (
 	"github.com/redactd/redactd/internal/shareddata"
 )
 
-// TestSharedDocumentsNoFalseFaces runs the visual stage (visualPage) over
-// every page of the shared real documents (PDFs and images: logos,
-// stamps, charts, signatures, scans), which show no photo of a person:
-// every Face mask there is false. At most 2% of the pages may get one.
-// It also reports how many pages had a picture or a drawing (ink no word
-// explains, looked at for codes) to look at, the codes masked, and the
-// stage's time.
-func TestSharedDocumentsNoFalseFaces(t *testing.T) {
+// sharedDocumentsAndImages lists the shared real documents' PDFs and
+// PNG images; the test is skipped where the shared data is absent.
+func sharedDocumentsAndImages(t *testing.T) []string {
+	t.Helper()
 	var paths []string
 	for _, pat := range []string{"*.pdf", "*.png"} {
 		m, _ := filepath.Glob(shareddata.Path("documents", "*", pat))
@@ -28,6 +24,18 @@ func TestSharedDocumentsNoFalseFaces(t *testing.T) {
 	if len(paths) == 0 {
 		t.Skipf("%s not present", shareddata.Path("documents"))
 	}
+	return paths
+}
+
+// TestSharedDocumentsNoFalseFaces runs the visual stage (visualPage) over
+// every page of the shared real documents (PDFs and images: logos,
+// stamps, charts, signatures, scans), which show no photo of a person:
+// every Face mask there is false. At most 2% of the pages may get one.
+// It also reports how many pages had a picture or a drawing (ink no word
+// explains, looked at for codes) to look at, the codes masked, and the
+// stage's time.
+func TestSharedDocumentsNoFalseFaces(t *testing.T) {
+	paths := sharedDocumentsAndImages(t)
 	p := newTestPipeline(t)
 	opts := detect.Options{Categories: []page.Category{page.Face, page.Barcode, page.Person, page.Email, page.PhoneNumber, page.IBAN}}
 	var pages, looked, faces, codes, drawings int

@@ -212,51 +212,41 @@ func dropThinRuns(ink []bool, w, h, n int) {
 	}
 }
 
-// dilate grows set by gx blocks left and right and gy up and down.
+// dilate grows set by gx blocks left and right and gy up and down: rows
+// first, then columns.
 func dilate(set []bool, w, h, gx, gy int) []bool {
 	tmp := make([]bool, len(set))
 	for y := range h {
-		last := -1 << 30
-		for x := 0; x < w; x++ { // distance to the last set block on the left
-			if set[y*w+x] {
-				last = x
-			}
-			if x-last <= gx {
-				tmp[y*w+x] = true
-			}
-		}
-		last = 1 << 30
-		for x := w - 1; x >= 0; x-- {
-			if set[y*w+x] {
-				last = x
-			}
-			if last-x <= gx {
-				tmp[y*w+x] = true
-			}
-		}
+		spread(tmp, set, y*w, 1, w, gx)
 	}
 	out := make([]bool, len(set))
 	for x := range w {
-		last := -1 << 30
-		for y := 0; y < h; y++ {
-			if tmp[y*w+x] {
-				last = y
-			}
-			if y-last <= gy {
-				out[y*w+x] = true
-			}
-		}
-		last = 1 << 30
-		for y := h - 1; y >= 0; y-- {
-			if tmp[y*w+x] {
-				last = y
-			}
-			if last-y <= gy {
-				out[y*w+x] = true
-			}
-		}
+		spread(out, tmp, x, w, h, gy)
 	}
 	return out
+}
+
+// spread sets in dst every element of one line of src (n elements from
+// start, step apart) that lies within g elements of a set one.
+func spread(dst, src []bool, start, step, n, g int) {
+	last := -1 << 30
+	for k := 0; k < n; k++ { // distance to the last set element before
+		if src[start+k*step] {
+			last = k
+		}
+		if k-last <= g {
+			dst[start+k*step] = true
+		}
+	}
+	last = 1 << 30
+	for k := n - 1; k >= 0; k-- {
+		if src[start+k*step] {
+			last = k
+		}
+		if last-k <= g {
+			dst[start+k*step] = true
+		}
+	}
 }
 
 // percentile is the gray level under which share q of b's pixels lie.

@@ -336,16 +336,20 @@ func TestDecodeProbsMatchesTag(t *testing.T) {
 	}
 }
 
+// mixedTexts are sequences of very different lengths and kinds, for the
+// tests that batch them together.
+var mixedTexts = []string{
+	"John Smith works at Acme Corp in Berlin",
+	"Please send the invoice to Maria Garcia, 12 Main Street, Springfield, IL 62704.",
+	"ok",
+	"Name: JOHN O'BRIEN\nAddress: Hauptstraße 5\n10115 Berlin",
+	"The weather was nice and nobody was there.",
+	"Siemens AG and Deutsche Bank announced the deal in Frankfurt on Monday.",
+}
+
 func TestBatchIndependence(t *testing.T) {
 	m := builtin(t)
-	texts := []string{
-		"John Smith works at Acme Corp in Berlin",
-		"Please send the invoice to Maria Garcia, 12 Main Street, Springfield, IL 62704.",
-		"ok",
-		"Name: JOHN O'BRIEN\nAddress: Hauptstraße 5\n10115 Berlin",
-		"The weather was nice and nobody was there.",
-		"Siemens AG and Deutsche Bank announced the deal in Frankfurt on Monday.",
-	}
+	texts := mixedTexts
 	ctx := context.Background()
 	alone := make([]Tagged, len(texts))
 	for i, tx := range texts {
@@ -496,14 +500,7 @@ func BenchmarkTagOneByOne(b *testing.B) {
 // gives every sequence the result it gets in one run, in its place.
 func TestRunChunks(t *testing.T) {
 	m := builtin(t)
-	texts := []string{
-		"John Smith works at Acme Corp in Berlin",
-		"Please send the invoice to Maria Garcia, 12 Main Street, Springfield, IL 62704.",
-		"ok",
-		"Name: JOHN O'BRIEN\nAddress: Hauptstraße 5\n10115 Berlin",
-		"The weather was nice and nobody was there.",
-		"Siemens AG and Deutsche Bank announced the deal in Frankfurt on Monday.",
-	}
+	texts := mixedTexts
 	var reqs []*seq
 	for i := range 23 {
 		reqs = append(reqs, m.own.prepare(Tokenize(texts[i%len(texts)])))

@@ -145,18 +145,27 @@ func TestCheckFloors(t *testing.T) {
 	}
 }
 
-// TestAddFloors checks that -add-floors gives a floor to each figure
-// without one (a new language's corpus) and leaves the floors already
-// set as they are, even where today's score would set them elsewhere.
-func TestAddFloors(t *testing.T) {
+// floorsFixture is an English and a German corpus's Person figures
+// (news R 0.9 P 0.9, zeitung R 0.6 P 0.3) and a floors file that sets
+// news/person_r 0.85 and news/person_p 0.95 only.
+func floorsFixture(t *testing.T) (tables, string) {
+	t.Helper()
 	tab := tables{rows: []eval.DomainRow{
-		{Name: "news", Lang: "en", Report: eval.DomainReport{Person: eval.Counts{TP: 90, FN: 10, FP: 10}}},     // R 0.9, P 0.9
-		{Name: "zeitung", Lang: "de", Report: eval.DomainReport{Person: eval.Counts{TP: 60, FN: 40, FP: 140}}}, // R 0.6, P 0.3
+		{Name: "news", Lang: "en", Report: eval.DomainReport{Person: eval.Counts{TP: 90, FN: 10, FP: 10}}},
+		{Name: "zeitung", Lang: "de", Report: eval.DomainReport{Person: eval.Counts{TP: 60, FN: 40, FP: 140}}},
 	}}
 	path := filepath.Join(t.TempDir(), "floors.json")
 	if err := os.WriteFile(path, []byte(`{"news/person_r": 0.85, "news/person_p": 0.95}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return tab, path
+}
+
+// TestAddFloors checks that -add-floors gives a floor to each figure
+// without one (a new language's corpus) and leaves the floors already
+// set as they are, even where today's score would set them elsewhere.
+func TestAddFloors(t *testing.T) {
+	tab, path := floorsFixture(t)
 	n, err := addFloors(path, tab)
 	if err != nil {
 		t.Fatal(err)
@@ -184,14 +193,7 @@ func TestAddFloors(t *testing.T) {
 // TestRaiseFloors: raiseFloors lifts a floor today's score beats, keeps
 // one it does not (no floor falls), and adds the missing ones.
 func TestRaiseFloors(t *testing.T) {
-	tab := tables{rows: []eval.DomainRow{
-		{Name: "news", Lang: "en", Report: eval.DomainReport{Person: eval.Counts{TP: 90, FN: 10, FP: 10}}},     // R 0.9, P 0.9
-		{Name: "zeitung", Lang: "de", Report: eval.DomainReport{Person: eval.Counts{TP: 60, FN: 40, FP: 140}}}, // R 0.6, P 0.3
-	}}
-	path := filepath.Join(t.TempDir(), "floors.json")
-	if err := os.WriteFile(path, []byte(`{"news/person_r": 0.85, "news/person_p": 0.95}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	tab, path := floorsFixture(t)
 	raised, added, err := raiseFloors(path, tab)
 	if err != nil {
 		t.Fatal(err)
