@@ -255,6 +255,64 @@ func TestAttemptsLimit(t *testing.T) {
 	waitFor(t, "the refund", func() bool { return v.pagesUsed(a) == 0 })
 }
 
+// TestRefundSettledAfterCrash: a failed document's record, marked
+// refunded, is written before the ledger's refund (storelog's commit
+// order), so a crash between the two leaves its pages charged. The
+// store is left in exactly that state (the record written as the commit
+// writes it, the ledger untouched); a node alone on its store settles
+// the refund when it opens, a cluster node in its janitor's pass, and
+// only once.
+func TestRefundSettledAfterCrash(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		mods    []func(*Settings)
+		storeAt func(data string) string
+	}{
+		{"node", nil, func(data string) string { return filepath.Join(data, storeDir) }},
+		{"cluster", []func(*Settings){clusterStore}, func(data string) string { return filepath.Join(data, "cluster-store") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := newEnv(t, tc.mods...)
+			a, _ := v.account("crash@example.com", "standard", 0)
+			v.reopen(blockingProc())
+			j := v.create(a, pdfFile("a.pdf", 2))
+			<-v.proc.started
+			if err := v.e.Close(); err != nil {
+				t.Fatal(err)
+			}
+			jl, err := openNodeStore(tc.storeAt(v.cfg.Data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := jl.Doc(j.Documents[0].ID)
+			if err != nil || !d.Charged || d.Refunded {
+				t.Fatalf("doc after clean stop = %+v, %v", d, err)
+			}
+			d.Status, d.ErrorMessage, d.Refunded = string(StatusError), "processing failed", true
+			b := jl.NewBatch()
+			b.PutDoc(d)
+			if err := b.Commit(true); err != nil {
+				t.Fatal(err)
+			}
+			if used, _ := jl.Account(a.ID); used.PagesUsed != 2 {
+				t.Fatalf("pages used after the crash = %d, want the 2 still charged", used.PagesUsed)
+			}
+			jl.Close()
+
+			v.open(newTestProc())
+			v.e.jan.janitorOnce(bg)
+			if n := v.pagesUsed(a); n != 0 {
+				t.Fatalf("pages used = %d after recovery, want the refund settled", n)
+			}
+			v.reopen(newTestProc())
+			v.e.jan.janitorOnce(bg)
+			if n := v.pagesUsed(a); n != 0 {
+				t.Fatalf("pages used = %d after a second recovery", n)
+			}
+		})
+	}
+}
+
 func TestDiskFullOnCreate(t *testing.T) {
 	var full atomic.Bool
 	v := newEnvHooks(t, func(f *os.File) error {

@@ -31,6 +31,9 @@ type janitor struct {
 	mu sync.Mutex // one pass at a time
 	// blobSweptAt is when the janitor last swept the blob store (mu).
 	blobSweptAt time.Time
+	// settled holds the refunded documents whose refund the ledger was
+	// seen to hold (settleRefunds; mu), so each is read there once.
+	settled map[string]bool
 }
 
 // recover runs at Open, before any worker: it removes files that no
@@ -64,6 +67,9 @@ func (jn *janitor) recover() error {
 		return err
 	}
 	if err := jn.rev.restoreApplies(applied); err != nil {
+		return err
+	}
+	if err := jn.settleRefunds(); err != nil {
 		return err
 	}
 	// Read again: the restores moved their jobs' revisions.
@@ -414,6 +420,9 @@ func (jn *janitor) recoverShared() error {
 	if err := jn.rev.restoreApplies(applied); err != nil {
 		return err
 	}
+	if err := jn.settleRefunds(); err != nil {
+		return err
+	}
 	for _, d := range lost {
 		err := jn.changeDoc(refOf(d), func(t *tx) error {
 			if t.doc.Attempts != 0 || Status(t.doc.Status).Terminal() || t.doc.UpdatedAt.After(cutoff) {
@@ -433,5 +442,68 @@ func (jn *janitor) recoverShared() error {
 		}
 		jn.log.Warn("engine: requeued a document whose queue entry was lost", "doc", d.ID)
 	}
+	return nil
+}
+
+// settleRefunds gives the ledger the refunds that documents' records say
+// were made. A batch writes a failed document's record, marked refunded,
+// before the ledger's refund (engine/store/storelog: a record that loses
+// its race must not have been refunded), so a crash between the two
+// leaves pages charged for a document that produced nothing. The ledger's
+// Refund is idempotent, so settling a refund that a live node is making
+// at the same moment gives nothing back twice. Each document is read in
+// the ledger once per process (settled).
+func (jn *janitor) settleRefunds() error {
+	cr, ok := jn.jl.(record.ChargeReader)
+	if !ok {
+		return nil // a store whose batches refund atomically
+	}
+	var refunded []*record.Doc
+	present := map[string]bool{}
+	err := jn.jl.ScanDocs(func(d *record.Doc) bool {
+		if d.Refunded {
+			present[d.ID] = true
+			if !jn.settled[d.ID] {
+				refunded = append(refunded, d)
+			}
+		}
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	for id := range jn.settled {
+		if !present[id] {
+			delete(jn.settled, id) // purged
+		}
+	}
+	if jn.settled == nil {
+		jn.settled = map[string]bool{}
+	}
+	b := jn.jl.NewBatch()
+	var owed []string
+	for _, d := range refunded {
+		_, charged, err := cr.Charged(d.AccountID, d.ID)
+		if err != nil {
+			b.Discard()
+			return err
+		}
+		if charged {
+			b.Refund(&record.Account{ID: d.AccountID}, d.ID, d.ChargedPages)
+			owed = append(owed, d.ID)
+		}
+		jn.settled[d.ID] = true
+	}
+	if len(owed) == 0 {
+		b.Discard()
+		return nil
+	}
+	if err := b.Commit(true); err != nil {
+		for _, id := range owed {
+			delete(jn.settled, id)
+		}
+		return err
+	}
+	jn.log.Warn("engine: settled refunds a crash interrupted", "documents", len(owed))
 	return nil
 }

@@ -52,6 +52,9 @@ type Batch struct {
 	order    []string // job ids, in first-touched order
 	idems    []idemOp
 	enqueues []record.QueueEntry
+	// purged holds the documents of the jobs the batch deletes: their
+	// refunds are made before the deletion (commit).
+	purged map[string]bool
 }
 
 type ledgerOp struct {
@@ -166,6 +169,12 @@ func (b *Batch) DeleteHook(jobID string) {
 func (b *Batch) PurgeJob(j *record.Job, docs []*record.Doc) {
 	o := b.ops(j.ID)
 	o.job, o.purge = j, true
+	if b.purged == nil {
+		b.purged = map[string]bool{}
+	}
+	for _, d := range docs {
+		b.purged[d.ID] = true
+	}
 }
 
 // Enqueue puts a document on the shared queue once the batch's records
@@ -214,6 +223,12 @@ func (b *Batch) commit() error {
 		undo()
 		return err
 	}
+	// A deleted job's refunds go before its deletion: after it, a crash
+	// would leave the charge of a document no record remembers.
+	if err := b.refund(c, true); err != nil {
+		undo()
+		return err
+	}
 	var created []*jobOps
 	for _, id := range b.order {
 		o := b.jobs[id]
@@ -232,14 +247,33 @@ func (b *Batch) commit() error {
 		b.unmake(created)
 		return err
 	}
-	for _, r := range b.refunds {
-		if _, err := b.l.s.Ledger.Refund(c, r.account, r.doc); err != nil {
-			return fmt.Errorf("storelog: refund: %w", err)
-		}
+	if err := b.refund(c, false); err != nil {
+		return err
 	}
 	for _, q := range b.enqueues {
 		if err := b.enqueue(q); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// refund makes the batch's refunds of deleted jobs' documents (purged)
+// or of the others. The others come after their documents' records: a
+// record that loses its compare-and-set must not have been refunded, and
+// a crash between the two leaves a document marked refunded whose charge
+// the ledger still counts, which the job service's recovery settles
+// (engine/jobs: settleRefunds). A deleted job has no record left to say
+// so, so its refunds come first; if the deletion then loses its race and
+// a document finishes meanwhile, that document was refunded and stays
+// free (Refund is idempotent, so the retried deletion changes nothing).
+func (b *Batch) refund(c context.Context, purged bool) error {
+	for _, r := range b.refunds {
+		if b.purged[r.doc] != purged {
+			continue
+		}
+		if _, err := b.l.s.Ledger.Refund(c, r.account, r.doc); err != nil {
+			return fmt.Errorf("storelog: refund: %w", err)
 		}
 	}
 	return nil

@@ -33,15 +33,18 @@
 // # Commit order
 //
 // A batch commits in this order: ledger charges; account and key
-// records; each job's bundle (created, updated at the revision read, or
-// deleted), with its indexes created before it and removed after it;
-// idempotency claims; refunds; then enqueues. A lost compare-and-set or
-// claim is a *record.ConflictError, after the steps already taken are
-// undone where they would otherwise count (a new job's records, the
-// batch's first charges); the job service reads again and retries. A
-// crash between steps leaves at worst an index entry without its record
-// (skipped by reads), or a queued document without its queue entry,
-// which the janitor re-enqueues.
+// records; the refunds of the documents of jobs it deletes; each job's
+// bundle (created, updated at the revision read, or deleted), with its
+// indexes created before it and removed after it; idempotency claims;
+// the other refunds; then enqueues. A lost compare-and-set or claim is a
+// *record.ConflictError, after the steps already taken are undone where
+// they would otherwise count (a new job's records, the batch's first
+// charges); the job service reads again and retries. A crash between
+// steps leaves at worst an index entry without its record (skipped by
+// reads), a queued document without its queue entry, which the janitor
+// re-enqueues, or a document marked refunded whose charge the ledger
+// still counts, which the job service's recovery refunds (engine/jobs:
+// settleRefunds).
 package storelog
 
 import (

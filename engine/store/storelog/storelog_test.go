@@ -275,6 +275,66 @@ func lostAnswer(t *testing.T, deafReads int) {
 	}
 }
 
+// deadDeletes fails every deletion: the store became unreachable (or
+// the process died) just before a job's record was deleted.
+type deadDeletes struct{ store.Docs }
+
+func (d deadDeletes) Delete(ctx context.Context, key string, rev uint64) error {
+	return errors.New("nats: no responders available for request")
+}
+
+// TestDeletedJobRefundedFirst: the refund of a deleted job's unfinished
+// document is made before the job's record goes. After it, a failure
+// between the two would leave the document's pages charged with no
+// record left to say they are owed (for a record that stays, marked
+// refunded, the job service settles the ledger: engine/jobs).
+func TestDeletedJobRefundedFirst(t *testing.T) {
+	ps, err := pebblestore.Open(filepath.Join(t.TempDir(), "store"), pebblestore.Options{LeaseTime: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := ps.Bundle(nil)
+	l, err := storelog.Open(context.Background(), s, storelog.Options{LeaseTime: time.Second, Close: ps.Close})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	b := l.NewBatch()
+	b.PutAccount(&record.Account{ID: "acct", Email: "a@example.com", PagesQuota: 10})
+	if err := b.Commit(true); err != nil {
+		t.Fatal(err)
+	}
+	j, d := newJob(t, l, "acct", 1, time.Now())
+	a, _ := l.Account("acct")
+	d.Charged, d.ChargedPages, d.Status = true, 4, "processing"
+	b = l.NewBatch()
+	b.Charge(a, d.ID, 4)
+	b.PutDoc(d)
+	if err := b.Commit(true); err != nil {
+		t.Fatal(err)
+	}
+
+	dead, err := storelog.Open(context.Background(), store.Store{Docs: deadDeletes{s.Docs}, Idempotency: s.Idempotency,
+		Queue: s.Queue, Ledger: s.Ledger, Blobs: s.Blobs, Singletons: s.Singletons}, storelog.Options{LeaseTime: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, _ = dead.Job(j.ID)
+	a, _ = dead.Account("acct")
+	b = dead.NewBatch()
+	b.Refund(a, d.ID, 4)
+	b.PurgeJob(j, []*record.Doc{d})
+	if err := b.Commit(true); err == nil {
+		t.Fatal("a deletion the store refused committed")
+	}
+	if _, charged, err := l.Charged("acct", d.ID); err != nil || charged {
+		t.Fatalf("charged = %v, %v after the failed deletion; want the refund made first", charged, err)
+	}
+	if _, err := l.Job(j.ID); err != nil {
+		t.Fatalf("the job's record: %v", err)
+	}
+}
+
 // TestQueueEntryCarriesAccount: an entry enqueued by a batch carries the
 // document's account to the lease; an item enqueued before items
 // carried it (payload without "account") still leases, with no account,
