@@ -280,6 +280,9 @@ func (p *Pipeline) handPage(ctx context.Context, pg *page.Page, opts detect.Opti
 	type cand struct {
 		box        page.Rect
 		first, end int // its patches
+		g          visual.Gray
+		px         visual.Box // in g
+		r          PixelRect  // g's region
 	}
 	var cands []cand
 	var patches [][]float32
@@ -307,7 +310,7 @@ func (p *Pipeline) handPage(ctx context.Context, pg *page.Page, opts detect.Opti
 			if len(ps) == 0 {
 				continue
 			}
-			cands = append(cands, cand{box, len(patches), len(patches) + len(ps)})
+			cands = append(cands, cand{box, len(patches), len(patches) + len(ps), g, c, r})
 			patches = append(patches, ps...)
 		}
 	}
@@ -333,6 +336,51 @@ func (p *Pipeline) handPage(ctx context.Context, pg *page.Page, opts detect.Opti
 			score[i] = 0 // an ornament, a seal: drawn symmetric
 		}
 		taken[i] = score[i] >= candThreshold(c.box, labels, fields)
+	}
+	// A caption OCR did not read, joined to the writing under it
+	// (visual.BelowCaption): the writing is scored alone, and taken, the
+	// caption with it, when it is handwriting.
+	var under []int // the candidates scored again
+	var ups [][]float32
+	var upEnd []int
+	var upBox []page.Rect
+	for i, c := range cands {
+		if taken[i] {
+			continue
+		}
+		b, ok := visual.BelowCaption(c.g, c.px, pg.DPI)
+		if !ok {
+			continue
+		}
+		ps := visual.Patches(c.g, b)
+		if len(ps) == 0 {
+			continue
+		}
+		under = append(under, i)
+		ups = append(ups, ps...)
+		upEnd = append(upEnd, len(ups))
+		upBox = append(upBox, page.Rect{X0: float64(c.r.X0+b.X0) / s, Y0: float64(c.r.Y0+b.Y0) / s, X1: float64(c.r.X0+b.X1) / s, Y1: float64(c.r.Y0+b.Y1) / s})
+	}
+	if len(ups) > 0 {
+		sc, err := p.deps.Hand.Score(ups)
+		if err != nil {
+			return nil, true, err
+		}
+		from := 0
+		for k, i := range under {
+			var sum float32
+			for _, v := range sc[from:upEnd[k]] {
+				sum += v
+			}
+			v := sum / float32(upEnd[k]-from)
+			if upEnd[k]-from == 1 && visual.Mirrored(ups[from]) >= handMirror {
+				v = 0
+			}
+			from = upEnd[k]
+			if v > score[i] && v >= candThreshold(upBox[k], labels, fields) {
+				score[i], taken[i] = v, true
+			}
+		}
 	}
 	for grew := true; grew; {
 		grew = false

@@ -196,3 +196,51 @@ func TestInkCandidatesBrokenRule(t *testing.T) {
 		t.Errorf("candidate %v: the ring joined the broken rule", b)
 	}
 }
+
+// TestInkCandidatesBlurredSmallWriting: a small date written in loops
+// on a noisy scan (the dev corpus's, seed 12, scan-form-1-noisy: 150
+// dpi, the box's side at the left, its caption's foot at the top), its
+// halo filling the gaps between the loops (0.61 of its box darker than
+// the paper's threshold), is a candidate: at its core (coreLevel) it is
+// inked over 0.46 of its box, a filled area over 0.9.
+func TestInkCandidatesBlurredSmallWriting(t *testing.T) {
+	g := loadGray(t, filepath.Join("testdata", "hand", "blurred-date.png"))
+	for _, b := range InkCandidates(g, nil, 150) {
+		if b.X0 <= 40 && b.X1 >= 70 && b.Y0 <= 28 && b.Y1 >= 40 && b.X1-b.X0 < 50 {
+			return
+		}
+	}
+	t.Errorf("candidates %v, want the date (about 40,26-72,42)", InkCandidates(g, nil, 150))
+}
+
+// TestBelowCaption: a form's caption OCR did not read ("Signature of the
+// applicant", 7 pt, on the dev corpus's noisy scan, seed 13,
+// scan-form-1-noisy, 150 dpi) joined to the signature under it, the
+// box's side cut with them, is parted from the signature: the ink under
+// it starts below the caption's line and right of the side. Writing
+// with no caption over it (the golden pen strokes) is not parted.
+func TestBelowCaption(t *testing.T) {
+	g := loadGray(t, filepath.Join("testdata", "hand", "caption-signature.png"))
+	var cand Box
+	for _, b := range InkCandidates(g, nil, 150) {
+		if b.X1-b.X0 > 100 {
+			cand = b
+		}
+	}
+	if cand.Y0 > 34 || cand.Y1 < 140 {
+		t.Fatalf("candidates %v, want the caption and the signature in one", InkCandidates(g, nil, 150))
+	}
+	cand.X0 = 22 // the box's side (x 25-26) cut with them
+	b, ok := BelowCaption(g, cand, 150)
+	if !ok || b.Y0 < 43 || b.Y1 < 138 || b.X0 <= 27 {
+		t.Errorf("BelowCaption(%v) = %v, %v; want the signature under y 43, right of the side", cand, b, ok)
+	}
+	for _, name := range []string{"g0", "g2"} {
+		g := loadGray(t, filepath.Join("testdata", "hand", name+".png"))
+		for _, c := range InkCandidates(g, nil, 150) {
+			if b, ok := BelowCaption(g, c, 150); ok {
+				t.Errorf("%s: candidate %v parted at %v: no caption there", name, c, b)
+			}
+		}
+	}
+}
