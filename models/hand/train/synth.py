@@ -171,6 +171,12 @@ def pen_image(rng):
             if kind == "sig" and rng.random() < 0.5:  # a flourish under the name
                 strokes.append([(x, 0.2 * xh), (x * 0.6, rng.uniform(0.5, 1.2) * xh), (rng.uniform(-0.2, 0.3) * x, rng.uniform(0.3, 1.0) * xh)])
             y0 += rng.uniform(3, 4) * xh
+    return _pen_render(rng, strokes, xh)
+
+
+def _pen_render(rng, strokes, xh):
+    """Draws strokes (lists of control points) as a pen does: slanted,
+    Catmull-Rom splines, pressure-varying width; returns the ink mask."""
     slant = math.tan(math.radians(rng.uniform(-10, 40)))
     wmax = max(1.0, xh * rng.uniform(0.06, 0.2))
     allp = []
@@ -202,6 +208,92 @@ def pen_image(rng):
             d.ellipse([p1[0] - r, p1[1] - r, p1[0] + r, p1[1] + r], fill=255)
     img = img.resize((max(1, W // S), max(1, H // S)), Image.BOX)
     return img  # ink mask, 255 = ink
+
+
+# LOOPS (gen.py --loops): the share of positives that are loop_image's
+# small looped cursive: "eeee"-like words and handwritten dates and
+# numbers, as a form's date box holds them, often blurred.
+LOOPS = 0.0
+
+
+def _digit(rng, x, xh):
+    """Control points of one handwritten digit from x (baseline 0, the
+    digit's height about twice the x-height), and its advance."""
+    h = xh * rng.uniform(1.5, 2.3)
+    w = h * rng.uniform(0.45, 0.7)
+    shapes = {
+        "0": [(0.5, -1), (0.1, -0.7), (0.15, -0.1), (0.55, 0), (0.9, -0.4), (0.75, -0.95), (0.45, -1)],
+        "1": [(0.15, -0.8), (0.55, -1), (0.45, 0)],
+        "2": [(0.05, -0.75), (0.45, -1), (0.85, -0.75), (0.05, 0), (0.95, 0.02)],
+        "3": [(0.05, -0.85), (0.5, -1), (0.8, -0.75), (0.3, -0.5), (0.85, -0.25), (0.45, 0), (0.0, -0.1)],
+        "4": [(0.6, -1), (0.05, -0.35), (0.95, -0.35)],
+        "5": [(0.9, -1), (0.2, -1), (0.15, -0.55), (0.75, -0.5), (0.8, -0.1), (0.3, 0), (0.05, -0.1)],
+        "6": [(0.8, -1), (0.2, -0.6), (0.1, -0.15), (0.45, 0), (0.8, -0.25), (0.45, -0.5), (0.1, -0.3)],
+        "7": [(0.05, -1), (0.95, -1), (0.35, 0)],
+        "8": [(0.5, -0.5), (0.1, -0.75), (0.5, -1), (0.85, -0.75), (0.1, -0.25), (0.5, 0), (0.9, -0.25), (0.5, -0.5)],
+        "9": [(0.85, -0.65), (0.5, -1), (0.1, -0.75), (0.45, -0.5), (0.85, -0.75), (0.7, -0.3), (0.55, 0)],
+    }
+    pts = [(x + (px + rng.uniform(-0.08, 0.08)) * w, (py + rng.uniform(-0.06, 0.06)) * h) for px, py in shapes[rng.choice("0123456789")]]
+    return pts, w * rng.uniform(1.05, 1.4)
+
+
+def loop_image(rng):
+    """Small looped cursive: a word of mostly looped letters (e, l, b, h:
+    an "eeee"-like chain, the loops' heights and widths wandering), or a
+    date or a number written by hand (digits, joined or not, dots or
+    slashes between groups), at the x-heights of a form's box, blurred
+    as a scan of small writing is."""
+    xh = rng.uniform(6, 16)
+    strokes = []
+    x = 0.0
+    if rng.random() < 0.75:
+        for _ in range(rng.choice([1, 1, 1, 2])):
+            pts = [(x, rng.uniform(-0.3, 0.1) * xh)]
+            # a hand's rhythm: one loop height, advance, share of loops and
+            # of tall ones a word, each letter near them (a run of e's and
+            # l's is regular)
+            lh, la, lp, lt = xh * rng.uniform(0.7, 1.2), xh * rng.uniform(0.3, 0.8), rng.uniform(0.5, 1.0), rng.uniform(0.0, 0.5)
+            for _ in range(rng.randint(3, 16)):
+                adv = la * rng.uniform(0.85, 1.15)
+                r = rng.random()
+                if r < lp * (1 - lt):  # e-like loop
+                    h = lh * rng.uniform(0.9, 1.1)
+                    pts += [(x + adv * rng.uniform(0.8, 1.1), -h), (x + adv * rng.uniform(0.2, 0.45), -h * rng.uniform(0.4, 0.6)), (x + adv * rng.uniform(0.7, 0.9), 0)]
+                elif r < lp:  # l-like tall loop
+                    h = xh * rng.uniform(1.5, 2.6)
+                    pts += [(x + adv * 0.7, -h), (x + adv * 0.2, -h * rng.uniform(0.5, 0.8)), (x + adv, 0)]
+                else:  # an arch
+                    pts += [(x + adv * 0.5, -xh * rng.uniform(0.7, 1.1)), (x + adv, 0)]
+                x += adv
+            strokes.append(pts)
+            x += rng.uniform(0.8, 1.6) * xh
+    else:
+        groups = rng.randint(1, 3)
+        sep = rng.choice([".", "/", "-", " "])
+        for g in range(groups):
+            joined = rng.random() < 0.4
+            run = []
+            for _ in range(rng.randint(1, 4)):
+                pts, adv = _digit(rng, x, xh)
+                if joined:
+                    run += pts
+                else:
+                    strokes.append(pts)
+                x += adv
+            if run:
+                strokes.append(run)
+            if g < groups - 1:
+                if sep == ".":
+                    strokes.append([(x, -0.05 * xh), (x + 0.15 * xh, 0.0)])
+                elif sep == "/":
+                    strokes.append([(x, 0.1 * xh), (x + 0.8 * xh, -2.0 * xh)])
+                elif sep == "-":
+                    strokes.append([(x, -0.8 * xh), (x + 0.7 * xh, -0.85 * xh)])
+                x += rng.uniform(0.6, 1.2) * xh
+    img = _pen_render(rng, strokes, xh)
+    if img is not None and rng.random() < 0.3:
+        img = img.filter(ImageFilter.GaussianBlur(rng.uniform(0.3, 0.5)))
+    return img
 
 
 def text_mask(rng, path, size, text, jitter=0.0):
@@ -683,7 +775,10 @@ def sample(rng):
     while True:
         pos = rng.random() < 0.5
         if pos:
-            m = pen_image(rng) if rng.random() < 0.65 or not HAND_FONTS else hand_font_image(rng)
+            if LOOPS and rng.random() < LOOPS:
+                m = loop_image(rng)
+            else:
+                m = pen_image(rng) if rng.random() < 0.65 or not HAND_FONTS else hand_font_image(rng)
             extra = rule_under if rng.random() < 0.3 else None
             if m is not None and CAPTIONS and rng.random() < 0.2:
                 m = with_caption(rng, m)
