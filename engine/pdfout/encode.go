@@ -2,6 +2,7 @@ package pdfout
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"image"
@@ -9,7 +10,7 @@ import (
 	"math"
 	"sync"
 
-	"github.com/klauspost/compress/zlib"
+	"github.com/klauspost/compress/flate"
 
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/kernels"
@@ -77,7 +78,7 @@ func (e *EncodedPage) Size() int {
 
 var (
 	bufferPool  sync.Pool // *bytes.Buffer
-	zlibPool    sync.Pool // *zlib.Writer
+	zlibPool    sync.Pool // *zlibWriter
 	scratchPool sync.Pool // *scratch
 )
 
@@ -227,14 +228,12 @@ func checkRaster(r *page.Raster) error {
 // of an RGB raster and 4-bit packing are done row by row, so no second
 // page buffer is needed.
 func encodeFlate(dst *bytes.Buffer, r *page.Raster, gray bool, bits int, text bool, s *scratch) error {
-	zw, ok := zlibPool.Get().(*zlib.Writer)
-	if ok {
-		zw.Reset(dst)
-	} else {
-		var err error
-		if zw, err = zlib.NewWriterLevel(dst, zlib.BestSpeed); err != nil {
-			return fmt.Errorf("pdfout: zlib: %w", err)
-		}
+	zw, ok := zlibPool.Get().(*zlibWriter)
+	if !ok {
+		zw = new(zlibWriter)
+	}
+	if err := zw.reset(dst); err != nil {
+		return err
 	}
 	defer zlibPool.Put(zw)
 	colors := r.Channels
@@ -270,14 +269,64 @@ func encodeFlate(dst *bytes.Buffer, r *page.Raster, gray bool, bits int, text bo
 		} else {
 			row = s.rf.Filter(cur, prev, bpp)
 		}
-		if _, err := zw.Write(row); err != nil {
+		if err := zw.write(row); err != nil {
 			return fmt.Errorf("pdfout: compress: %w", err)
 		}
 		prev = cur
 	}
-	if err := zw.Close(); err != nil {
+	if err := zw.close(); err != nil {
 		return fmt.Errorf("pdfout: compress: %w", err)
 	}
+	return nil
+}
+
+// zlibWriter writes the zlib stream (RFC 1950) that zlib.NewWriterLevel
+// at zlib.BestSpeed writes, byte for byte (TestZlibWriterMatchesZlib):
+// the header, klauspost/compress's Flate at level 1, the Adler-32 of the
+// data, with kernels.Adler32 in place of hash/adler32.
+type zlibWriter struct {
+	dst   *bytes.Buffer
+	fw    *flate.Writer
+	adler uint32
+}
+
+// zlibHeader is zlib's header for a 32 KiB window, the fastest level and
+// no dictionary (CMF 0x78, FLG 0x01: FLEVEL 0 and the mod-31 check).
+var zlibHeader = [2]byte{0x78, 0x01}
+
+func (z *zlibWriter) reset(dst *bytes.Buffer) error {
+	z.dst, z.adler = dst, 1
+	if z.fw == nil {
+		fw, err := flate.NewWriter(dst, flate.BestSpeed)
+		if err != nil {
+			return fmt.Errorf("pdfout: zlib: %w", err)
+		}
+		z.fw = fw
+	} else {
+		z.fw.Reset(dst)
+	}
+	dst.Write(zlibHeader[:])
+	return nil
+}
+
+func (z *zlibWriter) write(p []byte) error {
+	if len(p) == 0 {
+		return nil
+	}
+	if _, err := z.fw.Write(p); err != nil {
+		return err
+	}
+	z.adler = kernels.Adler32(z.adler, p)
+	return nil
+}
+
+func (z *zlibWriter) close() error {
+	if err := z.fw.Close(); err != nil {
+		return err
+	}
+	var sum [4]byte
+	binary.BigEndian.PutUint32(sum[:], z.adler)
+	z.dst.Write(sum[:])
 	return nil
 }
 
