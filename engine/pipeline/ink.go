@@ -1,8 +1,8 @@
 package pipeline
 
 import (
-	"encoding/binary"
 	"slices"
+	"sync"
 
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/kernels"
@@ -120,7 +120,9 @@ func (m *inkMap) appendBits(b []byte, r PixelRect) []byte {
 func unexplainedInk(pg *page.Page) ([]PixelRect, *inkMap) {
 	r := pg.Raster
 	gw, gh := (r.W+inkBlock-1)/inkBlock, (r.H+inkBlock-1)/inkBlock
-	explained := make([]bool, gw*gh)
+	sc := getInkScratch(gw * gh)
+	defer putInkScratch(sc)
+	explained, blocks, ink := sc.explained, sc.blocks, sc.ink
 	s := pg.DPI / 72
 	// Words explain no ink inside images (a layer over a picture may be
 	// invisible, or hidden under it, and say anything) nor under
@@ -150,14 +152,12 @@ func unexplainedInk(pg *page.Page) ([]PixelRect, *inkMap) {
 			}
 		}
 	}
-	blocks := make([]uint8, gw*gh)
 	paper := kernels.PaperLevel(r.Pix, r.W, r.H, r.Stride, r.Channels, 96, 0)
 	if r.Channels == 1 && paper[0] == 255 {
 		inkBlocksOnWhite(blocks, r, explained)
 	} else {
 		kernels.InkBlocks(blocks, r.Pix, r.W, r.H, r.Stride, r.Channels, paper, inkBlock)
 	}
-	ink := make([]bool, gw*gh)
 	inked := 0
 	for i, d := range blocks {
 		if explained[i] {
@@ -175,8 +175,10 @@ func unexplainedInk(pg *page.Page) ([]PixelRect, *inkMap) {
 	if inked == 0 {
 		return nil, nil // every mark on the page is under a word
 	}
+	sc.ink = nil // kept by the map returned
 	dropRules(ink, gw, gh)
-	seen := make([]bool, gw*gh)
+	seen := clearedBools(sc.seen, gw*gh)
+	sc.seen = seen
 	var out []PixelRect
 	var stack, comp []int
 	for start := range blocks {
@@ -245,6 +247,52 @@ func unexplainedInk(pg *page.Page) ([]PixelRect, *inkMap) {
 	return mergeRects(out), &inkMap{gw: gw, gh: gh, ink: ink}
 }
 
+// inkScratch is unexplainedInk's working memory, pooled: four maps of a
+// page's blocks (about 130 000 at 150 dpi) were most of what a text page
+// allocated.
+type inkScratch struct {
+	explained, ink, seen []bool
+	blocks               []uint8
+}
+
+var inkScratchPool sync.Pool // *inkScratch
+
+// maxPooledInkBlocks keeps a freak page's maps out of the pool (a
+// Letter page at 150 dpi has 132 000 blocks).
+const maxPooledInkBlocks = 4 << 20
+
+// getInkScratch returns scratch maps of n blocks: explained and ink all
+// false; blocks and seen not cleared (every block is written; seen is
+// cleared where it is used).
+func getInkScratch(n int) *inkScratch {
+	sc, _ := inkScratchPool.Get().(*inkScratch)
+	if sc == nil {
+		sc = new(inkScratch)
+	}
+	sc.explained = clearedBools(sc.explained, n)
+	sc.ink = clearedBools(sc.ink, n)
+	if cap(sc.blocks) < n {
+		sc.blocks = make([]uint8, n)
+	}
+	sc.blocks = sc.blocks[:n]
+	return sc
+}
+
+func putInkScratch(sc *inkScratch) {
+	if cap(sc.explained) <= maxPooledInkBlocks {
+		inkScratchPool.Put(sc)
+	}
+}
+
+func clearedBools(b []bool, n int) []bool {
+	if cap(b) < n {
+		return make([]bool, n)
+	}
+	b = b[:n]
+	clear(b)
+	return b
+}
+
 // inkRegion is the pixel rectangle read for the blocks (x0, y0)-(x1, y1):
 // their box with a margin of half its height, at least 2 blocks.
 func inkRegion(r *page.Raster, x0, y0, x1, y1 int) PixelRect {
@@ -284,47 +332,14 @@ func inkedImages(pg *page.Page, ink []bool, gw int) []PixelRect {
 }
 
 // inkBlocksOnWhite is kernels.InkBlocks with blocks of inkBlock pixels
-// for a gray raster on white paper (255), as MuPDF renders text pages:
-// runs of eight white pixels on all four rows of a block row are skipped
-// eight bytes at a time, so blank paper costs a few loads per block.
-// Blocks marked in skip (when not nil) are not measured and read 0.
+// for a gray raster on white paper (255), as MuPDF renders text pages
+// (kernels.InkBlocks4OnWhite: blank paper costs a few loads per four
+// blocks). Blocks marked in skip (when not nil) are not measured and
+// read 0.
 func inkBlocksOnWhite(dst []uint8, r *page.Raster, skip []bool) {
-	const b = inkBlock
-	gw := (r.W + b - 1) / b
-	for by := 0; by*b < r.H; by++ {
-		y0, y1 := by*b, min(r.H, by*b+b)
-		for bx := 0; bx < gw; {
-			x0 := bx * b
-			if skip != nil && skip[by*gw+bx] {
-				dst[by*gw+bx] = 0
-				bx++
-				continue
-			}
-			// Two blocks at once when both are whole and white.
-			if x0+2*b <= r.W && y1-y0 == b {
-				white := true
-				for y := y0; y < y1 && white; y++ {
-					o := y*r.Stride + x0
-					white = binary.LittleEndian.Uint64(r.Pix[o:o+8]) == ^uint64(0)
-				}
-				if white {
-					dst[by*gw+bx], dst[by*gw+bx+1] = 0, 0
-					bx += 2
-					continue
-				}
-			}
-			x1 := min(r.W, x0+b)
-			sum, n := 0, 0
-			for y := y0; y < y1; y++ {
-				for _, v := range r.Pix[y*r.Stride+x0 : y*r.Stride+x1] {
-					sum += int(v)
-				}
-				n += x1 - x0
-			}
-			dst[by*gw+bx] = uint8(min(255, 255-(sum+n/2)/n))
-			bx++
-		}
-	}
+	// The kernel's blocks are 4 pixels; this fails to compile otherwise.
+	const _ = uint(inkBlock-4) + uint(4-inkBlock)
+	kernels.InkBlocks4OnWhite(dst, r.Pix, r.W, r.H, r.Stride, skip)
 }
 
 // knockedOut reports whether the filled area in box (x0, y0)-(x1, y1)
