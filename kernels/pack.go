@@ -40,23 +40,20 @@ const white8 = ^uint64(0)
 
 // Pack4 quantises 8-bit samples to 16 levels and packs them two per byte,
 // high nibble first, as PDF images with /BitsPerComponent 4 store them. An
-// odd final sample leaves the low nibble zero.
+// odd final sample leaves the low nibble zero. Eight samples at a time
+// are quantised in 16-bit lanes (pack8), without a table.
 func Pack4(dst, src []byte) {
 	t := &quant4Table
 	d := dst[:Pack4Size(len(src))]
 	for len(src) >= 16 && len(d) >= 8 {
+		lo, hi := binary.LittleEndian.Uint64(src), binary.LittleEndian.Uint64(src[8:])
 		// Paper: on a text page most runs of 16 samples are white, and
 		// white packs to white.
-		if binary.LittleEndian.Uint64(src)&binary.LittleEndian.Uint64(src[8:]) == white8 {
+		if lo&hi == white8 {
 			binary.LittleEndian.PutUint64(d, white8)
-			src, d = src[16:], d[8:]
-			continue
+		} else {
+			binary.LittleEndian.PutUint64(d, pack8(lo)|pack8(hi)<<32)
 		}
-		var w uint64
-		for k := 0; k < 8; k++ {
-			w |= uint64(t[src[2*k]]<<4|t[src[2*k+1]]) << (8 * k)
-		}
-		binary.LittleEndian.PutUint64(d, w)
 		src, d = src[16:], d[8:]
 	}
 	for len(src) >= 2 && len(d) >= 1 {
@@ -66,4 +63,23 @@ func Pack4(dst, src []byte) {
 	if len(src) == 1 && len(d) >= 1 {
 		d[0] = t[src[0]] << 4
 	}
+}
+
+// pack8 quantises the eight samples of w (the first in the low byte) and
+// packs them into the low four bytes of the result. quant4(v) is
+// (v+8)/17 (15v/255 rounded; v/17 is never halfway), and (v+8)/17 is
+// (v+8)*241 >> 12 for every v up to 255 (TestPack8Quotient); (v+8)*241 is
+// at most 63 383, so four samples fit in the 16-bit lanes of one word,
+// even and odd samples apart, and no lane carries into the next.
+func pack8(w uint64) uint64 {
+	const (
+		m8    = 0x00FF00FF00FF00FF
+		eight = 0x0008000800080008
+		m4    = 0x000F000F000F000F
+	)
+	even := (((w&m8 + eight) * 241) >> 12) & m4     // samples 0, 2, 4, 6
+	odd := ((((w>>8)&m8 + eight) * 241) >> 12) & m4 // samples 1, 3, 5, 7
+	x := even<<4 | odd                              // a packed byte per lane
+	x = (x | x>>8) & 0x0000FFFF0000FFFF
+	return (x | x>>16) & 0xFFFFFFFF
 }

@@ -83,3 +83,27 @@ func BenchmarkPack4(b *testing.B) {
 		})
 	}
 }
+
+// TestPack8Quotient: the division pack8 does by multiplying is quant4's
+// for every sample.
+func TestPack8Quotient(t *testing.T) {
+	for v := range 256 {
+		if got, want := byte((v+8)*241>>12), quant4(byte(v)); got != want {
+			t.Fatalf("%d: %d, want %d", v, got, want)
+		}
+		if (v+8)*241 > 0xFFFF {
+			t.Fatalf("%d: %d overflows a 16-bit lane", v, (v+8)*241)
+		}
+	}
+	// Every sample at every place of a word.
+	for v := range 256 {
+		for at := range 8 {
+			src := bytes.Repeat([]byte{byte(255 - v/2)}, 16)
+			src[at], src[8+at] = byte(v), byte(255-v)
+			want, got := make([]byte, 8), make([]byte, 8)
+			Pack4Ref(want, src)
+			Pack4(got, src)
+			checkEqual(t, fmt.Sprintf("%d at %d", v, at), got, want)
+		}
+	}
+}
