@@ -490,3 +490,8 @@ func boolInt(b bool) int {
 	}
 	return 0
 }
+
+// setStextICC makes LoadPage extract text with ICC colour management on
+// (true) or off (false, the default; see rd_load_page): the words must be
+// the same either way (TestTextWithoutICC).
+func setStextICC(on bool) { C.rd_stext_icc = C.int(boolInt(on)) }

@@ -797,6 +797,10 @@ static fz_device *rd_new_test_device(fz_context *ctx, int *color, fz_device *lis
 	return dev;
 }
 
+// rd_stext_icc set extracts text with ICC on, as before the text device's
+// colours were left to the fast conversions (tests compare the two).
+int rd_stext_icc = 0;
+
 int rd_load_page(rd_doc *d, int number, fz_cookie *cookie, rd_page **out, char *err)
 {
 	fz_context *ctx = d->ctx;
@@ -808,6 +812,8 @@ int rd_load_page(rd_doc *d, int number, fz_cookie *cookie, rd_page **out, char *
 	rd_text t = {0};
 	rd_fontnames *names = NULL;
 	int code = RD_OK;
+	int icc_off = 0;
+	fz_var(icc_off);
 	fz_var(names);
 	fz_var(page);
 	fz_var(dev);
@@ -873,6 +879,16 @@ int rd_load_page(rd_doc *d, int number, fz_cookie *cookie, rd_page **out, char *
 
 		fz_stext_options opts = {0};
 		opts.flags = FZ_STEXT_PRESERVE_IMAGES | FZ_STEXT_MEDIABOX_CLIP;
+		// The text device converts every text's colour to RGB for the
+		// characters' argb, which rd_collect does not read; with ICC on,
+		// the first conversion of a document builds an lcms link (gray
+		// to sRGB: a reversed tone curve), a fifth of a text page's
+		// MuPDF time. So text is extracted with ICC off on this context
+		// (the document's own, used under the document's lock; renders
+		// run on clones of the template, whose flag is their own).
+		icc_off = !rd_stext_icc;
+		if (icc_off)
+			fz_disable_icc(ctx);
 		for (int src = 0; src < RD_NSRC; src++) {
 			st = fz_new_stext_page_from_display_list(ctx, p->lists[src], &opts);
 			rd_collect(ctx, &t, src, st);
@@ -886,6 +902,8 @@ int rd_load_page(rd_doc *d, int number, fz_cookie *cookie, rd_page **out, char *
 		t.chars = NULL, t.images = NULL;
 	}
 	fz_always(ctx) {
+		if (icc_off)
+			fz_enable_icc(ctx);
 		fz_drop_stext_page(ctx, st);
 		fz_drop_device(ctx, dev);
 		fz_drop_device(ctx, list_dev);

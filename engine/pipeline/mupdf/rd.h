@@ -62,6 +62,7 @@ typedef struct {
 
 int rd_open(const unsigned char *data, size_t len, const char *path, size_t store, size_t maxmem,
 	int64_t maxdecoded, rd_doc **out, int *npages, char *err);
+extern int rd_stext_icc;
 int rd_load_page(rd_doc *d, int number, fz_cookie *cookie, rd_page **out, char *err);
 void rd_free_text(rd_page *p);
 int rd_render(rd_doc *d, rd_page *p, float scale, int w, int h, int stride, int gray,
