@@ -531,7 +531,12 @@ func (b *Builder) emit(dst []page.Word, gs []Glyph, src page.Source, lineNo int)
 	quads := make([]page.Quad, 0, nq)
 	type span struct{ t0, t1, q0, q1 int }
 	first := len(dst)
-	var spans []span
+	nw := 0
+	for _, ln := range b.lines {
+		nw += int(ln.w1 - ln.w0)
+	}
+	dst = slices.Grow(dst, nw) // at most one word each
+	spans := make([]span, 0, nw)
 	for _, ln := range b.lines {
 		vert := b.vertical(ln)
 		f := b.frames[ln.cl]

@@ -433,12 +433,30 @@ var sources = [C.RD_NSRC]page.Source{
 // builders hold the word builders' scratch memory between pages.
 var builders = sync.Pool{New: func() any { return new(layout.Builder) }}
 
+// glyphPool holds buildWords' glyph arrays (*[]layout.Glyph, no pointers
+// inside) between pages: a page's glyphs were an eighth of the bytes a
+// text page allocated. A page of more than maxPooledGlyphs characters
+// does not keep its array.
+var glyphPool sync.Pool
+
+const maxPooledGlyphs = 1 << 18
+
 // buildWords lays MuPDF's characters out into words by their geometry
 // (package layout), each source apart: the page contents', then the
 // annotations', then the form fields'. MuPDF's lines only hint at column
 // gutters; drawing order does not decide what a word is.
 func buildWords(chars []C.rd_char) []page.Word {
-	gs := make([]layout.Glyph, len(chars))
+	gp, _ := glyphPool.Get().(*[]layout.Glyph)
+	if gp == nil {
+		gp = new([]layout.Glyph)
+	}
+	if cap(*gp) < len(chars) {
+		*gp = make([]layout.Glyph, len(chars))
+	}
+	gs := (*gp)[:len(chars)] // every glyph is written below
+	if len(chars) <= maxPooledGlyphs {
+		defer glyphPool.Put(gp)
+	}
 	for i := range chars {
 		c := &chars[i]
 		gs[i] = layout.Glyph{
