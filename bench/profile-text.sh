@@ -16,7 +16,10 @@
 # starts itself (a session's intra-op pool beyond the calling thread)
 # have no Go stack: pprof puts them under runtime._ExternalCode, the
 # "ONNX Runtime pool threads" line. The profile stays in OUT (default
-# a temporary folder) for `go tool pprof BINARY OUT/cpu.pb.gz`.
+# a temporary folder) for `go tool pprof BINARY OUT/cpu.pb.gz`, beside
+# the allocations since the server started (OUT/allocs.pb.gz, for
+# `-sample_index=alloc_space`). MuPDF's own functions are one cgocall to
+# pprof; `perf record -p PID` on the server shows them.
 #
 # CPU per page, unlike pages/s, barely moves with other work on the
 # machine; compare two binaries by running the script on each, in turn,
@@ -46,6 +49,7 @@ ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
 p0=$(pages)
 t0=$(ticks)
 curl -s --unix-socket "$work/data/admin.sock" "http://admin/debug/pprof/profile?seconds=$secs" -o "$out/cpu.pb.gz"
+curl -s --unix-socket "$work/data/admin.sock" "http://admin/debug/pprof/allocs" -o "$out/allocs.pb.gz"
 t1=$(ticks)
 p1=$(pages)
 curl -s "http://$maddr/metrics" | grep -E '^redactd_ner_windows_total' >"$out/ner-windows.txt" || true
