@@ -295,9 +295,10 @@ func (e *Engine) readLines(ctx context.Context, img Image, boxes []detBox, known
 		if err != nil {
 			return nil, err
 		}
+		turned = keepTurned(lines, again, retryIdx)
 		for k, l := range again {
-			if i := retryIdx[k]; l.Conf > lines[i].Conf {
-				lines[i], turned[i] = l, true
+			if i := retryIdx[k]; turned[i] {
+				lines[i] = l
 			}
 		}
 	}
@@ -323,6 +324,42 @@ func (e *Engine) readLines(ctx context.Context, img Image, boxes []detBox, known
 		slices.Reverse(out)
 	}
 	return out, nil
+}
+
+// keepTurned reports, for each of lines (read as cut), whether its reading
+// turned over, again[k] for line idx[k], is kept instead: where it is
+// surer, but for a lone character on an image whose longer lines read as
+// they stand. Turned over, a lone glyph is often another letter, read
+// surely: "n" is "u", "h" reads "ų", and d p, b q, M W, 6 9 likewise, so
+// its confidence says nothing of which way up it is; it goes the way of
+// the longer lines (a name stacked one letter per line on an upright page
+// read "u" and "ų" for its n and h). With no longer line read, the surer
+// reading is kept.
+func keepTurned(lines, again []Line, idx []int) []bool {
+	turned := make([]bool, len(lines))
+	lone := make([]bool, len(lines))
+	for k, l := range again {
+		i := idx[k]
+		lone[i] = utf8.RuneCountInString(strings.TrimSpace(lines[i].Text)) == 1
+		turned[i] = l.Conf > lines[i].Conf
+	}
+	long, longTurned := 0, 0
+	for i, l := range lines {
+		if l.Text != "" && !lone[i] && utf8.RuneCountInString(strings.TrimSpace(l.Text)) > 1 {
+			long++
+			if turned[i] {
+				longTurned++
+			}
+		}
+	}
+	if long > 0 && 2*longTurned <= long {
+		for i := range turned {
+			if lone[i] {
+				turned[i] = false
+			}
+		}
+	}
+	return turned
 }
 
 // glyph is a decoded character placed on the line: its text, centre in
