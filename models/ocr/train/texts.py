@@ -40,6 +40,10 @@ FOCUS_W = 0
 # Stage 8 (train.py --marks-orgs-weight): the two kinds stage 7 left short
 # of the gate, on their own (Sources.marks_orgs).
 MARKS_ORGS_W = 0
+# Stage 8b (train.py --visible-weight): the hostile visible corpus's kinds
+# of line (Sources.visible): large print (Sources.pt, 14-22 pt) of labelled
+# PII, IBANs among them, and single letters or short stacks of them.
+VISIBLE_W = 0
 
 # Letters that differ from another only in a small mark: Romanian's comma
 # below against Turkish's cedilla, and the ligatures and Icelandic letters
@@ -506,14 +510,44 @@ class Sources:
             out.append(f"{r.choice(self.given)} {w2}")
         return f"{r.choice(FOCUS_LABELS)}: {out[0]}, {out[1]}" if r.random() < 0.5 else f"{out[0]} {out[1]}"
 
-    # SENTENCE_W, RARE_W, CONFUSABLE_W, ESCAPED_W, FOCUS_W and MARKS_ORGS_W: see the top of the file.
+    def visible(self):
+        """Stage 8b: what engine/pipeline's hostile visible corpus prints
+        and the stage-8 mean read worse than the shipped model (none of the
+        corpus's own words: its names, addresses and IBANs are not drawn
+        here): a labelled line of personal data in large print (the
+        pipeline reads pages at 150 dpi, where a 16-pt "IBAN: GB82 WEST
+        ..." line read "GB82WET"), and single letters or two or three of
+        them, as a name stacked one letter per line is cut (a lone "n" read
+        with less than 0.9 is read turned over too, where it is a "u").
+        Sets self.pt, the size render() draws the line at."""
+        r = self.rng
+        self.pt = r.uniform(14, 22)
+        k = r.random()
+        if k < 0.3:
+            w = r.choice(self.given + self.surname)
+            c = r.choice(w)
+            return c if c.strip() else w[:1]
+        if k < 0.4:
+            w = r.choice(self.given + self.surname)
+            i = r.randrange(len(w))
+            return w[i:i + r.randint(2, 3)].strip() or w[:2]
+        lab, val = r.choice([("IBAN", self.iban), ("Client", self.name), ("E-mail", self.email),
+                             ("Name", self.name), ("Account", self.iban), ("Contact", self.email)])
+        v = val()
+        if lab in ("IBAN", "Account"):
+            v = v.split(" ", 1)[1] if v.startswith(("IBAN", "Konto")) else v
+        return f"{lab}{r.choice([': ', ': ', ' : ', ' '])}{v}" if r.random() < 0.8 else v
+
+    # SENTENCE_W, RARE_W, CONFUSABLE_W, ESCAPED_W, FOCUS_W, MARKS_ORGS_W and VISIBLE_W: see the top of the file.
     def sample(self):
         r = self.rng
+        self.pt = None  # the size to draw at; None: render's own draw
         gens = [(self.name, 22), (self.labelled, 5), (self.sentence, SENTENCE_W), (self.address, 9), (self.city, 4),
                 (self.invoice_row, 7), (self.number, 5), (self.iban, 3), (self.email, 3), (self.date, 4),
                 (self.phone, 2), (self.company, 4), (self.eu_words, 6), (self.random_chars, RARE_W),
                 (self.accented, RARE_W), (self.confusable, CONFUSABLE_W), (self.escaped, ESCAPED_W),
-                (self.focus, FOCUS_W), (self.marks_orgs, MARKS_ORGS_W)]
+                (self.focus, FOCUS_W), (self.marks_orgs, MARKS_ORGS_W),
+                (self.visible, VISIBLE_W)]
         gens = [(g, w) for g, w in gens if w > 0]  # a weight of 0 draws nothing, nor joins
         tot = sum(w for _, w in gens)
         x = r.random() * tot

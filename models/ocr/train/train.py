@@ -51,7 +51,7 @@ class Lines:
     def next(self):
         while True:
             t = self.src.sample()
-            a = render.render(t, self.fonts, self.rng, clean=self.clean)
+            a = render.render(t, self.fonts, self.rng, clean=self.clean, pt=self.src.pt)
             if a is None:
                 continue
             steps = (a.shape[1] + STRIDE - 1) // STRIDE
@@ -176,13 +176,13 @@ def evaluate(model, evalset):
             "name_line_acc": nok / max(nn, 1), "lines": len(evalset), "name_lines": nn}
 
 
-def set_mix(spacing, neighbour, prose, rare, confusable, escaped, focus=0, bold=0.0, marks_orgs=0):
+def set_mix(spacing, neighbour, prose, rare, confusable, escaped, focus=0, bold=0.0, marks_orgs=0, visible=0):
     """Sets the data stream's mix; returns the previous one."""
     old = (render.SPACING_P, render.NEIGHBOUR_P, texts.SENTENCE_W, texts.RARE_W, texts.CONFUSABLE_W, texts.ESCAPED_W,
-           texts.FOCUS_W, render.BOLD_P, texts.MARKS_ORGS_W)
+           texts.FOCUS_W, render.BOLD_P, texts.MARKS_ORGS_W, texts.VISIBLE_W)
     render.SPACING_P, render.NEIGHBOUR_P, render.BOLD_P = spacing, neighbour, bold
     texts.SENTENCE_W, texts.RARE_W, texts.CONFUSABLE_W, texts.ESCAPED_W = prose, rare, confusable, escaped
-    texts.FOCUS_W, texts.MARKS_ORGS_W = focus, marks_orgs
+    texts.FOCUS_W, texts.MARKS_ORGS_W, texts.VISIBLE_W = focus, marks_orgs, visible
     return old
 
 
@@ -481,11 +481,14 @@ def main():
                     help="weight of stage 7's lines: bold-prone digits, IBANs with letters, ș/ş names, legal forms")
     ap.add_argument("--marks-orgs-weight", type=float, default=texts.MARKS_ORGS_W,
                     help="weight of stage 8's lines: lower-case dotted legal forms, names with ș ț beside ş ţ")
+    ap.add_argument("--visible-weight", type=float, default=texts.VISIBLE_W,
+                    help="weight of stage 8b's lines: large labelled PII (IBANs), single letters, as the visible corpus prints")
     ap.add_argument("--bold", type=float, default=render.BOLD_P, help="share of lines set in a bold face")
     args = ap.parse_args()
 
     set_mix(args.spacing, args.neighbour, args.prose_weight, args.rare_weight, args.confusable_weight,
-            args.escape_weight, args.focus_weight, args.bold, args.marks_orgs_weight)
+            args.escape_weight, args.focus_weight, args.bold, args.marks_orgs_weight,
+            args.visible_weight)
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
     np.random.seed(args.seed)
@@ -610,7 +613,7 @@ def main():
                      "mix": {"spacing": args.spacing, "neighbour": args.neighbour, "prose_weight": args.prose_weight,
                              "rare_weight": args.rare_weight, "confusable_weight": args.confusable_weight,
                              "escape_weight": args.escape_weight, "focus_weight": args.focus_weight,
-                             "marks_orgs_weight": args.marks_orgs_weight,
+                             "marks_orgs_weight": args.marks_orgs_weight, "visible_weight": args.visible_weight,
                              "bold": args.bold},
                      "cpu_minutes": round(trained_s / 60, 1), "threads": 1, "stopped_by": stopped,
                      "averaged": {"from_step": args.average_from, "every": args.average_every, "snapshots": avg.n}
