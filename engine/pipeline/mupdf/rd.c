@@ -730,6 +730,95 @@ typedef void (rd_fill_image_fn)(fz_context *, fz_device *, fz_image *, fz_matrix
 
 static rd_fill_image_fn *rd_test_fill_image; // the test device's own, the same for all
 
+// rd_rgb_has_colour says whether an RGB pixmap has a pixel (not fully
+// transparent) whose channels differ by more than the test device's
+// threshold: 0.02, 5 in 8 bits, as in its own 8-bit test.
+static int rd_rgb_has_colour(const fz_pixmap *rgb)
+{
+	int n = rgb->n, a = rgb->alpha;
+	for (int y = 0; y < rgb->h; y++) {
+		const unsigned char *s = rgb->samples + (size_t)y * rgb->stride;
+		for (int x = 0; x < rgb->w; x++, s += n) {
+			if (a && s[3] == 0)
+				continue;
+			if (abs(s[0] - s[1]) > 5 || abs(s[0] - s[2]) > 5 || abs(s[1] - s[2]) > 5)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+// rd_pixmap_has_colour converts pix to RGB (unless it is RGB) and tests it.
+static int rd_pixmap_has_colour(fz_context *ctx, fz_pixmap *pix, fz_color_params cp)
+{
+	if (!pix->colorspace)
+		return 0;
+	if (pix->colorspace == fz_device_rgb(ctx))
+		return rd_rgb_has_colour(pix);
+	fz_pixmap *rgb = fz_convert_pixmap(ctx, pix, fz_device_rgb(ctx), NULL, NULL, cp, 1);
+	int col = rd_rgb_has_colour(rgb);
+	fz_drop_pixmap(ctx, rgb);
+	return col;
+}
+
+// RD_BAND_BYTES bounds the decoded bytes rd_image_has_colour holds at once
+// for an 8-bit image that has its compressed data.
+#define RD_BAND_BYTES (256 << 10)
+
+// rd_image_has_colour says whether img has colour (1) or not (0), and
+// throws what decoding it throws, as the test device did. It reads what
+// MuPDF's test device reads (an 8-bit image's compressed data, streamed,
+// band by band; any other image's decoded pixmap) and converts whole bands
+// to RGB with the pixmap converter. MuPDF's own test (test-device.c, 1.24.9
+// and upstream still) is wrong for every image whose colour space is not
+// DeviceRGB itself (ICCBased sRGB, CMYK, Lab, Indexed...): it calls
+// cc.convert(ctx, &cc, ds, cs) with its arrays swapped (the converter takes
+// source then destination), so it converts its uninitialised stack array
+// ds over the pixel just read and then tests ds: the answer was stack
+// garbage, so the same page came out colour in one run and gray in the
+// next, both ways round (valgrind: "use of uninitialised value ... created
+// by a stack allocation at fz_test_fill_compressed_8bpc_image").
+static int rd_image_has_colour(fz_context *ctx, fz_image *img, fz_color_params cp)
+{
+	fz_pixmap *pix = NULL;
+	fz_stream *stm = NULL;
+	int col = 0;
+	fz_var(pix);
+	fz_var(stm);
+	fz_var(col);
+	fz_try(ctx) {
+		fz_compressed_buffer *buf = fz_compressed_image_buffer(ctx, img);
+		if (buf && img->bpc == 8) {
+			int w = img->w, h = img->h, n = img->n;
+			size_t row = (size_t)w * n;
+			int rows = row ? (int)fz_clampi(RD_BAND_BYTES / row, 1, h) : 1;
+			stm = fz_open_compressed_buffer(ctx, buf);
+			pix = fz_new_pixmap(ctx, img->colorspace, w, rows, NULL, 0);
+			for (int y = 0; y < h && !col; y += rows) {
+				int k = fz_mini(rows, h - y);
+				size_t got = fz_read(ctx, stm, pix->samples, row * k);
+				// Data that ends early ends the test at the last whole row.
+				pix->h = row ? (int)(got / row) : 0;
+				if (pix->h > 0)
+					col = rd_pixmap_has_colour(ctx, pix, cp);
+				pix->h = rows;
+				if (got < row * k)
+					break;
+			}
+		} else {
+			pix = fz_get_pixmap_from_image(ctx, img, NULL, NULL, NULL, NULL);
+			col = rd_pixmap_has_colour(ctx, pix, cp);
+		}
+	}
+	fz_always(ctx) {
+		fz_drop_stream(ctx, stm);
+		fz_drop_pixmap(ctx, pix);
+	}
+	fz_catch(ctx)
+		fz_rethrow(ctx);
+	return col;
+}
+
 static void rd_fill_image(fz_context *ctx, fz_device *dev, fz_image *img, fz_matrix ctm, float alpha, fz_color_params cp)
 {
 	rd_fill_image_fn *inspect = __atomic_load_n(&rd_test_fill_image, __ATOMIC_ACQUIRE);
@@ -743,7 +832,11 @@ static void rd_fill_image(fz_context *ctx, fz_device *dev, fz_image *img, fz_mat
 	int64_t px = (int64_t)img->w * img->h;
 	if (!*c->color && px <= c->inspect_left) {
 		c->inspect_left -= px;
-		inspect(ctx, dev, img, ctm, alpha, cp);
+		if (img->colorspace && !fz_colorspace_is_gray(ctx, img->colorspace)) {
+			if (rd_image_has_colour(ctx, img, cp))
+				*c->color = 1;
+		}
+		fz_fill_image(ctx, c->list_dev, img, ctm, alpha, cp);
 		return;
 	}
 	if (img->colorspace && !fz_colorspace_is_gray(ctx, img->colorspace))
