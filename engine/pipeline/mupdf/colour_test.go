@@ -1,6 +1,8 @@
 package mupdf
 
 import (
+	"bytes"
+	"compress/zlib"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -57,6 +59,62 @@ func colourDecisions(t *testing.T, dir string) {
 				}
 			}
 			d.Close()
+		}
+	}
+}
+
+// cmykImagePDF is a one-page PDF drawing a 64 x 64 DeviceCMYK image,
+// Flate-compressed, every pixel px.
+func cmykImagePDF(px [4]byte) []byte {
+	raw := bytes.Repeat(px[:], 64*64)
+	var z bytes.Buffer
+	zw := zlib.NewWriter(&z)
+	zw.Write(raw)
+	zw.Close()
+	content := "q 200 0 0 200 50 50 cm /Im1 Do Q\n"
+	objs := []string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 300] /Resources << /XObject << /Im1 5 0 R >> >> /Contents 4 0 R >>",
+		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content),
+		fmt.Sprintf("<< /Type /XObject /Subtype /Image /Width 64 /Height 64 /ColorSpace /DeviceCMYK /BitsPerComponent 8 /Filter /FlateDecode /Length %d >>\nstream\n%s\nendstream", z.Len(), z.String()),
+	}
+	var b bytes.Buffer
+	b.WriteString("%PDF-1.4\n")
+	offs := make([]int, len(objs))
+	for i, o := range objs {
+		offs[i] = b.Len()
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
+	}
+	x := b.Len()
+	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
+	for _, o := range offs {
+		fmt.Fprintf(&b, "%010d 00000 n \n", o)
+	}
+	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, x)
+	return b.Bytes()
+}
+
+// TestCMYKImageColour: a DeviceCMYK picture takes the same path through
+// MuPDF's test device as an ICCBased one (any colour space but DeviceRGB
+// itself), so its page's flag was stack garbage too. Magenta is colour,
+// black-only (K) ink is gray, on every fresh document.
+func TestCMYKImageColour(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		px   [4]byte
+		want bool
+	}{
+		{"magenta", [4]byte{0, 255, 0, 0}, true},
+		{"gray K", [4]byte{0, 0, 0, 128}, false},
+	} {
+		data := cmykImagePDF(c.px)
+		for run := range 8 {
+			doc := openDoc(t, data, Options{})
+			p := loadPage(t, doc, 0)
+			if p.Color() != c.want {
+				t.Errorf("%s image (document %d): colour %v, want %v", c.name, run, p.Color(), c.want)
+			}
 		}
 	}
 }
