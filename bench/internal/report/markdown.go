@@ -367,7 +367,7 @@ func (r *Report) methodology(p func(string, ...any)) {
 	for _, c := range r.Corpora {
 		p("- **%s** (%d documents, %d pages, %s in): %s", c.Name, c.Docs, c.Pages, size(c.InBytes), c.Desc)
 	}
-	p("- Each job carries one document, with all eight categories and the corpus's included terms. Jobs alternate between the two upload paths unless the run says otherwise (images always go multipart: the direct path takes PDFs only). Each job is deleted after its output is downloaded.")
+	p("- Each job carries one document, with every category (Face, Signature and Barcode included) and the corpus's included terms. Jobs alternate between the two upload paths unless the run says otherwise (images always go multipart: the direct path takes PDFs only). Each job is deleted after its output is downloaded.")
 	p("- The server was started fresh, with rate limiting off; a warm-up job ran before any measurement. Outputs were scored after all timed runs, so scoring never competed with the server for the CPUs.")
 	p("")
 }
