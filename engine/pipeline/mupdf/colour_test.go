@@ -66,7 +66,12 @@ func colourDecisions(t *testing.T, dir string) {
 // cmykImagePDF is a one-page PDF drawing a 64 x 64 DeviceCMYK image,
 // Flate-compressed, every pixel px.
 func cmykImagePDF(px [4]byte) []byte {
-	raw := bytes.Repeat(px[:], 64*64)
+	return imagePDF("/DeviceCMYK", bytes.Repeat(px[:], 64*64))
+}
+
+// imagePDF is a one-page PDF holding a 64x64 8-bit picture in colour space
+// cs (PDF syntax), Flate-compressed.
+func imagePDF(cs string, raw []byte) []byte {
 	var z bytes.Buffer
 	zw := zlib.NewWriter(&z)
 	zw.Write(raw)
@@ -77,7 +82,7 @@ func cmykImagePDF(px [4]byte) []byte {
 		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
 		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 300] /Resources << /XObject << /Im1 5 0 R >> >> /Contents 4 0 R >>",
 		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content),
-		fmt.Sprintf("<< /Type /XObject /Subtype /Image /Width 64 /Height 64 /ColorSpace /DeviceCMYK /BitsPerComponent 8 /Filter /FlateDecode /Length %d >>\nstream\n%s\nendstream", z.Len(), z.String()),
+		fmt.Sprintf("<< /Type /XObject /Subtype /Image /Width 64 /Height 64 /ColorSpace %s /BitsPerComponent 8 /Filter /FlateDecode /Length %d >>\nstream\n%s\nendstream", cs, z.Len(), z.String()),
 	}
 	var b bytes.Buffer
 	b.WriteString("%PDF-1.4\n")
@@ -112,6 +117,36 @@ func TestCMYKImageColour(t *testing.T) {
 		for run := range 8 {
 			doc := openDoc(t, data, Options{})
 			p := loadPage(t, doc, 0)
+			if p.Color() != c.want {
+				t.Errorf("%s image (document %d): colour %v, want %v", c.name, run, p.Color(), c.want)
+			}
+		}
+	}
+}
+
+// TestImageColourSpaces: pictures in the other colour spaces a PDF can
+// give an image (the palette of an Indexed one, spot colours through their
+// tint transform, CIE Lab) go through rd_image_has_colour's conversion of
+// the raw samples too, and are judged by their colours on every load; a
+// space it could not convert would fail the page's load. (It passes on
+// the code before that function as well: it guards the conversion, while
+// TestCMYKImageColour and TestColourDecisionStable hold the bug.)
+func TestImageColourSpaces(t *testing.T) {
+	for _, c := range []struct {
+		name, cs string
+		raw      []byte
+		want     bool
+	}{
+		{"indexed colour", "[/Indexed /DeviceRGB 1 <FF000000FF00>]", bytes.Repeat([]byte{0, 1}, 64*32), true},
+		{"indexed gray", "[/Indexed /DeviceRGB 1 <808080404040>]", bytes.Repeat([]byte{0, 1}, 64*32), false},
+		{"rgb colour", "/DeviceRGB", bytes.Repeat([]byte{255, 0, 0}, 64*64), true},
+		{"separation", "[/Separation /Spot /DeviceRGB << /FunctionType 2 /Domain [0 1] /C0 [1 1 1] /C1 [1 0 0] /N 1 >>]", bytes.Repeat([]byte{200}, 64*64), true},
+		{"devicen", "[/DeviceN [/A /B] /DeviceRGB << /FunctionType 2 /Domain [0 1] /C0 [1 1 1] /C1 [0 0 1] /N 1 >>]", bytes.Repeat([]byte{200, 10}, 64*64), true},
+		{"lab", "[/Lab << /WhitePoint [0.9505 1 1.089] >>]", bytes.Repeat([]byte{128, 200, 60}, 64*64), true},
+	} {
+		data := imagePDF(c.cs, c.raw)
+		for run := range 4 {
+			p := loadPage(t, openDoc(t, data, Options{}), 0)
 			if p.Color() != c.want {
 				t.Errorf("%s image (document %d): colour %v, want %v", c.name, run, p.Color(), c.want)
 			}
