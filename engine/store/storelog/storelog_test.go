@@ -239,29 +239,41 @@ func TestLostAnswerKeepsTheCharge(t *testing.T) {
 	}
 }
 
-func lostAnswer(t *testing.T, deafReads int) {
+// accountStore opens a log on a fresh pebble store, its engine first
+// passed to wrap (nil: as it is) to inject faults, with account "acct"
+// (quota 10) in it. It returns the log and the unwrapped engine.
+func accountStore(t *testing.T, wrap func(*store.Store)) (*storelog.Log, store.Store) {
+	t.Helper()
 	ps, err := pebblestore.Open(filepath.Join(t.TempDir(), "store"), pebblestore.Options{LeaseTime: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := ps.Bundle(nil)
-	docs := &lostAcks{Docs: s.Docs}
-	s.Docs = docs
-	l, err := storelog.Open(context.Background(), s, storelog.Options{LeaseTime: time.Second, Close: ps.Close})
+	w := s
+	if wrap != nil {
+		wrap(&w)
+	}
+	l, err := storelog.Open(context.Background(), w, storelog.Options{LeaseTime: time.Second, Close: ps.Close})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
+	t.Cleanup(func() { l.Close() })
 	b := l.NewBatch()
 	b.PutAccount(&record.Account{ID: "acct", Email: "a@example.com", PagesQuota: 10})
 	if err := b.Commit(true); err != nil {
 		t.Fatal(err)
 	}
+	return l, s
+}
+
+func lostAnswer(t *testing.T, deafReads int) {
+	docs := &lostAcks{}
+	l, _ := accountStore(t, func(s *store.Store) { docs.Docs, s.Docs = s.Docs, docs })
 	_, d := newJob(t, l, "acct", 1, time.Now())
 	a, _ := l.Account("acct")
 	d.Charged, d.Status = true, "redacted"
 	docs.n, docs.deafAfter = 1, deafReads
-	b = l.NewBatch()
+	b := l.NewBatch()
 	b.Charge(a, d.ID, 4)
 	b.PutDoc(d)
 	if err := b.Commit(true); err != nil {
@@ -289,33 +301,19 @@ func (d deadDeletes) Delete(ctx context.Context, key string, rev uint64) error {
 // record left to say they are owed (for a record that stays, marked
 // refunded, the job service settles the ledger: engine/jobs).
 func TestDeletedJobRefundedFirst(t *testing.T) {
-	ps, err := pebblestore.Open(filepath.Join(t.TempDir(), "store"), pebblestore.Options{LeaseTime: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := ps.Bundle(nil)
-	l, err := storelog.Open(context.Background(), s, storelog.Options{LeaseTime: time.Second, Close: ps.Close})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	b := l.NewBatch()
-	b.PutAccount(&record.Account{ID: "acct", Email: "a@example.com", PagesQuota: 10})
-	if err := b.Commit(true); err != nil {
-		t.Fatal(err)
-	}
+	l, s := accountStore(t, nil)
 	j, d := newJob(t, l, "acct", 1, time.Now())
 	a, _ := l.Account("acct")
 	d.Charged, d.ChargedPages, d.Status = true, 4, "processing"
-	b = l.NewBatch()
+	b := l.NewBatch()
 	b.Charge(a, d.ID, 4)
 	b.PutDoc(d)
 	if err := b.Commit(true); err != nil {
 		t.Fatal(err)
 	}
 
-	dead, err := storelog.Open(context.Background(), store.Store{Docs: deadDeletes{s.Docs}, Idempotency: s.Idempotency,
-		Queue: s.Queue, Ledger: s.Ledger, Blobs: s.Blobs, Singletons: s.Singletons}, storelog.Options{LeaseTime: time.Second})
+	s.Docs = deadDeletes{s.Docs}
+	dead, err := storelog.Open(context.Background(), s, storelog.Options{LeaseTime: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
