@@ -197,6 +197,20 @@ func nearLabel(l, c page.Rect) bool {
 	return dx <= 36 && dy <= 54
 }
 
+// candScore is a candidate's score from its patches' scores: their mean,
+// or 0 for a one-patch candidate that is its own mirror image (an
+// ornament, a seal: drawn symmetric).
+func candScore(scores []float32, patches [][]float32) float32 {
+	if len(patches) == 1 && visual.Mirrored(patches[0]) >= handMirror {
+		return 0
+	}
+	var sum float32
+	for _, v := range scores {
+		sum += v
+	}
+	return sum / float32(len(scores))
+}
+
 // handPage returns the boxes, in points, of the handwriting to mask on
 // pg, and whether any ink was looked at. ink are the regions (raster
 // pixels) of drawn ink the text layer left unexplained (readPixels), nil
@@ -299,7 +313,7 @@ func (p *Pipeline) handPage(ctx context.Context, pg *page.Page, opts detect.Opti
 			}
 		}
 		for _, c := range visual.InkCandidates(g, local, pg.DPI) {
-			box := page.Rect{X0: float64(r.X0+c.X0) / s, Y0: float64(r.Y0+c.Y0) / s, X1: float64(r.X0+c.X1) / s, Y1: float64(r.Y0+c.Y1) / s}
+			box := regionBoxPt(r, c, s)
 			if printOverflow(c, local) {
 				if handTrace != nil {
 					dropped = append(dropped, HandCandidate{Box: box, Dropped: "print overflow"})
@@ -327,14 +341,7 @@ func (p *Pipeline) handPage(ctx context.Context, pg *page.Page, opts detect.Opti
 	score := make([]float32, len(cands))
 	taken := make([]bool, len(cands))
 	for i, c := range cands {
-		var sum float32
-		for _, v := range scores[c.first:c.end] {
-			sum += v
-		}
-		score[i] = sum / float32(c.end-c.first)
-		if c.end-c.first == 1 && visual.Mirrored(patches[c.first]) >= handMirror {
-			score[i] = 0 // an ornament, a seal: drawn symmetric
-		}
+		score[i] = candScore(scores[c.first:c.end], patches[c.first:c.end])
 		taken[i] = score[i] >= candThreshold(c.box, labels, fields)
 	}
 	// A caption OCR did not read, joined to the writing under it
@@ -359,7 +366,7 @@ func (p *Pipeline) handPage(ctx context.Context, pg *page.Page, opts detect.Opti
 		under = append(under, i)
 		ups = append(ups, ps...)
 		upEnd = append(upEnd, len(ups))
-		upBox = append(upBox, page.Rect{X0: float64(c.r.X0+b.X0) / s, Y0: float64(c.r.Y0+b.Y0) / s, X1: float64(c.r.X0+b.X1) / s, Y1: float64(c.r.Y0+b.Y1) / s})
+		upBox = append(upBox, regionBoxPt(c.r, b, s))
 	}
 	if len(ups) > 0 {
 		sc, err := p.deps.Hand.Score(ups)
@@ -368,14 +375,7 @@ func (p *Pipeline) handPage(ctx context.Context, pg *page.Page, opts detect.Opti
 		}
 		from := 0
 		for k, i := range under {
-			var sum float32
-			for _, v := range sc[from:upEnd[k]] {
-				sum += v
-			}
-			v := sum / float32(upEnd[k]-from)
-			if upEnd[k]-from == 1 && visual.Mirrored(ups[from]) >= handMirror {
-				v = 0
-			}
+			v := candScore(sc[from:upEnd[k]], ups[from:upEnd[k]])
 			from = upEnd[k]
 			if v > score[i] && v >= candThreshold(upBox[k], labels, fields) {
 				score[i], taken[i] = v, true

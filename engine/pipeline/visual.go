@@ -54,9 +54,7 @@ func (p *Pipeline) visualPage(ctx context.Context, pg *page.Page, opts detect.Op
 	t := time.Now()
 	defer p.metrics.observe("visual", t)
 	s := pg.DPI / 72
-	toPt := func(r PixelRect, b visual.Box) page.Rect {
-		return page.Rect{X0: float64(r.X0+b.X0) / s, Y0: float64(r.Y0+b.Y0) / s, X1: float64(r.X0+b.X1) / s, Y1: float64(r.Y0+b.Y1) / s}
-	}
+	toPt := func(r PixelRect, b visual.Box) page.Rect { return regionBoxPt(r, b, s) }
 	var out []burn.Box
 	for k, r := range regions {
 		if err := ctx.Err(); err != nil {
@@ -218,4 +216,10 @@ func grayOf(ras *page.Raster, r PixelRect) visual.Gray {
 		}
 	}
 	return visual.Gray{Pix: pix, W: w, H: h, Stride: w}
+}
+
+// regionBoxPt is box b, in the pixels of region r of a page raster at s
+// pixels a point, in page points.
+func regionBoxPt(r PixelRect, b visual.Box, s float64) page.Rect {
+	return page.Rect{X0: float64(r.X0+b.X0) / s, Y0: float64(r.Y0+b.Y0) / s, X1: float64(r.X0+b.X1) / s, Y1: float64(r.Y0+b.Y1) / s}
 }

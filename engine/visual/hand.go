@@ -65,7 +65,7 @@ func InkCandidates(g Gray, known []Box, dpi float64) []Box {
 		return nil
 	}
 	paper := percentile(g, Box{0, 0, g.W, g.H}, 0.75)
-	thr := int(paper) - max(48, int(paper)/4)
+	thr := inkThreshold(paper)
 	if thr <= 0 {
 		return nil
 	}
@@ -133,6 +133,10 @@ func InkCandidates(g Gray, known []Box, dpi float64) []Box {
 }
 
 func area(b Box) int { return (b.X1 - b.X0) * (b.Y1 - b.Y0) }
+
+// inkThreshold is the gray level under which a pixel is ink on paper of
+// level paper (a candidate's or a page's 75th percentile).
+func inkThreshold(paper uint8) int { return int(paper) - max(48, int(paper)/4) }
 
 // coreLevel is the gray level under which b's ink is its strokes' core:
 // halfway between the paper and the ink (b's 2nd percentile), or thr when
@@ -460,7 +464,7 @@ func BelowCaption(g Gray, b Box, dpi float64) (Box, bool) {
 		return Box{}, false
 	}
 	paper := percentile(g, b, 0.75)
-	thr := int(paper) - max(48, int(paper)/4)
+	thr := inkThreshold(paper)
 	// A column inked down four fifths of b is a box's side, not the
 	// caption's nor the writing's: it is left out.
 	w := b.X1 - b.X0

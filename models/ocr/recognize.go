@@ -345,7 +345,7 @@ func keepTurned(lines, again []Line, idx []int) []bool {
 	}
 	long, longTurned := 0, 0
 	for i, l := range lines {
-		if l.Text != "" && !lone[i] && utf8.RuneCountInString(strings.TrimSpace(l.Text)) > 1 {
+		if utf8.RuneCountInString(strings.TrimSpace(l.Text)) > 1 {
 			long++
 			if turned[i] {
 				longTurned++
