@@ -52,8 +52,8 @@ func (m *Models) Close() error {
 
 // LoadModels initialises ONNX Runtime on the configured device and loads
 // the NER model and, unless OCR is off, the OCR models. All model runs
-// share one lane, so NER and OCR batches take turns on the cores instead
-// of oversubscribing them.
+// share one lane of thread slots, so NER and OCR runs fill the cores
+// between them without oversubscribing them.
 func LoadModels(cfg Settings, met *Metrics) (*Models, error) {
 	lib, err := ort.FindLibrary(cfg.ORTLib)
 	if err != nil {
@@ -62,7 +62,9 @@ func LoadModels(cfg Settings, met *Metrics) (*Models, error) {
 	if err := ort.Init(ort.Options{LibPath: lib, Device: cfg.Device, Threads: cfg.ORTThreads}); err != nil {
 		return nil, err
 	}
-	lane := batch.NewLane(1)
+	// One slot per thread the models may keep busy (ort.CurrentSlots):
+	// every model's runs hold slots of this lane while they run.
+	lane := batch.NewLane(ort.CurrentSlots())
 	m := &Models{}
 	m.NER, err = ner.Load(cfg.NERModel, ner.Options{BatchSize: cfg.BatchSize, BatchWait: cfg.BatchWait, Lane: lane, Observe: met.batch, EntityProb: float32(cfg.NERRecall), PersonProb: float32(cfg.NERPersonRecall)})
 	if err != nil {
@@ -85,7 +87,10 @@ func LoadModels(cfg Settings, met *Metrics) (*Models, error) {
 		if cfg.Device == "cuda" {
 			detBatch = 4 // as before on the GPU, where no measurement says otherwise
 		}
-		m.OCR, err = ocr.New(cfg.ModelDir, ocr.Options{MaxSide: cfg.OCRMaxSide, Charset: cfg.OCRCharset, Model: cfg.OCRModel, BatchSize: cfg.BatchSize, BatchWait: cfg.BatchWait, DetBatch: detBatch, Lane: lane, Observe: met.batch,
+		// One detector run at a time: the pipeline's other work fills the
+		// second core, and a second run would cost 200 MiB of activations
+		// at 16 scan jobs for no more pages a second (ocr.Options).
+		m.OCR, err = ocr.New(cfg.ModelDir, ocr.Options{MaxSide: cfg.OCRMaxSide, Charset: cfg.OCRCharset, Model: cfg.OCRModel, BatchSize: cfg.BatchSize, BatchWait: cfg.BatchWait, DetBatch: detBatch, DetParallel: 1, Lane: lane, Observe: met.batch,
 			ObserveColumns: func(n int) { met.ocrColumns.Add(float64(n)) }})
 		if err != nil {
 			m.Close()

@@ -2,16 +2,24 @@
 // sentences, OCR detection pages, OCR text lines).
 //
 // Requests come from any goroutine (pages of many documents at once); one
-// executor goroutine per Batcher gathers them into batches and runs one
-// batch at a time, so a model session never serves two batches at once
-// and the threads a batch's run uses (ONNX Runtime's intra-op pool, or the
-// run function's own split of the batch, as the OCR recogniser's) are the
-// only parallelism inside it. A batch
-// closes when it holds MaxBatch requests or its oldest request has waited
-// MaxWait. Requests are bucketed by Key (a sentence length, a line width
-// rounded to a step) and a batch only holds requests of one bucket, so
-// padding to the batch's longest member stays small. Each request gets its
-// result through its own channel.
+// executor goroutine per Batcher gathers them into batches and runs them,
+// Options.Parallel at a time (one by default), so the threads the runs use
+// stay within what the batcher was given. A batch closes when it holds
+// MaxBatch requests or its oldest request has waited MaxWait. Requests are
+// bucketed by Key (a sentence length, a line width rounded to a step) and a
+// batch only holds requests of one bucket, so padding to the batch's
+// longest member stays small. Each request gets its result through its own
+// channel.
+//
+// The batchers of the models on one set of cores share a Lane: a pool of
+// slots, one per thread the models may keep busy at once. A run holds
+// Options.Slots of them while it runs (the intra-op threads of its
+// session; by default all, so it has the cores to itself); a run that cuts
+// its batch into single-threaded pieces (the OCR recogniser's chunks, the
+// NER model's) sets Options.Spread and takes one slot per piece through
+// Lane.Spread, so a core one run leaves idle (a batch of one chunk, the
+// last chunk of a batch) serves the next piece of any batcher on the lane,
+// and the cores are never oversubscribed.
 //
 // API (stable; NER and OCR depend on it):
 //
@@ -19,13 +27,17 @@
 //		MaxBatch int                // requests per batch (default 32)
 //		MaxWait  time.Duration      // longest a request waits for its batch to fill (default 2ms)
 //		Key      func(Req) int      // bucket; nil puts every request in one bucket
-//		Lane     *Lane              // optional: batchers sharing a Lane run at most n batches at once
+//		Lane     *Lane              // optional: the slots shared with other batchers
+//		Slots    int                // slots a run holds (0: the whole lane)
+//		Spread   bool               // the run takes its own slots (Lane.Spread)
+//		Parallel int                // batches of this batcher at once (default 1)
 //	}
 //	func New[Req, Resp any](name string, run func(ctx context.Context, reqs []Req) ([]Resp, error), opts Options[Req]) *Batcher[Req, Resp]
 //	func (b *Batcher[Req, Resp]) Do(ctx context.Context, req Req) (Resp, error)
 //	func (b *Batcher[Req, Resp]) DoAll(ctx context.Context, reqs []Req) ([]Resp, error)
 //	func (b *Batcher[Req, Resp]) Close() error   // runs what is queued, then stops; later Do returns ErrClosed
 //	func NewLane(n int) *Lane
+//	func (l *Lane) Spread(par, k int, fn func(i int) error) error
 //
 // run receives requests in arrival order within the bucket and must return
 // exactly one response per request, in the same order; an error (or a panic,
@@ -41,7 +53,10 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"golang.org/x/sync/semaphore"
 )
 
 // ErrClosed is returned by Do after Close.
@@ -58,10 +73,25 @@ type Options[Req any] struct {
 	// Key buckets requests; a batch holds requests of one key only. Nil
 	// puts every request in bucket 0.
 	Key func(Req) int
-	// Lane, when set, bounds how many batches of all batchers sharing it
-	// run at once (e.g. one lane for every CPU model, so NER and OCR runs
-	// take turns on the cores instead of splitting them).
+	// Lane, when set, is the pool of thread slots this batcher's runs
+	// share with every other batcher on it (one lane for every CPU model,
+	// so NER and OCR runs take turns on the cores instead of
+	// oversubscribing them).
 	Lane *Lane
+	// Slots is how many of the Lane's slots a run holds while it runs:
+	// the intra-op threads of the session it calls. Zero, or more than
+	// the lane has, means the whole lane. Ignored with Spread.
+	Slots int
+	// Spread marks a run that cuts its batch into single-threaded pieces
+	// and runs them through Lane.Spread, one slot per piece: the batcher
+	// holds no slot for it, so the pieces of several batchers fill the
+	// lane's slots between them.
+	Spread bool
+	// Parallel is how many batches of this batcher may run at once
+	// (default 1). More than one helps a run that holds fewer slots than
+	// the lane has (a single-threaded detector run beside another); the
+	// lane still bounds the threads.
+	Parallel int
 	// Observe, when set, is told of every batch run: the batcher's name,
 	// how many requests it held and how long the run took. The batcher
 	// itself reports nowhere else, so whoever builds it decides where the
@@ -73,11 +103,80 @@ type Options[Req any] struct {
 // batcher.
 type Observer func(name string, size int, took time.Duration)
 
-// Lane is a semaphore shared by batchers whose runs must not overlap.
-type Lane struct{ sem chan struct{} }
+// Lane is a pool of thread slots shared by the batchers of the models on
+// one set of cores. Slots are handed out first come, first served (a run
+// waiting for two slots is not overtaken by later runs wanting one), so no
+// batcher starves.
+type Lane struct {
+	sem *semaphore.Weighted
+	n   int
+}
 
-// NewLane returns a lane admitting n concurrent runs (n < 1 means 1).
-func NewLane(n int) *Lane { return &Lane{sem: make(chan struct{}, max(n, 1))} }
+// NewLane returns a lane of n slots (n < 1 means 1): the threads the
+// models may keep busy at once, one per core they were given.
+func NewLane(n int) *Lane {
+	n = max(n, 1)
+	return &Lane{sem: semaphore.NewWeighted(int64(n)), n: n}
+}
+
+// Size is the lane's number of slots.
+func (l *Lane) Size() int { return l.n }
+
+// slots is how many slots a run asking for want holds: 0 or more than
+// the lane has means all of them.
+func (l *Lane) slots(want int) int {
+	if want <= 0 || want > l.n {
+		return l.n
+	}
+	return want
+}
+
+func (l *Lane) acquire(n int) {
+	// Background: a run, once started, finishes (its callers' contexts
+	// are checked around it), and every holder releases what it took.
+	_ = l.sem.Acquire(context.Background(), int64(n))
+}
+
+func (l *Lane) release(n int) { l.sem.Release(int64(n)) }
+
+// Spread runs fn(0), ..., fn(k-1) on at most par goroutines, each call
+// holding one of l's slots while it runs (a nil l bounds nothing but
+// par), and returns their errors joined. After an error no further call
+// starts. It is how a run cut into single-threaded pieces (Options.Spread)
+// takes its slots: a piece at a time, so a slot a run does not need goes
+// to another batcher's piece at once.
+func (l *Lane) Spread(par, k int, fn func(i int) error) error {
+	workers := min(max(par, 1), k)
+	errs := make([]error, workers)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= k {
+					return
+				}
+				if l != nil {
+					l.acquire(1)
+				}
+				err := fn(i)
+				if l != nil {
+					l.release(1)
+				}
+				if err != nil {
+					errs[w] = err
+					next.Store(int64(k)) // stop the others early
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
 
 // Batcher groups requests into batches for run. Create it with New.
 type Batcher[Req, Resp any] struct {
@@ -89,7 +188,8 @@ type Batcher[Req, Resp any] struct {
 	buckets map[int]*bucket[Req, Resp]
 	closed  bool
 	notify  chan struct{} // wakes the executor (capacity 1)
-	done    chan struct{} // closed when the executor exits
+	running chan struct{} // one token per batch running (capacity Parallel)
+	done    chan struct{} // closed when the executor and its runs end
 
 	closeOnce sync.Once
 }
@@ -114,6 +214,7 @@ func New[Req, Resp any](name string, run func(ctx context.Context, reqs []Req) (
 	if opts.MaxBatch <= 0 {
 		opts.MaxBatch = 32
 	}
+	opts.Parallel = max(opts.Parallel, 1)
 	if opts.MaxWait == 0 {
 		opts.MaxWait = 2 * time.Millisecond
 	} else if opts.MaxWait < 0 {
@@ -125,6 +226,7 @@ func New[Req, Resp any](name string, run func(ctx context.Context, reqs []Req) (
 		opts:    opts,
 		buckets: map[int]*bucket[Req, Resp]{},
 		notify:  make(chan struct{}, 1),
+		running: make(chan struct{}, opts.Parallel),
 		done:    make(chan struct{}),
 	}
 	go b.loop()
@@ -248,23 +350,43 @@ func (b *Batcher[Req, Resp]) Close() error {
 	return nil
 }
 
-// loop is the executor: it picks the next ready batch, runs it, and
-// sleeps until a request arrives or the oldest waiting one times out.
+// loop is the executor: once a run may start (fewer than Parallel
+// running), it waits for the next ready batch and starts it; at the end it
+// waits for the runs it started.
 func (b *Batcher[Req, Resp]) loop() {
 	defer close(b.done)
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
+	for {
+		b.running <- struct{}{}
+		batch := b.next(timer)
+		if batch == nil {
+			<-b.running
+			break
+		}
+		go func() {
+			defer func() { <-b.running }()
+			b.execute(batch)
+		}()
+	}
+	for range cap(b.running) {
+		b.running <- struct{}{}
+	}
+}
+
+// next waits for a ready batch and takes it; nil once the batcher is
+// closed and nothing is queued.
+func (b *Batcher[Req, Resp]) next(timer *time.Timer) []*call[Req, Resp] {
 	for {
 		b.mu.Lock()
 		batch, wait := b.pick(time.Now())
 		closed := b.closed
 		b.mu.Unlock()
 		if batch != nil {
-			b.execute(batch)
-			continue
+			return batch
 		}
 		if closed && wait < 0 {
-			return
+			return nil
 		}
 		if wait >= 0 {
 			timer.Reset(wait)
@@ -328,16 +450,18 @@ func (b *Batcher[Req, Resp]) execute(batch []*call[Req, Resp]) {
 	for i, c := range batch {
 		reqs[i] = c.req
 	}
-	if b.opts.Lane != nil {
-		b.opts.Lane.sem <- struct{}{}
+	slots := 0
+	if l := b.opts.Lane; l != nil && !b.opts.Spread {
+		slots = l.slots(b.opts.Slots)
+		l.acquire(slots)
 	}
 	start := time.Now()
 	resps, err := b.safeRun(reqs)
 	if b.opts.Observe != nil {
 		b.opts.Observe(b.name, len(batch), time.Since(start))
 	}
-	if b.opts.Lane != nil {
-		<-b.opts.Lane.sem
+	if slots > 0 {
+		b.opts.Lane.release(slots)
 	}
 	if err == nil && len(resps) != len(reqs) {
 		err = fmt.Errorf("batch %s: run returned %d responses for %d requests", b.name, len(resps), len(reqs))

@@ -173,11 +173,21 @@ func Load(dir string, opts Options) (*Model, error) {
 		m.release()
 		return nil, err
 	}
+	// The built-in model's runs take a slot per chunk themselves
+	// (ownModel.run), so two batches may run at once: the second fills a
+	// slot the first's last chunk leaves idle. A Hugging Face model's run
+	// uses every intra-op thread, so it holds the whole lane.
+	spread, parallel := m.own != nil && opts.Lane != nil, 1
+	if spread {
+		parallel = opts.Lane.Size()
+	}
 	m.b = batch.New("ner", m.run, batch.Options[*seq]{
 		MaxBatch: opts.BatchSize,
 		MaxWait:  opts.BatchWait,
 		Key:      func(s *seq) int { return s.key },
 		Lane:     opts.Lane,
+		Spread:   spread,
+		Parallel: parallel,
 		Observe:  opts.Observe,
 	})
 	return m, nil

@@ -1,11 +1,9 @@
 package ner
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"runtime"
-	"sync"
 	"unicode/utf8"
 
 	onnx "github.com/yalue/onnxruntime_go"
@@ -93,14 +91,9 @@ func (m *Model) loadOwn(fsys fs.FS, where string) error {
 // across intra-op threads: a batch of 64 windows of 56 tokens cost about
 // 57 CPU-ms on one thread and 65-76 on two (2-core Xeon, bench/PROFILE.md),
 // so a batch is cut into chunks run side by side on one thread each, as
-// models/ocr's recogniser runs its own. The batcher still runs one batch
-// at a time and takes its turn on the shared Lane.
-func runParallelism(cfg ort.Options, procs int) int {
-	if cfg.Device == "cuda" {
-		return 1
-	}
-	return max(1, min(cfg.Threads, procs))
-}
+// models/ocr's recogniser runs its own, each chunk holding one slot of
+// the shared Lane while it runs (ort.Options.Slots).
+func runParallelism(cfg ort.Options, procs int) int { return cfg.Slots(procs) }
 
 // minChunk is the fewest sequences a chunk of a batch holds when the batch
 // is cut for runs side by side (runChunks).
@@ -197,32 +190,23 @@ func (om *ownModel) prepare(toks []string) *seq {
 }
 
 // run runs a batch as up to m.par chunks side by side, each a model run
-// on one intra-op thread (runParallelism). A sequence's result does not
-// depend on the sequences it shares a run with (TestBatchIndependence),
-// so neither does it on the cut.
+// on one intra-op thread (runParallelism) holding one slot of the lane
+// (batch.Lane.Spread). A sequence's result does not depend on the
+// sequences it shares a run with (TestBatchIndependence), so neither does
+// it on the cut.
 func (om *ownModel) run(m *Model, reqs []*seq) ([]result, error) {
-	parts := min(m.par, len(reqs)/minChunk)
-	if parts <= 1 {
-		return om.runChunk(m, reqs)
-	}
+	parts := max(1, min(m.par, len(reqs)/minChunk))
 	out := make([]result, len(reqs))
-	errs := make([]error, parts)
-	var wg sync.WaitGroup
-	for k := range parts {
+	err := m.opts.Lane.Spread(parts, parts, func(k int) error {
 		i, j := k*len(reqs)/parts, (k+1)*len(reqs)/parts
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			res, err := om.runChunk(m, reqs[i:j])
-			if err != nil {
-				errs[k] = err
-				return
-			}
-			copy(out[i:j], res)
-		}()
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+		res, err := om.runChunk(m, reqs[i:j])
+		if err != nil {
+			return err
+		}
+		copy(out[i:j], res)
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -6,7 +6,9 @@
 //  1. bounds the part that differs from the paper (4x4 block means, see
 //     ink.go), resizes that part at the image's scale (longest side of the
 //     image at most Options.MaxSide, sides multiples of 32), normalises it
-//     and runs the DB text detector: blank margins cost nothing;
+//     and runs the DB text detector: blank margins cost nothing. On the CPU
+//     the detector runs on one intra-op thread, pages side by side, each
+//     run holding one slot of the shared lane (see New);
 //  2. turns the probability map into line quadrilaterals: threshold 0.3,
 //     8-connected components, minimum-area rotated rectangle, box score
 //     (mean probability inside, at least 0.6), unclip by ratio 1.5, mapped
@@ -135,8 +137,16 @@ type Options struct {
 	// CharsetLatin (the default) or CharsetAll (see dict.go). ModelLatin
 	// reads its own Latin set whatever this says.
 	Charset string
-	// Lane, when set, is shared with other models' batchers so their runs
-	// take turns on the cores; by default the three OCR models share one.
+	// DetParallel is how many detector runs may go at once on the CPU,
+	// each on one thread holding one lane slot (default: every slot of the
+	// lane). A second run beside the first doubles the detector's
+	// activation memory (about 200 MiB at 16 concurrent scan jobs); a
+	// process whose other work fills the second core anyway (the
+	// pipeline: MuPDF, NER, encoding) reads as many pages a second with 1.
+	DetParallel int
+	// Lane, when set, is the pool of thread slots shared with other
+	// models' batchers, so their runs take turns on the cores; by default
+	// the three OCR models share one of ort.CurrentSlots slots.
 	Lane *batch.Lane
 	// Observe, when set, is told of every batch the three models run.
 	Observe batch.Observer
@@ -170,9 +180,6 @@ func (o *Options) defaults() {
 	o.MaxLineWidth = max(o.MaxLineWidth, 320)
 	if o.MinConf == 0 {
 		o.MinConf = 0.3
-	}
-	if o.Lane == nil {
-		o.Lane = batch.NewLane(1)
 	}
 	if o.Charset == "" {
 		o.Charset = CharsetLatin
@@ -282,15 +289,33 @@ func New(modelDir string, opts Options) (*Engine, error) {
 		so := append([]ort.SessionOption{ort.WithoutMemPattern()}, extra...)
 		return ort.NewSession(p, []string{in[0].Name}, []string{out[0].Name}, so...)
 	}
-	// The recogniser runs as recPar concurrent single-threaded runs.
+	// The recogniser runs as recPar concurrent single-threaded runs, the
+	// detector as one run a lane slot (detThreads).
 	cfg, _ := ort.Current()
 	e.recPar = recParallelism(cfg, runtime.GOMAXPROCS(0))
+	if e.opts.Lane == nil {
+		e.opts.Lane = batch.NewLane(e.recPar)
+	}
 	var recOpts []ort.SessionOption
 	if e.recPar > 1 {
 		recOpts = append(recOpts, ort.WithIntraOpThreads(1))
 	}
-	if e.det, err = open(detFile); err == nil {
-		if e.cls, err = open(clsFile); err == nil {
+	// On the CPU the detector and the direction classifier run
+	// single-threaded too, as many runs at once as the lane has slots: two
+	// one-thread detector runs side by side read about a tenth more pages
+	// a second than one two-thread run (its parallel loops wait for their
+	// slowest thread; bench/PROFILE.md), and a run that needed the whole
+	// lane would wait for every slot, first in line, while the slots
+	// already free stayed idle behind it.
+	detPar, detSlots := 1, 0 // one run at a time, on the whole lane
+	if e.recPar > 1 {
+		detPar, detSlots = e.opts.Lane.Size(), 1
+		if opts.DetParallel > 0 {
+			detPar = min(opts.DetParallel, detPar)
+		}
+	}
+	if e.det, err = open(detFile, ort.WithIntraOpThreads(detSlots)); err == nil {
+		if e.cls, err = open(clsFile, ort.WithIntraOpThreads(detSlots)); err == nil {
 			if e.rec, err = e.openRec(open, recOpts); err == nil {
 				err = e.openCross(open, recOpts)
 			}
@@ -301,14 +326,15 @@ func New(modelDir string, opts Options) (*Engine, error) {
 		return nil, err
 	}
 	e.twin = markTwins(e.dict)
+	lane := e.opts.Lane
 	e.detB = batch.New("ocr_det", e.runDet, batch.Options[detReq]{
-		MaxBatch: opts.DetBatch, MaxWait: opts.BatchWait, Key: detKey, Lane: opts.Lane, Observe: opts.Observe,
+		MaxBatch: opts.DetBatch, MaxWait: opts.BatchWait, Key: detKey, Lane: lane, Slots: detSlots, Parallel: detPar, Observe: opts.Observe,
 	})
 	e.clsB = batch.New("ocr_cls", e.runCls, batch.Options[clsReq]{
-		MaxBatch: opts.BatchSize, MaxWait: opts.BatchWait, Lane: opts.Lane, Observe: opts.Observe,
+		MaxBatch: opts.BatchSize, MaxWait: opts.BatchWait, Lane: lane, Slots: detSlots, Parallel: lane.Size(), Observe: opts.Observe,
 	})
 	e.recB = batch.New("ocr_rec", e.runRec, batch.Options[recReq]{
-		MaxBatch: opts.BatchSize, MaxWait: opts.BatchWait, Key: recKey, Lane: opts.Lane, Observe: opts.Observe,
+		MaxBatch: opts.BatchSize, MaxWait: opts.BatchWait, Key: recKey, Lane: lane, Spread: true, Parallel: lane.Size(), Observe: opts.Observe,
 	})
 	return e, nil
 }

@@ -2,11 +2,9 @@ package ocr
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"sync"
-	"sync/atomic"
 
 	"github.com/redactd/redactd/kernels"
 	"github.com/redactd/redactd/models/ort"
@@ -159,16 +157,10 @@ func recKey(r recReq) int {
 // input columns, on two about 59, so two single-threaded runs at once
 // read about 1.25 times as many lines per second as one two-threaded run
 // (26-27 against 33-34 ms of wall time per 1000 columns on two cores).
-// Tying the count to the thread setting keeps the recogniser within the
-// cores the process was given, like every other session: the batcher
-// still runs one batch at a time (and takes its turn on the shared Lane),
-// the batch's chunks spread over recParallelism threads.
-func recParallelism(cfg ort.Options, procs int) int {
-	if cfg.Device == "cuda" {
-		return 1
-	}
-	return max(1, min(cfg.Threads, procs))
-}
+// Tying the count to the thread setting (ort.Options.Slots) keeps the
+// recogniser within the cores the process was given, like every other
+// session: each chunk holds one slot of the shared Lane while it runs.
+func recParallelism(cfg ort.Options, procs int) int { return cfg.Slots(procs) }
 
 // Narrow crops (single words, numbers, table cells) would each be padded
 // to recMinW columns, as in training, and padding was a fifth of the
@@ -225,7 +217,8 @@ func singleRows(n, wmax int) []recRow {
 
 // runRec is the recogniser batcher's run function: it lays the batch out
 // in rows (packRows), cuts them into chunks within recBudget and runs
-// them, up to e.recPar at once, decoding each crop greedily. Rows and
+// them, up to e.recPar at once, each holding one of the lane's slots
+// (batch.Lane.Spread), decoding each crop greedily. Rows and
 // chunks do not depend on recPar, so neither do the readings.
 func (e *Engine) runRec(_ context.Context, reqs []recReq) ([]recResp, error) {
 	out := make([]recResp, len(reqs))
@@ -253,30 +246,11 @@ func (e *Engine) runRec(_ context.Context, reqs []recReq) ([]recResp, error) {
 		}
 		e.opts.ObserveColumns(cols)
 	}
-	workers := min(max(e.recPar, 1), len(chunks))
-	errs := make([]error, workers)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				k := int(next.Add(1)) - 1
-				if k >= len(chunks) {
-					return
-				}
-				c := chunks[k]
-				if err := e.recChunk(reqs, rows[c.i:c.j], out, c.wmax); err != nil {
-					errs[w] = err
-					next.Store(int64(len(chunks))) // stop the others early
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	err := e.opts.Lane.Spread(e.recPar, len(chunks), func(k int) error {
+		c := chunks[k]
+		return e.recChunk(reqs, rows[c.i:c.j], out, c.wmax)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -6,13 +6,14 @@
 // model (NER, OCR detection, classification, recognition) opens its
 // sessions through NewSession, which applies the same thread policy to all
 // of them: a bounded intra-op pool with spinning off and one inter-op
-// thread. Each session is then fed by one executor goroutine (see
-// models/batch) that runs one batch at a time, so model runs and page
-// workers do not oversubscribe the cores. A session opened
-// WithIntraOpThreads(1) may instead be run from several goroutines at
-// once, as many as Options.Threads (models/ocr's recogniser, the built-in
-// NER model), which keeps the same bound. Spinning is off because idle ONNX Runtime threads would
-// otherwise burn the CPU that MuPDF rendering needs between batches.
+// thread. The models' runs take turns on the cores through one
+// batch.Lane of Slots slots (one per thread): a session opened
+// WithIntraOpThreads(1) is run from several goroutines at once, each run
+// holding one slot (models/ocr's detector and recogniser, the built-in NER
+// model), and a run on the whole intra-op pool holds every slot, so the
+// models never oversubscribe the cores. Spinning is off because idle ONNX
+// Runtime threads would otherwise burn the CPU that MuPDF rendering needs
+// between batches.
 //
 // Device "cuda" appends the CUDA execution provider to every session; no
 // other code changes. A CPU-only library fails NewSession with a clear
@@ -114,6 +115,27 @@ func Current() (Options, bool) {
 		return Options{}, false
 	}
 	return *current, true
+}
+
+// Slots is how many single-threaded model runs may go at once under o
+// with procs Go threads: on the CPU the intra-op thread count capped by
+// procs, on CUDA one. It is the size of the models' shared batch.Lane
+// and of each model's split of a batch into single-threaded runs.
+func (o Options) Slots(procs int) int {
+	if o.Device == "cuda" {
+		return 1
+	}
+	return max(1, min(o.Threads, procs))
+}
+
+// CurrentSlots is Slots of the environment Init set up, with GOMAXPROCS
+// Go threads (one per CPU before Init).
+func CurrentSlots() int {
+	cfg, ok := Current()
+	if !ok {
+		cfg = Options{Threads: runtime.NumCPU()}
+	}
+	return cfg.Slots(runtime.GOMAXPROCS(0))
 }
 
 // Destroy releases the environment. Every session must be closed first.

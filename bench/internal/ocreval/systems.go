@@ -62,7 +62,7 @@ func Evaluate(pages []*Page, r Run) (total Tally, byPage []Tally) {
 // unmeasured call on a corner of the first page warms ONNX Runtime up.
 func Redactd(ctx context.Context, e *ocr.Engine, pages []*Page, inFlight int) Run {
 	r := Run{Name: "redactd OCR (models/ocr)",
-		How: fmt.Sprintf("in process: ocr.New(models, ocr.Options{}) (character set latin, the default) after ort.Init with the server's defaults, Recognize on each decoded PNG, %d pages in flight", inFlight)}
+		How: fmt.Sprintf("in process: ocr.New(models, ocr.Options{}) (character set latin, the default) after ort.Init with the server's defaults, Recognize on each decoded PNG, %d pages in flight; the engine's own lane, so detector runs go one a CPU (the server runs one at a time beside its other work: ocr.Options.DetParallel)", inFlight)}
 	if len(pages) > 0 {
 		img, err := load(pages[0].PNG)
 		if err == nil {

@@ -1,0 +1,149 @@
+package batch
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// threads counts the threads the runs of a test claim to use at once and
+// the most they ever used together.
+type threads struct{ now, peak atomic.Int32 }
+
+func (th *threads) use(n int32, d time.Duration) {
+	v := th.now.Add(n)
+	for {
+		p := th.peak.Load()
+		if v <= p || th.peak.CompareAndSwap(p, v) {
+			break
+		}
+	}
+	time.Sleep(d)
+	th.now.Add(-n)
+}
+
+// TestLaneNeverOversubscribed: runs holding the whole lane, runs holding
+// one slot two batches at a time, and runs spreading pieces of one slot
+// each, all on a lane of two, never use more than two threads together,
+// and do use two.
+func TestLaneNeverOversubscribed(t *testing.T) {
+	var th threads
+	lane := NewLane(2)
+	whole := New("whole", func(_ context.Context, reqs []int) ([]int, error) {
+		th.use(2, 200*time.Microsecond) // an intra-op pool of two threads
+		return reqs, nil
+	}, Options[int]{MaxBatch: 2, Lane: lane})
+	single := New("single", func(_ context.Context, reqs []int) ([]int, error) {
+		th.use(1, 300*time.Microsecond)
+		return reqs, nil
+	}, Options[int]{MaxBatch: 2, Lane: lane, Slots: 1, Parallel: 2})
+	spread := New("spread", func(_ context.Context, reqs []int) ([]int, error) {
+		err := lane.Spread(2, len(reqs), func(int) error {
+			th.use(1, 250*time.Microsecond)
+			return nil
+		})
+		return reqs, err
+	}, Options[int]{MaxBatch: 3, Lane: lane, Spread: true, Parallel: 2})
+	defer whole.Close()
+	defer single.Close()
+	defer spread.Close()
+	var wg sync.WaitGroup
+	for i := range 90 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b := []*Batcher[int, int]{whole, single, spread}[i%3]
+			if got, err := b.Do(context.Background(), i); err != nil || got != i {
+				t.Errorf("Do(%d) = %d, %v", i, got, err)
+			}
+		}()
+	}
+	wg.Wait()
+	if p := th.peak.Load(); p != 2 {
+		t.Errorf("runs used up to %d threads together on a lane of 2", p)
+	}
+}
+
+// TestSpreadLeavesIdleSlotToOthers: while a spreading run has one piece
+// left (a batch of one recogniser chunk), another batcher's one-slot run
+// goes on the lane's other slot instead of waiting for the batch to end.
+func TestSpreadLeavesIdleSlotToOthers(t *testing.T) {
+	lane := NewLane(2)
+	started, release := make(chan struct{}), make(chan struct{})
+	long := New("long", func(_ context.Context, reqs []int) ([]int, error) {
+		return reqs, lane.Spread(2, 1, func(int) error {
+			close(started)
+			<-release
+			return nil
+		})
+	}, Options[int]{Lane: lane, Spread: true})
+	short := New("short", func(_ context.Context, reqs []int) ([]int, error) {
+		return reqs, nil
+	}, Options[int]{Lane: lane, Slots: 1})
+	defer long.Close()
+	defer short.Close()
+	defer close(release)
+	go long.Do(context.Background(), 1) //nolint:errcheck // ends when released
+	select {
+	case <-started:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the spreading run's piece never started")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := short.Do(ctx, 2); err != nil {
+		t.Fatalf("a one-slot run waited for the lone piece on a lane of 2: %v", err)
+	}
+}
+
+// TestParallelRunsBatchesSideBySide: with Parallel 2 a batcher runs two
+// batches at once (each waits here until the other has started).
+func TestParallelRunsBatchesSideBySide(t *testing.T) {
+	var inside sync.WaitGroup
+	inside.Add(2)
+	both := make(chan struct{})
+	go func() { inside.Wait(); close(both) }()
+	b := New("pair", func(_ context.Context, reqs []int) ([]int, error) {
+		inside.Done()
+		select {
+		case <-both:
+			return reqs, nil
+		case <-time.After(5 * time.Second):
+			return nil, errors.New("the other batch never started")
+		}
+	}, Options[int]{MaxBatch: 1, Lane: NewLane(2), Slots: 1, Parallel: 2})
+	defer b.Close()
+	if _, err := b.DoAll(context.Background(), []int{1, 2}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSpreadBoundsAndStops: without a lane Spread still runs at most par
+// calls at once, and after an error starts no more.
+func TestSpreadBoundsAndStops(t *testing.T) {
+	var th threads
+	if err := (*Lane)(nil).Spread(3, 40, func(int) error {
+		th.use(1, 100*time.Microsecond)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if p := th.peak.Load(); p > 3 {
+		t.Errorf("%d calls at once with par 3", p)
+	}
+	var calls atomic.Int32
+	boom := errors.New("boom")
+	err := NewLane(1).Spread(1, 10, func(i int) error {
+		calls.Add(1)
+		if i == 2 {
+			return boom
+		}
+		return nil
+	})
+	if !errors.Is(err, boom) || calls.Load() != 3 {
+		t.Errorf("err %v after %d calls, want boom after 3", err, calls.Load())
+	}
+}
