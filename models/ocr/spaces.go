@@ -85,20 +85,12 @@ type ink struct {
 
 // inkProfile measures the crop's ink.
 func (c crop) inkProfile() ink {
-	gray := func(x, y int) int {
-		p := c.pix[(y*c.w+x)*c.ch:]
-		if c.ch == 3 {
-			return (int(p[0]) + 2*int(p[1]) + int(p[2])) / 4
-		}
-		return int(p[0])
-	}
+	g := c.gray()
 	var hist [256]int
-	for y := 0; y < recH; y++ {
-		for x := 0; x < c.w; x++ {
-			hist[gray(x, y)]++
-		}
+	for _, v := range g {
+		hist[v]++
 	}
-	n := c.w * recH
+	n := len(g)
 	pct := func(q float64) int { return quantile(&hist, n, q) }
 	bg := pct(0.5)
 	dark, light := pct(0.02), pct(0.98)
@@ -114,8 +106,8 @@ func (c crop) inkProfile() ink {
 	rows := make([]bool, recH)
 	row := make([]bool, c.w)
 	for y := 0; y < recH; y++ {
-		for x := range row {
-			row[x] = (thr-gray(x, y))*sign > 0
+		for x, v := range g[y*c.w : (y+1)*c.w] {
+			row[x] = (thr-int(v))*sign > 0
 		}
 		if isRule(row) {
 			continue
@@ -159,6 +151,26 @@ func (c crop) inkProfile() ink {
 	slices.Sort(widths)
 	k.runMed = float64(widths[len(widths)/2])
 	return k
+}
+
+// gray is the crop's gray level per pixel, row by row: (r + 2g + b) / 4
+// for three channels, else the first channel (a one-channel crop's own
+// pixels).
+func (c crop) gray() []byte {
+	n := c.w * recH
+	if c.ch == 1 {
+		return c.pix[:n:n]
+	}
+	g := make([]byte, n)
+	for i := range g {
+		p := c.pix[c.ch*i:]
+		if c.ch == 3 {
+			g[i] = byte((int(p[0]) + 2*int(p[1]) + int(p[2])) / 4)
+		} else {
+			g[i] = p[0]
+		}
+	}
+	return g
 }
 
 // isRule reports whether a row of a crop holds one run of ink longer
