@@ -141,10 +141,10 @@ func (l *Lane) release(n int) { l.sem.Release(int64(n)) }
 
 // Spread runs fn(0), ..., fn(k-1) on at most par goroutines, each call
 // holding one of l's slots while it runs (a nil l bounds nothing but
-// par), and returns their errors joined. After an error no further call
-// starts. It is how a run cut into single-threaded pieces (Options.Spread)
-// takes its slots: a piece at a time, so a slot a run does not need goes
-// to another batcher's piece at once.
+// par), and returns their errors joined (a panic is an error). After an
+// error no further call starts. It is how a run cut into single-threaded
+// pieces (Options.Spread) takes its slots: a piece at a time, so a slot a
+// run does not need goes to another batcher's piece at once.
 func (l *Lane) Spread(par, k int, fn func(i int) error) error {
 	workers := min(max(par, 1), k)
 	errs := make([]error, workers)
@@ -159,14 +159,7 @@ func (l *Lane) Spread(par, k int, fn func(i int) error) error {
 				if i >= k {
 					return
 				}
-				if l != nil {
-					l.acquire(1)
-				}
-				err := fn(i)
-				if l != nil {
-					l.release(1)
-				}
-				if err != nil {
+				if err := l.piece(fn, i); err != nil {
 					errs[w] = err
 					next.Store(int64(k)) // stop the others early
 					return
@@ -176,6 +169,23 @@ func (l *Lane) Spread(par, k int, fn func(i int) error) error {
 	}
 	wg.Wait()
 	return errors.Join(errs...)
+}
+
+// piece runs fn(i) holding one of l's slots (none when l is nil). A panic
+// becomes its error, as a batch run's does: a Spread worker is a goroutine
+// of its own, so the batcher's recover would not see it, and the slot it
+// held would be lost.
+func (l *Lane) piece(fn func(int) error, i int) (err error) {
+	if l != nil {
+		l.acquire(1)
+		defer l.release(1)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("batch: piece %d panicked: %v", i, r)
+		}
+	}()
+	return fn(i)
 }
 
 // Batcher groups requests into batches for run. Create it with New.

@@ -3,6 +3,7 @@ package batch
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -146,4 +147,29 @@ func TestSpreadBoundsAndStops(t *testing.T) {
 	if !errors.Is(err, boom) || calls.Load() != 3 {
 		t.Errorf("err %v after %d calls, want boom after 3", err, calls.Load())
 	}
+}
+
+// TestSpreadPanicIsAnError: a piece that panics fails its batch (every
+// caller gets the error) instead of the process, and gives its slot back.
+func TestSpreadPanicIsAnError(t *testing.T) {
+	lane := NewLane(1)
+	b := New("panicky", func(_ context.Context, reqs []int) ([]int, error) {
+		return reqs, lane.Spread(1, len(reqs), func(i int) error {
+			if reqs[i] < 0 {
+				panic("negative")
+			}
+			return nil
+		})
+	}, Options[int]{Lane: lane, Spread: true, MaxWait: time.Hour, MaxBatch: 2})
+	// Closed only once it worked: with its slot lost, Close would wait for
+	// a batch that can never start.
+	if _, err := b.DoAll(context.Background(), []int{1, -1}); err == nil || !strings.Contains(err.Error(), "panicked: negative") {
+		t.Fatalf("err = %v, want the piece's panic", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := b.DoAll(ctx, []int{1, 2}); err != nil {
+		t.Fatalf("after the panic: %v (its slot was not given back)", err)
+	}
+	b.Close()
 }
