@@ -81,7 +81,7 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 			Buckets: []float64{1, 2, 4, 8, 16, 32, 64, 128, 256},
 		}, []string{"model"}),
 		batchDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name: "redactd_model_batch_duration_seconds", Help: "Model run time per batch.",
+			Name: "redactd_model_batch_duration_seconds", Help: "Model run time per batch, from its start to its last result (the chunks of a recogniser or NER batch may wait there for a free thread slot).",
 			Buckets: prometheus.ExponentialBuckets(0.0005, 2, 16),
 		}, []string{"model"}),
 	}

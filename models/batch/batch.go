@@ -100,7 +100,9 @@ type Options[Req any] struct {
 }
 
 // Observer receives the size and run time of each batch of a named
-// batcher.
+// batcher. The run time starts once the batch holds its slots; a
+// spreading run (Options.Spread) takes its slots inside, so its time
+// includes its pieces' waits for them.
 type Observer func(name string, size int, took time.Duration)
 
 // Lane is a pool of thread slots shared by the batchers of the models on
