@@ -124,6 +124,13 @@ func NewLane(n int) *Lane {
 // Size is the lane's number of slots.
 func (l *Lane) Size() int { return l.n }
 
+// Overlap is the Options.Parallel for a batcher whose runs take fewer
+// slots than the lane has (one a piece, or one a run): two batches at
+// once when the lane has two slots or more, one running and one filling
+// the slots the first's last pieces leave. More would start batches
+// before they had filled, on a lane of many slots.
+func (l *Lane) Overlap() int { return min(2, l.n) }
+
 // slots is how many slots a run asking for want holds: 0 or more than
 // the lane has means all of them.
 func (l *Lane) slots(want int) int {

@@ -173,3 +173,14 @@ func TestSpreadPanicIsAnError(t *testing.T) {
 	}
 	b.Close()
 }
+
+// TestOverlapCapsAtTwo: a batcher whose runs take part of the lane runs
+// two batches at once on a lane of two slots or more, never more (a
+// lane of sixteen would otherwise start sixteen half-filled batches).
+func TestOverlapCapsAtTwo(t *testing.T) {
+	for n, want := range map[int]int{0: 1, 1: 1, 2: 2, 16: 2} {
+		if got := NewLane(n).Overlap(); got != want {
+			t.Errorf("NewLane(%d).Overlap() = %d, want %d", n, got, want)
+		}
+	}
+}

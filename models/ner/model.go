@@ -179,7 +179,7 @@ func Load(dir string, opts Options) (*Model, error) {
 	// uses every intra-op thread, so it holds the whole lane.
 	spread, parallel := m.own != nil && opts.Lane != nil, 1
 	if spread {
-		parallel = opts.Lane.Size()
+		parallel = opts.Lane.Overlap()
 	}
 	m.b = batch.New("ner", m.run, batch.Options[*seq]{
 		MaxBatch: opts.BatchSize,

@@ -78,7 +78,7 @@ func (e *Engine) openCross(open func(string, ...ort.SessionOption) (*ort.Session
 		}
 	}
 	c.recB = batch.New("ocr_rec", c.runRec, batch.Options[recReq]{
-		MaxBatch: o.BatchSize, MaxWait: o.BatchWait, Key: recKey, Lane: o.Lane, Spread: true, Parallel: o.Lane.Size(), Observe: o.Observe,
+		MaxBatch: o.BatchSize, MaxWait: o.BatchWait, Key: recKey, Lane: o.Lane, Spread: true, Parallel: o.Lane.Overlap(), Observe: o.Observe,
 	})
 	e.cross = c
 	return nil

@@ -331,10 +331,10 @@ func New(modelDir string, opts Options) (*Engine, error) {
 		MaxBatch: opts.DetBatch, MaxWait: opts.BatchWait, Key: detKey, Lane: lane, Slots: detSlots, Parallel: detPar, Observe: opts.Observe,
 	})
 	e.clsB = batch.New("ocr_cls", e.runCls, batch.Options[clsReq]{
-		MaxBatch: opts.BatchSize, MaxWait: opts.BatchWait, Lane: lane, Slots: detSlots, Parallel: lane.Size(), Observe: opts.Observe,
+		MaxBatch: opts.BatchSize, MaxWait: opts.BatchWait, Lane: lane, Slots: detSlots, Parallel: lane.Overlap(), Observe: opts.Observe,
 	})
 	e.recB = batch.New("ocr_rec", e.runRec, batch.Options[recReq]{
-		MaxBatch: opts.BatchSize, MaxWait: opts.BatchWait, Key: recKey, Lane: lane, Spread: true, Parallel: lane.Size(), Observe: opts.Observe,
+		MaxBatch: opts.BatchSize, MaxWait: opts.BatchWait, Key: recKey, Lane: lane, Spread: true, Parallel: lane.Overlap(), Observe: opts.Observe,
 	})
 	return e, nil
 }
