@@ -184,3 +184,63 @@ func TestOverlapCapsAtTwo(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLaneFill measures what thread slots buy: four callers send
+// batches of one to three CPU-bound pieces (a recogniser batch's chunks)
+// to one model on a lane of two slots, run the way they were before
+// slots (a batch holds the whole lane and spreads its pieces over two
+// goroutines of its own) and the way they run now (a slot a piece, two
+// batches at once), one after the other in each iteration. It reports
+// pieces a second both ways and their ratio, slots over whole.
+func BenchmarkLaneFill(b *testing.B) {
+	const callers, each, piece = 4, 50, 200 * time.Microsecond
+	spin := func(int) error {
+		for end := time.Now().Add(piece); time.Now().Before(end); {
+		}
+		return nil
+	}
+	pieces := func(q int) int { return 1 + q%3 }
+	measure := func(slots bool) float64 {
+		lane := NewLane(2)
+		opts := Options[int]{MaxBatch: 1, Lane: lane}
+		if slots {
+			opts.Spread, opts.Parallel = true, lane.Overlap()
+		}
+		on := lane
+		if !slots {
+			on = nil // the batch holds the lane; its pieces only bound themselves
+		}
+		m := New("fill", func(_ context.Context, reqs []int) ([]int, error) {
+			return reqs, on.Spread(2, pieces(reqs[0]), spin)
+		}, opts)
+		defer m.Close()
+		start := time.Now()
+		var wg sync.WaitGroup
+		for c := range callers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range each {
+					if _, err := m.Do(context.Background(), c*each+i); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		n := 0
+		for q := range callers * each {
+			n += pieces(q)
+		}
+		return float64(n) / time.Since(start).Seconds()
+	}
+	var whole, slots float64
+	for b.Loop() {
+		whole += measure(false)
+		slots += measure(true)
+	}
+	b.ReportMetric(whole/float64(b.N), "pieces/s-whole")
+	b.ReportMetric(slots/float64(b.N), "pieces/s-slots")
+	b.ReportMetric(slots/whole, "slots/whole")
+}
