@@ -41,11 +41,12 @@ test-setup:
 
 # RACE_PKGS, the packages where requests, the dispatcher, the stores and
 # webhook deliveries meet on many goroutines (the job service, the server
-# and the editor, the record stores and their engines, webhooks), run under
+# and the editor, the record stores and their engines, webhooks), and the
+# model batcher whose runs share thread slots (models/batch), run under
 # the race detector, and only there: the rest of ./... runs without it.
 # Measured on 2 cores: the race build and run of these packages take about
-# 4 minutes, about 2.5 more than without -race.
-RACE_PKGS := ./engine/jobs ./engine/store/... ./engine/webhook ./server/...
+# 4 minutes, about 2.5 more than without -race (models/batch: 1.4 s).
+RACE_PKGS := ./engine/jobs ./engine/store/... ./engine/webhook ./server/... ./models/batch
 
 # The job service's tests run once, on the one record store (engine/store/storelog;
 # over pebble as a node runs it, and as a cluster node with blob files where
