@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"github.com/redactd/redactd/engine/detect/lang"
 	"strings"
 	"sync"
 	"unicode"
@@ -595,6 +596,13 @@ func (o *orgFinder) find(v *view.View) []page.Span {
 				}
 				continue
 			}
+			if n := headFirstAt(v, j, end); n > 0 {
+				if sp, ok := orgSpan(v, o.gz, j, j+n-1, 0.5); ok {
+					out = append(out, sp)
+				}
+				j += n - 1
+				continue
+			}
 			n, score := o.legalAt(v, j, end)
 			head := false
 			if n == 0 {
@@ -735,6 +743,49 @@ func placeOfWork(v *view.View, gz *gazetteer.Gazetteers, j, first int) int {
 // orgHeads are nouns that end organization names without a legal form
 // ("Palantir Technologies", "Nera Economic Consulting", "Arrive Labs").
 var orgHeads = gazetteer.MustWords("organizations", "head")
+
+// headFirst are the nouns that begin organizations' names in the six
+// languages besides English ("Supremo Tribunal Federal", "Ministerio de
+// Sanidad", "Gemeente Utrecht"), and orgOf the small words that join
+// the capitalised words after them ("Ministério da Saúde").
+var (
+	headFirst = gazetteer.MustWords("organizations", "head-first")
+	orgOf     = gazetteer.MustWords("connectors", "org-of")
+)
+
+// headFirstMax is the most words a head-first name runs to.
+const headFirstMax = 8
+
+// headFirstAt returns how many words from j name an organization that
+// begins with a head-first noun, or 0: in a block in one of the six
+// languages besides English, a capitalised head noun followed by at least
+// one capitalised word, with connectors only between capitalised words;
+// a word in lower case or punctuation after a word ends it.
+func headFirstAt(v *view.View, j, end int) int {
+	switch v.Lang(j) {
+	case lang.English, lang.Unknown:
+		return 0
+	}
+	if !headFirst[v.CoreLower(j)] || !view.IsCapitalised(v.CoreText(j)) || v.WordText(j) != v.CoreText(j) {
+		return 0
+	}
+	last := j
+	for k := j + 1; k < end && k-j < headFirstMax; k++ {
+		w, low := v.CoreText(k), v.CoreLower(k)
+		if view.IsCapitalised(w) {
+			last = k
+		} else if !orgOf[low] || k > last+2 || k == last+2 && !orgOf[v.CoreLower(k-1)] {
+			break // a word in lower case, or a third connector in a row
+		}
+		if v.WordText(k) != w {
+			break // punctuation after the word ends the name
+		}
+	}
+	if last == j {
+		return 0
+	}
+	return last - j + 1
+}
 
 // headAt reports whether word j is a capitalised organization head noun.
 func headAt(v *view.View, gz *gazetteer.Gazetteers, j int) bool {
