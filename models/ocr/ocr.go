@@ -289,8 +289,7 @@ func New(modelDir string, opts Options) (*Engine, error) {
 		so := append([]ort.SessionOption{ort.WithoutMemPattern()}, extra...)
 		return ort.NewSession(p, []string{in[0].Name}, []string{out[0].Name}, so...)
 	}
-	// The recogniser runs as recPar concurrent single-threaded runs, the
-	// detector as one run a lane slot (detThreads).
+	// The recogniser runs as recPar concurrent single-threaded runs.
 	cfg, _ := ort.Current()
 	e.recPar = recParallelism(cfg, runtime.GOMAXPROCS(0))
 	if e.opts.Lane == nil {
@@ -301,21 +300,22 @@ func New(modelDir string, opts Options) (*Engine, error) {
 		recOpts = append(recOpts, ort.WithIntraOpThreads(1))
 	}
 	// On the CPU the detector and the direction classifier run
-	// single-threaded too, as many runs at once as the lane has slots: two
+	// single-threaded too, one slot a run (runSlots), the detector as many
+	// runs at once as the lane has slots unless DetParallel says fewer: two
 	// one-thread detector runs side by side read about a tenth more pages
 	// a second than one two-thread run (its parallel loops wait for their
 	// slowest thread; bench/PROFILE.md), and a run that needed the whole
 	// lane would wait for every slot, first in line, while the slots
 	// already free stayed idle behind it.
-	detPar, detSlots := 1, 0 // one run at a time, on the whole lane
+	detPar, runSlots := 1, 0 // one run at a time, on the whole lane
 	if e.recPar > 1 {
-		detPar, detSlots = e.opts.Lane.Size(), 1
+		detPar, runSlots = e.opts.Lane.Size(), 1
 		if opts.DetParallel > 0 {
 			detPar = min(opts.DetParallel, detPar)
 		}
 	}
-	if e.det, err = open(detFile, ort.WithIntraOpThreads(detSlots)); err == nil {
-		if e.cls, err = open(clsFile, ort.WithIntraOpThreads(detSlots)); err == nil {
+	if e.det, err = open(detFile, ort.WithIntraOpThreads(runSlots)); err == nil {
+		if e.cls, err = open(clsFile, ort.WithIntraOpThreads(runSlots)); err == nil {
 			if e.rec, err = e.openRec(open, recOpts); err == nil {
 				err = e.openCross(open, recOpts)
 			}
@@ -328,10 +328,10 @@ func New(modelDir string, opts Options) (*Engine, error) {
 	e.twin = markTwins(e.dict)
 	lane := e.opts.Lane
 	e.detB = batch.New("ocr_det", e.runDet, batch.Options[detReq]{
-		MaxBatch: opts.DetBatch, MaxWait: opts.BatchWait, Key: detKey, Lane: lane, Slots: detSlots, Parallel: detPar, Observe: opts.Observe,
+		MaxBatch: opts.DetBatch, MaxWait: opts.BatchWait, Key: detKey, Lane: lane, Slots: runSlots, Parallel: detPar, Observe: opts.Observe,
 	})
 	e.clsB = batch.New("ocr_cls", e.runCls, batch.Options[clsReq]{
-		MaxBatch: opts.BatchSize, MaxWait: opts.BatchWait, Lane: lane, Slots: detSlots, Parallel: lane.Overlap(), Observe: opts.Observe,
+		MaxBatch: opts.BatchSize, MaxWait: opts.BatchWait, Lane: lane, Slots: runSlots, Parallel: lane.Overlap(), Observe: opts.Observe,
 	})
 	e.recB = batch.New("ocr_rec", e.runRec, batch.Options[recReq]{
 		MaxBatch: opts.BatchSize, MaxWait: opts.BatchWait, Key: recKey, Lane: lane, Spread: true, Parallel: lane.Overlap(), Observe: opts.Observe,

@@ -1,13 +1,13 @@
 package rules
 
 import (
-	"github.com/redactd/redactd/engine/detect/lang"
 	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/detect/lang"
 	"github.com/redactd/redactd/engine/detect/pattern"
 	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
