@@ -12,6 +12,7 @@ package shareddata
 import (
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Env names the variable that overrides the default location.
@@ -43,4 +44,21 @@ func Dir() string {
 // Path joins parts onto Dir.
 func Path(parts ...string) string {
 	return filepath.Join(append([]string{Dir()}, parts...)...)
+}
+
+// FetchedEnv names the variable that overrides where fetched repositories
+// lie.
+const FetchedEnv = "REDACTD_FETCHED"
+
+// Fetched returns the git directory of a public repository ("owner/name")
+// fetched for its data and read where it lies, never committed: under
+// $REDACTD_FETCHED, else ../.mirror beside the checkout (the development
+// machines' snapshot store), as owner+name/repo. The directory need not
+// exist; a generator that needs it skips the output that reads it.
+func Fetched(repo string) string {
+	base := os.Getenv(FetchedEnv)
+	if base == "" {
+		base = filepath.Join(filepath.Dir(filepath.Dir(Dir())), ".mirror")
+	}
+	return filepath.Join(base, strings.ReplaceAll(repo, "/", "+"), "repo")
 }
