@@ -69,7 +69,37 @@ const (
 	// Common, read only where a model span is judged to be made of
 	// ordinary words.
 	Prose
+	// LowerDE ... LowerPT mark the words German, French, Spanish, Italian,
+	// Dutch and Portuguese write in lower case inside their sentences
+	// (lower_words_<lang>.txt; LowerIn): the ordinary words of a block in
+	// that language, where the English name lists hold many of its
+	// function words ("de", "la", "bien", "merci").
+	LowerDE
+	LowerFR
+	LowerES
+	LowerIT
+	LowerNL
+	LowerPT
 )
+
+// lowerFiles are the lower-case word lists of the six other languages,
+// by ISO 639-1 code, with their Lex flags.
+var lowerFiles = []struct {
+	code string
+	flag uint32
+}{{"de", LowerDE}, {"fr", LowerFR}, {"es", LowerES}, {"it", LowerIT}, {"nl", LowerNL}, {"pt", LowerPT}}
+
+// LowerIn returns the Lex flag of the words the language of ISO 639-1
+// code writes in lower case, or 0 for English (whose lists are Common
+// and Prose) and any other code.
+func LowerIn(code string) uint32 {
+	for _, l := range lowerFiles {
+		if l.code == code {
+			return l.flag
+		}
+	}
+	return 0
+}
 
 // Gazetteers are the loaded lists. All keys are lower case except the UK
 // outward codes and Canadian FSAs, which are upper case.
@@ -191,6 +221,11 @@ func load() (*Gazetteers, error) {
 		return nil, err
 	}
 	z.buildLex()
+	for _, l := range lowerFiles {
+		if err := eachLine("lower_words_"+l.code+".txt", func(w string) { z.Lex[w] |= l.flag }); err != nil {
+			return nil, err
+		}
+	}
 	return z, nil
 }
 

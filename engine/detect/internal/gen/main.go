@@ -49,11 +49,26 @@ func main() {
 func (g *gen) steps() []func() error {
 	return []func() error{
 		g.firstNames, g.surnames, g.commonWords, g.proseWords, g.cities, g.postal,
-		g.streetTypes, g.unitTypes, g.legalForms, g.titles,
+		g.streetTypes, g.unitTypes, g.legalForms, g.titles, g.lowerWords,
 	}
 }
 
-type gen struct{ src, out, manual string }
+type gen struct {
+	src, out, manual string
+	// skipped names the files not written, their sources absent (a
+	// fetched repository not on this machine), and why.
+	skipped map[string]string
+}
+
+// skip records that file was not written, and why; its committed copy
+// stays.
+func (g *gen) skip(file, why string) {
+	if g.skipped == nil {
+		g.skipped = map[string]string{}
+	}
+	g.skipped[file] = why
+	log.Printf("%s: not written: %s", file, why)
+}
 
 const (
 	licSSA     = "US Social Security Administration baby names (yob1930..yob2023, every decade); public domain (US federal government work)"
