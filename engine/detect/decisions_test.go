@@ -176,6 +176,11 @@ func TestRuleExamples(t *testing.T) {
 			// A model that runs a name on into the Portuguese words
 			// after it stands in beside the recognizers.
 			rds = append(slices.Clip(recognizers), modelReads{c: page.Person, word: "a Maria Santos e"})
+		case "trim-address-sentences":
+			// A model that runs an address on into the French sentence
+			// after it stands in beside the recognizers.
+			rds = append(slices.Clip(recognizers), modelReads{c: page.Address,
+				word: "161 bis impasse de la République, 89332 Marignane, la commission a décidé le 24 août 2020 de faire droit"})
 		case "address-blocks":
 			// The built-in model finds such blocks itself.
 			rds = recognizers

@@ -116,8 +116,10 @@ const notPlainWord = gazetteer.FirstName | gazetteer.Surname | gazetteer.Title |
 
 // plainWords reports whether span s holds at least one word and every
 // word is ordinary (a flag of ordinary: gazetteer.Common, or with
-// gazetteer.Prose too; no flag of notPlainWord), or, when numbers is set,
-// a number of at most four digits.
+// gazetteer.Prose too; no flag of notPlainWord; or, in a block of another
+// language than English, a word of its lower-case list not capitalised:
+// plainInLang), or, when
+// numbers is set, a number of at most four digits.
 func plainWords(v *view.View, gz *gazetteer.Gazetteers, s page.Span, ordinary uint32, numbers bool) bool {
 	words := 0
 	for w := s.First; w <= s.Last; w++ {
@@ -125,7 +127,7 @@ func plainWords(v *view.View, gz *gazetteer.Gazetteers, s page.Span, ordinary ui
 		if numbers && pattern.AllDigits(l) && len(l) <= 4 {
 			continue
 		}
-		if f := gz.Lex[l]; l == "" || f&ordinary == 0 || f&notPlainWord != 0 {
+		if f := gz.Lex[l]; l == "" || (f&ordinary == 0 || f&notPlainWord != 0) && !plainInLang(v, gz, w-v.First, s.First == s.Last) {
 			return false
 		}
 		words++
@@ -155,7 +157,9 @@ func touchesOther(p *page.Page, ss []page.Span, i int) bool {
 }
 
 // plainOrgWords reports whether every word of span s is a stopword or an
-// ordinary word that is no place, legal form or street or unit word. Name
+// ordinary word that is no place, legal form or street or unit word (or a
+// word of its block's language's lower-case list not capitalised:
+// plainInLang). Name
 // flags do not count: written in lower case, "number" and "on" are no
 // surnames.
 func plainOrgWords(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
@@ -163,7 +167,7 @@ func plainOrgWords(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
 		gazetteer.Unit | gazetteer.POBox
 	for w := s.First; w <= s.Last; w++ {
 		l := v.CoreLower(w - v.First)
-		if f := gz.Lex[l]; !stopwords[l] && (f&gazetteer.Common == 0 || f&not != 0) {
+		if f := gz.Lex[l]; !stopwords[l] && (f&gazetteer.Common == 0 || f&not != 0) && !plainInLang(v, gz, w-v.First, s.First == s.Last) {
 			return false
 		}
 	}
@@ -190,7 +194,7 @@ func writtenLower(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
 			lower = lower || hasLetter(t)
 			continue
 		}
-		if w != s.First || !(i == 0 || v.LineOf(i-1) != v.LineOf(i) || view.EndsSentence(v, i-1)) {
+		if w != s.First || !opensSentence(v, i) || langFlag(v, i) != 0 {
 			return false
 		}
 		if l := v.CoreLower(i); !stopwords[l] && gz.Lex[l]&(gazetteer.FirstName|gazetteer.Surname) != 0 {

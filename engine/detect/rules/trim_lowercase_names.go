@@ -4,7 +4,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/redactd/redactd/engine/detect/gazetteer"
 	"github.com/redactd/redactd/engine/detect/lang"
+	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -17,7 +19,13 @@ import (
 // (a particle: "de Vries", "van der Meer", "da Silva"), so only the
 // function words that begin no name go from its start (leadForeign,
 // written in lower case; and the salutations of a letter, leadSalutations), and
-// a title in lower case ("dhr.", "mevr.") stays. A span left with no
+// a title in lower case ("dhr.", "mevr.") stays. Any word of the block's
+// language's lower-case list (inLang) written in lower case goes from
+// either end too, but a particle from the start: the model runs names
+// into the verbs and nouns around them, and reads a sentence's words
+// alone as names ("bien reçu", "de régler"). Not in a sentence
+// written all in lower case, where a name is written so too, nor in a
+// span whose capitalised words are all ordinary ones (nameLike). A span left with no
 // capitalised word is dropped: the model reads "de", "la", "a" alone as
 // names. English blocks and blocks too short to tell are left as they
 // are.
@@ -41,10 +49,16 @@ func (trimLowercaseNames) apply(rc ruleContext, ss []page.Span) []page.Span {
 			out = append(out, s)
 			continue
 		}
-		for l >= f && lowerWord(v.CoreText(l)) && (leadForeign[v.CoreLower(l)] || endParticles[v.CoreLower(l)]) {
+		lf := langFlag(v, f)
+		if !sentenceHasCapitals(v, f) || !nameLike(v, rc.gz, lf, f, l) {
+			// "maria santos mora": where nothing is capitalised, names
+			// are not either; "Agence du revenu": no name but a body's.
+			lf = 0
+		}
+		for l >= f && lowerWord(v.CoreText(l)) && (leadForeign[v.CoreLower(l)] || endParticles[v.CoreLower(l)] || !nameLinks[v.CoreLower(l)] && inLang(rc.gz, lf, v.CoreLower(l))) {
 			l--
 		}
-		for f <= l && (leadForeign[v.CoreLower(f)] && lowerWord(v.CoreText(f)) || leadSalutations[v.CoreLower(f)]) {
+		for f <= l && (lowerWord(v.CoreText(f)) && (leadForeign[v.CoreLower(f)] || !endParticles[v.CoreLower(f)] && !nameLinks[v.CoreLower(f)] && inLang(rc.gz, lf, v.CoreLower(f))) || leadSalutations[v.CoreLower(f)]) {
 			f++
 		}
 		if f > l {
@@ -66,6 +80,10 @@ func lowerWord(w string) bool {
 	r, _ := utf8.DecodeRuneInString(w)
 	return unicode.IsLower(r)
 }
+
+// nameLinks join a married name to a birth name ("Janssen geb. Smits",
+// "Dupont née Martin"): a span the model ended there stays whole.
+var nameLinks = setOf("geb", "geboren", "née", "nee", "geb.", "verh", "wed", "nata", "nacida", "nascida", "ep", "épouse")
 
 // endParticles begin names but end none: "Jan van", "Maria da".
 var endParticles = setOf("de", "da", "do", "dos", "das", "di", "del", "della", "du", "des", "van", "von", "der", "den",
@@ -99,3 +117,21 @@ var leadForeign = setOf(
 	"of", "het", "een", "op", "bij", "met", "naar", "voor", "uit", "aan", "is", "zijn", "wordt", "heeft", "wij",
 	"uw", "hij", "zij", "wonende", "te", "getekend",
 )
+
+// nameLike reports whether words [f, l] hold no capitalised word, or one
+// that is no ordinary word of the language whose flag is lf (inLang): a
+// name. A span whose capitalised words are all ordinary ones ("Agence du
+// revenu", "Chemin de fer") is a body's or a thing's name the model read
+// as a person's, which cutting its words in lower case would not mend.
+func nameLike(v *view.View, gz *gazetteer.Gazetteers, lf uint32, f, l int) bool {
+	capital := false
+	for i := f; i <= l; i++ {
+		if t := v.CoreText(i); hasLetter(t) && !lowerWord(t) {
+			capital = true
+			if !inLang(gz, lf, v.CoreLower(i)) {
+				return true
+			}
+		}
+	}
+	return !capital
+}

@@ -1,0 +1,70 @@
+package rules
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/detect/view"
+)
+
+// notLangWord are the flags that keep a word of a language's lower-case
+// list (gazetteer.LowerIn) from counting as ordinary there: the most
+// common first names of the name lists, countries, titles, legal forms,
+// and street, unit and post-box words. Surnames, rarer first names and
+// cities do not: the English lists hold "de", "la", "bien", "merci" and
+// "sur" as names or places, which a French block writes in lower case.
+const notLangWord = gazetteer.TopFirstName | gazetteer.Country | gazetteer.Title | gazetteer.LegalForm |
+	gazetteer.StreetSuffix | gazetteer.StreetPrefix | gazetteer.Unit | gazetteer.POBox
+
+// langFlag is the Lex flag of the lower-case words of word i's block's
+// language, or 0 in English blocks and blocks too short to tell.
+func langFlag(v *view.View, i int) uint32 { return gazetteer.LowerIn(string(v.Lang(i))) }
+
+// inLang reports whether w (lower case) is an ordinary word of the
+// language whose flag is lf (langFlag): in its lower-case list and
+// without a flag of notLangWord. A word with an elided article or
+// preposition ("l'affaire", "dell'uomo", "d'hospitalisation") is one when
+// both of its parts are.
+func inLang(gz *gazetteer.Gazetteers, lf uint32, w string) bool {
+	if lf == 0 || w == "" {
+		return false
+	}
+	w = strings.ReplaceAll(w, "’", "'")
+	if i := strings.IndexByte(w, '\''); i > 0 && i < len(w)-1 {
+		return inLang(gz, lf, w[:i+1]) && inLang(gz, lf, w[i+1:])
+	}
+	f := gz.Lex[w]
+	return f&lf != 0 && f&notLangWord == 0
+}
+
+// plainInLang reports whether word i is an ordinary word of its block's
+// language (inLang) as written: in lower case, or in capitals (a heading,
+// where case tells nothing). A capitalised word is one only when it
+// stands alone (alone: a span of one word) where its sentence or line
+// begins ("Mais", "Enfin" opening a novel's line of dialogue) and no name
+// list holds it ("Blanc", "Renard" open sentences as surnames). Elsewhere
+// it is not: French, Spanish, Italian and Portuguese capitalise only the
+// first word of a firm's or a body's name ("Musée des arts et métiers",
+// "Agence du revenu"), and names are made of words ("Serviteur de Dieu").
+func plainInLang(v *view.View, gz *gazetteer.Gazetteers, i int, alone bool) bool {
+	t, l := v.CoreText(i), v.CoreLower(i)
+	if view.IsAllUpper(t) && romanNumeral.MatchString(t) || nameLinks[l] {
+		return false // "Pius IX", "Karl V"; "de Rooij, geb."
+	}
+	if !lowerWord(t) && !view.IsAllUpper(t) {
+		if !alone || !opensSentence(v, i) || gz.Lex[l]&(gazetteer.FirstName|gazetteer.Surname) != 0 {
+			return false
+		}
+	}
+	return inLang(gz, langFlag(v, i), l)
+}
+
+// opensSentence reports whether word i is the first of its line or
+// sentence, where any word is capitalised.
+func opensSentence(v *view.View, i int) bool {
+	return i == 0 || v.LineOf(i-1) != v.LineOf(i) || view.EndsSentence(v, i-1)
+}
+
+// romanNumeral matches a number in Roman numerals written in capitals.
+var romanNumeral = regexp.MustCompile(`^M{0,3}(CM|CD|D?C{0,3})(XC|XL|L?X{0,3})(IX|IV|V?I{0,3})$`)
