@@ -310,8 +310,9 @@ func postNominalsAfter(v *view.View, gz *gazetteer.Gazetteers, last int) int {
 
 // nameContinues reports whether word i, the first word of a line, goes on
 // a name that ended the line before: a capitalised word that no list
-// knows as an ordinary word, place or title, or, when both lines are in
-// lower case, such a word in lower case.
+// knows as an ordinary word (of its block's language too, where that is
+// surely not English, unless a name list holds it), place or title, or, when both
+// lines are in lower case, such a word in lower case.
 func nameContinues(v *view.View, gz *gazetteer.Gazetteers, i int, lower bool) bool {
 	t, l := v.CoreText(i), v.CoreLower(i)
 	if strings.Contains(v.Text[v.CoreEnd(i):v.WordEnd(i)], ":") {
@@ -321,8 +322,8 @@ func nameContinues(v *view.View, gz *gazetteer.Gazetteers, i int, lower bool) bo
 		return false
 	}
 	f := gz.Lex[l]
-	if f&notName != 0 {
-		return false
+	if f&notName != 0 || f&(gazetteer.FirstName|gazetteer.Surname) == 0 && inLang(gz, sureLangFlag(v, i), l) {
+		return false // in the six other languages, their ordinary words too: "Fecha" (de nacimiento)
 	}
 	if k := strings.IndexAny(l, "'’"); k >= 0 && (stopwords[l[:k]] || gz.Common.Has(l[:k]) || k == 0) {
 		return false // "It's", "I'd", "Here's": a sentence, not a surname

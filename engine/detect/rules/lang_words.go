@@ -21,6 +21,17 @@ const notLangWord = gazetteer.TopFirstName | gazetteer.Country | gazetteer.Title
 // language, or 0 in English blocks and blocks too short to tell.
 func langFlag(v *view.View, i int) uint32 { return gazetteer.LowerIn(string(v.Lang(i))) }
 
+// sureLangFlag is langFlag where the identifier is sure of the block's
+// language (lang.Result.Sure: about six words or more), else 0: for the
+// rules that judge words English shares with the others ("in", "is",
+// "op"), which short English posts told as another language would lose.
+func sureLangFlag(v *view.View, i int) uint32 {
+	if !v.BlockLang(v.BlockOf(i)).Sure() {
+		return 0
+	}
+	return langFlag(v, i)
+}
+
 // inLang reports whether w (lower case) is an ordinary word of the
 // language whose flag is lf (langFlag): in its lower-case list and
 // without a flag of notLangWord. A word with an elided article or

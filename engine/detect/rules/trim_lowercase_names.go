@@ -23,9 +23,14 @@ import (
 // language's lower-case list (inLang) written in lower case goes from
 // either end too, but a particle from the start: the model runs names
 // into the verbs and nouns around them, and reads a sentence's words
-// alone as names ("bien reçu", "de régler"). Not in a sentence
-// written all in lower case, where a name is written so too, nor in a
-// span whose capitalised words are all ordinary ones (nameLike). A span left with no
+// alone as names ("bien reçu", "de régler"). A function word that opens
+// the sentence, capitalised, goes from the start too ("Avec Jean
+// Dupont,"), where the block's language is sure and the word is no
+// initial, no English stop word ("In", "Is", "Of") and no first name ("Al
+// Arfsten"); and a span run on into the next line ends before it where
+// that line opens with an ordinary word (beforeNextLine); the list counts
+// for nothing in a sentence written all in lower case, where names are
+// written so too. A span left with no
 // capitalised word is dropped: the model reads "de", "la", "a" alone as
 // names. English blocks and blocks too short to tell are left as they
 // are.
@@ -50,15 +55,15 @@ func (trimLowercaseNames) apply(rc ruleContext, ss []page.Span) []page.Span {
 			continue
 		}
 		lf := langFlag(v, f)
-		if !sentenceHasCapitals(v, f) || !nameLike(v, rc.gz, lf, f, l) {
-			// "maria santos mora": where nothing is capitalised, names
-			// are not either; "Agence du revenu": no name but a body's.
-			lf = 0
+		if !sentenceHasCapitals(v, f) {
+			lf = 0 // "maria santos mora": where nothing is capitalised, names are not either
 		}
+		l = beforeNextLine(v, rc.gz, sureLangFlag(v, f), f, l)
 		for l >= f && lowerWord(v.CoreText(l)) && (leadForeign[v.CoreLower(l)] || endParticles[v.CoreLower(l)] || !nameLinks[v.CoreLower(l)] && inLang(rc.gz, lf, v.CoreLower(l))) {
 			l--
 		}
-		for f <= l && (lowerWord(v.CoreText(f)) && (leadForeign[v.CoreLower(f)] || !endParticles[v.CoreLower(f)] && !nameLinks[v.CoreLower(f)] && inLang(rc.gz, lf, v.CoreLower(f))) || leadSalutations[v.CoreLower(f)]) {
+		for f <= l && (lowerWord(v.CoreText(f)) && (leadForeign[v.CoreLower(f)] || !endParticles[v.CoreLower(f)] && !nameLinks[v.CoreLower(f)] && inLang(rc.gz, lf, v.CoreLower(f))) ||
+			leadSalutations[v.CoreLower(f)] || sureLangFlag(v, f) != 0 && f < l && leadForeign[v.CoreLower(f)] && len(v.CoreLower(f)) > 1 && !stopwords[v.CoreLower(f)] && rc.gz.Lex[v.CoreLower(f)]&gazetteer.FirstName == 0 && opensSentence(v, f)) {
 			f++
 		}
 		if f > l {
@@ -118,20 +123,15 @@ var leadForeign = setOf(
 	"uw", "hij", "zij", "wonende", "te", "getekend",
 )
 
-// nameLike reports whether words [f, l] hold no capitalised word, or one
-// that is no ordinary word of the language whose flag is lf (inLang): a
-// name. A span whose capitalised words are all ordinary ones ("Agence du
-// revenu", "Chemin de fer") is a body's or a thing's name the model read
-// as a person's, which cutting its words in lower case would not mend.
-func nameLike(v *view.View, gz *gazetteer.Gazetteers, lf uint32, f, l int) bool {
-	capital := false
-	for i := f; i <= l; i++ {
-		if t := v.CoreText(i); hasLetter(t) && !lowerWord(t) {
-			capital = true
-			if !inLang(gz, lf, v.CoreLower(i)) {
-				return true
-			}
+// beforeNextLine returns the last word of the span [f, l] before a line
+// of it that opens with an ordinary word of the language whose flag is lf
+// (inLang, in no name list): the model ran a name on into the label of
+// the next line ("Danel Fernández Romero" / "Fecha de nacimiento:").
+func beforeNextLine(v *view.View, gz *gazetteer.Gazetteers, lf uint32, f, l int) int {
+	for i := f + 1; i <= l; i++ {
+		if v.LineOf(i) != v.LineOf(i-1) && gz.Lex[v.CoreLower(i)]&(gazetteer.FirstName|gazetteer.Surname) == 0 && inLang(gz, lf, v.CoreLower(i)) {
+			return i - 1
 		}
 	}
-	return !capital
+	return l
 }
