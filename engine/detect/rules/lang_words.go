@@ -36,12 +36,16 @@ func sureLangFlag(v *view.View, i int) uint32 {
 // language whose flag is lf (langFlag): in its lower-case list and
 // without a flag of notLangWord. A word with an elided article or
 // preposition ("l'affaire", "dell'uomo", "d'hospitalisation") is one when
-// both of its parts are.
+// both of its parts are, and one written for both genders ("né(e)",
+// "nato/a", "Estimado/a") when its first form is.
 func inLang(gz *gazetteer.Gazetteers, lf uint32, w string) bool {
 	if lf == 0 || w == "" {
 		return false
 	}
 	w = strings.ReplaceAll(w, "’", "'")
+	if base := genderBase(w); base != w {
+		return inLang(gz, lf, base)
+	}
 	if i := strings.IndexByte(w, '\''); i > 0 && i < len(w)-1 {
 		return inLang(gz, lf, w[:i+1]) && inLang(gz, lf, w[i+1:])
 	}
@@ -79,3 +83,17 @@ func opensSentence(v *view.View, i int) bool {
 
 // romanNumeral matches a number in Roman numerals written in capitals.
 var romanNumeral = regexp.MustCompile(`^M{0,3}(CM|CD|D?C{0,3})(XC|XL|L?X{0,3})(IX|IV|V?I{0,3})$`)
+
+// genderBase returns w without the ending forms write for the other
+// gender ("né(e)" -> "né", "nato/a" -> "nato", "caro(a)" -> "caro"), or w.
+func genderBase(w string) string {
+	if strings.HasSuffix(w, ")") {
+		if i := strings.LastIndexByte(w, '('); i > 0 && len(w)-i <= 5 {
+			return w[:i]
+		}
+	}
+	if i := strings.LastIndexByte(w, '/'); i > 0 && len(w)-i <= 4 {
+		return w[:i]
+	}
+	return w
+}
