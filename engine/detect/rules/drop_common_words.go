@@ -40,6 +40,10 @@ import (
 //     not the novels' words. Common words do not count here: they hold
 //     such brands.
 //
+//   - an Organization of one word in lower case that its block's language
+//     (not English) writes so ("geboren", "dossier"): a brand written in
+//     lower case ("facebook") is no word of the lists.
+//
 //   - an Organization of two or more such words written in lower case
 //     (the first word of a sentence aside) in a sentence with capitals: "His
 //     social security number is ...", europarl's "the committee on
@@ -58,6 +62,7 @@ func (dropCommonWords) apply(rc ruleContext, ss []page.Span) []page.Span {
 		case s.Category == page.Person && plainWords(v, gz, s, gazetteer.Common, false) && !touchesOther(p, ss, i),
 			s.Category == page.Address && plainWords(v, gz, s, gazetteer.Common|gazetteer.Prose, true),
 			s.Category == page.Organization && writtenLower(v, gz, s) && plainOrgWords(v, gz, s),
+			s.Category == page.Organization && s.First == s.Last && lowerWord(v.CoreText(s.First-v.First)) && plainInLang(v, gz, s.First-v.First, true),
 			(s.Category == page.Person || s.Category == page.Organization) && opensWithComma(v, s) && plainWords(v, gz, s, gazetteer.Common|gazetteer.Prose, false),
 			(s.Category == page.Person || s.Category == page.Organization) && loneLower(v, s) && plainWords(v, gz, s, gazetteer.Prose, false):
 			if drop == nil {
