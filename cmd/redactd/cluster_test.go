@@ -492,7 +492,15 @@ func upLocalCluster(t *testing.T, prefix string, nodes int, nodeFlags string) *l
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
+	t.Cleanup(func() {
+		if t.Failed() {
+			// A fault that shows once in many runs is read from the
+			// nodes' logs and stores: they stay (after local.sh down).
+			t.Logf("cluster folder kept for inspection: %s", dir)
+			return
+		}
+		os.RemoveAll(dir)
+	})
 	natsBase, nodeBase := freeBase(t), freeNodeBase(t)
 	env := append(os.Environ(), "REDACTD_BIN="+bin, "NATS_PORT="+strconv.Itoa(natsBase),
 		"REDACTD_PORT="+strconv.Itoa(nodeBase), "NODE_FLAGS="+nodeFlags)
