@@ -6,6 +6,7 @@ import (
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
 	"github.com/redactd/redactd/engine/detect/view"
+	"github.com/redactd/redactd/engine/page"
 )
 
 // notLangWord are the flags that keep a word of a language's lower-case
@@ -96,4 +97,28 @@ func genderBase(w string) string {
 		return w[:i]
 	}
 	return w
+}
+
+// capitalisedOpener reports whether word i, before l, is one of words
+// written capitalised where its sentence or line begins, in a block
+// surely in one of the six other languages, and is no English stop word
+// ("In", "Is", "Of") and no first name of the lists ("Al Arfsten"): a
+// function word or preposition the model took into the span after it
+// ("Avec Jean Dupont,", "Entre Hernández e Hijos S.L.,").
+func capitalisedOpener(v *view.View, gz *gazetteer.Gazetteers, i, l int, words map[string]bool) bool {
+	w := v.CoreLower(i)
+	return i < l && words[w] && len(w) > 1 && !stopwords[w] && gz.Lex[w]&gazetteer.FirstName == 0 &&
+		view.IsCapitalised(v.CoreText(i)) && opensSentence(v, i) && sureLangFlag(v, i) != 0
+}
+
+// cutTo returns s cut to the view's words [f, l], its character bounds
+// cleared on a side that moved.
+func cutTo(v *view.View, s page.Span, f, l int) page.Span {
+	if f+v.First != s.First {
+		s.First, s.Start = f+v.First, 0
+	}
+	if l+v.First != s.Last {
+		s.Last, s.End = l+v.First, 0
+	}
+	return s
 }

@@ -73,14 +73,7 @@ func (trimAddressSentences) apply(rc ruleContext, ss []page.Span) []page.Span {
 			for last > first && addressParticles[v.CoreLower(last)] && lowerWord(v.CoreText(last)) {
 				last--
 			}
-			t := s
-			if first+v.First != s.First {
-				t.First, t.Start = first+v.First, 0
-			}
-			if last+v.First != s.Last {
-				t.Last, t.End = last+v.First, 0
-			}
-			out = append(out, t)
+			out = append(out, cutTo(v, s, first, last))
 		}
 	}
 	return out
@@ -173,4 +166,4 @@ var addressParticles = setOf("de", "la", "le", "les", "du", "des", "d'", "l'", "
 	"dei", "degli", "di", "da", "do", "dos", "das", "van", "der", "den", "het", "von", "zu", "zum", "zur", "am", "an",
 	"im", "in", "auf", "bei", "y", "e", "et", "und", "al", "alla", "alle", "a", "à", "au", "aux", "en", "sur", "sous",
 	"bis", "ter", "quater", "s/n", "nº", "n°", "no", "n.", "n", "c/o", "t.a.v.", "z.h.", "aan", "op", "te", "ten",
-	"ter", "sobre", "na", "no", "nos", "nas", "el", "los", "las", "dal", "dalla", "sul", "sulla", "presso", "c/", "chez")
+	"sobre", "na", "nos", "nas", "el", "los", "las", "dal", "dalla", "sul", "sulla", "presso", "c/", "chez")

@@ -3,8 +3,6 @@ package rules
 import (
 	"strings"
 
-	"github.com/redactd/redactd/engine/detect/gazetteer"
-	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -17,7 +15,9 @@ import (
 // contractions in any case, possessives and object pronouns in lower case
 // only ("My" can be a given name), a few openers ("Maybe", "Dear"), and,
 // in a block surely in one of the six other languages, a preposition
-// opening the sentence (opensWithPreposition).
+// opening the sentence (leadPrepositions, capitalisedOpener: "Entre
+// Hernández e Hijos S.L.," and "Zwischen der Bäckerei Fischer AG" open
+// contracts, and the model takes the preposition into the firm).
 type trimLeadingFunctionWords struct{}
 
 func (trimLeadingFunctionWords) apply(rc ruleContext, ss []page.Span) []page.Span {
@@ -25,7 +25,7 @@ func (trimLeadingFunctionWords) apply(rc ruleContext, ss []page.Span) []page.Spa
 	out := ss[:0]
 	for _, s := range ss {
 		if s.Recognizer == nerRecognizer {
-			for s.First <= s.Last && (leadsNoEntity(v.CoreText(s.First-v.First)) || opensWithPreposition(rc, s.First-v.First, s.Last-v.First)) {
+			for s.First <= s.Last && (leadsNoEntity(v.CoreText(s.First-v.First)) || capitalisedOpener(v, rc.gz, s.First-v.First, s.Last-v.First, leadPrepositions)) {
 				s.First, s.Start = s.First+1, 0
 			}
 			if s.First > s.Last {
@@ -45,19 +45,6 @@ func leadsNoEntity(w string) bool {
 	}
 	l := strings.ToLower(strings.ReplaceAll(w, "’", "'"))
 	return leadContractions[l] || leadOpeners[l] && w[0] >= 'A' && w[0] <= 'Z'
-}
-
-// opensWithPreposition reports whether word i, before l, is a
-// preposition of the six other languages capitalised where its sentence
-// begins, in a block surely in one of them: "Entre Hernández e Hijos
-// S.L." and "Zwischen der Bäckerei Fischer AG" open contracts, and the
-// model takes the preposition into the firm. English words ("In", "Met")
-// and first names are no such preposition.
-func opensWithPreposition(rc ruleContext, i, l int) bool {
-	v := rc.v
-	w := v.CoreLower(i)
-	return i < l && leadPrepositions[w] && !stopwords[w] && rc.gz.Lex[w]&gazetteer.FirstName == 0 &&
-		view.IsCapitalised(v.CoreText(i)) && opensSentence(v, i) && sureLangFlag(v, i) != 0
 }
 
 // leadPrepositions open a sentence before a name or a firm's name in the

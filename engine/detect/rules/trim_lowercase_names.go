@@ -58,23 +58,32 @@ func (trimLowercaseNames) apply(rc ruleContext, ss []page.Span) []page.Span {
 		if !sentenceHasCapitals(v, f) {
 			lf = 0 // "maria santos mora": where nothing is capitalised, names are not either
 		}
+		// ordinary is a word of the language's list written in lower case
+		// that is no link between a married and a birth name.
+		ordinary := func(i int) bool {
+			w := v.CoreLower(i)
+			return lowerWord(v.CoreText(i)) && !nameLinks[w] && inLang(rc.gz, lf, w)
+		}
+		endsNoName := func(i int) bool {
+			w := v.CoreLower(i)
+			return lowerWord(v.CoreText(i)) && (leadForeign[w] || endParticles[w]) || ordinary(i)
+		}
+		beginsNoName := func(i int) bool {
+			w := v.CoreLower(i)
+			return lowerWord(v.CoreText(i)) && leadForeign[w] || ordinary(i) && !endParticles[w] ||
+				leadSalutations[w] || capitalisedOpener(v, rc.gz, i, l, leadForeign)
+		}
 		l = beforeNextLine(v, rc.gz, sureLangFlag(v, f), f, l)
-		for l >= f && lowerWord(v.CoreText(l)) && (leadForeign[v.CoreLower(l)] || endParticles[v.CoreLower(l)] || !nameLinks[v.CoreLower(l)] && inLang(rc.gz, lf, v.CoreLower(l))) {
+		for l >= f && endsNoName(l) {
 			l--
 		}
-		for f <= l && (lowerWord(v.CoreText(f)) && (leadForeign[v.CoreLower(f)] || !endParticles[v.CoreLower(f)] && !nameLinks[v.CoreLower(f)] && inLang(rc.gz, lf, v.CoreLower(f))) ||
-			leadSalutations[v.CoreLower(f)] || sureLangFlag(v, f) != 0 && f < l && leadForeign[v.CoreLower(f)] && len(v.CoreLower(f)) > 1 && !stopwords[v.CoreLower(f)] && rc.gz.Lex[v.CoreLower(f)]&gazetteer.FirstName == 0 && opensSentence(v, f)) {
+		for f <= l && beginsNoName(f) {
 			f++
 		}
 		if f > l {
 			continue
 		}
-		if f+v.First != s.First {
-			s.First, s.Start = f+v.First, 0
-		}
-		if l+v.First != s.Last {
-			s.Last, s.End = l+v.First, 0
-		}
+		s = cutTo(v, s, f, l)
 		out = append(out, s)
 	}
 	return out

@@ -21,8 +21,9 @@ import (
 // lowerWords writes lower_words_<lang>.txt for German, French, Spanish,
 // Italian, Dutch and Portuguese: the words each language writes in lower
 // case inside its sentences (at least lowerMin times, at least lowerRatio
-// times as often as capitalised there), never inside a person's name in
-// the labelled sources, and no popular name of the language's countries.
+// times as often as capitalised there), seldom capitalised in a person's
+// name in the labelled sources (lowerPersonShare), and no popular name of
+// the language's countries.
 // They are what the rules (engine/detect/rules) count as an ordinary word
 // of a block in that language, where the built-in model, trained on
 // English, takes unknown words for names and runs addresses on into the
