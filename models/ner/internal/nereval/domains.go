@@ -51,7 +51,9 @@ type tableOptions struct {
 	// upper writes the corpora's text in capitals (eval.Uppercase).
 	upper bool
 	// examples keeps this many missed and false words per category of
-	// the generated documents, printed below the table.
+	// the sets scored on every category (the generated documents, the
+	// de-identification corpora, presidio-research's sets), printed
+	// below the table.
 	examples int
 	// generatedOnly scores the generated documents alone (no NER corpus,
 	// no presidio set): the quick table to tune the patterns and rules on.
@@ -199,7 +201,7 @@ func domainTablesWithout(m *ner.Model, o tableOptions, disabled []string) (table
 		}
 		t.rows = append(t.rows, eval.DomainRow{Name: name, Lang: s.Lang, Domain: s.Domain, Split: src, Report: rep})
 		if allCategorySplits[s.Name] && o.pages <= 1 && !o.printed && !o.upper {
-			all, err := eval.Evaluate(ctx, ds, recs, eval.Options{DisabledRules: disabled})
+			all, err := eval.Evaluate(ctx, ds, recs, eval.Options{DisabledRules: disabled, Examples: o.examples})
 			if err != nil {
 				return t, err
 			}
@@ -219,7 +221,7 @@ func domainTablesWithout(m *ner.Model, o tableOptions, disabled []string) (table
 		if err != nil {
 			return t, err
 		}
-		rep, err := eval.Evaluate(ctx, ds, recs, eval.Options{DisabledRules: disabled})
+		rep, err := eval.Evaluate(ctx, ds, recs, eval.Options{DisabledRules: disabled, Examples: o.examples})
 		if err != nil {
 			return t, err
 		}

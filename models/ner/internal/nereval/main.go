@@ -95,7 +95,7 @@ func main() {
 	entityProb := flag.Float64("entity-prob", ner.DefaultEntityProb, "decoding's recall bias (the service's ner-entity-prob); tune it with -table dev")
 	personProb := flag.Float64("person-prob", ner.DefaultPersonProb, "the same for person labels alone (the service's ner-person-prob)")
 	generated := flag.Bool("generated", false, "with -table: score only the documents the project generates in each language (eval.Generated)")
-	examples := flag.Int("examples", 0, "with -table: print this many missed and false words per category of the generated documents")
+	examples := flag.Int("examples", 0, "with -table: print this many missed and false words per category of the sets scored on every category (generated documents, de-identification corpora, presidio-research's sets)")
 	multi := flag.String("multi", "", "a second model directory (or builtin) for the blocks in the six other languages (ner.Routed); English blocks keep -model")
 	multiEntity := flag.Float64("multi-entity-prob", ner.DefaultEntityProb, "with -multi: the second model's ner-entity-prob")
 	multiPerson := flag.Float64("multi-person-prob", ner.DefaultPersonProb, "with -multi: the second model's ner-person-prob")
