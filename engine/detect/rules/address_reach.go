@@ -62,6 +62,11 @@ func classify(v *view.View, gz *gazetteer.Gazetteers, i int) addrWord {
 	f := gz.Lex[l]
 	place := f&(gazetteer.City|gazetteer.Country|gazetteer.StreetSuffix|gazetteer.StreetPrefix|gazetteer.Unit|gazetteer.POBox) != 0
 	switch {
+	case runningText(v, gz, i):
+		if addrParticles[l] {
+			return awNeutral
+		}
+		return awStop
 	case growStop[l] || addrNameStop[l] && !place:
 		return awStop
 	case place:
@@ -101,6 +106,40 @@ func isLetters(s string) bool {
 	return true
 }
 
+// runningText reports whether word i, in a block of one of the six other
+// languages than English, is written in lower case and is a word of
+// running text there: a particle of street and place names ("la", "de",
+// "und") or a word of the language's lower-case list (inLang), and no
+// street, unit or post-box word (but for particles: "la" is also an
+// abbreviation of "Lane"). The town lists hold such words as names
+// ("La", "Und"), which would grow an address over the sentence after it
+// ("48381 Berreño, la comisión resolvió ...").
+//
+// Next to a number on its line, or just after a street type, such a word
+// is the address's own: a floor ("3, bajo der."), a street named with
+// words ("Calle puente cesures"), a gap in a form ("Rotokauri nan 88775").
+func runningText(v *view.View, gz *gazetteer.Gazetteers, i int) bool {
+	lf := langFlag(v, i)
+	if lf == 0 || !lowerWord(v.CoreText(i)) {
+		return false
+	}
+	l := v.CoreLower(i)
+	const addressWord = gazetteer.StreetSuffix | gazetteer.StreetPrefix | gazetteer.Unit | gazetteer.POBox
+	if !addrParticles[l] && (gz.Lex[l]&addressWord != 0 || !inLang(gz, lf, l)) {
+		return false // particles first: "la" is also English's "Lane"
+	}
+	line := v.LineOf(i)
+	for k := i - 2; k <= i+1; k++ {
+		if k == i || k < 0 || k >= v.Len() || v.LineOf(k) != line {
+			continue
+		}
+		if t := v.CoreText(k); view.HasDigit(t) && k >= i-1 || k < i && gz.Lex[v.CoreLower(k)]&gazetteer.StreetPrefix != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // growStop are words that end an address whatever their case: labels
 // and greetings that follow address blocks, and sentence words.
 var growStop = gazetteer.MustWords("stopwords", "address-end")
@@ -123,7 +162,7 @@ func evidence(v *view.View, gz *gazetteer.Gazetteers, i int) bool {
 	const place = gazetteer.Country | gazetteer.StreetSuffix | gazetteer.StreetPrefix | gazetteer.Unit | gazetteer.POBox
 	f := gz.Lex[l]
 	switch {
-	case growStop[l]:
+	case growStop[l] || runningText(v, gz, i):
 		return false
 	case f&place != 0:
 		return true
