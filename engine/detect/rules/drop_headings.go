@@ -1,0 +1,69 @@
+package rules
+
+import (
+	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/detect/view"
+	"github.com/redactd/redactd/engine/page"
+)
+
+// dropHeadings drops Person and Organization spans that lie in a heading
+// of ordinary words: a line written all in capitals whose every word its
+// block's language (one of the six other than English) writes in lower
+// case in running text (inLang), such as "FICHA DE PERSONAL", "COMPTE
+// RENDU D'HOSPITALISATION" or "LETTERA DI DIMISSIONI OSPEDALIERE". The
+// English model reads a line in capitals as a name or a firm, and the
+// name lists hold many such words as surnames ("Alta", "Nota"); a
+// heading that names someone holds a word no lower-case list has
+// ("MARIA GARCÍA", "SIEMENS AG": first names of the lists and legal forms
+// are not ordinary there).
+//
+// Words without letters (numbers, dashes) and number signs ("N°",
+// "N.º") do not count either way: "FATURA N.º 2023/6969" is a heading.
+type dropHeadings struct{}
+
+func (dropHeadings) apply(rc ruleContext, ss []page.Span) []page.Span {
+	v, gz := rc.v, rc.gz
+	out := ss[:0]
+	for _, s := range ss {
+		f, l := s.First-v.First, s.Last-v.First
+		if (s.Category == page.Person || s.Category == page.Organization) && f >= 0 && l < v.Len() &&
+			v.LineOf(f) == v.LineOf(l) && headingOfWords(v, gz, v.LineOf(f)) {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// headingOfWords reports whether line k of the view is written in
+// capitals and holds only ordinary words of its block's language, at
+// most headingWords of them.
+func headingOfWords(v *view.View, gz *gazetteer.Gazetteers, k int) bool {
+	first, end := v.Line(k)
+	if first == end {
+		return false
+	}
+	lf := langFlag(v, first)
+	if lf == 0 {
+		return false
+	}
+	words := 0
+	for i := first; i < end; i++ {
+		t := v.CoreText(i)
+		if !hasLetter(t) || numberSigns[v.CoreLower(i)] {
+			continue
+		}
+		if !view.IsAllUpper(t) || !inLang(gz, lf, v.CoreLower(i)) {
+			return false
+		}
+		words++
+	}
+	return words > 0 && words <= headingWords
+}
+
+// headingWords is the most words a heading holds.
+const headingWords = 8
+
+// numberSigns are the abbreviations of "number" that stand before one
+// (lower case, as View.CoreLower gives them).
+var numberSigns = setOf("n°", "nº", "n.º", "n.°", "n.", "nr.", "nr", "no.", "núm.", "num.", "n")
