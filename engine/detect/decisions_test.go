@@ -180,7 +180,11 @@ func TestRuleExamples(t *testing.T) {
 			// A model that runs an address on into the French sentence
 			// after it stands in beside the recognizers.
 			rds = append(slices.Clip(recognizers), modelReads{c: page.Address,
-				word: "161 bis impasse de la République, 89332 Marignane, la commission a décidé le 24 août 2020 de faire droit"})
+				word: "161 bis impasse de la République, 89332 Marignane, la commission a décidé de faire droit"})
+		case "trim-pattern-edges":
+			// A model that reads a DNI's label and number as an address
+			// stands in beside the recognizers.
+			rds = append(slices.Clip(recognizers), modelReads{c: page.Address, word: "con DNI n.º 42957217W"})
 		case "address-blocks":
 			// The built-in model finds such blocks itself.
 			rds = recognizers

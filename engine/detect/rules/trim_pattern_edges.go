@@ -1,0 +1,140 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/detect/view"
+	"github.com/redactd/redactd/engine/page"
+)
+
+// trimPatternEdges cuts from the ends of Person, Organization and Address
+// spans a value that a pattern recognizer found (a national ID, IBAN,
+// phone number, e-mail address, card number or date) together with the
+// words that announce it: "con DNI n.º 42957217W", "auf das Konto IBAN
+// PT51 ...", "N° INSEE : 298868196154922", "geboren am 22.01.1982",
+// "Paseo Gran Vía 13, 33590 Bojes" / "DNI 21563178B". The model reads
+// such a label and its number as an address or a firm, and the address
+// recognizer runs an address on over the next line's ID; the value stays
+// masked under its own category, and the label names no one.
+//
+// Only a value at an end of the span is cut (after the label words
+// before it, or before the words after it): one inside the span belongs
+// to it ("Rua 25 de Abril, 177" is an address that holds a date). A date
+// at the end is cut only after a word that announces it (announcesDate).
+// Only sure values count (score sureValue or more): a possible phone
+// number ("03 2657", score 0.6) is as likely a house number. The
+// words cut with the value are those patternLabel accepts; a span left
+// with no word is dropped, but for a name inside an e-mail address, which
+// the category decisions mask as a Person ("ramona.betancourt@"). An
+// e-mail address written out in words ("jane
+// at example dot com") is too weak a value to cut for: the obfuscated
+// e-mail recognizer reads "Minister @NajibRazak . Thank" as one.
+type trimPatternEdges struct{}
+
+// sureValue is the least score of a value that trimPatternEdges cuts for:
+// validated IDs, IBANs and cards, e-mail addresses, dates and phone
+// numbers of a known plan score more.
+const sureValue = 0.8
+
+// patternCategories are the categories of the pattern recognizers'
+// values.
+var patternCategories = map[page.Category]bool{page.NationalID: true, page.IBAN: true, page.PhoneNumber: true,
+	page.Email: true, page.CreditCard: true, page.Date: true}
+
+func (trimPatternEdges) apply(rc ruleContext, ss []page.Span) []page.Span {
+	v, gz := rc.v, rc.gz
+	var values []page.Span
+	for _, s := range ss {
+		if patternCategories[s.Category] && s.Score >= sureValue && !strings.Contains(s.Recognizer, "obfuscated") {
+			values = append(values, s)
+		}
+	}
+	if len(values) == 0 {
+		return ss
+	}
+	out := ss[:0]
+	for _, s := range ss {
+		if s.Category != page.Person && s.Category != page.Organization && s.Category != page.Address {
+			out = append(out, s)
+			continue
+		}
+		first, last := s.First-v.First, s.Last-v.First
+		for _, t := range values {
+			tf, tl := t.First-v.First, t.Last-v.First
+			if tf > last || tl < first {
+				continue
+			}
+			if t.Category == page.Email && s.Category == page.Person && tf <= first && tl >= last {
+				continue // "paul" of "paul.ybarbo@enron.com" (the mail-header decisions)
+			}
+			if t.Category == page.Date && tf > first && !announcesDate(v, gz, tf-1) {
+				continue // "Hospital 12 de Octubre", "Clube 15 de Novembro"
+			}
+			if tl >= last || tl+1 <= last && onlyLabels(v, gz, tl+1, last) {
+				last = tf - 1
+				for last >= first && patternLabel(v, gz, last) {
+					last--
+				}
+			} else if tf <= first || onlyLabels(v, gz, first, tf-1) {
+				first = tl + 1
+				for first <= last && patternLabel(v, gz, first) {
+					first++
+				}
+			}
+		}
+		if first > last {
+			continue
+		}
+		if first+v.First != s.First || last+v.First != s.Last {
+			s = cutTo(v, s, first, last)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// announcesDate reports whether word i, before a date, is a label word
+// that announces it ("am", "le", "el", "op", "geboren", "né(e)") and not
+// one that joins it to a name: places, firms and streets are named after
+// dates ("Hospital 12 de Octubre", "Rua 1.º de Maio", "4th of July").
+func announcesDate(v *view.View, gz *gazetteer.Gazetteers, i int) bool {
+	return patternLabel(v, gz, i) && !dateJoins[v.CoreLower(i)]
+}
+
+// dateJoins are the particles that join a date to the name before it.
+var dateJoins = setOf("de", "del", "do", "da", "of", "du", "van", "von", "di", "dei", "della", "dos", "das", "des")
+
+// onlyLabels reports whether words [f, l] are all patternLabel words.
+func onlyLabels(v *view.View, gz *gazetteer.Gazetteers, f, l int) bool {
+	for i := f; i <= l; i++ {
+		if !patternLabel(v, gz, i) {
+			return false
+		}
+	}
+	return true
+}
+
+// patternLabel reports whether word i may announce a value, or join it
+// to its sentence: punctuation, a number sign ("N°", "n.º"), a word of the
+// form labels ("Konto", "IBAN", "Tél.") or of the ID labels ("DNI",
+// "BSN", "INSEE"), or a word written in lower case that is a stop word or
+// an ordinary word of its block's language ("con", "auf das", "geboren
+// am", "se").
+func patternLabel(v *view.View, gz *gazetteer.Gazetteers, i int) bool {
+	t, l := v.CoreText(i), v.CoreLower(i)
+	if !hasLetter(t) || numberSigns[l] {
+		return !view.HasDigit(t)
+	}
+	if b := strings.TrimSuffix(l, "."); formLabels[b] || idLabels[b] {
+		return true
+	}
+	return lowerWord(t) && (stopwords[l] || inLang(gz, langFlag(v, i), l))
+}
+
+// idLabels are the short names of personal ID numbers that label one
+// (pattern/nationalid.go's personal labels, their single words).
+var idLabels = setOf("dni", "nie", "nif", "nuss", "nir", "insee", "bsn", "sofinummer", "steuer-id", "steuer-idnr",
+	"idnr", "steueridentifikationsnummer", "identifikationsnummer", "personalausweis-nr", "ausweisnummer",
+	"personalausweisnummer", "sozialversicherungsnummer", "sv-nr", "ahv-nr", "ahv", "avs", "niss", "insz",
+	"rijksregisternummer", "contribuinte", "c.f", "cf", "ssn", "nino", "iban", "bic", "swift")
