@@ -63,10 +63,10 @@ func classify(v *view.View, gz *gazetteer.Gazetteers, i int) addrWord {
 	place := f&(gazetteer.City|gazetteer.Country|gazetteer.StreetSuffix|gazetteer.StreetPrefix|gazetteer.Unit|gazetteer.POBox) != 0
 	switch {
 	case runningText(v, gz, i):
-		if addrParticles[l] {
+		if addrParticles[l] && !isConjunction(l) {
 			return awNeutral
 		}
-		return awStop
+		return awStop // "..., 7328 ZC Apeldoorn, en dr. Saar De Boer"
 	case growStop[l] || addrNameStop[l] && !place:
 		return awStop
 	case place:
@@ -388,8 +388,8 @@ func crossing(v *view.View, gz *gazetteer.Gazetteers, k, end int) int {
 		if classify(v, gz, j) != awPart {
 			return k
 		}
-		if view.HasDigit(v.CoreText(j)) || gz.Lex[v.CoreLower(j)]&gazetteer.StreetSuffix != 0 {
-			return j
+		if view.HasDigit(v.CoreText(j)) || j > k+1 && gz.Lex[v.CoreLower(j)]&gazetteer.StreetSuffix != 0 {
+			return j // a street type needs its name before it: "en dr. Saar De Boer" is no crossing
 		}
 	}
 	return k

@@ -893,8 +893,8 @@ func nameStart(v *view.View, gz *gazetteer.Gazetteers, j, first, n int) int {
 			strings.HasSuffix(w, ";") || strings.HasSuffix(w, ",")) {
 			break
 		}
-		if pattern.AllDigits(c) || houseNumber.MatchString(c) {
-			break
+		if pattern.AllDigits(c) || houseNumber.MatchString(c) || capitalisedOpener(v, gz, k, j, leadPrepositions) {
+			break // "Zwischen der Bäckerei Fischer AG": the preposition opens the contract
 		}
 		if view.IsCapitalised(c) || hasLetter(c) && strings.ContainsAny(c, "0123456789&") && len(c) > 1 || c == "&" {
 			s = k
@@ -917,8 +917,11 @@ func nameStart(v *view.View, gz *gazetteer.Gazetteers, j, first, n int) int {
 			s = j - 1
 		}
 	}
-	// Drop connectors left dangling at the start.
-	for s >= 0 && s < j && orgConnectors[v.CoreLower(s)] {
+	// Drop connectors left dangling at the start, but for a capitalised
+	// particle before a capitalised word, which begins a surname ("Van
+	// Leeuwen Advies V.O.F.", "De Boer Vastgoed B.V.").
+	for s >= 0 && s < j && orgConnectors[v.CoreLower(s)] &&
+		!(particles[v.CoreLower(s)] && view.IsCapitalised(v.CoreText(s)) && view.IsCapitalised(v.CoreText(s+1))) {
 		s++
 	}
 	if s == j {

@@ -62,6 +62,9 @@ func (trimAddressSentences) apply(rc ruleContext, ss []page.Span) []page.Span {
 			p = e + 1
 		}
 		if !sentence {
+			if e := addressTail(v, gz, f, l); e < l {
+				s = cutTo(v, s, f, e)
+			}
 			out = append(out, s)
 			continue
 		}
@@ -73,11 +76,33 @@ func (trimAddressSentences) apply(rc ruleContext, ss []page.Span) []page.Span {
 			for last > first && addressParticles[v.CoreLower(last)] && lowerWord(v.CoreText(last)) {
 				last--
 			}
-			out = append(out, cutTo(v, s, first, last))
+			out = append(out, cutTo(v, s, first, addressTail(v, gz, first, last)))
 		}
 	}
 	return out
 }
+
+// addressTail returns the last word of the address in words [f, l]
+// without the words after it that begin what the sentence says next: a
+// conjunction or article in lower case and the title of the person it
+// names ("42111 Wuppertal, und Frau", "15192 Cahors, et Dr",
+// "3754 PK Eemdijk, en mevrouw"). An address ends with a place, a
+// number or a unit, never with these. At least one word stays.
+func addressTail(v *view.View, gz *gazetteer.Gazetteers, f, l int) int {
+	for l > f {
+		t, w := v.CoreText(l), v.CoreLower(l)
+		title := gz.Lex[w]&gazetteer.Title != 0 && gz.Lex[w]&(gazetteer.StreetSuffix|gazetteer.StreetPrefix|gazetteer.Unit) == 0
+		if !(lowerWord(t) && (isConjunction(w) || addressParticles[w] && !addressUnitParticles[w]) || title) {
+			break
+		}
+		l--
+	}
+	return l
+}
+
+// addressUnitParticles are the particles that may end an address: the
+// letters after a house number and "without number".
+var addressUnitParticles = setOf("bis", "ter", "quater", "s/n", "nº", "n°", "no", "n.", "n")
 
 // namePiece reports whether words [p, e] hold a capitalised word inside
 // its sentence, or one that is no ordinary word of the language (inLang)

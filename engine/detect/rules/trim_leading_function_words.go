@@ -25,7 +25,23 @@ func (trimLeadingFunctionWords) apply(rc ruleContext, ss []page.Span) []page.Spa
 	out := ss[:0]
 	for _, s := range ss {
 		if s.Recognizer == nerRecognizer {
-			for s.First <= s.Last && (leadsNoEntity(v.CoreText(s.First-v.First)) || capitalisedOpener(v, rc.gz, s.First-v.First, s.Last-v.First, leadPrepositions)) {
+			opened := false
+			for s.First <= s.Last {
+				i := s.First - v.First
+				switch {
+				case leadsNoEntity(v.CoreText(i)):
+				case capitalisedOpener(v, rc.gz, i, s.Last-v.First, leadPrepositions):
+					opened = true
+				case opened && i < s.Last-v.First && lowerWord(v.CoreText(i)):
+					// the article and nouns in lower case after the
+					// preposition: "Zwischen der Bäckerei Fischer AG",
+					// "Entre la société Transports Bernard S.A."
+				default:
+					i = -1
+				}
+				if i < 0 {
+					break
+				}
 				s.First, s.Start = s.First+1, 0
 			}
 			if s.First > s.Last {
