@@ -60,26 +60,11 @@ func (trimPatternEdges) apply(rc ruleContext, ss []page.Span) []page.Span {
 			continue
 		}
 		first, last := s.First-v.First, s.Last-v.First
-		for _, t := range values {
-			tf, tl := t.First-v.First, t.Last-v.First
-			if tf > last || tl < first {
-				continue
-			}
-			if t.Category == page.Email && s.Category == page.Person && tf <= first && tl >= last {
-				continue // "paul" of "paul.ybarbo@enron.com" (the mail-header decisions)
-			}
-			if t.Category == page.Date && tf > first && !announcesDate(v, gz, tf-1) {
-				continue // "Hospital 12 de Octubre", "Clube 15 de Novembro"
-			}
-			if tl >= last || tl+1 <= last && onlyLabels(v, gz, tl+1, last) {
-				last = tf - 1
-				for last >= first && patternLabel(v, gz, last) {
-					last--
-				}
-			} else if tf <= first || onlyLabels(v, gz, first, tf-1) {
-				first = tl + 1
-				for first <= last && patternLabel(v, gz, first) {
-					first++
+		for changed := true; changed && first <= last; {
+			changed = false
+			for _, t := range values {
+				if f, l := cutValue(v, gz, s, t, first, last); f != first || l != last {
+					first, last, changed = f, l, true
 				}
 			}
 		}
@@ -92,6 +77,57 @@ func (trimPatternEdges) apply(rc ruleContext, ss []page.Span) []page.Span {
 		out = append(out, s)
 	}
 	return out
+}
+
+// cutValue returns words [first, last] of span s without the value t
+// and its labels where t stands at an end of them (trimPatternEdges), or
+// without the labels at their end when t follows right after them ("Le
+// Mans, le" / "2 janvier 2018", "N° INSEE" / ": 298868196154922").
+func cutValue(v *view.View, gz *gazetteer.Gazetteers, s, t page.Span, first, last int) (int, int) {
+	tf, tl := t.First-v.First, t.Last-v.First
+	if tf > last {
+		if !punctuationOnly(v, last+1, tf-1) || !patternLabel(v, gz, last) ||
+			t.Category == page.Date && !announcesDate(v, gz, last) {
+			return first, last
+		}
+		for last >= first && patternLabel(v, gz, last) {
+			last--
+		}
+		return first, last
+	}
+	if tl < first {
+		return first, last
+	}
+	if t.Category == page.Email && s.Category == page.Person && tf <= first && tl >= last {
+		return first, last // "paul" of "paul.ybarbo@enron.com" (the mail-header decisions)
+	}
+	if t.Category == page.Date && tf > first && !announcesDate(v, gz, tf-1) {
+		return first, last // "Hospital 12 de Octubre", "Clube 15 de Novembro"
+	}
+	switch {
+	case tl >= last || onlyLabels(v, gz, tl+1, last):
+		last = tf - 1
+		for last >= first && patternLabel(v, gz, last) {
+			last--
+		}
+	case tf <= first || onlyLabels(v, gz, first, tf-1):
+		first = tl + 1
+		for first <= last && patternLabel(v, gz, first) {
+			first++
+		}
+	}
+	return first, last
+}
+
+// punctuationOnly reports whether words [f, l] (none when f > l) hold no
+// letter and no digit (": ", "–").
+func punctuationOnly(v *view.View, f, l int) bool {
+	for i := f; i <= l; i++ {
+		if t := v.CoreText(i); hasLetter(t) || view.HasDigit(t) {
+			return false
+		}
+	}
+	return true
 }
 
 // announcesDate reports whether word i, before a date, is a label word
