@@ -32,10 +32,11 @@ func (trimLeadingFunctionWords) apply(rc ruleContext, ss []page.Span) []page.Spa
 				case leadsNoEntity(v.CoreText(i)):
 				case capitalisedOpener(v, rc.gz, i, s.Last-v.First, leadPrepositions):
 					opened = true
-				case opened && i < s.Last-v.First && lowerWord(v.CoreText(i)):
+				case opened && lowerWord(v.CoreText(i)):
 					// the article and nouns in lower case after the
 					// preposition: "Zwischen der Bäckerei Fischer AG",
-					// "Entre la société Transports Bernard S.A."
+					// "Entre la société Transports Bernard S.A."; a span
+					// of nothing else goes ("Dans l'affaire")
 				default:
 					i = -1
 				}
@@ -66,7 +67,8 @@ func leadsNoEntity(w string) bool {
 // leadPrepositions open a sentence before a name or a firm's name in the
 // six other languages.
 var leadPrepositions = setOf("entre", "zwischen", "tussen", "tra", "fra", "chez", "avec", "pour", "para", "con", "com",
-	"mit", "bei", "für", "voor", "bij", "per", "presso", "junto", "según", "segundo", "selon", "laut", "volgens", "secondo")
+	"mit", "bei", "für", "voor", "bij", "per", "presso", "junto", "según", "segundo", "selon", "laut", "volgens", "secondo",
+	"dans", "en", "nel", "nella", "em", "im", "op", "sur")
 
 var (
 	leadContractions = setOf("what's", "here's", "there's", "that's", "it's", "who's", "where's", "how's", "let's",

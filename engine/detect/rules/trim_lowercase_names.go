@@ -32,7 +32,8 @@ import (
 // for nothing in a sentence written all in lower case, where names are
 // written so too. A span left with no
 // capitalised word is dropped: the model reads "de", "la", "a" alone as
-// names. English blocks and blocks too short to tell are left as they
+// names; so is one of a sentence's capitalised first word and words in
+// lower case (openerThenLower: "Fait à", "Het salaris"). English blocks and blocks too short to tell are left as they
 // are.
 type trimLowercaseNames struct{}
 
@@ -52,6 +53,9 @@ func (trimLowercaseNames) apply(rc ruleContext, ss []page.Span) []page.Span {
 		switch v.Lang(f) {
 		case lang.English, lang.Unknown:
 			out = append(out, s)
+			continue
+		}
+		if openerThenLower(v, rc.gz, s) {
 			continue
 		}
 		lf := langFlag(v, f)
@@ -87,6 +91,29 @@ func (trimLowercaseNames) apply(rc ruleContext, ss []page.Span) []page.Span {
 		out = append(out, s)
 	}
 	return out
+}
+
+// openerThenLower reports whether span s, of two words or more, is a
+// word of its block's language (one of the six other than English, sure)
+// capitalised where its sentence or line begins, then words written in
+// lower case only: "Fait à", "Rogamos transfieran", "Het salaris". A
+// person's name has a capitalised word after its first; the model reads
+// a sentence's first words as one where letters and forms open with a
+// verb or a noun it does not know. A particle after the first word keeps
+// the span: French, Spanish, Italian and Portuguese name bodies so
+// ("Maison de la métallurgie et de l'industrie").
+func openerThenLower(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
+	f, l := s.First-v.First, s.Last-v.First
+	if f < 0 || l >= v.Len() || f == l || !opensSentence(v, f) || !view.IsCapitalised(v.CoreText(f)) ||
+		!inLang(gz, sureLangFlag(v, f), v.CoreLower(f)) || dateJoins[v.CoreLower(f+1)] {
+		return false // "Maison de la métallurgie", "Agence du revenu": bodies are named so
+	}
+	for i := f + 1; i <= l; i++ {
+		if t := v.CoreText(i); !lowerWord(t) {
+			return false
+		}
+	}
+	return true
 }
 
 // lowerWord reports whether w begins with a lower-case letter.
