@@ -80,6 +80,11 @@ const (
 	LowerIT
 	LowerNL
 	LowerPT
+	// NounDE marks the words German writes capitalised inside its
+	// sentences, seldom in a name (nouns_de.txt): its nouns, which no
+	// lower-case list holds ("Vertrag", "Gehalt"). Many surnames are
+	// nouns too ("Fischer"): a reader checks the name lists as well.
+	NounDE
 )
 
 // lowerFiles are the lower-case word lists of the six other languages,
@@ -225,6 +230,9 @@ func load() (*Gazetteers, error) {
 		if err := eachLine("lower_words_"+l.code+".txt", func(w string) { z.Lex[w] |= l.flag }); err != nil {
 			return nil, err
 		}
+	}
+	if err := eachLine("nouns_de.txt", func(w string) { z.Lex[w] |= NounDE }); err != nil {
+		return nil, err
 	}
 	return z, nil
 }

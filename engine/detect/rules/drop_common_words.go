@@ -123,8 +123,10 @@ const notPlainWord = gazetteer.FirstName | gazetteer.Surname | gazetteer.Title |
 // word is ordinary (a flag of ordinary: gazetteer.Common, or with
 // gazetteer.Prose too; no flag of notPlainWord; or, in a block of another
 // language than English, a word of its lower-case list not capitalised:
-// plainInLang), or, when
-// numbers is set, a number of at most four digits.
+// plainInLang; or, but in an address, a German noun: germanNoun, as
+// "Vertrag" alone), or, when numbers is set, a number of at most four
+// digits. An address keeps its nouns: streets are named with them ("Markt
+// 5").
 func plainWords(v *view.View, gz *gazetteer.Gazetteers, s page.Span, ordinary uint32, numbers bool) bool {
 	words := 0
 	for w := s.First; w <= s.Last; w++ {
@@ -132,7 +134,8 @@ func plainWords(v *view.View, gz *gazetteer.Gazetteers, s page.Span, ordinary ui
 		if numbers && pattern.AllDigits(l) && len(l) <= 4 {
 			continue
 		}
-		if f := gz.Lex[l]; l == "" || (f&ordinary == 0 || f&notPlainWord != 0) && !plainInLang(v, gz, w-v.First, s.First == s.Last) {
+		if f := gz.Lex[l]; l == "" || (f&ordinary == 0 || f&notPlainWord != 0) && !plainInLang(v, gz, w-v.First, s.First == s.Last) &&
+			(numbers || !germanNoun(v, gz, w-v.First)) {
 			return false
 		}
 		words++

@@ -10,7 +10,9 @@ import (
 // of ordinary words: a line written all in capitals whose every word its
 // block's language (one of the six other than English) writes in lower
 // case in running text (inLang), such as "FICHA DE PERSONAL", "COMPTE
-// RENDU D'HOSPITALISATION" or "LETTERA DI DIMISSIONI OSPEDALIERE". The
+// RENDU D'HOSPITALISATION" or "LETTERA DI DIMISSIONI OSPEDALIERE"; a
+// German heading's nouns and their compounds count (germanNoun:
+// "ARBEITSVERTRAG", "ARZTBRIEF"). The
 // English model reads a line in capitals as a name or a firm, and the
 // name lists hold many such words as surnames ("Alta", "Nota"); a
 // heading that names someone holds a word no lower-case list has
@@ -53,7 +55,7 @@ func headingOfWords(v *view.View, gz *gazetteer.Gazetteers, k int) bool {
 		if !hasLetter(t) || numberSigns[v.CoreLower(i)] {
 			continue
 		}
-		if !view.IsAllUpper(t) || !inLang(gz, lf, v.CoreLower(i)) {
+		if !view.IsAllUpper(t) || !inLang(gz, lf, v.CoreLower(i)) && !germanNoun(v, gz, i) {
 			return false
 		}
 		words++

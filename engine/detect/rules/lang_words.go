@@ -122,3 +122,58 @@ func cutTo(v *view.View, s page.Span, f, l int) page.Span {
 	}
 	return s
 }
+
+// notNoun are the flags that keep a word of nouns_de.txt from counting as
+// an ordinary German noun: many surnames, towns and titles are nouns too
+// ("Fischer", "Müller", "Graf").
+const notNoun = gazetteer.FirstName | gazetteer.Surname | gazetteer.City | gazetteer.Country | gazetteer.Title |
+	gazetteer.LegalForm | gazetteer.StreetSuffix | gazetteer.StreetPrefix | gazetteer.Unit | gazetteer.POBox
+
+// germanNoun reports whether word i, in a block read as German, is
+// capitalised or in capitals and an ordinary German noun (nounDE): German
+// capitalises every noun, so its lower-case list holds none, and the
+// English model reads them as names ("Vertrag", "ARBEITSVERTRAG").
+func germanNoun(v *view.View, gz *gazetteer.Gazetteers, i int) bool {
+	if langFlag(v, i) != gazetteer.LowerDE {
+		return false
+	}
+	if t := v.CoreText(i); !view.IsCapitalised(t) && !view.IsAllUpper(t) {
+		return false
+	}
+	return nounDE(gz, v.CoreLower(i))
+}
+
+// nounDE reports whether l (lower case) is a noun of nouns_de.txt, or a
+// compound of one after a noun or a word of the German lower-case list
+// of three letters or more, with or without the linking "s"
+// ("arztbrief", "personalbogen"), and in no list of names, places,
+// titles, legal forms or street words.
+func nounDE(gz *gazetteer.Gazetteers, l string) bool {
+	f := gz.Lex[l]
+	if f&notNoun != 0 {
+		return false
+	}
+	if f&gazetteer.NounDE != 0 {
+		return true
+	}
+	rs := []rune(l)
+	for k := 3; k <= len(rs)-4; k++ {
+		if h := gz.Lex[string(rs[k:])]; h&gazetteer.NounDE == 0 || h&notNoun != 0 {
+			continue
+		}
+		mod := string(rs[:k])
+		if germanModifier(gz, mod) || k > 3 && strings.HasSuffix(mod, "s") && germanModifier(gz, strings.TrimSuffix(mod, "s")) {
+			return true
+		}
+	}
+	return false
+}
+
+// germanModifier reports whether m may open a German compound: a noun or
+// a word of the lower-case list, and no place or common first name. A
+// surname may: many are nouns ("Arzt" of "Arztbrief"), and the compound
+// itself is checked against the name lists.
+func germanModifier(gz *gazetteer.Gazetteers, m string) bool {
+	f := gz.Lex[m]
+	return f&(gazetteer.City|gazetteer.Country|gazetteer.TopFirstName) == 0 && f&(gazetteer.NounDE|gazetteer.LowerDE) != 0
+}

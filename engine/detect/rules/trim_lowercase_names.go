@@ -96,7 +96,8 @@ func (trimLowercaseNames) apply(rc ruleContext, ss []page.Span) []page.Span {
 // openerThenLower reports whether span s, of two words or more, is a
 // word of its block's language (one of the six other than English, sure)
 // capitalised where its sentence or line begins, then words written in
-// lower case only: "Fait à", "Rogamos transfieran", "Het salaris". A
+// lower case only: "Fait à", "Rogamos transfieran", "Het salaris"; in
+// German, nouns too ("Das Gehalt von": germanNoun). A
 // person's name has a capitalised word after its first; the model reads
 // a sentence's first words as one where letters and forms open with a
 // verb or a noun it does not know. A particle after the first word keeps
@@ -109,7 +110,7 @@ func openerThenLower(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
 		return false // "Maison de la métallurgie", "Agence du revenu": bodies are named so
 	}
 	for i := f + 1; i <= l; i++ {
-		if t := v.CoreText(i); !lowerWord(t) {
+		if t := v.CoreText(i); !lowerWord(t) && !germanNoun(v, gz, i) {
 			return false
 		}
 	}

@@ -140,6 +140,8 @@ type ltok struct {
 	text   string
 	start  bool
 	person bool
+	entity bool // part of any labelled entity (person, place, organization, ...)
+	doc    int  // the document (a novel) of an unlabelled source, from 1; 0 in labelled ones
 }
 
 // lowerToken splits text into words, an elided article apart with its
@@ -223,7 +225,11 @@ func columnsStrip(name, licence, path string, tok, lab int, prefix string) lower
 				continue
 			}
 			label := strings.ToUpper(f[lab])
+			n := len(out)
 			out, start = tokens(out, strings.TrimPrefix(f[tok], prefix), start, strings.Contains(label, "PER") || strings.Contains(label, "PESSOA"))
+			for i := n; i < len(out); i++ {
+				out[i].entity = label != "O"
+			}
 		}
 		return out, nil
 	}}
@@ -300,7 +306,7 @@ func eltec(lang, commit string) lowerSource {
 				return nil, fmt.Errorf("%w: %s at %s", errFetchedMissing, repo, commit)
 			}
 			var out []ltok
-			for _, f := range strings.Fields(string(list)) {
+			for doc, f := range strings.Fields(string(list)) {
 				if !strings.HasSuffix(f, ".xml") {
 					continue
 				}
@@ -308,7 +314,11 @@ func eltec(lang, commit string) lowerSource {
 				if err != nil {
 					continue // left out of the snapshot
 				}
+				n := len(out)
 				out = teiText(out, b)
+				for i := n; i < len(out); i++ {
+					out[i].doc = doc + 1
+				}
 			}
 			return out, nil
 		},

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// nounsDE writes nouns_de.txt: the words German writes capitalised
+// inside its sentences (its nouns: at least nounMin times, nounRatio
+// times as often as in lower case), that the labelled sources seldom put
+// in an entity of any kind (under 1 in nounEntityShare) and that are no
+// popular name of a German-speaking country. German capitalises every
+// noun, so its lower-case list (lowerWords) holds none; the rules read
+// these as the ordinary words of a German block where case cannot tell
+// them from names: headings in capitals ("ARBEITSVERTRAG"), a span the
+// model made of an article and a noun ("Das Gehalt").
+//
+// The labelled sources (the lft part of the Europeana newspapers,
+// WikiANN's German train file) tell how often a word is part of a name;
+// the German novels of ELTeC (fetched, not committed), which are not
+// labelled, count only for a word capitalised in at least nounNovels of
+// them: a novel's characters stay in their novel. The entity share is
+// that of the labelled sources. The rules leave out words the name,
+// place and title lists hold ("Fischer", "Müller" are nouns too).
+func (g *gen) nounsDE() error {
+	names, err := popularNames(filepath.Join(g.src, "gazetteers", "popular_names_by_country"))
+	if err != nil {
+		return fmt.Errorf("German nouns: %w", err)
+	}
+	sources := []lowerSource{
+		columns("ner/europeana_de/enp_DE.lft.bio (the lft part: onb is the test, sbb the dev)", licCC0Europeana, "ner/europeana_de/enp_DE.lft.bio", 0, 1),
+		columnsStrip("ner/wikiann_de/train (test and dev are scored)", "WikiANN, text from Wikipedia (CC-BY-SA-3.0); silver labels",
+			"ner/wikiann_de/train", 0, 1, "de:"),
+		eltec("deu", "d1eed488bd579ee95151b1a291a0056a90c36fa4"),
+	}
+	c := nounCounts{capital: map[string]int{}, lower: map[string]int{}, entity: map[string]int{}, novels: map[string]map[int]bool{}}
+	var credits []string
+	for _, s := range sources {
+		toks, err := s.read(g)
+		if errors.Is(err, errFetchedMissing) {
+			g.skip("nouns_de.txt", s.name+" is not fetched")
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("German nouns: %s: %w", s.name, err)
+		}
+		c.count(toks)
+		credits = append(credits, "source: "+s.name+"; "+s.licence)
+	}
+	var words []string
+	for w, n := range c.capital {
+		labelled := n - c.inNovels[w]
+		if n >= nounMin && n >= nounRatio*c.lower[w] && (c.entity[w] == 0 || nounEntityShare*c.entity[w] < labelled) &&
+			(labelled >= nounMin || len(c.novels[w]) >= nounNovels) && !names["de"][w] && len([]rune(w)) >= 3 {
+			words = append(words, w)
+		}
+	}
+	sort.Strings(words)
+	header := append([]string{
+		fmt.Sprintf("Words German writes capitalised inside its sentences (at least %d times, %d times as often as in lower case: its nouns),", nounMin, nounRatio),
+		fmt.Sprintf("seldom part of a labelled entity of any kind (under 1 in %d), in the labelled sources at least %d times or in %d novels,", nounEntityShare, nounMin, nounNovels),
+		"and no popular name of Germany, Austria or Switzerland;",
+		"lower case, one per line.",
+	}, credits...)
+	header = append(header, "source: popular names by country (github.com/sigpwned/popular-names-by-country-dataset), CC0-1.0: the names left out")
+	return g.write("nouns_de.txt", header, words)
+}
+
+const (
+	nounMin         = 3
+	nounRatio       = 4
+	nounEntityShare = 20
+	// nounNovels is the fewest novels a word of the unlabelled novels
+	// alone must be capitalised in: a character's name stays in its
+	// novel, a noun is in many.
+	nounNovels = 8
+)
+
+// nounCounts are the counts of nounsDE: capitalised and lower-case
+// occurrences, capitalised ones inside labelled entities, and for the
+// unlabelled novels, the capitalised occurrences there and the novels
+// each word is capitalised in.
+type nounCounts struct {
+	capital, lower, entity map[string]int
+	inNovels               map[string]int
+	novels                 map[string]map[int]bool
+}
+
+// count counts toks, leaving out each sentence's first word and words
+// not of letters only.
+func (c *nounCounts) count(toks []ltok) {
+	if c.inNovels == nil {
+		c.inNovels = map[string]int{}
+	}
+	for _, t := range toks {
+		rs := []rune(t.text)
+		if t.start || !letters(rs) {
+			continue
+		}
+		w := strings.ToLower(t.text)
+		rest := string(rs[1:])
+		switch {
+		case unicode.IsUpper(rs[0]) && rest == strings.ToLower(rest):
+			c.capital[w]++
+			if t.entity {
+				c.entity[w]++
+			}
+			if t.doc > 0 {
+				c.inNovels[w]++
+				if c.novels[w] == nil {
+					c.novels[w] = map[int]bool{}
+				}
+				c.novels[w][t.doc] = true
+			}
+		case unicode.IsLower(rs[0]):
+			c.lower[w]++
+		}
+	}
+}
+
+// letters reports whether rs are letters only.
+func letters(rs []rune) bool {
+	for _, r := range rs {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return true
+}
