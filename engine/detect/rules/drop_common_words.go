@@ -143,9 +143,10 @@ func plainWords(v *view.View, gz *gazetteer.Gazetteers, s page.Span, ordinary ui
 	return words > 0
 }
 
-// touchesOther reports whether another span overlaps ss[i] or covers one
-// of the two words before or after it on the same line (a particle may
-// sit between the parts of a name: "William ten Pas").
+// touchesOther reports whether another span of a person, firm or address
+// overlaps ss[i] or covers one of the two words before or after it on the
+// same line (a particle may sit between the parts of a name: "William ten
+// Pas").
 func touchesOther(p *page.Page, ss []page.Span, i int) bool {
 	const reach = 2
 	s := ss[i]
@@ -157,12 +158,18 @@ func touchesOther(p *page.Page, ss []page.Span, i int) bool {
 		hi++
 	}
 	for j, t := range ss {
-		if j != i && t.First <= hi && t.Last >= lo {
+		if j != i && t.First <= hi && t.Last >= lo && entityCategories[t.Category] {
 			return true
 		}
 	}
 	return false
 }
+
+// entityCategories are the categories of the spans that a word next to a
+// lone Person may belong with: names, firms and addresses. A date or a
+// number near it ("am 10. März 2021 folgender Vertrag") is no larger
+// entity the model cut short.
+var entityCategories = map[page.Category]bool{page.Person: true, page.Organization: true, page.Address: true}
 
 // plainOrgWords reports whether every word of span s is a stopword or an
 // ordinary word that is no place, legal form or street or unit word (or a
