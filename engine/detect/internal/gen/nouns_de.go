@@ -29,7 +29,7 @@ import (
 func (g *gen) nounsDE() error {
 	names, err := popularNames(filepath.Join(g.src, "gazetteers", "popular_names_by_country"))
 	if err != nil {
-		return fmt.Errorf("German nouns: %w", err)
+		return fmt.Errorf("nouns_de: %w", err)
 	}
 	sources := []lowerSource{
 		columns("ner/europeana_de/enp_DE.lft.bio (the lft part: onb is the test, sbb the dev)", licCC0Europeana, "ner/europeana_de/enp_DE.lft.bio", 0, 1),
@@ -46,7 +46,7 @@ func (g *gen) nounsDE() error {
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("German nouns: %s: %w", s.name, err)
+			return fmt.Errorf("nouns_de: %s: %w", s.name, err)
 		}
 		c.count(toks)
 		credits = append(credits, "source: "+s.name+"; "+s.licence)
