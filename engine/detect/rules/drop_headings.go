@@ -17,7 +17,10 @@ import (
 // name lists hold many such words as surnames ("Alta", "Nota"); a
 // heading that names someone holds a word no lower-case list has
 // ("MARIA GARCÍA", "SIEMENS AG": first names of the lists and legal forms
-// are not ordinary there).
+// are not ordinary there); one that opens with the noun a public body's
+// name begins with is that body ("CONSELHO ESPECIAL", "TRIBUNAL
+// SUPREMO"; the head-first words of gazetteer/words/organizations.txt),
+// and a name alone on its line stays whatever else it means ("ROSSI").
 //
 // Words without letters (numbers, dashes) and number signs ("N°",
 // "N.º") do not count either way: "FATURA N.º 2023/6969" is a heading.
@@ -49,7 +52,7 @@ func headingOfWords(v *view.View, gz *gazetteer.Gazetteers, k int) bool {
 	if lf == 0 {
 		return false
 	}
-	words := 0
+	words, word := 0, first
 	for i := first; i < end; i++ {
 		t := v.CoreText(i)
 		if !hasLetter(t) || numberSigns[v.CoreLower(i)] {
@@ -58,7 +61,13 @@ func headingOfWords(v *view.View, gz *gazetteer.Gazetteers, k int) bool {
 		if !view.IsAllUpper(t) || !inLang(gz, lf, v.CoreLower(i)) && !germanNoun(v, gz, i) {
 			return false
 		}
-		words++
+		if words == 0 && headFirst[v.CoreLower(i)] {
+			return false // "CONSELHO ESPECIAL", "TRIBUNAL SUPREMO": a body named head first
+		}
+		words, word = words+1, i
+	}
+	if words == 1 && gz.Lex[v.CoreLower(word)]&(gazetteer.FirstName|gazetteer.Surname) != 0 {
+		return false // "ROSSI", "BIANCHI": a name alone on its line, whatever else it means
 	}
 	return words > 0 && words <= headingWords
 }

@@ -51,12 +51,62 @@ func inLang(gz *gazetteer.Gazetteers, lf uint32, w string) bool {
 		return inLang(gz, lf, w[:i+1]) && inLang(gz, lf, w[i+1:])
 	}
 	f := gz.Lex[w]
-	return f&lf != 0 && f&notLangWord == 0
+	if f&notLangWord != 0 {
+		return false
+	}
+	if f&lf != 0 {
+		return true
+	}
+	for _, o := range otherForms(lf, w) {
+		if g := gz.Lex[o]; g&lf != 0 && g&notLangWord == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// otherForms returns the singular or plural forms of w (lower case) that
+// a list of words as they were written may hold instead of w: the lists
+// count what their sources wrote, and a word seen only in the plural
+// there is as ordinary in the singular ("commissione" for "commissioni",
+// "ficha" for "fichas"). Italian changes the last vowel; Spanish,
+// Portuguese and French add or drop an "s" (French an "x" too). German
+// and Dutch inflect otherwise and get none.
+func otherForms(lf uint32, w string) []string {
+	if len(w) < 4 {
+		return nil
+	}
+	stem, last := w[:len(w)-1], w[len(w)-1]
+	switch lf {
+	case gazetteer.LowerIT:
+		switch last {
+		case 'e':
+			return []string{stem + "i", stem + "a"}
+		case 'i':
+			return []string{stem + "e", stem + "o"}
+		case 'a':
+			return []string{stem + "e"}
+		case 'o':
+			return []string{stem + "i"}
+		}
+	case gazetteer.LowerES, gazetteer.LowerPT:
+		if last == 's' {
+			return []string{stem, strings.TrimSuffix(w, "es")}
+		}
+		return []string{w + "s"}
+	case gazetteer.LowerFR:
+		if last == 's' || last == 'x' {
+			return []string{stem}
+		}
+		return []string{w + "s"}
+	}
+	return nil
 }
 
 // plainInLang reports whether word i is an ordinary word of its block's
 // language (inLang) as written: in lower case, or in capitals (a heading,
-// where case tells nothing). A capitalised word is one only when it
+// where case tells nothing; but not a word of the name lists alone). A
+// capitalised word is one only when it
 // stands alone (alone: a span of one word) where its sentence or line
 // begins ("Mais", "Enfin" opening a novel's line of dialogue) and no name
 // list holds it ("Blanc", "Renard" open sentences as surnames). Elsewhere
@@ -72,6 +122,9 @@ func plainInLang(v *view.View, gz *gazetteer.Gazetteers, i int, alone bool) bool
 		if !alone || !opensSentence(v, i) || gz.Lex[l]&(gazetteer.FirstName|gazetteer.Surname) != 0 {
 			return false
 		}
+	}
+	if view.IsAllUpper(t) && alone && gz.Lex[l]&(gazetteer.FirstName|gazetteer.Surname) != 0 {
+		return false // "COGNOME: ROSSI", "COSTA": a name alone in capitals, whatever else it means
 	}
 	return inLang(gz, langFlag(v, i), l)
 }
