@@ -22,6 +22,9 @@ import (
 //     larger entity short ("Open" of "Open Data Nation", "Pas" of
 //     "William ten Pas");
 //
+//   - an Address of stop words and place-name particles only ("Le" alone:
+//     functionWordsOnly).
+//
 //   - an Address of such words and short numbers, wherever it stands
 //     ("45 Closure Temporary" in a table of notices): an address has a
 //     street, place or unit word, or a name no list of words holds.
@@ -61,6 +64,7 @@ func (dropCommonWords) apply(rc ruleContext, ss []page.Span) []page.Span {
 		switch {
 		case s.Category == page.Person && plainWords(v, gz, s, gazetteer.Common, false) && !touchesOther(p, ss, i),
 			s.Category == page.Address && plainWords(v, gz, s, gazetteer.Common|gazetteer.Prose, true),
+			s.Category == page.Address && functionWordsOnly(v, s),
 			s.Category == page.Organization && writtenLower(v, gz, s) && plainOrgWords(v, gz, s),
 			s.Category == page.Organization && s.First == s.Last && lowerWord(v.CoreText(s.First-v.First)) && plainInLang(v, gz, s.First-v.First, true),
 			(s.Category == page.Person || s.Category == page.Organization) && opensWithComma(v, s) && plainWords(v, gz, s, gazetteer.Common|gazetteer.Prose, false),
@@ -81,6 +85,21 @@ func (dropCommonWords) apply(rc ruleContext, ss []page.Span) []page.Span {
 		}
 	}
 	return out
+}
+
+// functionWordsOnly reports whether span s holds only stop words and the
+// particles of street and place names (of letters: "C/" is a street,
+// "bis" a house number's letters), whatever their case: "Le" alone,
+// "De la", which the model reads as an address where a sentence opens
+// before an amount or a date. The town lists hold some ("La", "Le"), and
+// the name lists others, so plainWords keeps them.
+func functionWordsOnly(v *view.View, s page.Span) bool {
+	for w := s.First; w <= s.Last; w++ {
+		if l := v.CoreLower(w - v.First); !stopwords[l] && !(addressParticles[l] && isLetters(l) && !addressUnitParticles[l]) {
+			return false
+		}
+	}
+	return true
 }
 
 // opensWithComma reports whether span s is one word that opens its

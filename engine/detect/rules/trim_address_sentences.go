@@ -91,7 +91,10 @@ func (trimAddressSentences) apply(rc ruleContext, ss []page.Span) []page.Span {
 func addressTail(v *view.View, gz *gazetteer.Gazetteers, f, l int) int {
 	for l > f {
 		t, w := v.CoreText(l), v.CoreLower(l)
-		title := gz.Lex[w]&gazetteer.Title != 0 && gz.Lex[w]&(gazetteer.StreetSuffix|gazetteer.StreetPrefix|gazetteer.Unit) == 0
+		// "Dr" is also Drive: a title only before a capitalised name on
+		// its line ("et Dr Adam Thomas").
+		title := gz.Lex[w]&gazetteer.Title != 0 && (gz.Lex[w]&(gazetteer.StreetSuffix|gazetteer.StreetPrefix|gazetteer.Unit) == 0 ||
+			l+1 < v.Len() && v.LineOf(l+1) == v.LineOf(l) && view.IsCapitalised(v.CoreText(l+1)) && v.CoreEnd(l) == v.WordEnd(l))
 		if !(lowerWord(t) && (isConjunction(w) || addressParticles[w] && !addressUnitParticles[w]) || title) {
 			break
 		}

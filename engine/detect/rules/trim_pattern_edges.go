@@ -81,14 +81,15 @@ func (trimPatternEdges) apply(rc ruleContext, ss []page.Span) []page.Span {
 
 // cutValue returns words [first, last] of span s without the value t
 // and its labels where t stands at an end of them (trimPatternEdges), or
-// without the labels at their end when t follows right after them ("Le
-// Mans, le" / "2 janvier 2018", "N° INSEE" / ": 298868196154922"); not
+// without the labels at their end when t follows right after them, or
+// after more label words ("Le Mans, le" / "2 janvier 2018", "N° INSEE" /
+// ": 298868196154922", "N°" / "INSEE : 298868196154922"); not
 // before an e-mail address, which follows a name or a firm's name in a
 // mail header ("PIRA Oil Retainer Client <eileen@pira.com>").
 func cutValue(v *view.View, gz *gazetteer.Gazetteers, s, t page.Span, first, last int) (int, int) {
 	tf, tl := t.First-v.First, t.Last-v.First
 	if tf > last {
-		if t.Category == page.Email || !punctuationOnly(v, last+1, tf-1) || !patternLabel(v, gz, last) ||
+		if t.Category == page.Email || !punctuationOnly(v, last+1, tf-1) && !onlyLabels(v, gz, last+1, tf-1) || !patternLabel(v, gz, last) ||
 			t.Category == page.Date && !announcesDate(v, gz, last) {
 			return first, last
 		}
