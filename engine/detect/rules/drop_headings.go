@@ -12,7 +12,9 @@ import (
 // case in running text (inLang), such as "FICHA DE PERSONAL", "COMPTE
 // RENDU D'HOSPITALISATION" or "LETTERA DI DIMISSIONI OSPEDALIERE"; a
 // German heading's nouns and their compounds count (germanNoun:
-// "ARBEITSVERTRAG", "ARZTBRIEF"). The
+// "ARZTBRIEF"), as do a Dutch one's compounds of its lower-case words
+// ("ARBEIDSOVEREENKOMST", "ONTSLAGBRIEF"; Dutch writes its nouns in lower
+// case). The
 // English model reads a line in capitals as a name or a firm, and the
 // name lists hold many such words as surnames ("Alta", "Nota"); a
 // heading that names someone holds a word no lower-case list has
@@ -58,7 +60,8 @@ func headingOfWords(v *view.View, gz *gazetteer.Gazetteers, k int) bool {
 		if !hasLetter(t) || numberSigns[v.CoreLower(i)] {
 			continue
 		}
-		if !view.IsAllUpper(t) || !inLang(gz, lf, v.CoreLower(i)) && !germanNoun(v, gz, i) {
+		if !view.IsAllUpper(t) || !inLang(gz, lf, v.CoreLower(i)) && !germanNoun(v, gz, i) &&
+			!(lf == gazetteer.LowerNL && compound(gz, v.CoreLower(i), lf, lf)) {
 			return false
 		}
 		if words == 0 && headFirst[v.CoreLower(i)] {

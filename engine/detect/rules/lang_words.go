@@ -206,27 +206,33 @@ func nounDE(gz *gazetteer.Gazetteers, l string) bool {
 	if f&notNoun != 0 {
 		return false
 	}
-	if f&gazetteer.NounDE != 0 {
-		return true
+	return f&gazetteer.NounDE != 0 || compound(gz, l, gazetteer.NounDE, gazetteer.NounDE|gazetteer.LowerDE)
+}
+
+// compound reports whether l (lower case, in no name or place list) is a
+// word of the lists flagged heads (four letters or more) after one
+// flagged modifiers (three or more), with or without a linking "s":
+// German and Dutch write compounds as one word ("arzt" + "brief",
+// "arbeid" + "s" + "overeenkomst"). A modifier may be a surname, as many
+// are nouns ("Arzt"): the compound itself is checked against the name
+// lists.
+func compound(gz *gazetteer.Gazetteers, l string, heads, modifiers uint32) bool {
+	if gz.Lex[l]&notNoun != 0 {
+		return false
+	}
+	modifier := func(m string) bool {
+		f := gz.Lex[m]
+		return f&(gazetteer.City|gazetteer.Country|gazetteer.TopFirstName) == 0 && f&modifiers != 0
 	}
 	rs := []rune(l)
 	for k := 3; k <= len(rs)-4; k++ {
-		if h := gz.Lex[string(rs[k:])]; h&gazetteer.NounDE == 0 || h&notNoun != 0 {
+		if h := gz.Lex[string(rs[k:])]; h&heads == 0 || h&notNoun != 0 {
 			continue
 		}
 		mod := string(rs[:k])
-		if germanModifier(gz, mod) || k > 3 && strings.HasSuffix(mod, "s") && germanModifier(gz, strings.TrimSuffix(mod, "s")) {
+		if modifier(mod) || k > 3 && strings.HasSuffix(mod, "s") && modifier(strings.TrimSuffix(mod, "s")) {
 			return true
 		}
 	}
 	return false
-}
-
-// germanModifier reports whether m may open a German compound: a noun or
-// a word of the lower-case list, and no place or common first name. A
-// surname may: many are nouns ("Arzt" of "Arztbrief"), and the compound
-// itself is checked against the name lists.
-func germanModifier(gz *gazetteer.Gazetteers, m string) bool {
-	f := gz.Lex[m]
-	return f&(gazetteer.City|gazetteer.Country|gazetteer.TopFirstName) == 0 && f&(gazetteer.NounDE|gazetteer.LowerDE) != 0
 }

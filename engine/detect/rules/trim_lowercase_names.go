@@ -75,7 +75,7 @@ func (trimLowercaseNames) apply(rc ruleContext, ss []page.Span) []page.Span {
 		beginsNoName := func(i int) bool {
 			w := v.CoreLower(i)
 			return lowerWord(v.CoreText(i)) && leadForeign[w] || ordinary(i) && !endParticles[w] ||
-				leadSalutations[w] || capitalisedOpener(v, rc.gz, i, l, leadForeign)
+				leadSalutations[w] || leadSalutations[genderBase(w)] || capitalisedOpener(v, rc.gz, i, l, leadForeign)
 		}
 		l = beforeNextLine(v, rc.gz, sureLangFlag(v, f), f, l)
 		for l >= f && endsNoName(l) {

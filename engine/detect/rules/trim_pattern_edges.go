@@ -81,15 +81,20 @@ func (trimPatternEdges) apply(rc ruleContext, ss []page.Span) []page.Span {
 
 // cutValue returns words [first, last] of span s without the value t
 // and its labels where t stands at an end of them (trimPatternEdges), or
-// without the labels at their end when t follows right after them, or
+// without the labels at their end when t follows right after them on
+// their line, or
 // after more label words ("Le Mans, le" / "2 janvier 2018", "N° INSEE" /
 // ": 298868196154922", "N°" / "INSEE : 298868196154922"); not
 // before an e-mail address, which follows a name or a firm's name in a
 // mail header ("PIRA Oil Retainer Client <eileen@pira.com>").
 func cutValue(v *view.View, gz *gazetteer.Gazetteers, s, t page.Span, first, last int) (int, int) {
 	tf, tl := t.First-v.First, t.Last-v.First
+	if first > last {
+		return first, last // an earlier value took every word
+	}
 	if tf > last {
-		if t.Category == page.Email || !punctuationOnly(v, last+1, tf-1) && !onlyLabels(v, gz, last+1, tf-1) || !patternLabel(v, gz, last) ||
+		if t.Category == page.Email || v.LineOf(tf) != v.LineOf(last) ||
+			!punctuationOnly(v, last+1, tf-1) && !onlyLabels(v, gz, last+1, tf-1) || !patternLabel(v, gz, last) ||
 			t.Category == page.Date && !announcesDate(v, gz, last) {
 			return first, last
 		}
@@ -157,9 +162,10 @@ func onlyLabels(v *view.View, gz *gazetteer.Gazetteers, f, l int) bool {
 // patternLabel reports whether word i may announce a value, or join it
 // to its sentence: punctuation, a number sign ("N°", "n.º"), a word of the
 // form labels ("Konto", "IBAN", "Tél.") or of the ID labels ("DNI",
-// "BSN", "INSEE"), or a word written in lower case that is a stop word or
+// "BSN", "INSEE"), a word written in lower case that is a stop word or
 // an ordinary word of its block's language ("con", "auf das", "geboren
-// am", "se").
+// am", "se"), or such a word capitalised where its sentence opens ("La
+// contatteremo al").
 func patternLabel(v *view.View, gz *gazetteer.Gazetteers, i int) bool {
 	t, l := v.CoreText(i), v.CoreLower(i)
 	if !hasLetter(t) || numberSigns[l] {
@@ -168,7 +174,25 @@ func patternLabel(v *view.View, gz *gazetteer.Gazetteers, i int) bool {
 	if b := strings.TrimSuffix(l, "."); formLabels[b] || idLabels[b] {
 		return true
 	}
-	return lowerWord(t) && (stopwords[l] || inLang(gz, langFlag(v, i), l))
+	lf := langFlag(v, i)
+	if lowerWord(t) {
+		// A short function word of the language counts whatever other
+		// list holds it ("se" is a country code too).
+		return stopwords[l] || inLang(gz, lf, l) || lf != 0 && len([]rune(l)) <= 3 && gz.Lex[l]&lf != 0
+	}
+	// A sentence's capitalised first word of the language: "La
+	// contatteremo al" / "06 6141 7006".
+	return view.IsCapitalised(t) && opensSentence(v, i) && !afterTitle(v, gz, i) && inLang(gz, sureLangFlag(v, i), l)
+}
+
+// afterTitle reports whether word i follows a title or an initial on its
+// line, whose full stop ends no sentence ("Dr. Pinto", "D. Ramos").
+func afterTitle(v *view.View, gz *gazetteer.Gazetteers, i int) bool {
+	if i == 0 || v.LineOf(i-1) != v.LineOf(i) {
+		return false
+	}
+	p := v.CoreLower(i - 1)
+	return gz.Lex[p]&gazetteer.Title != 0 || gz.Lex[strings.TrimSuffix(p, ".")]&gazetteer.Title != 0 || len([]rune(strings.TrimSuffix(p, "."))) <= 2
 }
 
 // idLabels are the short names of personal ID numbers that label one
