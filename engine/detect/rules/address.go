@@ -752,12 +752,11 @@ func unitAfter(v *view.View, gz *gazetteer.Gazetteers, last, first, end int) int
 // numberSign reports whether w (a word's text) is a number sign written
 // before a house number: "n.º", "nº", "n°", "N.", "nr.", "núm.".
 func numberSign(w string) bool {
-	switch strings.ToLower(strings.TrimRight(w, ",")) {
-	case "n.º", "nº", "n°", "n.°", "n.", "nr.", "nr", "núm.", "num.", "no.":
-		return true
-	}
-	return false
+	return houseNumberSigns[strings.ToLower(strings.TrimRight(w, ","))]
 }
+
+// houseNumberSigns are the number signs numberSign knows, in lower case.
+var houseNumberSigns = setOf("n.º", "nº", "n°", "n.°", "n.", "nr.", "nr", "núm.", "num.", "no.")
 
 // floorSides are the words after a Portuguese or Spanish floor ordinal that
 // say which flat of the floor ("2.º Esq.": second floor, left).

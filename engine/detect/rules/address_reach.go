@@ -106,6 +106,10 @@ func isLetters(s string) bool {
 	return true
 }
 
+// addressWords are the Lex flags of the words only addresses hold:
+// street types before and after the name, unit and post-box words.
+const addressWords = gazetteer.StreetSuffix | gazetteer.StreetPrefix | gazetteer.Unit | gazetteer.POBox
+
 // runningText reports whether word i, in a block of one of the six other
 // languages than English, is written in lower case and is a word of
 // running text there: a particle of street and place names ("la", "de",
@@ -124,8 +128,7 @@ func runningText(v *view.View, gz *gazetteer.Gazetteers, i int) bool {
 		return false
 	}
 	l := v.CoreLower(i)
-	const addressWord = gazetteer.StreetSuffix | gazetteer.StreetPrefix | gazetteer.Unit | gazetteer.POBox
-	if !addrParticles[l] && (gz.Lex[l]&addressWord != 0 || !inLang(gz, lf, l)) {
+	if !addrParticles[l] && (gz.Lex[l]&addressWords != 0 || !inLang(gz, lf, l)) {
 		return false // particles first: "la" is also English's "Lane"
 	}
 	line := v.LineOf(i)
@@ -159,7 +162,7 @@ func evidence(v *view.View, gz *gazetteer.Gazetteers, i int) bool {
 	case regionCode(t), militaryWords[l]:
 		return true
 	}
-	const place = gazetteer.Country | gazetteer.StreetSuffix | gazetteer.StreetPrefix | gazetteer.Unit | gazetteer.POBox
+	const place = gazetteer.Country | addressWords
 	f := gz.Lex[l]
 	switch {
 	case growStop[l] || runningText(v, gz, i):

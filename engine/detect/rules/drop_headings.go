@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"maps"
+
 	"github.com/redactd/redactd/engine/detect/gazetteer"
 	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
@@ -79,5 +81,10 @@ func headingOfWords(v *view.View, gz *gazetteer.Gazetteers, k int) bool {
 const headingWords = 8
 
 // numberSigns are the abbreviations of "number" that stand before one
-// (lower case, as View.CoreLower gives them).
-var numberSigns = setOf("n°", "nº", "n.º", "n.°", "n.", "nr.", "nr", "no.", "núm.", "num.", "n")
+// (lower case, as View.CoreLower gives them): those before a house number
+// (houseNumberSigns) and a bare "n" ("FATTURA N 2025/2038").
+var numberSigns = func() map[string]bool {
+	m := maps.Clone(houseNumberSigns)
+	m["n"] = true
+	return m
+}()

@@ -203,10 +203,7 @@ func germanNoun(v *view.View, gz *gazetteer.Gazetteers, i int) bool {
 // titles, legal forms or street words.
 func nounDE(gz *gazetteer.Gazetteers, l string) bool {
 	f := gz.Lex[l]
-	if f&notNoun != 0 {
-		return false
-	}
-	return f&gazetteer.NounDE != 0 || compound(gz, l, gazetteer.NounDE, gazetteer.NounDE|gazetteer.LowerDE)
+	return f&gazetteer.NounDE != 0 && f&notNoun == 0 || compound(gz, l, gazetteer.NounDE, gazetteer.NounDE|gazetteer.LowerDE)
 }
 
 // compound reports whether l (lower case, in no name or place list) is a

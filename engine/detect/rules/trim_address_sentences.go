@@ -127,7 +127,7 @@ func namePiece(v *view.View, gz *gazetteer.Gazetteers, lf uint32, p, e int) bool
 func sentenceWord(v *view.View, gz *gazetteer.Gazetteers, lf uint32, i int) bool {
 	l := v.CoreLower(i)
 	return lowerWord(v.CoreText(i)) && !addressParticles[l] && !unitWord(gz, l) &&
-		gz.Lex[l]&(gazetteer.StreetSuffix|gazetteer.StreetPrefix|gazetteer.Unit|gazetteer.POBox) == 0 && inLang(gz, lf, l)
+		gz.Lex[l]&addressWords == 0 && inLang(gz, lf, l)
 }
 
 // addressPiece reports whether words [p, e] hold a street word (a street

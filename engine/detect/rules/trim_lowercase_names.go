@@ -135,7 +135,7 @@ var endParticles = setOf("de", "da", "do", "dos", "das", "di", "del", "della", "
 // "Geachte mevr. De Vries", "Gentile Sig.ra Barone".
 var leadSalutations = setOf("geachte", "beste", "gentile", "gentili", "egregio", "egregia", "estimado", "estimada",
 	"querido", "querida", "caro", "cara", "prezado", "prezada", "sehr", "geehrte", "geehrter", "liebe", "lieber",
-	"chère", "cher", "exmo", "exma", "exmo(a)", "ilmo", "ilma")
+	"chère", "cher", "exmo", "exma", "ilmo", "ilma")
 
 // leadForeign are the function words of the six languages that begin no
 // name: articles, prepositions, conjunctions, pronouns and verbs of

@@ -73,7 +73,7 @@ func (g *gen) lowerWords() error {
 			"seldom capitalised in a person's name in the labelled sources (under 1 in 20), and no popular name of the language's countries;",
 			"lower case, ' for the apostrophe, elided articles apart (\"l'\", \"dell'\"), one per line.",
 		}, credits...)
-		header = append(header, "source: popular names by country (github.com/sigpwned/popular-names-by-country-dataset), CC0-1.0: the names left out")
+		header = append(header, creditPopularNames)
 		if err := g.write(file, header, words); err != nil {
 			return err
 		}
@@ -133,6 +133,10 @@ var lowerLangs = []lowerLang{
 }
 
 const licCC0Europeana = "CC0-1.0 (Europeana Newspapers NER corpora)"
+
+// creditPopularNames is the header line of the lists that leave out the
+// popular names of their language's countries.
+const creditPopularNames = "source: popular names by country (github.com/sigpwned/popular-names-by-country-dataset), CC0-1.0: the names left out"
 
 // ltok is a word of a source: its text, whether it opens a sentence, and
 // whether it is part of a person's name.

@@ -66,7 +66,7 @@ func (g *gen) nounsDE() error {
 		"and no popular name of Germany, Austria or Switzerland;",
 		"lower case, one per line.",
 	}, credits...)
-	header = append(header, "source: popular names by country (github.com/sigpwned/popular-names-by-country-dataset), CC0-1.0: the names left out")
+	header = append(header, creditPopularNames)
 	return g.write("nouns_de.txt", header, words)
 }
 
