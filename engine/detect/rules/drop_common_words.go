@@ -2,6 +2,7 @@ package rules
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
 	"github.com/redactd/redactd/engine/detect/pattern"
@@ -43,6 +44,12 @@ import (
 //     not the novels' words. Common words do not count here: they hold
 //     such brands.
 //
+//   - in a German block, a Person or Organization that is a phrase of
+//     ordinary German (germanPhrase): nouns, in any number or case,
+//     function words and words written in lower case ("Das Gehalt von",
+//     "Mittelpunkt des Motorsport-Wochenendes" is not one: the last word
+//     is in no list).
+//
 //   - in a block of another language than English, a Person of German
 //     nouns only, even beside a name ("In der Sache Elias Wagner"), and a
 //     Person or Organization opening with a pronoun of polite address
@@ -78,6 +85,7 @@ func (dropCommonWords) apply(rc ruleContext, ss []page.Span) []page.Span {
 			(s.Category == page.Person || s.Category == page.Organization) && opensWithComma(v, s) && plainWords(v, gz, s, gazetteer.Common|gazetteer.Prose, false),
 			(s.Category == page.Person || s.Category == page.Organization) && loneLower(v, s) && plainWords(v, gz, s, gazetteer.Prose, false),
 			s.Category == page.Person && germanNouns(v, gz, s),
+			(s.Category == page.Person || s.Category == page.Organization && !germanInstitution(v, s)) && germanPhrase(v, gz, s),
 			(s.Category == page.Person || s.Category == page.Organization) && courtesyOpened(v, s):
 			if drop == nil {
 				drop = make([]bool, len(ss))
@@ -109,6 +117,142 @@ func germanNouns(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
 	}
 	return true
 }
+
+// germanPhrase reports whether span s, in a German block, is a phrase
+// of ordinary German: its nouns (germanNoun), words of the lower-case
+// list written in lower case ("des", "modernen"), and such a word opening
+// its sentence capitalised ("Das", "Seit"), at least one with letters.
+// The English model reads German's capitalised nouns as names ("Mittelpunkt
+// des Motorsport-Wochenendes", "Das Gehalt von"); a name holds a word no
+// list of ordinary words has, or an adjective capitalised inside its
+// sentence ("Deutsche Bank", "Zweiten Weltkriegs").
+func germanPhrase(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
+	words := 0
+	for w := s.First; w <= s.Last; w++ {
+		i := w - v.First
+		if i < 0 || i >= v.Len() || langFlag(v, i) != gazetteer.LowerDE {
+			return false
+		}
+		t, l := v.CoreText(i), v.CoreLower(i)
+		if !hasLetter(t) {
+			continue
+		}
+		words++
+		if germanNoun(v, gz, i) || phraseNoun(gz, t, l) || (germanFunctionWords[l] || gz.Lex[l]&notPlainWord == 0 && inLang(gz, gazetteer.LowerDE, l)) &&
+			(lowerWord(t) || opensSentence(v, i)) {
+			continue
+		}
+		return false
+	}
+	return words > 0
+}
+
+// phraseNoun reports whether t (lower case l) is capitalised and a noun
+// of nouns_de.txt that the surname lists hold too ("Jahr", "Ende"): in a
+// phrase of ordinary words it is the noun.
+func phraseNoun(gz *gazetteer.Gazetteers, t, l string) bool {
+	f := gz.Lex[l]
+	if !view.IsCapitalised(t) && !view.IsAllUpper(t) || f&(notNoun&^gazetteer.Surname) != 0 {
+		return false
+	}
+	if s, ok := strings.CutSuffix(l, "s"); ok && gz.Lex[s]&gazetteer.FirstName != 0 {
+		return false // "Peters": a first name's genitive or a surname
+	}
+	const nouns = gazetteer.NounDE | gazetteer.NounDEInNames
+	if f&nouns != 0 {
+		return true
+	}
+	for _, b := range germanStems(l) {
+		if g := gz.Lex[b]; g&nouns != 0 && g&notNoun == 0 || compound(gz, b, gazetteer.NounDE, gazetteer.NounDE|gazetteer.LowerDE) {
+			return true
+		}
+	}
+	return false
+}
+
+// germanStems returns the forms a German noun l (lower case) may have
+// without the ending of its plural or case ("unfällen" -> "unfall",
+// "versionen" -> "version", "experten" -> "experte", "lebens" -> "leben"):
+// the noun lists count the forms their sources wrote.
+func germanStems(l string) []string {
+	var out []string
+	for _, suf := range []string{"s", "es", "n", "en", "e", "er", "ern", "nen"} {
+		b, ok := strings.CutSuffix(l, suf)
+		if !ok || utf8.RuneCountInString(b) < 3 {
+			continue
+		}
+		out = append(out, b)
+		if u := withoutUmlaut(b); u != b {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// withoutUmlaut returns l with its last umlaut written without the
+// dots ("unfäll" -> "unfall", "häus" -> "haus"), as German plurals add
+// one to the singular's vowel.
+func withoutUmlaut(l string) string {
+	rs := []rune(l)
+	for k := len(rs) - 1; k >= 0; k-- {
+		switch rs[k] {
+		case 'ä':
+			rs[k] = 'a'
+		case 'ö':
+			rs[k] = 'o'
+		case 'ü':
+			rs[k] = 'u'
+		default:
+			continue
+		}
+		return string(rs)
+	}
+	return l
+}
+
+// germanInstitution reports whether a word of span s is a German noun
+// naming a public body, or a compound it heads, in any number or case
+// ("Kommission", "Bundesregierung", "Ausschusses"; gazetteer/words/organizations.txt, use
+// institution-de): the service masks a body named by its noun as an
+// Organization in German as in English ("the Commission").
+func germanInstitution(v *view.View, s page.Span) bool {
+	for w := s.First; w <= s.Last; w++ {
+		l := v.CoreLower(w - v.First)
+		for _, f := range append(germanStems(l), l) {
+			if headedBy(f, institutionsDE) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// headedBy reports whether l is a word of heads or a compound of three
+// letters or more before one ("bundes" + "regierung").
+func headedBy(l string, heads map[string]bool) bool {
+	if heads[l] {
+		return true
+	}
+	rs := []rune(l)
+	for k := 3; k <= len(rs)-3; k++ {
+		if heads[string(rs[k:])] {
+			return true
+		}
+	}
+	return false
+}
+
+// institutionsDE are German nouns naming a public body.
+var institutionsDE = gazetteer.MustWords("organizations", "institution-de")
+
+// germanFunctionWords are German's articles, prepositions, pronouns and
+// conjunctions, some of which the name lists hold ("der", "das", "von").
+var germanFunctionWords = setOf("der", "die", "das", "des", "dem", "den", "ein", "eine", "einer", "eines", "einem",
+	"einen", "von", "vom", "zu", "zum", "zur", "im", "in", "am", "an", "auf", "aus", "bei", "beim", "mit", "nach",
+	"seit", "über", "unter", "vor", "für", "gegen", "ohne", "um", "durch", "bis", "ab", "und", "oder", "aber", "auch",
+	"sich", "es", "er", "sie", "wir", "man", "nicht", "noch", "schon", "dann", "denn", "so", "wie", "als", "wenn",
+	"weil", "dass", "ob", "nur", "sein", "seine", "seiner", "seinem", "seinen", "ihre", "ihrer", "ihrem", "ihren",
+	"dies", "diese", "dieser", "dieses", "diesem", "diesen", "alle", "viele", "während", "wegen", "trotz", "zwischen")
 
 // courtesyOpened reports whether span s opens with a pronoun of address
 // written capitalised inside its sentence, as Italian, German, Spanish

@@ -51,15 +51,22 @@ func (g *gen) nounsDE() error {
 		c.count(toks)
 		credits = append(credits, "source: "+s.name+"; "+s.licence)
 	}
-	var words []string
+	var words, inNames []string
 	for w, n := range c.capital {
 		labelled := n - c.inNovels[w]
-		if n >= nounMin && n >= nounRatio*c.lower[w] && (c.entity[w] == 0 || nounEntityShare*c.entity[w] < labelled) &&
-			(labelled >= nounMin || len(c.novels[w]) >= nounNovels) && !names["de"][w] && len([]rune(w)) >= 3 {
+		if n < nounMin || n < nounRatio*c.lower[w] || labelled < nounMin && len(c.novels[w]) < nounNovels ||
+			names["de"][w] || len([]rune(w)) < 3 {
+			continue
+		}
+		switch {
+		case c.entity[w] == 0 || nounEntityShare*c.entity[w] < labelled:
 			words = append(words, w)
+		case nounInNamesShare*c.entity[w] < labelled:
+			inNames = append(inNames, w)
 		}
 	}
 	sort.Strings(words)
+	sort.Strings(inNames)
 	header := append([]string{
 		fmt.Sprintf("Words German writes capitalised inside its sentences (at least %d times, %d times as often as in lower case: its nouns),", nounMin, nounRatio),
 		fmt.Sprintf("seldom part of a labelled entity of any kind (under 1 in %d), in the labelled sources at least %d times or in %d novels,", nounEntityShare, nounMin, nounNovels),
@@ -67,13 +74,22 @@ func (g *gen) nounsDE() error {
 		"lower case, one per line.",
 	}, credits...)
 	header = append(header, creditPopularNames)
-	return g.write("nouns_de.txt", header, words)
+	if err := g.write("nouns_de.txt", header, words); err != nil {
+		return err
+	}
+	header[1] = fmt.Sprintf("part of a labelled entity of any kind 1 time in %d or more but under 1 in %d (\"Zeit\", \"Kirche\"), in the labelled sources at least %d times or in %d novels,",
+		nounEntityShare, nounInNamesShare, nounMin, nounNovels)
+	return g.write("nouns_de_in_names.txt", header, inNames)
 }
 
 const (
 	nounMin         = 3
 	nounRatio       = 4
 	nounEntityShare = 20
+	// nounInNamesShare bounds nouns_de_in_names.txt: nouns that names
+	// hold often ("Zeit", "Kirche", "Unternehmen"), still under 1 in
+	// nounInNamesShare of their uses.
+	nounInNamesShare = 4
 	// nounNovels is the fewest novels a word of the unlabelled novels
 	// alone must be capitalised in: a character's name stays in its
 	// novel, a noun is in many.
