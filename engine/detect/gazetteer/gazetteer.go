@@ -90,6 +90,13 @@ const (
 	// 4 inside a labelled entity): ordinary words only beside other
 	// ordinary words.
 	NounDEInNames
+	// Spelling marks the words of a language's lower-case list that only
+	// a spelling list holds, never seen in the running text counted
+	// (lower_words_nl_spelling.txt): Dutch's running text here is too
+	// little to count its words ("overgemaakt", "bellen"), and a spelling
+	// list holds words that are surnames too ("Sassen", "Lommen"), so a
+	// reader takes them as ordinary only written in lower case.
+	Spelling
 )
 
 // lowerFiles are the lower-case word lists of the six other languages,
@@ -235,6 +242,11 @@ func load() (*Gazetteers, error) {
 		if err := eachLine("lower_words_"+l.code+".txt", func(w string) { z.Lex[w] |= l.flag }); err != nil {
 			return nil, err
 		}
+	}
+	// A spelling list's words the running text never showed: ordinary in
+	// lower case, not evidence against a capitalised name (Spelling).
+	if err := eachLine("lower_words_nl_spelling.txt", func(w string) { z.Lex[w] |= LowerNL | Spelling }); err != nil {
+		return nil, err
 	}
 	if err := eachLine("nouns_de.txt", func(w string) { z.Lex[w] |= NounDE }); err != nil {
 		return nil, err

@@ -65,6 +65,21 @@ func inLang(gz *gazetteer.Gazetteers, lf uint32, w string) bool {
 	return false
 }
 
+// inRunningText is inLang without the words only a spelling list holds
+// (gazetteer.Spelling), for the rules that cut a name's capitalised first
+// word or its words in lower case: OCR'd newspapers write surnames in
+// lower case ("Leen houwers"), and a spelling list holds many as words.
+func inRunningText(gz *gazetteer.Gazetteers, lf uint32, w string) bool {
+	return inLang(gz, lf, w) && !spellingOnly(gz, lf, w)
+}
+
+// spellingOnly reports whether w (lower case) is ordinary in the
+// language of flag lf only by its spelling list (gazetteer.Spelling; only
+// Dutch has one, so the flag says nothing of a word in another language).
+func spellingOnly(gz *gazetteer.Gazetteers, lf uint32, w string) bool {
+	return lf == gazetteer.LowerNL && gz.Lex[strings.ReplaceAll(w, "’", "'")]&gazetteer.Spelling != 0
+}
+
 // otherForms returns the singular or plural forms of w (lower case) that
 // a list of words as they were written may hold instead of w: the lists
 // count what their sources wrote, and a word seen only in the plural
@@ -126,7 +141,11 @@ func plainInLang(v *view.View, gz *gazetteer.Gazetteers, i int, alone bool) bool
 	if view.IsAllUpper(t) && alone && gz.Lex[l]&(gazetteer.FirstName|gazetteer.Surname) != 0 {
 		return false // "COGNOME: ROSSI", "COSTA": a name alone in capitals, whatever else it means
 	}
-	return inLang(gz, langFlag(v, i), l)
+	lf := langFlag(v, i)
+	if !lowerWord(t) && spellingOnly(gz, lf, l) {
+		return false // "Sassen, lid der Prov.": a spelling list's word written as a name
+	}
+	return inLang(gz, lf, l)
 }
 
 // opensSentence reports whether word i is the first of its line or

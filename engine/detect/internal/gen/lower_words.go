@@ -9,8 +9,10 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -67,7 +69,28 @@ func (g *gen) lowerWords() error {
 				words = append(words, w)
 			}
 		}
+		var spelling []string
+		if l.dictionary != nil {
+			dict, err := g.dictionaryWords(l.dictionary, lower, capital, person, names[l.code])
+			if errors.Is(err, errFetchedMissing) {
+				g.skip(file, l.dictionary.name+" is not fetched")
+				continue
+			}
+			if err != nil {
+				return fmt.Errorf("lower words %s: %s: %w", l.code, l.dictionary.name, err)
+			}
+			for _, w := range dict {
+				if lower[w] > 0 {
+					words = append(words, w) // seen in running text
+				} else {
+					spelling = append(spelling, w)
+				}
+			}
+			credits = append(credits, "source: "+l.dictionary.name+"; "+l.dictionary.licence+
+				" (its words seen in lower case in the sources above; the others are in "+spellingFile(l.code)+")")
+		}
 		sort.Strings(words)
+		words = slices.Compact(words)
 		header := append([]string{
 			fmt.Sprintf("Words written in lower case inside sentences in %s (at least %d times, %d times as often as capitalised),", l.name, lowerMin, lowerRatio),
 			"seldom capitalised in a person's name in the labelled sources (under 1 in 20), and no popular name of the language's countries;",
@@ -77,9 +100,24 @@ func (g *gen) lowerWords() error {
 		if err := g.write(file, header, words); err != nil {
 			return err
 		}
+		if l.dictionary != nil {
+			sort.Strings(spelling)
+			header := []string{
+				fmt.Sprintf("Words of a %s spelling list written in lower case that the running text of %s never shows:", l.name, file),
+				"in no name list, never in a person's name there; lower case, one per line.",
+				"source: " + l.dictionary.name + "; " + l.dictionary.licence,
+			}
+			if err := g.write(spellingFile(l.code), header, slices.Compact(spelling)); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
+
+// spellingFile names the list of a language's words that only its
+// spelling list holds.
+func spellingFile(code string) string { return "lower_words_" + code + "_spelling.txt" }
 
 const (
 	lowerMin   = 3
@@ -95,7 +133,57 @@ type lowerLang struct {
 	code, name string
 	countries  []string // ISO codes whose popular names are left out
 	sources    []lowerSource
+	// dictionary, when set, adds the words a spelling list writes in
+	// lower case (dictionaryWords): for a language whose running text
+	// here is too little to count its words.
+	dictionary *dictSource
 }
+
+// dictSource is a spelling list: files of one word a line in a fetched
+// repository at a pinned commit.
+type dictSource struct {
+	name, licence, repo, commit string
+	files                       []string
+}
+
+// dictionaryWords returns the words of d written in lower case, of
+// letters (a hyphen or an apostrophe inside), that no name list holds
+// (first names, surnames, towns, the popular names of the language's
+// countries), that the counted sources never put in a person's name and
+// do not write capitalised as often as in lower case: a spelling list
+// has no counts, and holds many surnames as words ("bakker", "visser").
+func (g *gen) dictionaryWords(d *dictSource, lower, capital, person map[string]int, popular map[string]bool) ([]string, error) {
+	dir := shareddata.Fetched(d.repo)
+	skip := map[string]bool{}
+	for _, f := range []string{"first_names.txt", "surnames.txt", "cities.txt", "countries.txt"} {
+		ws, err := readLines(filepath.Join(g.out, f))
+		if err != nil {
+			return nil, err
+		}
+		for _, w := range ws {
+			skip[strings.ToLower(w)] = true
+		}
+	}
+	var out []string
+	for _, f := range d.files {
+		b, err := exec.Command("git", "--git-dir", dir, "show", d.commit+":"+f).Output()
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s at %s", errFetchedMissing, d.repo, d.commit)
+		}
+		for _, w := range strings.Split(string(b), "\n") {
+			w = strings.TrimSpace(w)
+			if !dictWord.MatchString(w) || skip[w] || popular[w] || person[w] > 0 || capital[w] > 0 && capital[w] >= lower[w] {
+				continue
+			}
+			out = append(out, w)
+		}
+	}
+	return out, nil
+}
+
+// dictWord matches a word of a spelling list that dictionaryWords
+// takes: lower-case letters, a hyphen or an apostrophe inside.
+var dictWord = regexp.MustCompile(`^\p{Ll}+(['-]\p{Ll}+)*$`)
 
 type lowerSource struct {
 	name, licence string
@@ -106,30 +194,37 @@ var lowerLangs = []lowerLang{
 	{"de", "German", []string{"DE", "AT", "CH"}, []lowerSource{
 		columns("ner/europeana_de/enp_DE.lft.bio (the lft part: onb is the test, sbb the dev)", licCC0Europeana, "ner/europeana_de/enp_DE.lft.bio", 0, 1),
 		eltec("deu", "d1eed488bd579ee95151b1a291a0056a90c36fa4"),
-	}},
+	}, nil},
 	{"fr", "French", []string{"FR", "BE", "CH"}, []lowerSource{
 		columns("ner/icdar_europeana_fr/train.txt", licCC0Europeana, "ner/icdar_europeana_fr/train.txt", 0, 1),
 		novelsFR(),
-	}},
+		// Madame Bovary and Bel-Ami are obtic_7romans_fr's test and dev.
+		eltec("fra", "83f0a43fdb967cd1db646027a1a237307e4924a1", "FRA01302_Flaubert.xml", "FRA02701_Maupassant.xml"),
+	}, nil},
 	{"es", "Spanish", []string{"ES"}, []lowerSource{
 		meddocanTrain(),
 		eltec("spa", "83e2a22d5ef66f96e59f47f7ef810358c4236322"),
-	}},
+	}, nil},
 	{"it", "Italian", []string{"IT"}, []lowerSource{
 		eltec("ita", "100a4851ed1a1092f082c0ecd109f621c8f62ed4"),
-	}},
+	}, nil},
 	{"nl", "Dutch", []string{"NL", "BE"}, []lowerSource{
 		columns("ner/icdar_europeana_nl/train.txt", licCC0Europeana, "ner/icdar_europeana_nl/train.txt", 0, 1),
 		// ELTeC has no Dutch novels; WikiANN's train file (its test and
 		// dev files are the scored splits) adds present-day words.
 		columnsStrip("ner/wikiann_nl/train (test and dev are scored)", "WikiANN, text from Wikipedia (CC-BY-SA-3.0); silver labels",
 			"ner/wikiann_nl/train", 0, 1, "nl:"),
+	}, &dictSource{
+		name:    "github.com/OpenTaal/opentaal-wordlist basiswoorden-gekeurd.txt and flexies-ongekeurd.txt at 6d53e65b59cc (fetched, not committed)",
+		licence: "OpenTaal, Revised BSD License or CC-BY-3.0 (chosen: CC-BY-3.0)",
+		repo:    "OpenTaal/opentaal-wordlist", commit: "6d53e65b59cc0f019e2161b120b5dfaae3aded01",
+		files: []string{"basiswoorden-gekeurd.txt", "flexies-ongekeurd.txt"},
 	}},
 	{"pt", "Portuguese", []string{"PT", "BR"}, []lowerSource{
 		columns("ner/uner_portuguese_bosque/pt_bosque-ud-train.iob2", "CC-BY-SA-4.0 (UNER Portuguese-Bosque)", "ner/uner_portuguese_bosque/pt_bosque-ud-train.iob2", 1, 2),
 		columns("ner/lener_br/train.conll", "MIT (LeNER-Br, Copyright (c) 2022 Pedro Henrique Luz de Araujo)", "ner/lener_br/train.conll", 0, 1),
 		eltec("por", "8886868916311001a8a8dd99aa6f18f6a2c68408"),
-	}},
+	}, nil},
 }
 
 const licCC0Europeana = "CC0-1.0 (Europeana Newspapers NER corpora)"
@@ -298,10 +393,14 @@ var errFetchedMissing = errors.New("fetched source missing")
 // fetched from github.com/COST-ELTeC/ELTeC-<lang> at commit: the text of
 // every paragraph and verse line of their bodies. A novel the snapshot
 // lacks (files of 4 MiB or more are left out) is not read.
-func eltec(lang, commit string) lowerSource {
+func eltec(lang, commit string, exclude ...string) lowerSource {
 	repo := "COST-ELTeC/ELTeC-" + lang
+	name := fmt.Sprintf("github.com/%s level1/*.xml at %s (fetched, not committed)", repo, commit[:12])
+	if len(exclude) > 0 {
+		name = fmt.Sprintf("github.com/%s level1/*.xml at %s but %s (fetched, not committed)", repo, commit[:12], strings.Join(exclude, ", "))
+	}
 	return lowerSource{
-		name:    fmt.Sprintf("github.com/%s level1/*.xml at %s (fetched, not committed)", repo, commit[:12]),
+		name:    name,
 		licence: "the novels are public domain; ELTeC's markup CC-BY-4.0",
 		read: func(*gen) ([]ltok, error) {
 			dir := shareddata.Fetched(repo)
@@ -311,7 +410,7 @@ func eltec(lang, commit string) lowerSource {
 			}
 			var out []ltok
 			for doc, f := range strings.Fields(string(list)) {
-				if !strings.HasSuffix(f, ".xml") {
+				if !strings.HasSuffix(f, ".xml") || slices.Contains(exclude, path.Base(f)) {
 					continue
 				}
 				b, err := exec.Command("git", "--git-dir", dir, "show", commit+":"+f).Output()
@@ -329,6 +428,11 @@ func eltec(lang, commit string) lowerSource {
 	}
 }
 
+// teiSpaces turns the no-break spaces French writes before "!", "?",
+// ":" and after a dialogue's dash into spaces, which the tokens are split
+// on: else "— Oui" reads as a capital inside a sentence.
+var teiSpaces = strings.NewReplacer("\u00a0", " ", "\u202f", " ", "\u2009", " ")
+
 var (
 	teiPara = regexp.MustCompile(`(?s)<(p|l)\b[^>]*>(.*?)</(p|l)>`)
 	teiTag  = regexp.MustCompile(`<[^>]*>`)
@@ -341,7 +445,7 @@ func teiText(out []ltok, doc []byte) []ltok {
 		doc = doc[i:]
 	}
 	for _, m := range teiPara.FindAllSubmatch(doc, -1) {
-		text := html.UnescapeString(teiTag.ReplaceAllString(string(m[2]), " "))
+		text := teiSpaces.Replace(html.UnescapeString(teiTag.ReplaceAllString(string(m[2]), " ")))
 		out, _ = tokens(out, text, true, false)
 	}
 	return out
