@@ -155,6 +155,18 @@ func matchLabel(s string) (int, labelKind) {
 	return best, kind
 }
 
+// PersonalLabelLen returns the length in bytes of the label of a
+// person's identity, tax or social-security number (personalLabels:
+// "cartão de cidadão", "codice fiscale", "steuer-id") at the start of
+// lower, lower-case text, or 0. The label may end inside a word
+// ("nie" of "niet"): the caller checks that it ends where a word does.
+func PersonalLabelLen(lower string) int {
+	if n, kind := matchLabel(lower); kind == labelPersonal {
+		return n
+	}
+	return 0
+}
+
 // An idLabel is a label found in the text: bytes [start, end) and whether
 // it names something else than a person's ID (a company's number, an
 // invoice's, a phone's).

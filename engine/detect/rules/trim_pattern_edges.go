@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/detect/pattern"
 	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
 )
@@ -72,6 +73,9 @@ func (trimPatternEdges) apply(rc ruleContext, ss []page.Span) []page.Span {
 			continue
 		}
 		if first+v.First != s.First || last+v.First != s.Last {
+			if stopWordsOnly(v, first, last) {
+				continue // "His" of "His social security number is": a pronoun names no one
+			}
 			s = cutTo(v, s, first, last)
 		}
 		out = append(out, s)
@@ -127,6 +131,17 @@ func cutValue(v *view.View, gz *gazetteer.Gazetteers, s, t page.Span, first, las
 	return first, last
 }
 
+// stopWordsOnly reports whether words [f, l] are all stop words
+// (gazetteer words/stopwords.txt, use name: "his", "my", "the").
+func stopWordsOnly(v *view.View, f, l int) bool {
+	for i := f; i <= l; i++ {
+		if !stopwords[v.CoreLower(i)] {
+			return false
+		}
+	}
+	return true
+}
+
 // punctuationOnly reports whether words [f, l] (none when f > l) hold no
 // letter and no digit (": ", "–").
 func punctuationOnly(v *view.View, f, l int) bool {
@@ -161,8 +176,9 @@ func onlyLabels(v *view.View, gz *gazetteer.Gazetteers, f, l int) bool {
 
 // patternLabel reports whether word i may announce a value, or join it
 // to its sentence: punctuation, a number sign ("N°", "n.º"), a word of the
-// form labels ("Konto", "IBAN", "Tél.") or of the ID labels ("DNI",
-// "BSN", "INSEE"), a word written in lower case that is a stop word or
+// form labels ("Konto", "Tél."), an account's label ("IBAN"), a word of a
+// person's ID label as the national-ID recognizer reads them ("DNI", "N°
+// INSEE", "Cartão de Cidadão": inIDLabel), a word written in lower case that is a stop word or
 // an ordinary word of its block's language ("con", "auf das", "geboren
 // am", "se"), or such a word capitalised where its sentence opens ("La
 // contatteremo al").
@@ -171,7 +187,7 @@ func patternLabel(v *view.View, gz *gazetteer.Gazetteers, i int) bool {
 	if !hasLetter(t) || numberSigns[l] {
 		return !view.HasDigit(t)
 	}
-	if b := strings.TrimSuffix(l, "."); formLabels[b] || idLabels[b] {
+	if b := strings.TrimSuffix(l, "."); formLabels[b] || accountLabels[b] || inIDLabel(v, i) {
 		return true
 	}
 	lf := langFlag(v, i)
@@ -195,9 +211,35 @@ func afterTitle(v *view.View, gz *gazetteer.Gazetteers, i int) bool {
 	return gz.Lex[p]&gazetteer.Title != 0 || gz.Lex[strings.TrimSuffix(p, ".")]&gazetteer.Title != 0 || len([]rune(strings.TrimSuffix(p, "."))) <= 2
 }
 
-// idLabels are the short names of personal ID numbers that label one
-// (pattern/nationalid.go's personal labels, their single words).
-var idLabels = setOf("dni", "nie", "nif", "nuss", "nir", "insee", "bsn", "sofinummer", "steuer-id", "steuer-idnr",
-	"idnr", "steueridentifikationsnummer", "identifikationsnummer", "personalausweis-nr", "ausweisnummer",
-	"personalausweisnummer", "sozialversicherungsnummer", "sv-nr", "ahv-nr", "ahv", "avs", "niss", "insz",
-	"rijksregisternummer", "contribuinte", "c.f", "cf", "ssn", "nino", "iban", "bic", "swift")
+// accountLabels are the short names of an account number ("IBAN",
+// "BIC"): no person's ID, but a label all the same.
+var accountLabels = setOf("iban", "bic", "swift")
+
+// inIDLabel reports whether word i is part of the label of a person's ID
+// number (pattern.PersonalLabelLen: "DNI", "Cartão de Cidadão",
+// "codice fiscale") that begins at most idLabelWords words before it and
+// ends where a word does.
+func inIDLabel(v *view.View, i int) bool {
+	_, end := v.Core(i)
+	for k := i; k >= 0 && k > i-idLabelWords && v.LineOf(k) == v.LineOf(i); k-- {
+		start, _ := v.Core(k)
+		n := pattern.PersonalLabelLen(v.Lower[start:min(len(v.Lower), start+64)])
+		if n == 0 || start+n < end {
+			continue
+		}
+		if e := start + n; e == len(v.Lower) || !isWordByte(v.Lower[e]) {
+			return true
+		}
+	}
+	return false
+}
+
+// idLabelWords is the most words a personal ID's label holds
+// ("número de la seguridad social").
+const idLabelWords = 5
+
+// isWordByte reports whether b may continue a word: a letter, a digit or
+// a byte of a multi-byte letter.
+func isWordByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b >= 0x80
+}
