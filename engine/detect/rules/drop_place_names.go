@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
@@ -29,9 +28,79 @@ type dropPlaceNames struct{}
 
 func (dropPlaceNames) apply(rc ruleContext, ss []page.Span) []page.Span {
 	v, gz := rc.v, rc.gz
-	return slices.DeleteFunc(ss, func(s page.Span) bool {
-		return s.Category == page.Person && isLonePlace(v, gz, s)
-	})
+	out := ss[:0]
+	for _, s := range ss {
+		switch {
+		case s.Category == page.Person && isLonePlace(v, gz, s):
+			continue
+		case s.Category == page.Person || s.Category == page.Address || s.Category == page.Organization:
+			f, l := s.First-v.First, s.Last-v.First
+			if f < 0 || l >= v.Len() || s.Start != 0 {
+				break
+			}
+			if k := v.LineOf(l); datelinePlace(v, gz, max(f, lineFirst(v, k)), l, ss) {
+				if lineFirst(v, k) <= f {
+					continue // the span is the place
+				}
+				s = cutTo(v, s, f, lineFirst(v, k)-1) // an address run on into the place line below it
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// lineFirst returns the first word of line k.
+func lineFirst(v *view.View, k int) int { first, _ := v.Line(k); return first }
+
+// datelinePlace reports whether words [f, l] open their line, are a
+// known town and stand before a comma and a date, at most one word
+// between ("Vilar de Andorinho, 02/04/2020", "Heemsen, den 4.4.2018", "Le
+// Mans, le 2 janvier 2018"): where a letter was written, no one's
+// address. The model runs the address block above on into that line.
+func datelinePlace(v *view.View, gz *gazetteer.Gazetteers, f, l int, ss []page.Span) bool {
+	if l >= v.Len()-1 || l-f >= maxPlaceWords || f != lineFirst(v, v.LineOf(l)) ||
+		!strings.HasPrefix(v.Text[v.CoreEnd(l):v.WordEnd(l)], ",") {
+		return false
+	}
+	words := make([]string, 0, l-f+1)
+	for i := f; i <= l; i++ {
+		words = append(words, v.CoreLower(i))
+	}
+	town := gz.Cities.Has(strings.Join(words, " "))
+	for _, d := range ss {
+		if d.Category != page.Date {
+			continue
+		}
+		df := d.First - v.First
+		if df <= l || df > l+2 || v.LineOf(df) != v.LineOf(l) {
+			continue
+		}
+		if town || df == l+2 && datelineParticles[v.CoreLower(l+1)] && unknownPlace(v, gz, f, l) {
+			return true
+		}
+	}
+	return false
+}
+
+// datelineParticles stand between a letter's place and its date ("Ort,
+// den 4.4.2018", "Lieu, le 2 janvier", "Lugar, a 12 de marzo"): with one,
+// a place no list knows is taken for one too (the lists hold towns of
+// 15 000 people and more).
+var datelineParticles = setOf("den", "le", "el", "il", "lì", "li", "a", "em", "op", "am")
+
+// unknownPlace reports whether words [f, l] are capitalised and none is
+// in a list of names or titles: a small place ("Heemsen"), not someone
+// ("Müller, den 4.4." is no dateline).
+func unknownPlace(v *view.View, gz *gazetteer.Gazetteers, f, l int) bool {
+	const names = gazetteer.FirstName | gazetteer.Surname | gazetteer.Title
+	for i := f; i <= l; i++ {
+		w := v.CoreLower(i)
+		if !view.IsCapitalised(v.CoreText(i)) || gz.Lex[w]&names != 0 || gz.Lex[gazetteer.FoldAccents(w)]&names != 0 {
+			return false // "Müller": the lists write "muller"
+		}
+	}
+	return true
 }
 
 // isLonePlace reports whether span s (whole words) is a known town or
