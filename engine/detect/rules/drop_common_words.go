@@ -85,7 +85,7 @@ func (dropCommonWords) apply(rc ruleContext, ss []page.Span) []page.Span {
 			(s.Category == page.Person || s.Category == page.Organization) && opensWithComma(v, s) && plainWords(v, gz, s, gazetteer.Common|gazetteer.Prose, false),
 			(s.Category == page.Person || s.Category == page.Organization) && loneLower(v, s) && plainWords(v, gz, s, gazetteer.Prose, false),
 			s.Category == page.Person && germanNouns(v, gz, s),
-			(s.Category == page.Person || s.Category == page.Organization && !germanInstitution(v, s)) && germanPhrase(v, gz, s),
+			(s.Category == page.Person || s.Category == page.Organization) && !germanInstitution(v, s) && germanPhrase(v, gz, s),
 			(s.Category == page.Person || s.Category == page.Organization) && courtesyOpened(v, s):
 			if drop == nil {
 				drop = make([]bool, len(ss))
@@ -162,13 +162,37 @@ func phraseNoun(gz *gazetteer.Gazetteers, t, l string) bool {
 	if f&nouns != 0 {
 		return true
 	}
+	if compound(gz, l, nouns, nouns|gazetteer.LowerDE) || nounSuffixed(gz, l) {
+		return true
+	}
 	for _, b := range germanStems(l) {
-		if g := gz.Lex[b]; g&nouns != 0 && g&notNoun == 0 || compound(gz, b, gazetteer.NounDE, gazetteer.NounDE|gazetteer.LowerDE) {
+		if g := gz.Lex[b]; g&nouns != 0 && g&notNoun == 0 || compound(gz, b, gazetteer.NounDE, nouns|gazetteer.LowerDE) {
 			return true
 		}
 	}
 	return false
 }
+
+// nounSuffixed reports whether l (lower case, seven letters or more) ends
+// with a suffix that makes German nouns ("Erwirtschaftung",
+// "Binärbildmorphologie" is none) and no name list holds it: a surname
+// so ended is listed ("Hartung"). A word with a hyphen may hold a name
+// ("Waseda-Universität").
+func nounSuffixed(gz *gazetteer.Gazetteers, l string) bool {
+	if utf8.RuneCountInString(l) < 7 || strings.Contains(l, "-") || gz.Lex[l]&notNoun != 0 || gz.Lex[gazetteer.FoldAccents(l)]&notNoun != 0 {
+		return false
+	}
+	for _, suf := range nounSuffixes {
+		if strings.HasSuffix(l, suf) {
+			return true
+		}
+	}
+	return false
+}
+
+// nounSuffixes end German nouns, in the singular and the plural.
+var nounSuffixes = []string{"ung", "ungen", "heit", "heiten", "keit", "keiten", "schaft", "schaften", "tion", "tionen",
+	"ität", "itäten", "ismus", "nisse"}
 
 // germanStems returns the forms a German noun l (lower case) may have
 // without the ending of its plural or case ("unfällen" -> "unfall",
