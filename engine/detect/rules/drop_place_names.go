@@ -28,26 +28,55 @@ type dropPlaceNames struct{}
 
 func (dropPlaceNames) apply(rc ruleContext, ss []page.Span) []page.Span {
 	v, gz := rc.v, rc.gz
-	out := ss[:0]
+	out := make([]page.Span, 0, len(ss))
 	for _, s := range ss {
 		switch {
 		case s.Category == page.Person && isLonePlace(v, gz, s):
 			continue
 		case s.Category == page.Person || s.Category == page.Address || s.Category == page.Organization:
-			f, l := s.First-v.First, s.Last-v.First
-			if f < 0 || l >= v.Len() || s.Start != 0 {
-				break
-			}
-			if k := v.LineOf(l); datelinePlace(v, gz, max(f, lineFirst(v, k)), l, ss) {
-				if lineFirst(v, k) <= f {
-					continue // the span is the place
-				}
-				s = cutTo(v, s, f, lineFirst(v, k)-1) // an address run on into the place line below it
-			}
+			out = append(out, withoutDateline(v, gz, s, ss)...)
+			continue
 		}
 		out = append(out, s)
 	}
 	return out
+}
+
+// withoutDateline returns span s without the letter's place line it
+// holds (datelinePlace): nothing when s is the place, the part above it
+// when the model ran an address on into it, the parts above and below
+// when it ran on through it to the addressee ("Lindenweg 89b 66802
+// Überherrn / Gonbach, den 1.3.2016 / Frau Dr. Emilia Fischer ...").
+func withoutDateline(v *view.View, gz *gazetteer.Gazetteers, s page.Span, ss []page.Span) []page.Span {
+	f, l := s.First-v.First, s.Last-v.First
+	if f < 0 || l >= v.Len() || s.Start != 0 {
+		return []page.Span{s}
+	}
+	for k := v.LineOf(f); k <= v.LineOf(l); k++ {
+		first, end := v.Line(k)
+		if first < f {
+			continue // the span begins inside this line
+		}
+		place := -1 // the place's last word: the first before a comma
+		for i := first; i < min(end, first+maxPlaceWords); i++ {
+			if strings.HasPrefix(v.Text[v.CoreEnd(i):v.WordEnd(i)], ",") {
+				place = i
+				break
+			}
+		}
+		if place < 0 || place > l || !datelinePlace(v, gz, first, place, ss) {
+			continue
+		}
+		var parts []page.Span
+		if first > f {
+			parts = append(parts, cutTo(v, s, f, first-1))
+		}
+		if end <= l {
+			parts = append(parts, cutTo(v, s, end, l))
+		}
+		return parts
+	}
+	return []page.Span{s}
 }
 
 // lineFirst returns the first word of line k.
