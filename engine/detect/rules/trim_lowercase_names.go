@@ -41,6 +41,10 @@ func (trimLowercaseNames) apply(rc ruleContext, ss []page.Span) []page.Span {
 	v := rc.v
 	out := ss[:0]
 	for _, s := range ss {
+		if f, l := s.First-v.First, s.Last-v.First; s.Category == page.Person && f >= 0 && l < v.Len() &&
+			s.Start == 0 && particleBeforeFirstName(v, rc.gz, f, l) {
+			s = cutTo(v, s, f+1, l) // whoever found it: "van Olivia Peters" (the name recognizer's)
+		}
 		if s.Recognizer != nerRecognizer || s.Category != page.Person {
 			out = append(out, s)
 			continue
@@ -115,6 +119,20 @@ func openerThenLower(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
 		}
 	}
 	return true
+}
+
+// particleBeforeFirstName reports whether word i, before the span's end
+// l, is a surname particle written in lower case ("van", "de", "von")
+// before one of the most frequent first names: a particle begins a
+// surname ("van Dijk"), never a first name, so "In de zaak van Olivia
+// Peters" names "Olivia Peters". A surname that is a first name too
+// ("de Jesus") loses only its particle and stays masked.
+func particleBeforeFirstName(v *view.View, gz *gazetteer.Gazetteers, i, l int) bool {
+	if i >= l || !lowerWord(v.CoreText(i)) || !endParticles[v.CoreLower(i)] {
+		return false
+	}
+	n := v.CoreLower(i + 1)
+	return view.IsCapitalised(v.CoreText(i+1)) && gz.Lex[n]&gazetteer.TopFirstName != 0
 }
 
 // lowerWord reports whether w begins with a lower-case letter.
