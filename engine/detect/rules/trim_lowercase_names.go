@@ -42,7 +42,7 @@ func (trimLowercaseNames) apply(rc ruleContext, ss []page.Span) []page.Span {
 	out := ss[:0]
 	for _, s := range ss {
 		if f, l := s.First-v.First, s.Last-v.First; s.Category == page.Person && f >= 0 && l < v.Len() &&
-			s.Start == 0 && particleBeforeFirstName(v, rc.gz, f, l) {
+			s.Start == 0 && (particleBeforeFirstName(v, rc.gz, f, l) || nounBeforeFirstName(v, rc.gz, f, l)) {
 			s = cutTo(v, s, f+1, l) // whoever found it: "van Olivia Peters" (the name recognizer's)
 		}
 		if s.Recognizer != nerRecognizer || s.Category != page.Person {
@@ -134,6 +134,34 @@ func particleBeforeFirstName(v *view.View, gz *gazetteer.Gazetteers, i, l int) b
 	n := v.CoreLower(i + 1)
 	return view.IsCapitalised(v.CoreText(i+1)) && gz.Lex[n]&gazetteer.TopFirstName != 0
 }
+
+// nounBeforeFirstName reports whether word i, before the span's end l,
+// is a German noun after an article or a preposition and before one of
+// the most frequent first names: "In der Sache Elias Wagner" names
+// "Elias Wagner"; German names take no article, nouns do. Many such
+// nouns are surnames too ("Sache"), which the noun lists keep apart
+// (phraseNoun).
+func nounBeforeFirstName(v *view.View, gz *gazetteer.Gazetteers, i, l int) bool {
+	if i == 0 || i >= l || langFlag(v, i) != gazetteer.LowerDE || v.LineOf(i-1) != v.LineOf(i) {
+		return false
+	}
+	t, p := v.CoreText(i), v.CoreLower(i-1)
+	if !lowerWord(v.CoreText(i-1)) || !germanFunctionWords[p] || !germanNoun(v, gz, i) && !phraseNoun(gz, t, v.CoreLower(i)) {
+		return false
+	}
+	for _, f := range append(germanStems(v.CoreLower(i)), v.CoreLower(i)) {
+		if gz.Lex[f]&gazetteer.Title != 0 || headedBy(f, germanRanks) {
+			return false // "und Herrn Henry Fischer", "der Erzherzogin Christine": a title, masked with the name
+		}
+	}
+	n := v.CoreLower(i + 1)
+	return view.IsCapitalised(v.CoreText(i+1)) && gz.Lex[n]&gazetteer.TopFirstName != 0
+}
+
+// germanRanks are the German ranks of nobility written before a name,
+// alone or as a compound's head ("Erzherzogin"): a title, as "Herr".
+var germanRanks = setOf("herzog", "herzogin", "graf", "gräfin", "fürst", "fürstin", "könig", "königin", "kaiser",
+	"kaiserin", "prinz", "prinzessin", "baron", "baronin", "freiherr", "freifrau", "markgraf", "markgräfin")
 
 // lowerWord reports whether w begins with a lower-case letter.
 func lowerWord(w string) bool {
