@@ -2,6 +2,10 @@ package rules
 
 import (
 	"strings"
+	"unicode/utf8"
+
+	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/detect/view"
 
 	"github.com/redactd/redactd/engine/page"
 )
@@ -25,6 +29,9 @@ func (trimLeadingFunctionWords) apply(rc ruleContext, ss []page.Span) []page.Spa
 	out := ss[:0]
 	for _, s := range ss {
 		if s.Recognizer == nerRecognizer {
+			if n := lowerLead(v, rc.gz, s); n > 0 {
+				s.First, s.Start = s.First+n, 0 // "la société Transports Bernard S.A."
+			}
 			opened := false
 			for s.First <= s.Last {
 				i := s.First - v.First
@@ -78,3 +85,47 @@ var (
 		"please", "maybe", "and", "or", "but", "if", "what", "who", "where", "when", "how")
 	leadOpeners = setOf("maybe", "please", "dear", "hi", "hello", "thanks", "perhaps")
 )
+
+// lowerLead returns how many words written in lower case open span s
+// before its first capitalised word, when they are words of the running
+// text of the block's language (one of the six other than English, sure)
+// and one of them is more than a particle: "la société Transports
+// Bernard S.A."; a name's particles stay ("de la Fuente", "van der
+// Berg"), and so do titles and ranks ("le marquis de Cazolles"). 0 when
+// the span holds no capitalised word.
+func lowerLead(v *view.View, gz *gazetteer.Gazetteers, s page.Span) int {
+	f, l := s.First-v.First, s.Last-v.First
+	if f < 0 || l >= v.Len() {
+		return 0
+	}
+	lf := sureLangFlag(v, f)
+	if lf == 0 {
+		return 0
+	}
+	content := false
+	for i := f; i <= l; i++ {
+		t, w := v.CoreText(i), v.CoreLower(i)
+		switch {
+		case view.IsCapitalised(t) || view.IsAllUpper(t) && hasLetter(t):
+			if !content || v.LineOf(i) != v.LineOf(f) {
+				return 0
+			}
+			return i - f
+		case !lowerWord(t) || !inRunningText(gz, lf, w) && !stopwords[w] && !endParticles[w]:
+			return 0
+		case gz.Lex[w]&gazetteer.Title != 0 || rankTitles[w] || nobility[w]:
+			return 0 // "le marquis de Cazolles", "il dottor Rossi": a title, masked with the name
+		case !endParticles[w] && !stopwords[w] && utf8.RuneCountInString(w) >= 4:
+			content = true
+		}
+	}
+	return 0
+}
+
+// nobility are the ranks of nobility written in lower case before a
+// name in French, Italian, Spanish and Portuguese ("le marquis de
+// Cazolles"): titles, masked with the name.
+var nobility = setOf("marquis", "marquise", "marchese", "marchesa", "marqués", "marquesa", "marquês", "duc",
+	"duchesse", "duca", "duchessa", "duque", "duquesa", "comte", "comtesse", "conte", "contessa", "conde", "condesa",
+	"vicomte", "vicomtesse", "visconde", "viscondessa", "prince", "princesse", "principe", "principessa", "príncipe",
+	"princesa", "baron", "baronne", "barone", "baronessa", "barón", "baronesa", "barão", "chevalier", "cavaliere")
