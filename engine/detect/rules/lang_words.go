@@ -54,7 +54,7 @@ func inLang(gz *gazetteer.Gazetteers, lf uint32, w string) bool {
 	if f&notLangWord != 0 {
 		return false
 	}
-	if f&lf != 0 {
+	if f&lf != 0 || lf == gazetteer.LowerNL && gz.SpellingNL.Has(w) {
 		return true
 	}
 	for _, o := range otherForms(lf, w) {
@@ -66,7 +66,7 @@ func inLang(gz *gazetteer.Gazetteers, lf uint32, w string) bool {
 }
 
 // inRunningText is inLang without the words only a spelling list holds
-// (gazetteer.Spelling), for the rules that cut a name's capitalised first
+// (Gazetteers.SpellingNL), for the rules that cut a name's capitalised first
 // word or its words in lower case: OCR'd newspapers write surnames in
 // lower case ("Leen houwers"), and a spelling list holds many as words.
 func inRunningText(gz *gazetteer.Gazetteers, lf uint32, w string) bool {
@@ -74,10 +74,11 @@ func inRunningText(gz *gazetteer.Gazetteers, lf uint32, w string) bool {
 }
 
 // spellingOnly reports whether w (lower case) is ordinary in the
-// language of flag lf only by its spelling list (gazetteer.Spelling; only
-// Dutch has one, so the flag says nothing of a word in another language).
+// language of flag lf only by its spelling list (Gazetteers.SpellingNL;
+// only Dutch has one).
 func spellingOnly(gz *gazetteer.Gazetteers, lf uint32, w string) bool {
-	return lf == gazetteer.LowerNL && gz.Lex[strings.ReplaceAll(w, "’", "'")]&gazetteer.Spelling != 0
+	w = strings.ReplaceAll(w, "’", "'")
+	return lf == gazetteer.LowerNL && gz.Lex[w]&gazetteer.LowerNL == 0 && gz.SpellingNL.Has(w)
 }
 
 // otherForms returns the singular or plural forms of w (lower case) that
