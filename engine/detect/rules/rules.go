@@ -196,7 +196,7 @@ var Rules = []Rule{
 	{Name: "trim-office-of", File: "trim_office_of.go", Testdata: "trim-office-of",
 		Kind: "trim", Category: page.Organization,
 		Example: "I thank the President of the Commission.", Effect: `a model Organization "President of the Commission" becomes "Commission"`,
-		Scope: `Organization spans that open with an office (people.txt, use office-of) and "of": the office, "of" and "the" after it`,
+		Scope: `Organization spans that open with an office (people.txt, use office-of) and "of": the office, "of" and "the" after it; and those that open with a Person span and a word of signing for a firm ("per", "namens", "pour", "für", "por", "for"): the name and that word`,
 		impl:  trimOfficeOf{}},
 	{Name: "trim-field-labels", File: "trim_field_labels.go", Testdata: "trim-field-labels",
 		Kind: "trim", Category: page.Person,
