@@ -114,14 +114,6 @@ func LowerIn(code string) uint32 {
 // Gazetteers are the loaded lists. All keys are lower case except the UK
 // outward codes and Canadian FSAs, which are upper case.
 type Gazetteers struct {
-	// SpellingNL holds the Dutch words only a spelling list has, never
-	// seen in the running text counted (lower_words_nl_spelling.txt):
-	// Dutch's running text here is too little to count its words
-	// ("overgemaakt"), and a spelling list holds words that are surnames
-	// too ("Sassen", "Lommen"), so a reader takes them as ordinary only
-	// written in lower case. 337 000 words: a sorted list, not Lex, which
-	// would hold them at several times the memory.
-	SpellingNL Sorted
 	// FirstNames are ranked by how many people bear them.
 	FirstNames Ranked
 	Surnames   Set
@@ -244,11 +236,6 @@ func load() (*Gazetteers, error) {
 			return nil, err
 		}
 	}
-	sp, err := readSorted("lower_words_nl_spelling.txt")
-	if err != nil {
-		return nil, err
-	}
-	z.SpellingNL = sp
 	if err := eachLine("nouns_de.txt", func(w string) { z.Lex[w] |= NounDE }); err != nil {
 		return nil, err
 	}
@@ -327,52 +314,6 @@ func eachLine(name string, fn func(string)) error {
 		return fmt.Errorf("gazetteer: %s: %w", name, err)
 	}
 	return nil
-}
-
-// Sorted is a long list of words kept as one string with the offsets of
-// its words, sorted (byte order): a lookup is a binary search, and the
-// list costs its bytes and four more a word.
-type Sorted struct {
-	text   string
-	starts []uint32 // word i is text[starts[i]:starts[i+1]-1]
-}
-
-// Has reports whether w is in the list.
-func (s *Sorted) Has(w string) bool {
-	n := len(s.starts) - 1
-	i := sort.Search(n, func(i int) bool { return s.word(i) >= w })
-	return i < n && s.word(i) == w
-}
-
-// Len returns the number of words.
-func (s *Sorted) Len() int { return max(0, len(s.starts)-1) }
-
-func (s *Sorted) word(i int) string { return s.text[s.starts[i] : s.starts[i+1]-1] }
-
-// readSorted reads a generated list of one word a line, in byte order,
-// into a Sorted; a list out of order is an error.
-func readSorted(name string) (Sorted, error) {
-	b, err := files.ReadFile("data/" + name)
-	if err != nil {
-		return Sorted{}, fmt.Errorf("gazetteer: %w", err)
-	}
-	var text strings.Builder
-	text.Grow(len(b))
-	starts := []uint32{0}
-	prev := ""
-	for _, l := range strings.Split(string(b), "\n") {
-		if l == "" || l[0] == '#' {
-			continue
-		}
-		if l <= prev {
-			return Sorted{}, fmt.Errorf("gazetteer: %s: %q after %q: not sorted", name, l, prev)
-		}
-		prev = l
-		text.WriteString(l)
-		text.WriteByte('\n')
-		starts = append(starts, uint32(text.Len()))
-	}
-	return Sorted{text: text.String(), starts: starts}, nil
 }
 
 // NormLegal is how legal forms are compared: lower case, without dots,

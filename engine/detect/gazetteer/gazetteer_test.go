@@ -94,30 +94,3 @@ func TestLowerCase(t *testing.T) {
 		}
 	}
 }
-
-// TestSpellingNL checks the Dutch spelling list's lookups: its first and
-// last words, one of the middle, and words it does not hold, and that a
-// list out of order is refused.
-func TestSpellingNL(t *testing.T) {
-	z, err := Get()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &z.SpellingNL
-	if s.Len() < 100000 {
-		t.Fatalf("SpellingNL holds %d words", s.Len())
-	}
-	for _, w := range []string{s.word(0), s.word(s.Len() - 1), s.word(s.Len() / 2), "overgemaakt"} {
-		if !s.Has(w) {
-			t.Errorf("Has(%q) = false", w)
-		}
-	}
-	for _, w := range []string{"", "zzzzzz", "overgemaak", "overgemaaktx", "dossier"} {
-		if s.Has(w) {
-			t.Errorf("Has(%q) = true", w)
-		}
-	}
-	if _, err := readSorted("first_names.txt"); err == nil { // ranked, not sorted
-		t.Error("readSorted took a list out of byte order")
-	}
-}

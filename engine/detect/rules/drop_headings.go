@@ -74,9 +74,6 @@ func headingOfWords(v *view.View, gz *gazetteer.Gazetteers, k int) bool {
 	if words == 1 && gz.Lex[v.CoreLower(word)]&(gazetteer.FirstName|gazetteer.Surname) != 0 {
 		return false // "ROSSI", "BIANCHI": a name alone on its line, whatever else it means
 	}
-	if l := v.CoreLower(word); words == 1 && spellingOnly(gz, lf, l) && !compound(gz, l, lf, lf) {
-		return false // "LOMMEN": a word only a spelling list holds, alone, may be a surname no list has
-	}
 	return words > 0 && words <= headingWords
 }
 

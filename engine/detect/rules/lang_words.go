@@ -54,7 +54,7 @@ func inLang(gz *gazetteer.Gazetteers, lf uint32, w string) bool {
 	if f&notLangWord != 0 {
 		return false
 	}
-	if f&lf != 0 || lf == gazetteer.LowerNL && gz.SpellingNL.Has(w) {
+	if f&lf != 0 {
 		return true
 	}
 	for _, o := range otherForms(lf, w) {
@@ -63,22 +63,6 @@ func inLang(gz *gazetteer.Gazetteers, lf uint32, w string) bool {
 		}
 	}
 	return false
-}
-
-// inRunningText is inLang without the words only a spelling list holds
-// (Gazetteers.SpellingNL), for the rules that cut a name's capitalised first
-// word or its words in lower case: OCR'd newspapers write surnames in
-// lower case ("Leen houwers"), and a spelling list holds many as words.
-func inRunningText(gz *gazetteer.Gazetteers, lf uint32, w string) bool {
-	return inLang(gz, lf, w) && !spellingOnly(gz, lf, w)
-}
-
-// spellingOnly reports whether w (lower case) is ordinary in the
-// language of flag lf only by its spelling list (Gazetteers.SpellingNL;
-// only Dutch has one).
-func spellingOnly(gz *gazetteer.Gazetteers, lf uint32, w string) bool {
-	w = strings.ReplaceAll(w, "’", "'")
-	return lf == gazetteer.LowerNL && gz.Lex[w]&gazetteer.LowerNL == 0 && gz.SpellingNL.Has(w)
 }
 
 // otherForms returns the singular or plural forms of w (lower case) that
@@ -142,11 +126,7 @@ func plainInLang(v *view.View, gz *gazetteer.Gazetteers, i int, alone bool) bool
 	if view.IsAllUpper(t) && alone && gz.Lex[l]&(gazetteer.FirstName|gazetteer.Surname) != 0 {
 		return false // "COGNOME: ROSSI", "COSTA": a name alone in capitals, whatever else it means
 	}
-	lf := langFlag(v, i)
-	if !lowerWord(t) && spellingOnly(gz, lf, l) {
-		return false // "Sassen, lid der Prov.": a spelling list's word written as a name
-	}
-	return inLang(gz, lf, l)
+	return inLang(gz, langFlag(v, i), l)
 }
 
 // opensSentence reports whether word i is the first of its line or

@@ -111,7 +111,7 @@ func lowerLead(v *view.View, gz *gazetteer.Gazetteers, s page.Span) int {
 				return 0
 			}
 			return i - f
-		case !lowerWord(t) || !inRunningText(gz, lf, w) && !stopwords[w] && !endParticles[w]:
+		case !lowerWord(t) || !inLang(gz, lf, w) && !stopwords[w] && !endParticles[w]:
 			return 0
 		case gz.Lex[w]&gazetteer.Title != 0 || rankTitles[w] || nobility[w]:
 			return 0 // "le marquis de Cazolles", "il dottor Rossi": a title, masked with the name

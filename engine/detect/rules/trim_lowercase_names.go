@@ -70,7 +70,7 @@ func (trimLowercaseNames) apply(rc ruleContext, ss []page.Span) []page.Span {
 		// that is no link between a married and a birth name.
 		ordinary := func(i int) bool {
 			w := v.CoreLower(i)
-			return lowerWord(v.CoreText(i)) && !nameLinks[w] && inRunningText(rc.gz, lf, w)
+			return lowerWord(v.CoreText(i)) && !nameLinks[w] && inLang(rc.gz, lf, w)
 		}
 		endsNoName := func(i int) bool {
 			w := v.CoreLower(i)
@@ -110,7 +110,7 @@ func (trimLowercaseNames) apply(rc ruleContext, ss []page.Span) []page.Span {
 func openerThenLower(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
 	f, l := s.First-v.First, s.Last-v.First
 	if f < 0 || l >= v.Len() || f == l || !opensSentence(v, f) || !view.IsCapitalised(v.CoreText(f)) ||
-		!inRunningText(gz, sureLangFlag(v, f), v.CoreLower(f)) || dateJoins[v.CoreLower(f+1)] {
+		!inLang(gz, sureLangFlag(v, f), v.CoreLower(f)) || dateJoins[v.CoreLower(f+1)] {
 		return false // "Maison de la métallurgie", "Agence du revenu": bodies are named so
 	}
 	for i := f + 1; i <= l; i++ {

@@ -69,7 +69,6 @@ func (g *gen) lowerWords() error {
 				words = append(words, w)
 			}
 		}
-		var spelling []string
 		if l.dictionary != nil {
 			dict, err := g.dictionaryWords(l.dictionary, lower, capital, person, names[l.code])
 			if errors.Is(err, errFetchedMissing) {
@@ -79,15 +78,9 @@ func (g *gen) lowerWords() error {
 			if err != nil {
 				return fmt.Errorf("lower words %s: %s: %w", l.code, l.dictionary.name, err)
 			}
-			for _, w := range dict {
-				if lower[w] > 0 {
-					words = append(words, w) // seen in running text
-				} else {
-					spelling = append(spelling, w)
-				}
-			}
+			words = append(words, dict...)
 			credits = append(credits, "source: "+l.dictionary.name+"; "+l.dictionary.licence+
-				" (its words seen in lower case in the sources above; the others are in "+spellingFile(l.code)+")")
+				" (only its words the sources above show in lower case: the list itself stays out of the project)")
 		}
 		sort.Strings(words)
 		words = slices.Compact(words)
@@ -100,24 +93,10 @@ func (g *gen) lowerWords() error {
 		if err := g.write(file, header, words); err != nil {
 			return err
 		}
-		if l.dictionary != nil {
-			sort.Strings(spelling)
-			header := []string{
-				fmt.Sprintf("Words of a %s spelling list written in lower case that the running text of %s never shows:", l.name, file),
-				"in no name list, never in a person's name there; lower case, one per line.",
-				"source: " + l.dictionary.name + "; " + l.dictionary.licence,
-			}
-			if err := g.write(spellingFile(l.code), header, slices.Compact(spelling)); err != nil {
-				return err
-			}
-		}
 	}
 	return nil
 }
 
-// spellingFile names the list of a language's words that only its
-// spelling list holds.
-func spellingFile(code string) string { return "lower_words_" + code + "_spelling.txt" }
 
 const (
 	lowerMin   = 3
@@ -134,8 +113,9 @@ type lowerLang struct {
 	countries  []string // ISO codes whose popular names are left out
 	sources    []lowerSource
 	// dictionary, when set, adds the words a spelling list writes in
-	// lower case (dictionaryWords): for a language whose running text
-	// here is too little to count its words.
+	// lower case that the sources show at least once (dictionaryWords):
+	// for a language whose running text here is too little to count its
+	// words at lowerMin.
 	dictionary *dictSource
 }
 
@@ -149,9 +129,11 @@ type dictSource struct {
 // dictionaryWords returns the words of d written in lower case, of
 // letters (a hyphen or an apostrophe inside), that no name list holds
 // (first names, surnames, towns, the popular names of the language's
-// countries), that the counted sources never put in a person's name and
-// do not write capitalised as often as in lower case: a spelling list
-// has no counts, and holds many surnames as words ("bakker", "visser").
+// countries), that the counted sources show in lower case at least once,
+// never put in a person's name and do not write capitalised as often as
+// in lower case: a spelling list has no counts, holds many surnames as
+// words ("bakker", "visser"), and is fetched data, so only the words the
+// sources confirm are written.
 func (g *gen) dictionaryWords(d *dictSource, lower, capital, person map[string]int, popular map[string]bool) ([]string, error) {
 	dir := shareddata.Fetched(d.repo)
 	skip := map[string]bool{}
@@ -172,7 +154,7 @@ func (g *gen) dictionaryWords(d *dictSource, lower, capital, person map[string]i
 		}
 		for _, w := range strings.Split(string(b), "\n") {
 			w = strings.TrimSpace(w)
-			if !dictWord.MatchString(w) || skip[w] || popular[w] || person[w] > 0 || capital[w] > 0 && capital[w] >= lower[w] {
+			if !dictWord.MatchString(w) || skip[w] || popular[w] || person[w] > 0 || lower[w] == 0 || capital[w] > 0 && capital[w] >= lower[w] {
 				continue
 			}
 			out = append(out, w)
