@@ -92,11 +92,7 @@ func datelinePlace(v *view.View, gz *gazetteer.Gazetteers, f, l int, ss []page.S
 		!strings.HasPrefix(v.Text[v.CoreEnd(l):v.WordEnd(l)], ",") {
 		return false
 	}
-	words := make([]string, 0, l-f+1)
-	for i := f; i <= l; i++ {
-		words = append(words, v.CoreLower(i))
-	}
-	town := gz.Cities.Has(strings.Join(words, " "))
+	town := gz.Cities.Has(placeName(v, f, l))
 	for _, d := range ss {
 		if d.Category != page.Date {
 			continue
@@ -142,10 +138,16 @@ func isLonePlace(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
 	if !locatives[v.CoreLower(f-1)] {
 		return false
 	}
+	name := placeName(v, f, l)
+	return gz.Cities.Has(name) || gz.Countries.Has(name)
+}
+
+// placeName returns words [f, l] as the town and country lists write
+// them: lower case, one space between.
+func placeName(v *view.View, f, l int) string {
 	words := make([]string, 0, l-f+1)
 	for i := f; i <= l; i++ {
 		words = append(words, v.CoreLower(i))
 	}
-	name := strings.Join(words, " ")
-	return gz.Cities.Has(name) || gz.Countries.Has(name)
+	return strings.Join(words, " ")
 }
