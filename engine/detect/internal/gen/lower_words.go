@@ -97,7 +97,6 @@ func (g *gen) lowerWords() error {
 	return nil
 }
 
-
 const (
 	lowerMin   = 3
 	lowerRatio = 4
