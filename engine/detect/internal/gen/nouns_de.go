@@ -42,7 +42,9 @@ func (g *gen) nounsDE() error {
 	for _, s := range sources {
 		toks, err := s.read(g)
 		if errors.Is(err, errFetchedMissing) {
-			g.skip("nouns_de.txt", s.name+" is not fetched")
+			for _, f := range []string{"nouns_de.txt", "nouns_de_in_names.txt"} {
+				g.skip(f, s.name+" is not fetched")
+			}
 			return nil
 		}
 		if err != nil {
