@@ -31,6 +31,17 @@ type Set map[string]struct{}
 // Has reports whether s (already lower case) is in the set.
 func (s Set) Has(k string) bool { _, ok := s[k]; return ok }
 
+// Sorted is a large list of keys kept sorted: a slice costs a fraction
+// of a map's memory, and a binary search is fast enough where a rule
+// asks rarely.
+type Sorted []string
+
+// Has reports whether k is in s.
+func (s Sorted) Has(k string) bool {
+	i := sort.SearchStrings(s, k)
+	return i < len(s) && s[i] == k
+}
+
 // Ranked maps lower-case strings to their frequency rank (0 = most
 // frequent).
 type Ranked map[string]int32
@@ -122,7 +133,10 @@ type Gazetteers struct {
 	// Prose holds words written in lower case in novels (see Prose).
 	Prose             Set
 	Cities, Countries Set
-	Titles            Set
+	// Places are the places of the postcode lists (places_eu.txt), sorted:
+	// villages as well as towns. Read only where a letter names its place.
+	Places Sorted
+	Titles Set
 	// LegalForms are normalised with NormLegal.
 	LegalForms Set
 	GBOutward  Set
@@ -229,6 +243,12 @@ func load() (*Gazetteers, error) {
 		}
 	}); err != nil {
 		return nil, err
+	}
+	if err := eachLine("places_eu.txt", func(l string) { z.Places = append(z.Places, l) }); err != nil {
+		return nil, err
+	}
+	if !sort.StringsAreSorted(z.Places) {
+		return nil, fmt.Errorf("gazetteer: places_eu.txt is not sorted")
 	}
 	z.buildLex()
 	for _, l := range lowerFiles {

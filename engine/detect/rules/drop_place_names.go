@@ -92,7 +92,7 @@ func datelinePlace(v *view.View, gz *gazetteer.Gazetteers, f, l int, ss []page.S
 		!strings.HasPrefix(v.Text[v.CoreEnd(l):v.WordEnd(l)], ",") {
 		return false
 	}
-	town := gz.Cities.Has(placeName(v, f, l))
+	town := knownPlace(v, gz, f, l)
 	for _, d := range ss {
 		if d.Category != page.Date {
 			continue
@@ -106,6 +106,14 @@ func datelinePlace(v *view.View, gz *gazetteer.Gazetteers, f, l int, ss []page.S
 		}
 	}
 	return false
+}
+
+// knownPlace reports whether words [f, l] are a town of the city list,
+// or a place of the postcode lists (gazetteer.Places: villages too) no
+// word of which is a name ("Lequile", not "Bianco").
+func knownPlace(v *view.View, gz *gazetteer.Gazetteers, f, l int) bool {
+	name := placeName(v, f, l)
+	return gz.Cities.Has(name) || gz.Places.Has(name) && unknownPlace(v, gz, f, l)
 }
 
 // datelineParticles stand between a letter's place and its date ("Ort,

@@ -49,7 +49,7 @@ func main() {
 func (g *gen) steps() []func() error {
 	return []func() error{
 		g.firstNames, g.surnames, g.commonWords, g.proseWords, g.cities, g.postal,
-		g.streetTypes, g.unitTypes, g.legalForms, g.titles, g.lowerWords, g.nounsDE,
+		g.streetTypes, g.unitTypes, g.legalForms, g.titles, g.lowerWords, g.nounsDE, g.places,
 	}
 }
 
