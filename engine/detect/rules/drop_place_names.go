@@ -34,7 +34,9 @@ func (dropPlaceNames) apply(rc ruleContext, ss []page.Span) []page.Span {
 		case s.Category == page.Person && isLonePlace(v, gz, s):
 			continue
 		case s.Category == page.Person || s.Category == page.Address || s.Category == page.Organization:
-			out = append(out, withoutDateline(v, gz, s, ss)...)
+			for _, part := range withoutDateline(v, gz, s, ss) {
+				out = append(out, withoutSignaturePlace(v, gz, part)...)
+			}
 			continue
 		}
 		out = append(out, s)
@@ -115,6 +117,72 @@ func knownPlace(v *view.View, gz *gazetteer.Gazetteers, f, l int) bool {
 	name := placeName(v, f, l)
 	return gz.Cities.Has(name) || gz.Places.Has(name) && unknownPlace(v, gz, f, l)
 }
+
+// withoutSignaturePlace returns span s without the place of a signature
+// line it holds (signaturePlace): "Fait à Béthune, Arthur Vincent" keeps
+// "Arthur Vincent", "Palo, firmato Francesco Bianco" keeps "Francesco
+// Bianco" (the word that says it is signed goes with the place).
+func withoutSignaturePlace(v *view.View, gz *gazetteer.Gazetteers, s page.Span) []page.Span {
+	f, l := s.First-v.First, s.Last-v.First
+	if f < 0 || l >= v.Len() {
+		return []page.Span{s}
+	}
+	for k := v.LineOf(f); k <= v.LineOf(l); k++ {
+		first, end := v.Line(k)
+		if first < f {
+			continue // the span begins inside this line
+		}
+		cut := signaturePlace(v, gz, first, end)
+		if cut < 0 {
+			continue
+		}
+		var parts []page.Span
+		if first > f {
+			parts = append(parts, cutTo(v, s, f, first-1))
+		}
+		if cut < l {
+			parts = append(parts, cutTo(v, s, cut+1, l))
+		}
+		return parts
+	}
+	return []page.Span{s}
+}
+
+// signaturePlace returns the last word of the place a signature line in
+// [first, end) opens with, and of the word after it that says the text
+// is signed, or -1: French "Fait à Béthune, ..." (the formula names the
+// place: any capitalised words no list holds as names, or a known
+// place), and "Palo, firmato ...", "Lyon, signé ..." (a place before a
+// comma and a word of signing: a known place, or capitalised words no
+// list holds as names). Like a dateline's, the place is where the
+// document was signed, no one's address.
+func signaturePlace(v *view.View, gz *gazetteer.Gazetteers, first, end int) int {
+	f := first
+	if end-first > 2 && v.CoreLower(first) == "fait" && (v.CoreLower(first+1) == "à" || v.CoreLower(first+1) == "a") {
+		f = first + 2
+	}
+	for l := f; l < min(end, f+maxPlaceWords); l++ {
+		if !strings.HasPrefix(v.Text[v.CoreEnd(l):v.WordEnd(l)], ",") {
+			continue
+		}
+		if !knownPlace(v, gz, f, l) && !unknownPlace(v, gz, f, l) {
+			return -1
+		}
+		switch {
+		case f > first:
+			return l
+		case l+1 < end && signingWords[v.CoreLower(l+1)]:
+			return l + 1
+		}
+		return -1
+	}
+	return -1
+}
+
+// signingWords say that a document is signed, after the place it was
+// signed in ("Palo, firmato Francesco Bianco").
+var signingWords = setOf("firmato", "firmata", "signé", "signée", "firmado", "firmada", "assinado", "assinada",
+	"gezeichnet", "gez", "unterzeichnet", "getekend", "signed")
 
 // datelineParticles stand between a letter's place and its date ("Ort,
 // den 4.4.2018", "Lieu, le 2 janvier", "Lugar, a 12 de marzo"): with one,

@@ -171,7 +171,7 @@ var Rules = []Rule{
 	{Name: "drop-place-names", File: "drop_place_names.go", Testdata: "drop-place-names",
 		Kind: "drop", Category: page.Person,
 		Example: "John Constantine lives in London.", Effect: `Person "London" is dropped`,
-		Scope: "Person spans that are exactly a known town or country after a locative; a letter's place before a comma and a date (a known town, a village of the postcode lists that is no name, or capitalised words of no name list before \"den\", \"le\", \"el\", ...): Person, Organization and Address spans that are that place are dropped, and those that end with it stop before its line",
+		Scope: "Person spans that are exactly a known town or country after a locative; a letter's place before a comma and a date (a known town, a village of the postcode lists that is no name, or capitalised words of no name list before \"den\", \"le\", \"el\", ...): Person, Organization and Address spans that are that place are dropped, and those that end with it stop before its line; a signature's place opening its line (after French \"Fait à\", or before a comma and \"firmato\", \"signé\", ...: a known town or capitalised words of no name list) is cut out of the span",
 		impl:  dropPlaceNames{}},
 	{Name: "drop-nationalities", File: "drop_nationalities.go", Testdata: "drop-nationalities",
 		Kind: "drop", Category: page.Person,
