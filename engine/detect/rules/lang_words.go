@@ -45,7 +45,7 @@ func inLang(gz *gazetteer.Gazetteers, lf uint32, w string) bool {
 	}
 	w = strings.ReplaceAll(w, "’", "'")
 	if base := genderBase(w); base != w {
-		return inLang(gz, lf, base)
+		return genderMarked(w) || inLang(gz, lf, base)
 	}
 	if i := strings.IndexByte(w, '\''); i > 0 && i < len(w)-1 {
 		return inLang(gz, lf, w[:i+1]) && inLang(gz, lf, w[i+1:])
@@ -151,6 +151,19 @@ func genderBase(w string) string {
 	}
 	return w
 }
+
+// genderMarked reports whether lower-case word w ends with what forms
+// write for the other gender or number ("hospitalisé(e)", "nato/a",
+// "document(s)"): an adjective, a participle or a noun, whatever its
+// stem, as no name takes such an ending.
+func genderMarked(w string) bool {
+	base := genderBase(w)
+	return base != w && len([]rune(base)) >= 2 && isLetters(base) && genderEndings[w[len(base):]]
+}
+
+// genderEndings are the endings genderMarked knows.
+var genderEndings = setOf("(e)", "(es)", "(s)", "(a)", "(as)", "(o)", "(os)", "(ne)", "(le)", "(x)",
+	"/a", "/o", "/e", "/as", "/os", "/es", "/i")
 
 // capitalisedOpener reports whether word i, before l, is one of words
 // written capitalised where its sentence or line begins, in a block
