@@ -2,6 +2,7 @@ package rules
 
 import (
 	"maps"
+	"strings"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
 	"github.com/redactd/redactd/engine/detect/view"
@@ -16,7 +17,8 @@ import (
 // German heading's nouns and their compounds count (germanNoun:
 // "ARZTBRIEF"), as do a Dutch one's compounds of its lower-case words
 // ("ARBEIDSOVEREENKOMST", "ONTSLAGBRIEF"; Dutch writes its nouns in lower
-// case). The
+// case), and so may one word no list has, built with a suffix of abstract
+// nouns, beside two the lists know (derivedWord: "HOSPITALISATION"). The
 // English model reads a line in capitals as a name or a firm, and the
 // name lists hold many such words as surnames ("Alta", "Nota"); a
 // heading that names someone holds a word no lower-case list has
@@ -56,15 +58,21 @@ func headingOfWords(v *view.View, gz *gazetteer.Gazetteers, k int) bool {
 	if lf == 0 {
 		return false
 	}
-	words, word := 0, first
+	words, word, derived := 0, first, 0
 	for i := first; i < end; i++ {
 		t := v.CoreText(i)
 		if !hasLetter(t) || numberSigns[v.CoreLower(i)] {
 			continue
 		}
-		if !view.IsAllUpper(t) || !inLang(gz, lf, v.CoreLower(i)) && !germanNoun(v, gz, i) &&
-			!(lf == gazetteer.LowerNL && compound(gz, v.CoreLower(i), lf, lf)) {
+		if !view.IsAllUpper(t) {
 			return false
+		}
+		if !inLang(gz, lf, v.CoreLower(i)) && !germanNoun(v, gz, i) &&
+			!(lf == gazetteer.LowerNL && compound(gz, v.CoreLower(i), lf, lf)) {
+			if !derivedWord(gz, lf, v.CoreLower(i)) {
+				return false
+			}
+			derived++
 		}
 		if words == 0 && headFirst[v.CoreLower(i)] {
 			return false // "CONSELHO ESPECIAL", "TRIBUNAL SUPREMO": a body named head first
@@ -74,7 +82,49 @@ func headingOfWords(v *view.View, gz *gazetteer.Gazetteers, k int) bool {
 	if words == 1 && gz.Lex[v.CoreLower(word)]&(gazetteer.FirstName|gazetteer.Surname) != 0 {
 		return false // "ROSSI", "BIANCHI": a name alone on its line, whatever else it means
 	}
-	return words > 0 && words <= headingWords
+	return words > 0 && words <= headingWords && (derived == 0 || derived == 1 && words-derived >= 2)
+}
+
+// derivedWord reports whether w (lower case), which no list of its
+// language lf holds, is built with one of the language's suffixes of
+// abstract nouns and adjectives (derivedSuffixes: "hospitalisation",
+// "ospedaliere") and is no word of the name lists. Such words are many
+// and rare, so the lists miss some; a heading may hold one beside two
+// words the lists know ("COMPTE RENDU D'HOSPITALISATION"). An elided
+// article before it must be a word of the language ("d'").
+func derivedWord(gz *gazetteer.Gazetteers, lf uint32, w string) bool {
+	w = strings.ReplaceAll(w, "’", "'")
+	if i := strings.IndexByte(w, '\''); i > 0 && i < len(w)-1 {
+		if !inLang(gz, lf, w[:i+1]) {
+			return false
+		}
+		w = w[i+1:]
+	}
+	if len([]rune(w)) < derivedMin || !isLetters(w) || gz.Lex[w]&notPlainWord != 0 {
+		return false
+	}
+	for _, suf := range derivedSuffixes[lf] {
+		if strings.HasSuffix(w, suf) {
+			return true
+		}
+	}
+	return false
+}
+
+// derivedMin is the fewest letters a derived word has: the suffixes are
+// long, and short words ending so are often names.
+const derivedMin = 9
+
+// derivedSuffixes are the suffixes of abstract nouns and adjectives of
+// each language (not of agents or places: French "-ier", "-ière" end
+// many surnames: "Pelletier", "Lamartinière").
+var derivedSuffixes = map[uint32][]string{
+	gazetteer.LowerFR: {"isation", "ation", "ition", "ement", "ité", "ique", "isme", "aire", "oire", "ance", "ence"},
+	gazetteer.LowerIT: {"zione", "zioni", "mento", "menti", "ità", "iere", "ieri", "iera"},
+	gazetteer.LowerES: {"ción", "ciones", "miento", "mientos", "idad", "idades"},
+	gazetteer.LowerPT: {"ção", "ções", "mento", "mentos", "idade", "idades"},
+	gazetteer.LowerNL: {"heid", "schap", "atie", "iteit", "ering"},
+	gazetteer.LowerDE: {"ung", "heit", "keit", "schaft", "ation", "ität"},
 }
 
 // headingWords is the most words a heading holds.

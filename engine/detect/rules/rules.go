@@ -161,7 +161,7 @@ var Rules = []Rule{
 	{Name: "drop-headings", File: "drop_headings.go", Testdata: "drop-headings",
 		Kind: "drop", Category: page.Person,
 		Example: "INFORME DE ALTA\nPaciente: Daniela Suárez Romero\nLa paciente ingresó el 28 de junio y recibió el alta al día siguiente.", Effect: `a model Organization "INFORME DE ALTA" is dropped (TestRuleExamples feeds the span)`,
-		Scope: "Person and Organization spans in a line written in capitals whose words are all ordinary words of its block's language (German, French, Spanish, Italian, Dutch or Portuguese: the lower-case lists), number signs and numbers aside",
+		Scope: "Person and Organization spans in a line written in capitals whose words are all ordinary words of its block's language (German, French, Spanish, Italian, Dutch or Portuguese: the lower-case lists; one word no list has, built with a suffix of abstract nouns, may stand beside two they know: \"COMPTE RENDU D'HOSPITALISATION\"), number signs and numbers aside",
 		impl:  dropHeadings{}},
 	{Name: "drop-contractions", File: "drop_contractions.go", Testdata: "drop-contractions",
 		Kind: "drop", Category: page.Person,
