@@ -80,6 +80,7 @@ func (dropCommonWords) apply(rc ruleContext, ss []page.Span) []page.Span {
 		case s.Category == page.Person && plainWords(v, gz, s, gazetteer.Common, false) && !touchesOther(p, ss, i),
 			s.Category == page.Address && plainWords(v, gz, s, gazetteer.Common|gazetteer.Prose, true),
 			s.Category == page.Address && functionWordsOnly(v, s),
+			s.Category == page.Address && dateAndPlainWords(v, gz, s, ss),
 			s.Category == page.Organization && writtenLower(v, gz, s) && plainOrgWords(v, gz, s),
 			s.Category == page.Organization && s.First == s.Last && lowerWord(v.CoreText(s.First-v.First)) && plainInLang(v, gz, s.First-v.First, true),
 			(s.Category == page.Person || s.Category == page.Organization) && opensWithComma(v, s) && plainWords(v, gz, s, gazetteer.Common|gazetteer.Prose, false),
@@ -372,13 +373,51 @@ func plainWords(v *view.View, gz *gazetteer.Gazetteers, s page.Span, ordinary ui
 		if numbers && pattern.AllDigits(l) && len(l) <= 4 {
 			continue
 		}
-		if f := gz.Lex[l]; l == "" || (f&ordinary == 0 || f&notPlainWord != 0) && !plainInLang(v, gz, w-v.First, s.First == s.Last) &&
-			(numbers || !germanNoun(v, gz, w-v.First)) {
+		if !plainWord(v, gz, w-v.First, ordinary, numbers, s.First == s.Last) {
 			return false
 		}
 		words++
 	}
 	return words > 0
+}
+
+// plainWord is plainWords' test of word i (of the view), alone when it
+// is its span's only word.
+func plainWord(v *view.View, gz *gazetteer.Gazetteers, i int, ordinary uint32, address, alone bool) bool {
+	l := v.CoreLower(i)
+	f := gz.Lex[l]
+	return l != "" && (f&ordinary != 0 && f&notPlainWord == 0 || plainInLang(v, gz, i, alone) ||
+		!address && germanNoun(v, gz, i))
+}
+
+// dateAndPlainWords reports whether Address span s holds a date another
+// span masks and, besides it, only ordinary words (plainWords' sense, no
+// number): "du 2 mai 2023", where the month is a first name too ("Mai").
+// The date stays masked as a Date; a number outside it may be a house
+// number ("Am 1. Mai 12") and keeps the address.
+func dateAndPlainWords(v *view.View, gz *gazetteer.Gazetteers, s page.Span, ss []page.Span) bool {
+	dated, plain := false, 0
+	for w := s.First; w <= s.Last; w++ {
+		if inDate(ss, w) {
+			dated = true
+			continue
+		}
+		if !plainWord(v, gz, w-v.First, gazetteer.Common|gazetteer.Prose, true, false) {
+			return false
+		}
+		plain++
+	}
+	return dated && plain > 0
+}
+
+// inDate reports whether word w lies in a Date span of ss.
+func inDate(ss []page.Span, w int) bool {
+	for _, d := range ss {
+		if d.Category == page.Date && d.First <= w && w <= d.Last {
+			return true
+		}
+	}
+	return false
 }
 
 // touchesOther reports whether another span of a person, firm or address
