@@ -47,6 +47,7 @@ type config struct {
 	sweep      []int
 	conc       int
 	longConc   int
+	scanLoad   int // jobs at once in the scan corpus's extra run for peak RSS (issue 45: 16), 0 for none
 	upload     string
 	corpora    map[string]bool
 	data       string
@@ -110,6 +111,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&sweep, "sweep", "", "concurrency levels for the text corpus's sweep (default 1,2,4,8,16; quick 1,4)")
 	fs.IntVar(&cfg.conc, "concurrency", 0, "concurrent jobs for each corpus (default 8; quick 4)")
 	fs.IntVar(&cfg.longConc, "long-concurrency", 16, "concurrent jobs for the long-document corpus")
+	fs.IntVar(&cfg.scanLoad, "scan-load", 16, "concurrent jobs of the scan corpus's extra run for peak RSS (its documents repeated to as many jobs); 0 skips it")
 	fs.StringVar(&cfg.upload, "upload", "both", "upload path: multipart, direct, or both (alternating)")
 	fs.StringVar(&corpora, "corpora", "text,scan,photo,long,real", "corpora to run")
 	fs.StringVar(&cfg.data, "data", shareddata.Dir(), "shared data folder (pii/presidio_research, documents; default $"+shareddata.Env+", else ../shared/data beside the checkout)")

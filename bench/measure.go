@@ -99,6 +99,16 @@ func measureCorpus(ctx context.Context, cfg *config, c *client.Client, srv *serv
 	rc := &report.Corpus{Name: cp.Name, Desc: cp.Desc, Docs: len(cp.Docs), Pages: cp.Pages(), Concurrency: conc,
 		Upload: cfg.upload, Wall: main.res.Wall, PagesPerSec: main.res.PagesPerSecond(), Latencies: main.res.Latencies(""),
 		Failed: main.res.Failed(), InBytes: cp.Bytes(), PeakRSS: main.peak, RSSHow: main.peakHow, Stages: main.stages, OCRWork: main.ocrWork, OCRRanOnPages: main.ocrRan}
+	if cp.Name == "scan" && cfg.scanLoad > 0 && !cfg.quick {
+		docs := loadDocs(cp.Docs, cfg.scanLoad)
+		cfg.log.Info("running corpus under load", "corpus", cp.Name, "jobs", len(docs), "concurrency", cfg.scanLoad)
+		m, err := measureOnce(ctx, cfg, c, srv, docs, cfg.scanLoad, false)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		rc.Load = &report.Load{Jobs: len(docs), Concurrency: cfg.scanLoad, PagesPerSec: m.res.PagesPerSecond(),
+			Failed: m.res.Failed(), PeakRSS: m.peak, RSSHow: m.peakHow}
+	}
 	for _, j := range main.res.Jobs {
 		if j.Status == "redacted" {
 			rc.OutBytes += int64(j.OutSize)
@@ -109,6 +119,19 @@ func measureCorpus(ctx context.Context, cfg *config, c *client.Client, srv *serv
 		}
 	}
 	return rc, points, main.res, nil
+}
+
+// loadDocs repeats docs until there are at least n of them, so that n
+// jobs run at once.
+func loadDocs(docs []*corpus.Doc, n int) []*corpus.Doc {
+	if len(docs) == 0 {
+		return nil
+	}
+	out := slices.Clone(docs)
+	for len(out) < n {
+		out = append(out, docs...)
+	}
+	return out
 }
 
 // measureOnce submits docs at concurrency n, with the server's metrics

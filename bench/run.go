@@ -160,12 +160,12 @@ func warmUp(ctx context.Context, c *client.Client, docs []*corpus.Doc) error {
 }
 
 // runPeers times the peers on the corpora they are compared on: mutool
-// on text and scan pages, the OCR peers on the scans.
+// on text, long-document and scan pages, the OCR peers on the scans.
 func runPeers(ctx context.Context, cfg *config, corpora []*corpus.Corpus, dir string) ([]report.Peer, error) {
 	var out []report.Peer
 	workers := runtime.NumCPU()
 	for _, cp := range corpora {
-		if cp.Name != "text" && cp.Name != "scan" {
+		if cp.Name != "text" && cp.Name != "long" && cp.Name != "scan" {
 			continue
 		}
 		files, err := cp.WriteFiles(dir)

@@ -106,3 +106,28 @@ func TestRecogniserTarget(t *testing.T) {
 		}
 	}
 }
+
+// TestScanLoadTarget: the memory target of 16 concurrent scan jobs fails
+// over 1 GiB or with a failed job, and says so when the run under load
+// did not happen.
+func TestScanLoadTarget(t *testing.T) {
+	load := func(rss int64, failed, conc int) *report.Corpus {
+		return &report.Corpus{Name: "scan", Load: &report.Load{Jobs: 20, Concurrency: conc, PagesPerSec: 3.1, Failed: failed, PeakRSS: rss}}
+	}
+	for _, c := range []struct {
+		name, want, note string
+		scan             *report.Corpus
+	}{
+		{"within", "pass", "", load(900<<20, 0, 16)},
+		{"over 1 GiB", "FAIL", "", load(1100<<20, 0, 16)},
+		{"a job failed", "FAIL", "", load(900<<20, 1, 16)},
+		{"lighter load", "pass", "fewer than 16", load(900<<20, 0, 8)},
+		{"not run", "", "not run", &report.Corpus{Name: "scan"}},
+		{"no scan corpus", "", "not run", nil},
+	} {
+		g := scanLoadTarget(c.scan)
+		if g.Status != c.want || !strings.Contains(g.Note, c.note) {
+			t.Errorf("%s: %+v, want %q with note %q", c.name, g, c.want, c.note)
+		}
+	}
+}

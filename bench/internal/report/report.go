@@ -88,6 +88,20 @@ type Corpus struct {
 	OCRWork       client.OCRWork
 	Score         *score.Result
 	OCRRanOnPages bool // the server's ocr stage saw pages during the run
+	// Load is the corpus's extra run at a heavier load (the scan corpus's
+	// documents submitted LoadCopies times over, LoadConcurrency at once),
+	// for the memory target of many concurrent scan jobs; nil when not run.
+	Load *Load
+}
+
+// Load is a run of a corpus's documents, copies times over, at
+// concurrency jobs at once.
+type Load struct {
+	Jobs, Concurrency int
+	PagesPerSec       float64
+	Failed            int
+	PeakRSS           int64
+	RSSHow            string
 }
 
 // Recogniser is the run of the OCR'd corpora on a server using another
