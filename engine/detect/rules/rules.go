@@ -269,6 +269,9 @@ func OrgRecognizer(gz *gazetteer.Gazetteers) func(*view.View) []page.Span {
 // nerRecognizer is the name models/ner's detector gives its spans.
 const nerRecognizer = "ner"
 
+// nameRecognizer names the spans of the name finder (NameRecognizer).
+const nameRecognizer = "name-gazetteer"
+
 func setOf(ws ...string) map[string]bool {
 	m := make(map[string]bool, len(ws))
 	for _, w := range ws {

@@ -21,22 +21,26 @@ import (
 // in a block surely in one of the six other languages, a preposition
 // opening the sentence (leadPrepositions, capitalisedOpener: "Entre
 // Hernández e Hijos S.L.," and "Zwischen der Bäckerei Fischer AG" open
-// contracts, and the model takes the preposition into the firm).
+// contracts, and the model takes the preposition into the firm). The name
+// finder's spans lose such a preposition too: it reads "Zwischen der
+// Hoffmann" as a name with a particle, as "Peter von der Hoffmann".
 type trimLeadingFunctionWords struct{}
 
 func (trimLeadingFunctionWords) apply(rc ruleContext, ss []page.Span) []page.Span {
 	v := rc.v
 	out := ss[:0]
 	for _, s := range ss {
-		if s.Recognizer == nerRecognizer {
-			if n := lowerLead(v, rc.gz, s); n > 0 {
-				s.First, s.Start = s.First+n, 0 // "la société Transports Bernard S.A."
+		if ner, names := s.Recognizer == nerRecognizer, s.Recognizer == nameRecognizer; ner || names {
+			if ner {
+				if n := lowerLead(v, rc.gz, s); n > 0 {
+					s.First, s.Start = s.First+n, 0 // "la société Transports Bernard S.A."
+				}
 			}
 			opened := false
 			for s.First <= s.Last {
 				i := s.First - v.First
 				switch {
-				case leadsNoEntity(v.CoreText(i)):
+				case ner && leadsNoEntity(v.CoreText(i)):
 				case capitalisedOpener(v, rc.gz, i, s.Last-v.First, leadPrepositions):
 					opened = true
 				case opened && lowerWord(v.CoreText(i)):
