@@ -85,16 +85,17 @@ func (trimAddressSentences) apply(rc ruleContext, ss []page.Span) []page.Span {
 // addressTail returns the last word of the address in words [f, l]
 // without the words after it that begin what the sentence says next: a
 // conjunction or article in lower case and the title of the person it
-// names ("42111 Wuppertal, und Frau", "15192 Cahors, et Dr",
+// names ("42111 Wuppertal, und Frau", "15192 Cahors, et Dr.",
 // "3754 PK Eemdijk, en mevrouw"). An address ends with a place, a
 // number or a unit, never with these. At least one word stays.
 func addressTail(v *view.View, gz *gazetteer.Gazetteers, f, l int) int {
 	for l > f {
 		t, w := v.CoreText(l), v.CoreLower(l)
 		// "Dr" is also Drive: a title only before a capitalised name on
-		// its line ("et Dr Adam Thomas").
+		// its line ("et Dr Adam Thomas", "und Dr. Finn Fischer").
+		after := v.Text[v.CoreEnd(l):v.WordEnd(l)]
 		title := gz.Lex[w]&gazetteer.Title != 0 && (gz.Lex[w]&(gazetteer.StreetSuffix|gazetteer.StreetPrefix|gazetteer.Unit) == 0 ||
-			l+1 < v.Len() && v.LineOf(l+1) == v.LineOf(l) && view.IsCapitalised(v.CoreText(l+1)) && v.CoreEnd(l) == v.WordEnd(l))
+			l+1 < v.Len() && v.LineOf(l+1) == v.LineOf(l) && view.IsCapitalised(v.CoreText(l+1)) && (after == "" || after == "."))
 		if !(lowerWord(t) && (isConjunction(w) || addressParticles[w] && !addressUnitParticles[w]) || title) {
 			break
 		}
