@@ -120,6 +120,19 @@ func readLines(path string) ([]string, error) {
 	return out, nil
 }
 
+// readTSV returns the tab-separated fields of the lines readLines keeps.
+func readTSV(path string) ([][]string, error) {
+	ls, err := readLines(path)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]string, 0, len(ls))
+	for _, l := range ls {
+		out = append(out, strings.Split(l, "\t"))
+	}
+	return out, nil
+}
+
 func sortedKeys[V any](m map[string]V) []string {
 	ks := make([]string, 0, len(m))
 	for k := range m {
@@ -451,15 +464,7 @@ func (g *gen) cities() error {
 // from a number of the same shape.
 func (g *gen) postal() error {
 	read := func(cc string) ([][]string, error) {
-		ls, err := readLines(filepath.Join(g.src, "gazetteers/geonames_postal_codes", cc+".txt"))
-		if err != nil {
-			return nil, err
-		}
-		var out [][]string
-		for _, l := range ls {
-			out = append(out, strings.Split(l, "\t"))
-		}
-		return out, nil
+		return readTSV(filepath.Join(g.src, "gazetteers/geonames_postal_codes", cc+".txt"))
 	}
 	us, err := read("US")
 	if err != nil {

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
@@ -22,42 +19,24 @@ import (
 func (g *gen) places() error {
 	seen := map[string]bool{}
 	for _, cc := range []string{"DE", "ES", "IT", "NL"} {
-		if err := eachTSV(filepath.Join(g.src, "gazetteers", "geonames_postal_codes_eu", cc+".txt"), func(rec []string) {
+		recs, err := readTSV(filepath.Join(g.src, "gazetteers", "geonames_postal_codes_eu", cc+".txt"))
+		if err != nil {
+			return fmt.Errorf("places_eu: %w", err)
+		}
+		for _, rec := range recs {
 			if len(rec) < 3 {
-				return
+				continue
 			}
 			p := strings.ToLower(strings.Join(strings.Fields(rec[2]), " "))
 			if len([]rune(p)) < 3 {
-				return
+				continue
 			}
 			seen[p] = true
 			seen[gazetteer.FoldAccents(p)] = true
-		}); err != nil {
-			return fmt.Errorf("places_eu: %w", err)
 		}
 	}
-	lines := make([]string, 0, len(seen))
-	for p := range seen {
-		lines = append(lines, p)
-	}
-	sort.Strings(lines)
 	return g.write("places_eu.txt", []string{
 		"Places with a postcode in Germany, Spain, Italy and the Netherlands (GeoNames place_name), lower case, with and without accents, one per line.",
 		"source: gazetteers/geonames_postal_codes_eu (DE, ES, IT, NL): GeoNames postal codes via github.com/symerio/postal-codes-data; CC-BY-4.0, credit geonames.org",
-	}, lines)
-}
-
-// eachTSV calls fn with the tab-separated fields of every line of path.
-func eachTSV(path string, fn func([]string)) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<16), 1<<20)
-	for sc.Scan() {
-		fn(strings.Split(sc.Text(), "\t"))
-	}
-	return sc.Err()
+	}, sortedKeys(seen))
 }
