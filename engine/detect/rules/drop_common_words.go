@@ -396,9 +396,15 @@ func plainWord(v *view.View, gz *gazetteer.Gazetteers, i int, ordinary uint32, a
 // The date stays masked as a Date; a number outside it may be a house
 // number ("Am 1. Mai 12") and keeps the address.
 func dateAndPlainWords(v *view.View, gz *gazetteer.Gazetteers, s page.Span, ss []page.Span) bool {
+	var dates []page.Span
+	for _, d := range ss {
+		if d.Category == page.Date {
+			dates = append(dates, d)
+		}
+	}
 	dated, plain := false, 0
 	for w := s.First; w <= s.Last; w++ {
-		if inDate(ss, w) {
+		if inSpans(dates, w) {
 			dated = true
 			continue
 		}
@@ -408,16 +414,6 @@ func dateAndPlainWords(v *view.View, gz *gazetteer.Gazetteers, s page.Span, ss [
 		plain++
 	}
 	return dated && plain > 0
-}
-
-// inDate reports whether word w lies in a Date span of ss.
-func inDate(ss []page.Span, w int) bool {
-	for _, d := range ss {
-		if d.Category == page.Date && d.First <= w && w <= d.Last {
-			return true
-		}
-	}
-	return false
 }
 
 // touchesOther reports whether another span of a person, firm or address

@@ -93,12 +93,11 @@ func headingOfWords(v *view.View, gz *gazetteer.Gazetteers, k int) bool {
 // words the lists know ("COMPTE RENDU D'HOSPITALISATION"). An elided
 // article before it must be a word of the language ("d'").
 func derivedWord(gz *gazetteer.Gazetteers, lf uint32, w string) bool {
-	w = strings.ReplaceAll(w, "’", "'")
-	if i := strings.IndexByte(w, '\''); i > 0 && i < len(w)-1 {
-		if !inLang(gz, lf, w[:i+1]) {
+	if art, rest, ok := elided(strings.ReplaceAll(w, "’", "'")); ok {
+		if !inLang(gz, lf, art) {
 			return false
 		}
-		w = w[i+1:]
+		w = rest
 	}
 	if len([]rune(w)) < derivedMin || !isLetters(w) || gz.Lex[w]&notPlainWord != 0 {
 		return false

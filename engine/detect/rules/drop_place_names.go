@@ -69,16 +69,24 @@ func withoutDateline(v *view.View, gz *gazetteer.Gazetteers, s page.Span, ss []p
 		if place < 0 || place > l || !datelinePlace(v, gz, first, place, ss) {
 			continue
 		}
-		var parts []page.Span
-		if first > f {
-			parts = append(parts, cutTo(v, s, f, first-1))
-		}
-		if end <= l {
-			parts = append(parts, cutTo(v, s, end, l))
-		}
-		return parts
+		return cutOut(v, s, first, end-1)
 	}
 	return []page.Span{s}
+}
+
+// cutOut returns span s without its words [a, b] (view indices, a at or
+// after the span's first word): the part before them and the part after,
+// each where it holds a word.
+func cutOut(v *view.View, s page.Span, a, b int) []page.Span {
+	f, l := s.First-v.First, s.Last-v.First
+	var parts []page.Span
+	if a > f {
+		parts = append(parts, cutTo(v, s, f, a-1))
+	}
+	if b < l {
+		parts = append(parts, cutTo(v, s, b+1, l))
+	}
+	return parts
 }
 
 // lineFirst returns the first word of line k.
@@ -136,14 +144,7 @@ func withoutSignaturePlace(v *view.View, gz *gazetteer.Gazetteers, s page.Span) 
 		if cut < 0 {
 			continue
 		}
-		var parts []page.Span
-		if first > f {
-			parts = append(parts, cutTo(v, s, f, first-1))
-		}
-		if cut < l {
-			parts = append(parts, cutTo(v, s, cut+1, l))
-		}
-		return parts
+		return cutOut(v, s, first, cut)
 	}
 	return []page.Span{s}
 }

@@ -47,8 +47,8 @@ func inLang(gz *gazetteer.Gazetteers, lf uint32, w string) bool {
 	if base := genderBase(w); base != w {
 		return genderMarked(w) || inLang(gz, lf, base)
 	}
-	if i := strings.IndexByte(w, '\''); i > 0 && i < len(w)-1 {
-		return inLang(gz, lf, w[:i+1]) && inLang(gz, lf, w[i+1:])
+	if art, rest, ok := elided(w); ok {
+		return inLang(gz, lf, art) && inLang(gz, lf, rest)
 	}
 	f := gz.Lex[w]
 	if f&notLangWord != 0 {
@@ -137,6 +137,15 @@ func opensSentence(v *view.View, i int) bool {
 
 // romanNumeral matches a number in Roman numerals written in capitals.
 var romanNumeral = regexp.MustCompile(`^M{0,3}(CM|CD|D?C{0,3})(XC|XL|L?X{0,3})(IX|IV|V?I{0,3})$`)
+
+// elided splits w (its apostrophe written ') after an elided article or
+// preposition ("d'hospitalisation" -> "d'", "hospitalisation").
+func elided(w string) (art, rest string, ok bool) {
+	if i := strings.IndexByte(w, '\''); i > 0 && i < len(w)-1 {
+		return w[:i+1], w[i+1:], true
+	}
+	return "", w, false
+}
 
 // genderBase returns w without the ending forms write for the other
 // gender ("né(e)" -> "né", "nato/a" -> "nato", "caro(a)" -> "caro"), or w.
