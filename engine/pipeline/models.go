@@ -13,6 +13,7 @@ import (
 	"github.com/redactd/redactd/engine/detect"
 	"github.com/redactd/redactd/engine/detect/gazetteer"
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/engine/pipeline/malloc"
 	"github.com/redactd/redactd/kernels"
 	"github.com/redactd/redactd/models/batch"
 	"github.com/redactd/redactd/models/hand"
@@ -166,6 +167,10 @@ func Open(cfg Settings, log *slog.Logger, reg prometheus.Registerer) (*Pipeline,
 		return nil, err
 	}
 	p.models = m
+	if log != nil {
+		// Set when the program loaded (package malloc); 0: left to glibc.
+		log.Info("c allocator", "arena_limit", malloc.ArenaLimit())
+	}
 	return p, nil
 }
 
