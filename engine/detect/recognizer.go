@@ -57,7 +57,7 @@ func Recognizers() ([]Detector, error) {
 			&recognizer{"edge-cut", pattern.FindEdgeCut},
 			&recognizer{"date", pattern.FindDates},
 			&recognizer{"address", rules.AddressRecognizer(gz)},
-			&recognizer{"name-gazetteer", rules.NameRecognizer(gz)},
+			&recognizer{rules.NameGazetteer, rules.NameRecognizer(gz)},
 			&recognizer{"org-legal-form", rules.OrgRecognizer(gz)},
 		}
 	})

@@ -248,7 +248,7 @@ func (n *nameFinder) find(v *view.View) []page.Span {
 				// Club": a name runs on into capitalised common words.
 				continue
 			}
-			if sp, ok := v.CoreSpan(first+s, first+e, page.Person, score, nameRecognizer); ok {
+			if sp, ok := v.CoreSpan(first+s, first+e, page.Person, score, NameGazetteer); ok {
 				out = append(out, sp)
 			}
 		}
@@ -277,7 +277,7 @@ func (n *nameFinder) lowerNames(v *view.View, first, end int) []page.Span {
 		if !ok || g&gazetteer.FirstName != 0 && g&gazetteer.Surname == 0 {
 			continue
 		}
-		if sp, ok := v.CoreSpan(i, i+1, page.Person, 0.4, nameRecognizer); ok {
+		if sp, ok := v.CoreSpan(i, i+1, page.Person, 0.4, NameGazetteer); ok {
 			out = append(out, sp)
 		}
 		i++
@@ -296,7 +296,7 @@ func (n *nameFinder) lowerNames(v *view.View, first, end int) []page.Span {
 			(f&gazetteer.TopFirstName != 0 || f&gazetteer.Surname == 0) {
 			// A frequent first name, or one that is no surname either:
 			// rare names that are also surnames are often words ("bloom").
-			if sp, ok := v.CoreSpan(i, i, page.Person, 0.35, nameRecognizer); ok {
+			if sp, ok := v.CoreSpan(i, i, page.Person, 0.35, NameGazetteer); ok {
 				out = append(out, sp)
 			}
 		}

@@ -269,8 +269,10 @@ func OrgRecognizer(gz *gazetteer.Gazetteers) func(*view.View) []page.Span {
 // nerRecognizer is the name models/ner's detector gives its spans.
 const nerRecognizer = "ner"
 
-// nameRecognizer names the spans of the name finder (NameRecognizer).
-const nameRecognizer = "name-gazetteer"
+// NameGazetteer is the Recognizer of the name finder's spans
+// (NameRecognizer): engine/detect registers the finder under it, and
+// rules that treat its spans as they treat the model's match it.
+const NameGazetteer = "name-gazetteer"
 
 func setOf(ws ...string) map[string]bool {
 	m := make(map[string]bool, len(ws))

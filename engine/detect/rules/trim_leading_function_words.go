@@ -30,7 +30,7 @@ func (trimLeadingFunctionWords) apply(rc ruleContext, ss []page.Span) []page.Spa
 	v := rc.v
 	out := ss[:0]
 	for _, s := range ss {
-		if ner, names := s.Recognizer == nerRecognizer, s.Recognizer == nameRecognizer; ner || names {
+		if ner, names := s.Recognizer == nerRecognizer, s.Recognizer == NameGazetteer; ner || names {
 			if ner {
 				if n := lowerLead(v, rc.gz, s); n > 0 {
 					s.First, s.Start = s.First+n, 0 // "la société Transports Bernard S.A."
