@@ -4,6 +4,9 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/redactd/redactd/engine/pipeline/malloc"
+	"github.com/redactd/redactd/engine/pipeline/mupdf"
 )
 
 // Metrics are the pipeline's and its models' metrics, created on the
@@ -27,6 +30,8 @@ type Metrics struct {
 	visualFound    *prometheus.CounterVec   // visualPage
 	batchSize      *prometheus.HistogramVec // batch
 	batchDuration  *prometheus.HistogramVec // batch
+	cHeap          []prometheus.Collector   // read at each scrape (cHeapGauges)
+	mupdfHeld      prometheus.GaugeFunc     // read at each scrape
 }
 
 // NewMetrics creates the pipeline's metrics on reg (nil: unregistered).
@@ -85,15 +90,45 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 			Buckets: prometheus.ExponentialBuckets(0.0005, 2, 16),
 		}, []string{"model"}),
 	}
+	m.cHeap = cHeapGauges()
+	m.mupdfHeld = prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "redactd_mupdf_bytes", Help: "Bytes MuPDF holds for the documents open (their caches, decoded images and pages in flight): part of redactd_c_heap_bytes{state=\"in_use\"}.",
+	}, func() float64 { return float64(mupdf.HeldBytes()) })
 	if reg != nil {
-		for _, c := range []prometheus.Collector{m.stage, m.pages, m.outputBytes, m.pixelsInFlight, m.detections,
-			m.ocrRegions, m.ocrKnownLines, m.ocrColumns, m.fontChecks, m.fontColumns, m.releaseSigns, m.releaseReads, m.nerWindows, m.visualFound, m.batchSize, m.batchDuration} {
+		for _, c := range append([]prometheus.Collector{m.stage, m.pages, m.outputBytes, m.pixelsInFlight, m.detections,
+			m.ocrRegions, m.ocrKnownLines, m.ocrColumns, m.fontChecks, m.fontColumns, m.releaseSigns, m.releaseReads, m.nerWindows, m.visualFound, m.batchSize, m.batchDuration, m.mupdfHeld}, m.cHeap...) {
 			if err := reg.Register(c); err != nil {
 				return nil, err
 			}
 		}
 	}
 	return m, nil
+}
+
+// cHeapGauges report the C allocator that MuPDF and ONNX Runtime share
+// (package malloc), which the Go collector's go_memstats_* do not see: a
+// process's RSS is about Go's share plus these. None where the C library
+// does not report them.
+func cHeapGauges() []prometheus.Collector {
+	if _, err := malloc.ReadStats(); err != nil {
+		return nil
+	}
+	gauge := func(state string, f func(malloc.Stats) uint64) prometheus.Collector {
+		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "redactd_c_heap_bytes", Help: "Bytes of the C allocator (glibc malloc) that MuPDF and ONNX Runtime share, by state: in_use (handed out: documents, model arenas and weights), free (held by its arenas for reuse).",
+			ConstLabels: prometheus.Labels{"state": state},
+		}, func() float64 {
+			st, err := malloc.ReadStats()
+			if err != nil {
+				return 0
+			}
+			return float64(f(st))
+		})
+	}
+	return []prometheus.Collector{
+		gauge("in_use", func(s malloc.Stats) uint64 { return s.InUse }),
+		gauge("free", func(s malloc.Stats) uint64 { return s.Free }),
+	}
 }
 
 // observe records a stage's duration for one page.

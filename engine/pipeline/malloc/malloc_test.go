@@ -53,3 +53,29 @@ func TestArenasCapped(t *testing.T) {
 		t.Errorf("arena cap %d, want one per CPU (%d)", limit, runtime.NumCPU())
 	}
 }
+
+// TestReadStats: a block the Go side cannot see (C.malloc through
+// allocBlock) shows in InUse while held and leaves it when freed.
+func TestReadStats(t *testing.T) {
+	before, err := ReadStats()
+	if err != nil {
+		t.Skip(err)
+	}
+	const n = 8 << 20
+	p := allocBlock(n)
+	held, err := ReadStats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	freeBlock(p)
+	after, err := ReadStats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if held.InUse < before.InUse+n {
+		t.Errorf("in use %d with an %d-byte block held, %d before", held.InUse, n, before.InUse)
+	}
+	if after.InUse > held.InUse-n {
+		t.Errorf("in use %d after freeing the block, %d while held", after.InUse, held.InUse)
+	}
+}

@@ -163,6 +163,11 @@ func (d *Document) MemUsed() int64 {
 	return int64(C.rd_mem_used(d.c))
 }
 
+// HeldBytes is the number of bytes MuPDF currently holds for every
+// document of the process together, closed documents whose pages are
+// still open included (what redactd_mupdf_bytes reports).
+func HeldBytes() int64 { return int64(C.rd_mem_used_all()) }
+
 // Close releases the document. Pages already loaded stay usable; MuPDF's
 // memory is freed when the last of them is closed too. Every Document and
 // Page must be closed: their memory is C memory the GC does not see.

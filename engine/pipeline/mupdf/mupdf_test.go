@@ -500,6 +500,33 @@ func TestCloseOrder(t *testing.T) {
 	}
 }
 
+// TestHeldBytes: what a document and its page hold shows in HeldBytes
+// until the last of them is closed, and no byte is left counted after.
+func TestHeldBytes(t *testing.T) {
+	before := HeldBytes()
+	d := testpdf.New()
+	d.AddPage(300, 200, 0).Text(20, 150, 12, "Hello")
+	doc, err := Open(d.Bytes(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := doc.LoadPage(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, own := HeldBytes()-before, doc.MemUsed(); own <= 0 || got < own {
+		t.Errorf("held %d bytes more with a document open holding %d", got, own)
+	}
+	doc.Close()
+	if HeldBytes() <= before {
+		t.Errorf("held %d bytes with a page still open, %d before", HeldBytes(), before)
+	}
+	p.Close()
+	if after := HeldBytes(); after != before {
+		t.Errorf("held %d bytes after closing all, %d before", after, before)
+	}
+}
+
 func TestConcurrentRender(t *testing.T) {
 	const pages = 6
 	d := testpdf.New()

@@ -90,6 +90,11 @@ typedef struct {
 	size_t pad; // keeps the user block 16-byte aligned
 } rd_hdr;
 
+// rd_all_used is what MuPDF holds for every open document together.
+static atomic_size_t rd_all_used;
+
+size_t rd_mem_used_all(void) { return atomic_load(&rd_all_used); }
+
 static int rd_room(rd_doc *d, size_t more)
 {
 	return d->maxmem == 0 || atomic_load(&d->used) + more <= d->maxmem;
@@ -105,6 +110,7 @@ static void *rd_malloc(void *user, size_t size)
 		return NULL;
 	h->size = size;
 	atomic_fetch_add(&d->used, size);
+	atomic_fetch_add(&rd_all_used, size);
 	return h + 1;
 }
 
@@ -115,6 +121,7 @@ static void rd_free(void *user, void *p)
 		return;
 	rd_hdr *h = (rd_hdr *)p - 1;
 	atomic_fetch_sub(&d->used, h->size);
+	atomic_fetch_sub(&rd_all_used, h->size);
 	free(h);
 }
 
@@ -135,10 +142,13 @@ static void *rd_realloc(void *user, void *p, size_t size)
 	if (!n)
 		return NULL;
 	n->size = size;
-	if (size > old)
+	if (size > old) {
 		atomic_fetch_add(&d->used, size - old);
-	else
+		atomic_fetch_add(&rd_all_used, size - old);
+	} else {
 		atomic_fetch_sub(&d->used, old - size);
+		atomic_fetch_sub(&rd_all_used, old - size);
+	}
 	return n + 1;
 }
 

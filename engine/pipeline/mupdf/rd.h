@@ -70,6 +70,7 @@ int rd_render(rd_doc *d, rd_page *p, float scale, int w, int h, int stride, int 
 void rd_drop_page(rd_doc *d, rd_page *p);
 void rd_close(rd_doc *d);
 size_t rd_mem_used(rd_doc *d);
+size_t rd_mem_used_all(void);
 
 fz_cookie *rd_new_cookie(void);
 void rd_abort_cookie(fz_cookie *c);
