@@ -62,7 +62,7 @@ type Config struct {
 	DPI                   float64       `name:"dpi" def:"150" help:"output resolution in dots per inch"`
 	Workers               int           `name:"workers" def:"0" help:"page workers (render, words, burn, encode); 0 means the number of CPUs"`
 	MaxPixelsInFlight     int64         `name:"max-pixels-in-flight" def:"64000000" help:"cap on raster pixels held by pages in flight (3 bytes each), bounding memory whatever the number of jobs"`
-	MuPDFStoreBytes       int64         `name:"mupdf-store-bytes" def:"33554432" help:"MuPDF resource cache per document in bytes (fonts and images a document reuses; a scan's page images are not reused, so a larger cache only holds memory)"`
+	MuPDFStoreBytes       int64         `name:"mupdf-store-bytes" def:"33554432" help:"MuPDF resource cache per document in bytes (fonts and images a document's pages reuse; a scanned page's own images leave it once the page is drawn)"`
 	PageTimeout           time.Duration `name:"page-timeout" def:"10m" help:"longest one page may take once a worker starts on it (model queues included) before its document ends in error"`
 	JPEGQuality           int           `name:"jpeg-quality" def:"85" help:"quality of JPEG-encoded photographic pages"`
 	TextBits              int           `name:"text-bits" def:"4" help:"bits per sample of text-like output pages: 4 (16 levels, about half the size) or 8 (lossless)"`

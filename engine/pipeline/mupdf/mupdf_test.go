@@ -527,6 +527,51 @@ func TestHeldBytes(t *testing.T) {
 	}
 }
 
+// TestPicturePageImagesEvicted: once a scanned page (a picture covering
+// it) is drawn and closed, the document no longer holds its decoded
+// image, while the document stays open for its other pages; a page with
+// a small picture keeps its image cached (a logo other pages may draw).
+func TestPicturePageImagesEvicted(t *testing.T) {
+	noise := func(w, h int) image.Image {
+		img := image.NewGray(image.Rect(0, 0, w, h))
+		r := rand.New(rand.NewPCG(1, 2))
+		for i := range img.Pix {
+			img.Pix[i] = uint8(r.IntN(256))
+		}
+		return img
+	}
+	d := testpdf.New()
+	d.AddPage(612, 792, 0).Image(0, 0, 612, 792, noise(1200, 1550)) // a scan: 5.6 MB decoded as RGB
+	logo := d.AddPage(612, 792, 0)
+	logo.Image(20, 700, 200, 60, noise(600, 180))
+	logo.Text(20, 600, 12, "Hello")
+	d.AddPage(612, 792, 0).Text(20, 600, 12, "Third")
+	doc := openDoc(t, d.Bytes(), Options{})
+	drawn := func(i int) int64 {
+		before := doc.MemUsed()
+		p, err := doc.LoadPage(context.Background(), i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := p.Render(context.Background(), 72, maxPix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Release()
+		p.Close()
+		return doc.MemUsed() - before
+	}
+	if kept := drawn(0); kept > 1<<20 {
+		t.Errorf("the document holds %d bytes more after its scanned page was drawn and closed", kept)
+	}
+	if kept := drawn(1); kept < 600*180 {
+		t.Errorf("the document holds %d bytes more after a page with a logo was drawn: want its image cached", kept)
+	}
+	if got := loadPage(t, doc, 2).Words(); len(got) != 1 || got[0].Text != "Third" {
+		t.Errorf("third page reads %v", texts(got))
+	}
+}
+
 func TestConcurrentRender(t *testing.T) {
 	const pages = 6
 	d := testpdf.New()

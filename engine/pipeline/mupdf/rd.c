@@ -47,6 +47,10 @@ int pdf_dict_len(fz_context *ctx, pdf_obj *dict);
 pdf_obj *pdf_dict_get_val(fz_context *ctx, pdf_obj *dict, int idx);
 const char *pdf_to_name(fz_context *ctx, pdf_obj *obj);
 pdf_obj *pdf_page_resources(fz_context *ctx, pdf_page *page);
+pdf_obj *pdf_keep_obj(fz_context *ctx, pdf_obj *obj);
+void pdf_drop_obj(fz_context *ctx, pdf_obj *obj);
+void *pdf_find_item(fz_context *ctx, fz_store_drop_fn *drop, pdf_obj *key);
+void pdf_remove_item(fz_context *ctx, fz_store_drop_fn *drop, pdf_obj *key);
 extern fz_document_handler pdf_document_handler;
 
 #define RD_POOL 16
@@ -829,8 +833,15 @@ static int rd_image_has_colour(fz_context *ctx, fz_image *img, fz_color_params c
 	return col;
 }
 
+// rd_image_drop is the drop function of every fz_image's storable (one
+// function for all images), which pdf_remove_item needs to find a PDF
+// image in the store; taken from the first image a page draws.
+static fz_store_drop_fn *_Atomic rd_image_drop;
+
 static void rd_fill_image(fz_context *ctx, fz_device *dev, fz_image *img, fz_matrix ctm, float alpha, fz_color_params cp)
 {
+	if (img && !atomic_load(&rd_image_drop))
+		atomic_store(&rd_image_drop, img->key_storable.storable.drop);
 	rd_fill_image_fn *inspect = __atomic_load_n(&rd_test_fill_image, __ATOMIC_ACQUIRE);
 	rd_call *c = rd_current(ctx);
 	if (!c || !c->color || !c->list_dev) {
@@ -903,6 +914,61 @@ static fz_device *rd_new_test_device(fz_context *ctx, int *color, fz_device *lis
 // rd_stext_icc set extracts text with ICC on, as before the text device's
 // colours were left to the fast conversions (tests compare the two).
 int rd_stext_icc = 0;
+
+// rd_picture_page reports whether pictures cover at least half of page p
+// (a scan): its images are drawn for this page alone.
+static int rd_picture_page(const rd_page *p)
+{
+	double area = 0;
+	for (int i = 0; i < p->nimages; i++) {
+		rd_rect r = p->images[i];
+		double x0 = r.x0 > 0 ? r.x0 : 0, y0 = r.y0 > 0 ? r.y0 : 0;
+		double w = (r.x1 < p->w ? r.x1 : p->w) - x0, h = (r.y1 < p->h ? r.y1 : p->h) - y0;
+		if (w > 0 && h > 0)
+			area += w * h;
+	}
+	return area >= 0.5 * (double)p->w * (double)p->h;
+}
+
+// rd_note_images keeps the image XObjects of a picture page's resources,
+// so that rd_drop_page can evict them from the document's store: MuPDF
+// keeps an image (and its decoded pixels, 3.7 MB for a letter page
+// scanned at 200 dpi) in the store as long as the store has room, though
+// a scan's other pages draw images of their own, so 16 scans in flight
+// held some 150 MB of decodes no page would draw again. Fonts, which a
+// document's pages do share, stay (bench/PROFILE.md).
+static void rd_note_images(fz_context *ctx, pdf_obj *res, rd_page *p)
+{
+	pdf_obj *xo = pdf_dict_gets(ctx, res, "XObject");
+	int n = pdf_dict_len(ctx, xo);
+	for (int i = 0; i < n && p->nevict < RD_MAX_EVICT; i++) {
+		pdf_obj *x = pdf_dict_get_val(ctx, xo, i);
+		if (pdf_is_dict(ctx, x) && strcmp(pdf_to_name(ctx, pdf_dict_gets(ctx, x, "Subtype")), "Image") == 0)
+			p->evict[p->nevict++] = pdf_keep_obj(ctx, x);
+	}
+}
+
+// rd_evict_images removes p's noted images from the store. Once the
+// page's display lists are dropped, nothing else holds them, and the
+// store reaps their decoded pixels with them; a page still loaded that
+// draws one keeps it alive through its own display list.
+static void rd_evict_images(fz_context *ctx, rd_page *p)
+{
+	fz_store_drop_fn *drop = atomic_load(&rd_image_drop);
+	for (int i = 0; i < p->nevict; i++) {
+		// The image is held while it leaves the store, and dropped after:
+		// pdf_remove_item lowers its count without the check that reaps
+		// what only store keys (its decoded pixels) still hold, and the
+		// last drop runs that check.
+		fz_image *img = drop ? pdf_find_item(ctx, drop, p->evict[i]) : NULL;
+		if (img) {
+			pdf_remove_item(ctx, drop, p->evict[i]);
+			fz_drop_image(ctx, img);
+		}
+		pdf_drop_obj(ctx, p->evict[i]);
+	}
+	p->nevict = 0;
+}
 
 int rd_load_page(rd_doc *d, int number, fz_cookie *cookie, rd_page **out, char *err)
 {
@@ -1003,6 +1069,8 @@ int rd_load_page(rd_doc *d, int number, fz_cookie *cookie, rd_page **out, char *
 		p->hidden = call.hidden, p->nhidden = call.nhidden;
 		call.hidden = NULL;
 		t.chars = NULL, t.images = NULL;
+		if (pp && rd_picture_page(p))
+			rd_note_images(ctx, pdf_page_resources(ctx, pp), p);
 	}
 	fz_always(ctx) {
 		if (icc_off)
@@ -1087,11 +1155,13 @@ void rd_drop_page(rd_doc *d, rd_page *p)
 	if (ctx) {
 		for (int src = 0; src < RD_NSRC; src++)
 			fz_drop_display_list(ctx, p->lists[src]);
+		rd_evict_images(ctx, p);
 		rd_put_ctx(d, ctx);
 	} else {
 		pthread_mutex_lock(&d->pool_mu);
 		for (int src = 0; src < RD_NSRC; src++)
 			fz_drop_display_list(d->tmpl, p->lists[src]);
+		rd_evict_images(d->tmpl, p);
 		pthread_mutex_unlock(&d->pool_mu);
 	}
 	rd_free_text(p);

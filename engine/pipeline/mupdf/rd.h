@@ -45,6 +45,8 @@ typedef struct {
 	float x0, y0, x1, y1;
 } rd_rect;
 
+#define RD_MAX_EVICT 8
+
 // rd_page is a loaded page: one display list per source (page contents,
 // annotations, widgets), drawn in that order, and the page's text and
 // image boxes until rd_free_text releases them.
@@ -58,6 +60,10 @@ typedef struct {
 	int nimages;
 	rd_rect *hidden; // boxes of invisible (render mode 3) text
 	int nhidden;
+	// A picture page's own images (its XObject dict's), whose cached
+	// decodes rd_drop_page evicts: see rd_note_images.
+	struct pdf_obj *evict[RD_MAX_EVICT];
+	int nevict;
 } rd_page;
 
 int rd_open(const unsigned char *data, size_t len, const char *path, size_t store, size_t maxmem,
