@@ -1069,8 +1069,14 @@ int rd_load_page(rd_doc *d, int number, fz_cookie *cookie, rd_page **out, char *
 		p->hidden = call.hidden, p->nhidden = call.nhidden;
 		call.hidden = NULL;
 		t.chars = NULL, t.images = NULL;
-		if (pp && rd_picture_page(p))
-			rd_note_images(ctx, pdf_page_resources(ctx, pp), p);
+		if (pp && rd_picture_page(p)) {
+			// Best effort: a resource that fails to resolve leaves its
+			// image cached, never the page unread.
+			fz_try(ctx)
+				rd_note_images(ctx, pdf_page_resources(ctx, pp), p);
+			fz_catch(ctx)
+				fz_ignore_error(ctx);
+		}
 	}
 	fz_always(ctx) {
 		if (icc_off)
