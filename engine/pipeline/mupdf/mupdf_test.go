@@ -57,6 +57,22 @@ func render(t testing.TB, p *Page, dpi float64) *page.Raster {
 	return r
 }
 
+// drawAndClose loads page i, renders it at dpi and releases both at once
+// (loadPage and render release theirs when the test ends).
+func drawAndClose(t testing.TB, d *Document, i int, dpi float64) {
+	t.Helper()
+	p, err := d.LoadPage(context.Background(), i)
+	if err != nil {
+		t.Fatalf("LoadPage(%d): %v", i, err)
+	}
+	r, err := p.Render(context.Background(), dpi, maxPix)
+	if err != nil {
+		t.Fatalf("Render: %v", err)
+	}
+	r.Release()
+	p.Close()
+}
+
 // frame projects a quad's corners onto the text direction u and the
 // downward normal n of ref, returning the extents along each.
 func frame(ref, q page.Quad) (u0, u1, n0, n1 float64) {
@@ -549,16 +565,7 @@ func TestPicturePageImagesEvicted(t *testing.T) {
 	doc := openDoc(t, d.Bytes(), Options{})
 	drawn := func(i int) int64 {
 		before := doc.MemUsed()
-		p, err := doc.LoadPage(context.Background(), i)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := p.Render(context.Background(), 72, maxPix)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.Release()
-		p.Close()
+		drawAndClose(t, doc, i, 72)
 		return doc.MemUsed() - before
 	}
 	if kept := drawn(0); kept > 1<<20 {
@@ -736,16 +743,7 @@ func BenchmarkLoadPage(b *testing.B) {
 func BenchmarkLoadRender150(b *testing.B) {
 	doc := openDoc(b, textPage(), Options{})
 	for b.Loop() {
-		p, err := doc.LoadPage(context.Background(), 0)
-		if err != nil {
-			b.Fatal(err)
-		}
-		r, err := p.Render(context.Background(), 150, maxPix)
-		if err != nil {
-			b.Fatal(err)
-		}
-		r.Release()
-		p.Close()
+		drawAndClose(b, doc, 0, 150)
 	}
 }
 

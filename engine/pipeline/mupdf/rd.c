@@ -99,6 +99,19 @@ static atomic_size_t rd_all_used;
 
 size_t rd_mem_used_all(void) { return atomic_load(&rd_all_used); }
 
+// rd_count adds n bytes to document d's count and to the process's
+// (subtracts them when freed is set).
+static void rd_count(rd_doc *d, size_t n, int freed)
+{
+	if (freed) {
+		atomic_fetch_sub(&d->used, n);
+		atomic_fetch_sub(&rd_all_used, n);
+	} else {
+		atomic_fetch_add(&d->used, n);
+		atomic_fetch_add(&rd_all_used, n);
+	}
+}
+
 static int rd_room(rd_doc *d, size_t more)
 {
 	return d->maxmem == 0 || atomic_load(&d->used) + more <= d->maxmem;
@@ -113,8 +126,7 @@ static void *rd_malloc(void *user, size_t size)
 	if (!h)
 		return NULL;
 	h->size = size;
-	atomic_fetch_add(&d->used, size);
-	atomic_fetch_add(&rd_all_used, size);
+	rd_count(d, size, 0);
 	return h + 1;
 }
 
@@ -124,8 +136,7 @@ static void rd_free(void *user, void *p)
 	if (!p)
 		return;
 	rd_hdr *h = (rd_hdr *)p - 1;
-	atomic_fetch_sub(&d->used, h->size);
-	atomic_fetch_sub(&rd_all_used, h->size);
+	rd_count(d, h->size, 1);
 	free(h);
 }
 
@@ -146,13 +157,10 @@ static void *rd_realloc(void *user, void *p, size_t size)
 	if (!n)
 		return NULL;
 	n->size = size;
-	if (size > old) {
-		atomic_fetch_add(&d->used, size - old);
-		atomic_fetch_add(&rd_all_used, size - old);
-	} else {
-		atomic_fetch_sub(&d->used, old - size);
-		atomic_fetch_sub(&rd_all_used, old - size);
-	}
+	if (size > old)
+		rd_count(d, size - old, 0);
+	else
+		rd_count(d, old - size, 1);
 	return n + 1;
 }
 
@@ -833,15 +841,8 @@ static int rd_image_has_colour(fz_context *ctx, fz_image *img, fz_color_params c
 	return col;
 }
 
-// rd_image_drop is the drop function of every fz_image's storable (one
-// function for all images), which pdf_remove_item needs to find a PDF
-// image in the store; taken from the first image a page draws.
-static fz_store_drop_fn *_Atomic rd_image_drop;
-
 static void rd_fill_image(fz_context *ctx, fz_device *dev, fz_image *img, fz_matrix ctm, float alpha, fz_color_params cp)
 {
-	if (img && !atomic_load(&rd_image_drop))
-		atomic_store(&rd_image_drop, img->key_storable.storable.drop);
 	rd_fill_image_fn *inspect = __atomic_load_n(&rd_test_fill_image, __ATOMIC_ACQUIRE);
 	rd_call *c = rd_current(ctx);
 	if (!c || !c->color || !c->list_dev) {
@@ -954,15 +955,15 @@ static void rd_note_images(fz_context *ctx, pdf_obj *res, rd_page *p)
 // draws one keeps it alive through its own display list.
 static void rd_evict_images(fz_context *ctx, rd_page *p)
 {
-	fz_store_drop_fn *drop = atomic_load(&rd_image_drop);
 	for (int i = 0; i < p->nevict; i++) {
 		// The image is held while it leaves the store, and dropped after:
 		// pdf_remove_item lowers its count without the check that reaps
 		// what only store keys (its decoded pixels) still hold, and the
-		// last drop runs that check.
-		fz_image *img = drop ? pdf_find_item(ctx, drop, p->evict[i]) : NULL;
+		// last drop runs that check. fz_drop_image_imp is the store's drop
+		// function of every image, the one pdf_load_image finds them by.
+		fz_image *img = pdf_find_item(ctx, fz_drop_image_imp, p->evict[i]);
 		if (img) {
-			pdf_remove_item(ctx, drop, p->evict[i]);
+			pdf_remove_item(ctx, fz_drop_image_imp, p->evict[i]);
 			fz_drop_image(ctx, img);
 		}
 		pdf_drop_obj(ctx, p->evict[i]);
