@@ -30,7 +30,7 @@ type Metrics struct {
 	visualFound    *prometheus.CounterVec   // visualPage
 	batchSize      *prometheus.HistogramVec // batch
 	batchDuration  *prometheus.HistogramVec // batch
-	cHeap          []prometheus.Collector   // read at each scrape (cHeapGauges)
+	cHeap          *cHeapCollector          // read at each scrape
 	mupdfHeld      prometheus.GaugeFunc     // read at each scrape
 }
 
@@ -90,13 +90,13 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 			Buckets: prometheus.ExponentialBuckets(0.0005, 2, 16),
 		}, []string{"model"}),
 	}
-	m.cHeap = cHeapGauges()
+	m.cHeap = newCHeapCollector()
 	m.mupdfHeld = prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "redactd_mupdf_bytes", Help: "Bytes MuPDF holds for the documents open (their caches, decoded images and pages in flight): part of redactd_c_heap_bytes{state=\"in_use\"}.",
 	}, func() float64 { return float64(mupdf.HeldBytes()) })
 	if reg != nil {
-		for _, c := range append([]prometheus.Collector{m.stage, m.pages, m.outputBytes, m.pixelsInFlight, m.detections,
-			m.ocrRegions, m.ocrKnownLines, m.ocrColumns, m.fontChecks, m.fontColumns, m.releaseSigns, m.releaseReads, m.nerWindows, m.visualFound, m.batchSize, m.batchDuration, m.mupdfHeld}, m.cHeap...) {
+		for _, c := range []prometheus.Collector{m.stage, m.pages, m.outputBytes, m.pixelsInFlight, m.detections,
+			m.ocrRegions, m.ocrKnownLines, m.ocrColumns, m.fontChecks, m.fontColumns, m.releaseSigns, m.releaseReads, m.nerWindows, m.visualFound, m.batchSize, m.batchDuration, m.mupdfHeld, m.cHeap} {
 			if err := reg.Register(c); err != nil {
 				return nil, err
 			}
@@ -105,30 +105,28 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 	return m, nil
 }
 
-// cHeapGauges report the C allocator that MuPDF and ONNX Runtime share
-// (package malloc), which the Go collector's go_memstats_* do not see: a
-// process's RSS is about Go's share plus these. None where the C library
-// does not report them.
-func cHeapGauges() []prometheus.Collector {
-	if _, err := malloc.ReadStats(); err != nil {
-		return nil
+// cHeapCollector reports the C allocator that MuPDF and ONNX Runtime
+// share (package malloc), which the Go collector's go_memstats_* do not
+// see: a process's RSS is about Go's share plus these. Both states come
+// from one read a scrape (it walks every arena under its lock).
+type cHeapCollector struct{ desc *prometheus.Desc }
+
+func newCHeapCollector() *cHeapCollector {
+	return &cHeapCollector{prometheus.NewDesc("redactd_c_heap_bytes",
+		"Bytes of the C allocator (glibc malloc) that MuPDF and ONNX Runtime share, by state: in_use (handed out: documents, model arenas and weights), free (held by its arenas for reuse).",
+		[]string{"state"}, nil)}
+}
+
+func (c *cHeapCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
+
+// Collect reports nothing where the C library does not tell.
+func (c *cHeapCollector) Collect(ch chan<- prometheus.Metric) {
+	st, err := malloc.ReadStats()
+	if err != nil {
+		return
 	}
-	gauge := func(state string, f func(malloc.Stats) uint64) prometheus.Collector {
-		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "redactd_c_heap_bytes", Help: "Bytes of the C allocator (glibc malloc) that MuPDF and ONNX Runtime share, by state: in_use (handed out: documents, model arenas and weights), free (held by its arenas for reuse).",
-			ConstLabels: prometheus.Labels{"state": state},
-		}, func() float64 {
-			st, err := malloc.ReadStats()
-			if err != nil {
-				return 0
-			}
-			return float64(f(st))
-		})
-	}
-	return []prometheus.Collector{
-		gauge("in_use", func(s malloc.Stats) uint64 { return s.InUse }),
-		gauge("free", func(s malloc.Stats) uint64 { return s.Free }),
-	}
+	ch <- prometheus.MustNewConstMetric(c.desc, prometheus.GaugeValue, float64(st.InUse), "in_use")
+	ch <- prometheus.MustNewConstMetric(c.desc, prometheus.GaugeValue, float64(st.Free), "free")
 }
 
 // observe records a stage's duration for one page.
