@@ -42,8 +42,10 @@ func TestQuickBench(t *testing.T) {
 
 	out := filepath.Join(dir, "report", "RESULTS.md")
 	os.MkdirAll(filepath.Dir(out), 0o755)
-	rep := runBench(t, out, "--quick", "--redactd", bin, "--peers=false", "--ocr-pages=1", "--ocr-eval-pages=1",
-		"--data", data, "--out", out, "--work", filepath.Join(dir, "work"), "--timeout", "4m")
+	// The same binary is its own baseline: the before-and-after run is
+	// exercised, not a change measured.
+	rep := runBench(t, out, "--quick", "--redactd", bin, "--baseline", bin, "--peers=false", "--ocr-pages=1", "--ocr-eval-pages=1",
+		"--data", data, "--out", out, "--work", filepath.Join(dir, "work"), "--timeout", "5m")
 
 	if rep.Idle == nil || len(rep.Idle.Multipart) == 0 || len(rep.Idle.Direct) == 0 {
 		t.Errorf("idle latency not measured on both upload paths: %+v", rep.Idle)
@@ -72,6 +74,7 @@ func TestQuickBench(t *testing.T) {
 			}
 		}
 	}
+	checkBaseline(t, rep)
 	gate := false
 	for _, tg := range rep.Targets {
 		gate = gate || strings.HasPrefix(tg.Name, "PII words masked through the service") && tg.Status != ""
@@ -84,7 +87,7 @@ func TestQuickBench(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"## Targets", "## Accuracy", "| scan with ppocrv4 |", "## Time per stage", "## OCR accuracy and speed", report.ThroughputPNG, report.StagesPNG} {
+	for _, want := range []string{"## Targets", "## Accuracy", "| scan with ppocrv4 |", "## Before and after", "| text before (baseline) |", "## Time per stage", "## OCR accuracy and speed", report.ThroughputPNG, report.StagesPNG} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("RESULTS.md lacks %q", want)
 		}
@@ -98,6 +101,33 @@ func TestQuickBench(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 		f.Close()
+	}
+}
+
+// checkBaseline: the baseline server ran the throughput corpora, each
+// timed (pages/s and the server's CPU time) and scored.
+func checkBaseline(t *testing.T, rep *report.Report) {
+	t.Helper()
+	if rep.Baseline == nil {
+		t.Fatal("--baseline given, no baseline run in the report")
+	}
+	var names []string
+	for _, c := range rep.Baseline.Corpora {
+		names = append(names, c.Name)
+		if c.PagesPerSec <= 0 || c.CPUPerPage() <= 0 || c.Failed != 0 {
+			t.Errorf("baseline %s: %.2f pages/s, %v CPU a page, %d failed", c.Name, c.PagesPerSec, c.CPUPerPage(), c.Failed)
+		}
+		if c.Score == nil || c.Score.Recall().Total == 0 || len(c.Score.Invalid) != 0 {
+			t.Errorf("baseline %s: not scored or invalid outputs", c.Name)
+		}
+	}
+	if got := strings.Join(names, ","); got != "text,long,scan" {
+		t.Errorf("baseline ran %s, want text,long,scan", got)
+	}
+	for _, c := range rep.Corpora {
+		if c.CPUPerPage() <= 0 {
+			t.Errorf("%s: server CPU a page not measured", c.Name)
+		}
 	}
 }
 

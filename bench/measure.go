@@ -59,6 +59,7 @@ type measured struct {
 	peak    int64
 	peakHow string
 	ocrRan  bool
+	cpu     time.Duration // the server's CPU time during the run, 0 if unknown
 }
 
 // measureCorpus runs a corpus at its concurrency (keeping outputs for
@@ -98,7 +99,8 @@ func measureCorpus(ctx context.Context, cfg *config, c *client.Client, srv *serv
 
 	rc := &report.Corpus{Name: cp.Name, Desc: cp.Desc, Docs: len(cp.Docs), Pages: cp.Pages(), Concurrency: conc,
 		Upload: cfg.upload, Wall: main.res.Wall, PagesPerSec: main.res.PagesPerSecond(), Latencies: main.res.Latencies(""),
-		Failed: main.res.Failed(), InBytes: cp.Bytes(), PeakRSS: main.peak, RSSHow: main.peakHow, Stages: main.stages, OCRWork: main.ocrWork, OCRRanOnPages: main.ocrRan}
+		Failed: main.res.Failed(), InBytes: cp.Bytes(), PeakRSS: main.peak, RSSHow: main.peakHow, Stages: main.stages, OCRWork: main.ocrWork, OCRRanOnPages: main.ocrRan,
+		CPU: main.cpu}
 	if cp.Name == "scan" && cfg.scanLoad > 0 && !cfg.quick {
 		docs := loadDocs(cp.Docs, cfg.scanLoad)
 		cfg.log.Info("running corpus under load", "corpus", cp.Name, "jobs", len(docs), "concurrency", cfg.scanLoad)
@@ -143,19 +145,37 @@ func measureOnce(ctx context.Context, cfg *config, c *client.Client, srv *server
 	}
 	before := client.ParseMetrics(text)
 	stopMem := watchMemory(ctx, srv, c)
+	cpu0 := serverCPU(srv)
 	opts := busyPoll
 	opts.Concurrency, opts.Upload, opts.KeepOutput = n, cfg.upload, keep
 	res := runner.Run(ctx, c, docs, opts)
+	cpu1 := serverCPU(srv)
 	peak, how := stopMem()
 	if text, err = c.Metrics(ctx); err != nil {
 		return measured{}, fmt.Errorf("metrics: %w", err)
 	}
 	after := client.ParseMetrics(text)
 	m := measured{res: res, stages: client.Stages(before, after), ocrWork: client.OCRWorkBetween(before, after), peak: peak, peakHow: how}
+	if cpu0 > 0 && cpu1 > cpu0 {
+		m.cpu = cpu1 - cpu0
+	}
 	for _, s := range m.stages {
 		m.ocrRan = m.ocrRan || (s.Name == "ocr" && s.Count > 0)
 	}
 	return m, nil
+}
+
+// serverCPU is the server's CPU time so far, 0 when its process is not
+// known or cannot be read.
+func serverCPU(srv *server) time.Duration {
+	if srv.pid <= 0 {
+		return 0
+	}
+	t, err := daemon.CPUTime(srv.pid)
+	if err != nil {
+		return 0
+	}
+	return t
 }
 
 // watchMemory starts watching the server's memory and returns a function

@@ -117,6 +117,12 @@ func run(ctx context.Context, cfg *config) (*report.Report, error) {
 			rep.Notes = append(rep.Notes, note)
 		}
 	}
+	if b, note := runBaseline(ctx, cfg, corpora, filepath.Join(work, "baseline")); b != nil || note != "" {
+		rep.Baseline = b
+		if note != "" {
+			rep.Notes = append(rep.Notes, note)
+		}
+	}
 	for i := range rep.Peers {
 		for _, rc := range rep.Corpora {
 			if rc.Name == rep.Peers[i].Corpus {

@@ -150,6 +150,38 @@ func ResetPeak(pid int) error {
 // PeakRSS returns the process's VmHWM in bytes.
 func PeakRSS(pid int) (int64, error) { return statusField(pid, "VmHWM:") }
 
+// CPUTime returns the user and system CPU time the process has used
+// (/proc/PID/stat), which other work on the machine barely changes.
+func CPUTime(pid int) (time.Duration, error) {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return 0, err
+	}
+	// The command name, field 2, is in parentheses and may hold spaces:
+	// fields are counted after its closing one.
+	i := strings.LastIndexByte(string(b), ')')
+	if i < 0 {
+		return 0, fmt.Errorf("/proc/%d/stat: no command name", pid)
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(f)+2)
+	}
+	var ticks int64
+	for _, s := range f[11:13] { // utime and stime, fields 14 and 15
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("/proc/%d/stat: %w", pid, err)
+		}
+		ticks += n
+	}
+	return time.Duration(ticks) * time.Second / clockTicks, nil
+}
+
+// clockTicks is the kernel's USER_HZ, the unit of /proc/PID/stat's CPU
+// times: 100 on every Linux architecture Go supports.
+const clockTicks = 100
+
 // RSS returns the process's VmRSS in bytes.
 func RSS(pid int) (int64, error) { return statusField(pid, "VmRSS:") }
 

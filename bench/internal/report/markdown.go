@@ -137,6 +137,7 @@ func (r *Report) markdown(w io.Writer) {
 	r.ocrWorkTable(p)
 	r.accuracyTable(p)
 	r.peerTable(p)
+	r.baselineTable(p)
 	r.ocrSection(p)
 
 	p("## Charts")
@@ -165,13 +166,13 @@ func (r *Report) notes(p func(string, ...any)) {
 func (r *Report) throughputTable(p func(string, ...any)) {
 	p("## Throughput, latency, memory, size")
 	p("")
-	p("Pages/s is redacted pages over the wall time from the first upload to the last download; per core divides by %d CPUs. Latency is upload start to output downloadable, per job. Peak RSS is the server process's VmHWM during the corpus's run, reset at its start to the RSS of the moment, so it includes what the server kept from the corpora before (they run in the order of this table).", r.Machine.CPUs)
+	p("Pages/s is redacted pages over the wall time from the first upload to the last download; per core divides by %d CPUs. Server CPU/page is the server process's user and system time during the run over its pages (which other work on the machine barely changes). Latency is upload start to output downloadable, per job. Peak RSS is the server process's VmHWM during the corpus's run, reset at its start to the RSS of the moment, so it includes what the server kept from the corpora before (they run in the order of this table).", r.Machine.CPUs)
 	p("")
-	p("| corpus | docs | pages | concurrency | upload | pages/s | pages/s/core | p50 | p95 | p99 | failed | peak RSS | output ÷ input | output KB/page |")
-	p("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	p("| corpus | docs | pages | concurrency | upload | pages/s | pages/s/core | server CPU/page | p50 | p95 | p99 | failed | peak RSS | output ÷ input | output KB/page |")
+	p("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, c := range r.Corpora {
-		p("| %s | %d | %d | %d | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s |", c.Name, c.Docs, c.Pages, c.Concurrency, c.Upload,
-			Rate(c.PagesPerSec), Rate(c.PagesPerSec/float64(max(r.Machine.CPUs, 1))),
+		p("| %s | %d | %d | %d | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s |", c.Name, c.Docs, c.Pages, c.Concurrency, c.Upload,
+			Rate(c.PagesPerSec), Rate(c.PagesPerSec/float64(max(r.Machine.CPUs, 1))), cpuPerPage(c),
 			ms(runner.Percentile(c.Latencies, 50)), ms(runner.Percentile(c.Latencies, 95)), ms(runner.Percentile(c.Latencies, 99)),
 			c.Failed, mib(c.PeakRSS)+c.RSSHow, ratio(float64(c.OutBytes), float64(c.InBytesDone)), kbPerPage(c.OutBytes, c.OutPages))
 	}
@@ -287,6 +288,11 @@ func (r *Report) accuracyTable(p func(string, ...any)) {
 	p("| corpus | valid outputs | recall (words) | recall (entities) | %s | over-redaction | text-layer words | leaks (MuPDF) | leaks (OCR) / entities on OCR'd pages |", strings.Join(head, " | "))
 	p("|---|---|---|---|%s---|---|---|---|", strings.Repeat("---|", len(cols)))
 	rows := slices.Clone(r.Corpora)
+	if r.Baseline != nil {
+		for _, c := range r.Baseline.Corpora {
+			rows = append(rows, &Corpus{Name: c.Name + " before (baseline)", Score: c.Score})
+		}
+	}
 	if r.Recogniser != nil {
 		for _, c := range r.Recogniser.Corpora {
 			rows = append(rows, &Corpus{Name: c.Name + " with " + r.Recogniser.Model, Score: c.Score})
@@ -359,6 +365,70 @@ func (r *Report) peerTable(p func(string, ...any)) {
 		}
 	}
 	p("")
+}
+
+// baselineTable is the before and after of bench --baseline: the same
+// corpora through a server of another binary, in the same run.
+func (r *Report) baselineTable(p func(string, ...any)) {
+	b := r.Baseline
+	if b == nil {
+		return
+	}
+	p("## Before and after")
+	p("")
+	p("Before: `%s serve` (%s), started the same way on a fresh data directory right after this run's corpora, ran the same documents at the same concurrency (no OCR leak reading of its outputs). Server CPU/page is the process's user and system time over the corpus's run divided by its pages: unlike pages/s it barely moves with other work on the machine between the two runs. mutool is the peer row of the same run (one `mutool draw` process).", b.Binary, b.Version)
+	p("")
+	p("| corpus | pages | concurrency | pages/s before → after | after ÷ before | vs one mutool draw, before → after | server CPU/page before → after | PII words masked before → after | over-redaction before → after | peak RSS before → after |")
+	p("|---|---|---|---|---|---|---|---|---|---|")
+	after := map[string]*Corpus{}
+	for _, c := range r.Corpora {
+		after[c.Name] = c
+	}
+	mutool := map[string]float64{}
+	for _, pr := range r.Peers {
+		if pr.Result.Name == "mutool draw" {
+			mutool[pr.Corpus] = pr.Result.PagesPerSecond()
+		}
+	}
+	for _, bc := range b.Corpora {
+		ac := after[bc.Name]
+		if ac == nil {
+			continue
+		}
+		vs := "-"
+		if m := mutool[bc.Name]; m > 0 {
+			vs = fmt.Sprintf("%.2fx → %.2fx", bc.PagesPerSec/m, ac.PagesPerSec/m)
+		}
+		p("| %s | %d | %d | %s → %s | %s | %s | %s → %s | %s → %s | %s → %s | %s → %s |", bc.Name, bc.Pages, bc.Concurrency,
+			Rate(bc.PagesPerSec), Rate(ac.PagesPerSec), ratio(ac.PagesPerSec, bc.PagesPerSec), vs,
+			cpuPerPage(bc), cpuPerPage(ac), recallPct(bc), recallPct(ac), plainPct(bc), plainPct(ac), mib(bc.PeakRSS), mib(ac.PeakRSS))
+	}
+	p("")
+}
+
+// cpuPerPage formats the server's CPU time per page, "-" when unknown.
+func cpuPerPage(c *Corpus) string {
+	d := c.CPUPerPage()
+	if d <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond))
+}
+
+// recallPct is the corpus's share of PII words masked, "-" unscored.
+func recallPct(c *Corpus) string {
+	if c.Score == nil {
+		return "-"
+	}
+	return pct(c.Score.Recall().Rate())
+}
+
+// plainPct is the corpus's share of plain words masked, "-" unscored.
+func plainPct(c *Corpus) string {
+	if c.Score == nil {
+		return "-"
+	}
+	return pct(c.Score.Plain.Rate())
 }
 
 func (r *Report) methodology(p func(string, ...any)) {

@@ -31,10 +31,13 @@ type Report struct {
 	// Recogniser holds the scan and photo corpora's scores with the
 	// reference recogniser (bench --recogniser-gate), nil when not run.
 	Recogniser *Recogniser
-	Sweep      []Point
-	Peers      []Peer
-	Targets    []Target
-	Notes      []string
+	// Baseline holds the text, long and scan corpora run on a server of
+	// another binary (bench --baseline), nil when not run.
+	Baseline *Baseline
+	Sweep    []Point
+	Peers    []Peer
+	Targets  []Target
+	Notes    []string
 }
 
 // Machine describes where the run happened.
@@ -88,6 +91,9 @@ type Corpus struct {
 	OCRWork       client.OCRWork
 	Score         *score.Result
 	OCRRanOnPages bool // the server's ocr stage saw pages during the run
+	// CPU is the server process's user and system CPU time during the
+	// timed run; 0 where the bench does not know the process.
+	CPU time.Duration
 	// Load is the corpus's extra run at a heavier load (the scan corpus's
 	// documents submitted LoadCopies times over, LoadConcurrency at once),
 	// for the memory target of many concurrent scan jobs; nil when not run.
@@ -102,6 +108,24 @@ type Load struct {
 	Failed            int
 	PeakRSS           int64
 	RSSHow            string
+}
+
+// Baseline is the run of the throughput corpora on a server started
+// from another redactd binary (the code before a change), in the same
+// bench run as the main one: the before of a before and after.
+type Baseline struct {
+	Binary  string // as given to --baseline
+	Version string // its build information (Go version, VCS revision)
+	Corpora []*Corpus
+}
+
+// CPUPerPage is the server's CPU time per page of the corpus's timed
+// run, 0 when unknown.
+func (c *Corpus) CPUPerPage() time.Duration {
+	if c.CPU <= 0 || c.Pages == 0 {
+		return 0
+	}
+	return c.CPU / time.Duration(c.Pages)
 }
 
 // Recogniser is the run of the OCR'd corpora on a server using another

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+
+	"github.com/redactd/redactd/bench/internal/client"
+	"github.com/redactd/redactd/bench/internal/corpus"
+	"github.com/redactd/redactd/bench/internal/daemon"
+	"github.com/redactd/redactd/bench/internal/report"
+	"github.com/redactd/redactd/bench/internal/score"
+)
+
+// A before and after in one run (issue 45: "the binary of the commit
+// before your first change, and yours"): with --baseline BIN, once the
+// main server has run every corpus, runBaseline starts BIN the same way
+// on a fresh data directory and runs the throughput corpora through it
+// at the same concurrency, timing and scoring them as the main run does
+// (no OCR leak reading: the masked words are compared). The server's
+// CPU time per page is the figure to compare: unlike pages/s, it barely
+// moves with other work on the machine between the two runs.
+
+// baselineCorpora are the corpora a baseline runs: those of the
+// throughput targets (text, long documents, scans).
+var baselineCorpora = map[string]bool{"text": true, "long": true, "scan": true}
+
+// runBaseline returns the baseline binary's run, or nil with a note when
+// it cannot run.
+func runBaseline(ctx context.Context, cfg *config, corpora []*corpus.Corpus, work string) (*report.Baseline, string) {
+	var cs []*corpus.Corpus
+	for _, cp := range corpora {
+		if baselineCorpora[cp.Name] {
+			cs = append(cs, cp)
+		}
+	}
+	switch {
+	case cfg.baseline == "" || len(cs) == 0:
+		return nil, ""
+	case cfg.url != "":
+		return nil, "baseline not run: the bench did not start the server (--url)"
+	}
+	base := *cfg
+	base.redactd = cfg.baseline
+	srv, err := connect(ctx, &base, work)
+	if err != nil {
+		return nil, "baseline not run: " + err.Error()
+	}
+	defer srv.stop()
+	c := client.New(srv.url, srv.key, 2*max(cfg.conc, cfg.longConc))
+	defer c.Close()
+	c.MetricsURL = srv.metricsURL
+	c.Request = client.Options{Categories: categories(), Included: includedTerms}
+	if docs := cs[0].Docs; len(docs) >= 2 {
+		if err := warmUp(ctx, c, docs); err != nil {
+			return nil, "baseline not run: warm-up job: " + err.Error()
+		}
+	}
+
+	out := &report.Baseline{Binary: cfg.baseline, Version: daemon.Version(cfg.baseline)}
+	for _, cp := range cs {
+		conc := cfg.conc
+		if cp.Name == "long" {
+			conc = cfg.longConc
+		}
+		cfg.log.Info("baseline", "corpus", cp.Name, "bin", cfg.baseline, "concurrency", conc)
+		m, err := measureOnce(ctx, &base, c, srv, cp.Docs, conc, true)
+		if err != nil {
+			return nil, "baseline: corpus " + cp.Name + ": " + err.Error()
+		}
+		s := score.NewResult()
+		scoreCorpus(ctx, cfg, m.res, s, score.Options{})
+		out.Corpora = append(out.Corpora, &report.Corpus{Name: cp.Name, Docs: len(cp.Docs), Pages: cp.Pages(),
+			Concurrency: conc, Upload: cfg.upload, Wall: m.res.Wall, PagesPerSec: m.res.PagesPerSecond(),
+			Latencies: m.res.Latencies(""), Failed: m.res.Failed(), PeakRSS: m.peak, RSSHow: m.peakHow,
+			CPU: m.cpu, Score: s})
+	}
+	return out, ""
+}
