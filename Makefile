@@ -81,10 +81,12 @@ bundle:
 
 # bench installs the peer tools from Debian (bench/setup.sh), builds, runs
 # the full benchmark against a fresh bin/redactd and regenerates
-# bench/RESULTS.md with its charts; BENCH_FLAGS adds flags (e.g. --quick).
+# bench/RESULTS.md with its charts; BENCH_FLAGS adds flags (e.g. --quick);
+# BASELINE=COMMIT adds a before-and-after table of the same run against
+# that commit's binary (bench/baseline.sh builds it).
 bench: setup build
 	./bench/setup.sh
-	./bin/bench --out bench/RESULTS.md $(BENCH_FLAGS)
+	$(if $(BASELINE),base=$$(./bench/baseline.sh $(BASELINE)) && )./bin/bench --out bench/RESULTS.md $(if $(BASELINE),--baseline=$$base) $(BENCH_FLAGS)
 
 # fuzz-short runs every Fuzz* target of the repository for FUZZTIME each, one
 # at a time (.ci/fuzz-short, which says how); about two minutes in all.

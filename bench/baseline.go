@@ -26,12 +26,7 @@ var baselineCorpora = map[string]bool{"text": true, "long": true, "scan": true}
 // runBaseline returns the baseline binary's run, or nil with a note when
 // it cannot run.
 func runBaseline(ctx context.Context, cfg *config, corpora []*corpus.Corpus, work string) (*report.Baseline, string) {
-	var cs []*corpus.Corpus
-	for _, cp := range corpora {
-		if baselineCorpora[cp.Name] {
-			cs = append(cs, cp)
-		}
-	}
+	cs := pick(corpora, baselineCorpora)
 	switch {
 	case cfg.baseline == "" || len(cs) == 0:
 		return nil, ""
@@ -74,4 +69,16 @@ func runBaseline(ctx context.Context, cfg *config, corpora []*corpus.Corpus, wor
 			CPU: m.cpu, Score: s})
 	}
 	return out, ""
+}
+
+// pick returns the corpora whose names set holds, in their order: those
+// a second server (the baseline, the recogniser gate's) runs again.
+func pick(corpora []*corpus.Corpus, set map[string]bool) []*corpus.Corpus {
+	var out []*corpus.Corpus
+	for _, cp := range corpora {
+		if set[cp.Name] {
+			out = append(out, cp)
+		}
+	}
+	return out
 }

@@ -4,7 +4,7 @@
 # after"):
 #
 #   bench/baseline.sh [COMMIT]        prints the binary's path
-#   make bench BENCH_FLAGS=--baseline=$(bench/baseline.sh d8a4eaf)
+#   make bench BASELINE=d8a4eaf       the same, and the bench with it
 #
 # COMMIT defaults to d8a4eaf, the last commit before issue 45's first
 # change (bench/PROFILE.md's "before"). The binary is built in a

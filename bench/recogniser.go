@@ -28,12 +28,7 @@ var gateCorpora = map[string]bool{"scan": true, "photo": true}
 // runRecogniserGate returns the reference recogniser's scores on the
 // gate's corpora, or nil with a note when the gate cannot run.
 func runRecogniserGate(ctx context.Context, cfg *config, corpora []*corpus.Corpus, work string) (*report.Recogniser, string) {
-	var cs []*corpus.Corpus
-	for _, cp := range corpora {
-		if gateCorpora[cp.Name] {
-			cs = append(cs, cp)
-		}
-	}
+	cs := pick(corpora, gateCorpora)
 	switch {
 	case len(cs) == 0:
 		return nil, ""

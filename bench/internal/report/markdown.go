@@ -376,31 +376,30 @@ func (r *Report) baselineTable(p func(string, ...any)) {
 	}
 	p("## Before and after")
 	p("")
-	p("Before: `%s serve` (%s), started the same way on a fresh data directory right after this run's corpora, ran the same documents at the same concurrency (no OCR leak reading of its outputs). Server CPU/page is the process's user and system time over the corpus's run divided by its pages: unlike pages/s it barely moves with other work on the machine between the two runs. mutool is the peer row of the same run (one `mutool draw` process).", b.Binary, b.Version)
+	p("Before: `%s serve` (%s), started the same way on a fresh data directory right after this run's corpora, ran the same documents at the same concurrency (no OCR leak reading of its outputs). Server CPU/page is the process's user and system time over the corpus's run divided by its pages: unlike pages/s it barely moves with other work on the machine between the two runs. The ratios to the peers use the peers' pages/s of this run (the Peers table).", b.Binary, b.Version)
 	p("")
-	p("| corpus | pages | concurrency | pages/s before → after | after ÷ before | vs one mutool draw, before → after | server CPU/page before → after | PII words masked before → after | over-redaction before → after | peak RSS before → after |")
+	p("| corpus | pages | concurrency | pages/s before → after | after ÷ before | vs the peers, before → after | server CPU/page before → after | PII words masked before → after | over-redaction before → after | peak RSS before → after |")
 	p("|---|---|---|---|---|---|---|---|---|---|")
 	after := map[string]*Corpus{}
 	for _, c := range r.Corpora {
 		after[c.Name] = c
-	}
-	mutool := map[string]float64{}
-	for _, pr := range r.Peers {
-		if pr.Result.Name == "mutool draw" {
-			mutool[pr.Corpus] = pr.Result.PagesPerSecond()
-		}
 	}
 	for _, bc := range b.Corpora {
 		ac := after[bc.Name]
 		if ac == nil {
 			continue
 		}
-		vs := "-"
-		if m := mutool[bc.Name]; m > 0 {
-			vs = fmt.Sprintf("%.2fx → %.2fx", bc.PagesPerSec/m, ac.PagesPerSec/m)
+		var vs []string
+		for _, pr := range r.Peers {
+			if m := pr.Result.PagesPerSecond(); pr.Corpus == bc.Name && m > 0 {
+				vs = append(vs, fmt.Sprintf("%s %.2fx → %.2fx", pr.Result.Name, bc.PagesPerSec/m, ac.PagesPerSec/m))
+			}
+		}
+		if len(vs) == 0 {
+			vs = append(vs, "-")
 		}
 		p("| %s | %d | %d | %s → %s | %s | %s | %s → %s | %s → %s | %s → %s | %s → %s |", bc.Name, bc.Pages, bc.Concurrency,
-			Rate(bc.PagesPerSec), Rate(ac.PagesPerSec), ratio(ac.PagesPerSec, bc.PagesPerSec), vs,
+			Rate(bc.PagesPerSec), Rate(ac.PagesPerSec), ratio(ac.PagesPerSec, bc.PagesPerSec), strings.Join(vs, "; "),
 			cpuPerPage(bc), cpuPerPage(ac), recallPct(bc), recallPct(ac), plainPct(bc), plainPct(ac), mib(bc.PeakRSS), mib(ac.PeakRSS))
 	}
 	p("")
