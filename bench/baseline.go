@@ -52,21 +52,16 @@ func runBaseline(ctx context.Context, cfg *config, corpora []*corpus.Corpus, wor
 
 	out := &report.Baseline{Binary: cfg.baseline, Version: daemon.Version(cfg.baseline)}
 	for _, cp := range cs {
-		conc := cfg.conc
-		if cp.Name == "long" {
-			conc = cfg.longConc
-		}
+		conc := concurrencyOf(cfg, cp)
 		cfg.log.Info("baseline", "corpus", cp.Name, "bin", cfg.baseline, "concurrency", conc)
 		m, err := measureOnce(ctx, &base, c, srv, cp.Docs, conc, true)
 		if err != nil {
 			return nil, "baseline: corpus " + cp.Name + ": " + err.Error()
 		}
-		s := score.NewResult()
-		scoreCorpus(ctx, cfg, m.res, s, score.Options{})
-		out.Corpora = append(out.Corpora, &report.Corpus{Name: cp.Name, Docs: len(cp.Docs), Pages: cp.Pages(),
-			Concurrency: conc, Upload: cfg.upload, Wall: m.res.Wall, PagesPerSec: m.res.PagesPerSecond(),
-			Latencies: m.res.Latencies(""), Failed: m.res.Failed(), PeakRSS: m.peak, RSSHow: m.peakHow,
-			CPU: m.cpu, Score: s})
+		rc := corpusReport(cfg, cp, conc, m)
+		rc.Score = score.NewResult()
+		scoreCorpus(ctx, cfg, m.res, rc.Score, score.Options{})
+		out.Corpora = append(out.Corpora, rc)
 	}
 	return out, ""
 }

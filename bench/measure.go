@@ -65,10 +65,7 @@ type measured struct {
 // measureCorpus runs a corpus at its concurrency (keeping outputs for
 // scoring) and, for the text corpus, at every level of the sweep.
 func measureCorpus(ctx context.Context, cfg *config, c *client.Client, srv *server, cp *corpus.Corpus) (*report.Corpus, []report.Point, *runner.Result, error) {
-	conc := cfg.conc
-	if cp.Name == "long" {
-		conc = cfg.longConc
-	}
+	conc := concurrencyOf(cfg, cp)
 	var sweep []int
 	if cp.Name == "text" {
 		sweep = cfg.sweep
@@ -97,10 +94,7 @@ func measureCorpus(ctx context.Context, cfg *config, c *client.Client, srv *serv
 		}
 	}
 
-	rc := &report.Corpus{Name: cp.Name, Desc: cp.Desc, Docs: len(cp.Docs), Pages: cp.Pages(), Concurrency: conc,
-		Upload: cfg.upload, Wall: main.res.Wall, PagesPerSec: main.res.PagesPerSecond(), Latencies: main.res.Latencies(""),
-		Failed: main.res.Failed(), InBytes: cp.Bytes(), PeakRSS: main.peak, RSSHow: main.peakHow, Stages: main.stages, OCRWork: main.ocrWork, OCRRanOnPages: main.ocrRan,
-		CPU: main.cpu}
+	rc := corpusReport(cfg, cp, conc, main)
 	if cp.Name == "scan" && cfg.scanLoad > 0 && !cfg.quick {
 		docs := loadDocs(cp.Docs, cfg.scanLoad)
 		cfg.log.Info("running corpus under load", "corpus", cp.Name, "jobs", len(docs), "concurrency", cfg.scanLoad)
@@ -121,6 +115,24 @@ func measureCorpus(ctx context.Context, cfg *config, c *client.Client, srv *serv
 		}
 	}
 	return rc, points, main.res, nil
+}
+
+// concurrencyOf is the jobs at once a corpus's timed run has: the long
+// documents' own setting, else the bench's.
+func concurrencyOf(cfg *config, cp *corpus.Corpus) int {
+	if cp.Name == "long" {
+		return cfg.longConc
+	}
+	return cfg.conc
+}
+
+// corpusReport is the report entry of a corpus's timed run m at conc
+// jobs at once (its outputs not yet scored).
+func corpusReport(cfg *config, cp *corpus.Corpus, conc int, m measured) *report.Corpus {
+	return &report.Corpus{Name: cp.Name, Desc: cp.Desc, Docs: len(cp.Docs), Pages: cp.Pages(), Concurrency: conc,
+		Upload: cfg.upload, Wall: m.res.Wall, PagesPerSec: m.res.PagesPerSecond(), Latencies: m.res.Latencies(""),
+		Failed: m.res.Failed(), InBytes: cp.Bytes(), PeakRSS: m.peak, RSSHow: m.peakHow, Stages: m.stages,
+		OCRWork: m.ocrWork, OCRRanOnPages: m.ocrRan, CPU: m.cpu}
 }
 
 // loadDocs repeats docs until there are at least n of them, so that n
