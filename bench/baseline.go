@@ -7,6 +7,7 @@ import (
 	"github.com/redactd/redactd/bench/internal/corpus"
 	"github.com/redactd/redactd/bench/internal/daemon"
 	"github.com/redactd/redactd/bench/internal/report"
+	"github.com/redactd/redactd/bench/internal/runner"
 	"github.com/redactd/redactd/bench/internal/score"
 )
 
@@ -54,11 +55,15 @@ func runBaseline(ctx context.Context, cfg *config, corpora []*corpus.Corpus, wor
 	for _, cp := range cs {
 		conc := concurrencyOf(cfg, cp)
 		cfg.log.Info("baseline", "corpus", cp.Name, "bin", cfg.baseline, "concurrency", conc)
+		rec := startProfile(ctx, &base, srv)
 		m, err := measureOnce(ctx, &base, c, srv, cp.Docs, conc, true)
 		if err != nil {
 			return nil, "baseline: corpus " + cp.Name + ": " + err.Error()
 		}
 		rc := corpusReport(cfg, cp, conc, m)
+		if rc.Profile, err = rec.stop(&base, "baseline-"+cp.Name, []*runner.Result{m.res}); err != nil {
+			return nil, "baseline: corpus " + cp.Name + ": " + err.Error()
+		}
 		rc.Score = score.NewResult()
 		scoreCorpus(ctx, cfg, m.res, rc.Score, score.Options{})
 		out.Corpora = append(out.Corpora, rc)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -44,8 +45,9 @@ func TestQuickBench(t *testing.T) {
 	os.MkdirAll(filepath.Dir(out), 0o755)
 	// The same binary is its own baseline: the before-and-after run is
 	// exercised, not a change measured.
+	profiles := filepath.Join(dir, "profiles")
 	rep := runBench(t, out, "--quick", "--redactd", bin, "--baseline", bin, "--peers=false", "--ocr-pages=1", "--ocr-eval-pages=1",
-		"--data", data, "--out", out, "--work", filepath.Join(dir, "work"), "--timeout", "5m")
+		"--data", data, "--out", out, "--work", filepath.Join(dir, "work"), "--timeout", "5m", "--profile", profiles)
 
 	if rep.Idle == nil || len(rep.Idle.Multipart) == 0 || len(rep.Idle.Direct) == 0 {
 		t.Errorf("idle latency not measured on both upload paths: %+v", rep.Idle)
@@ -75,6 +77,7 @@ func TestQuickBench(t *testing.T) {
 		}
 	}
 	checkBaseline(t, rep)
+	checkProfiles(t, rep)
 	gate := false
 	for _, tg := range rep.Targets {
 		gate = gate || strings.HasPrefix(tg.Name, "PII words masked through the service") && tg.Status != ""
@@ -87,7 +90,7 @@ func TestQuickBench(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"## Targets", "## Accuracy", "| scan with ppocrv4 |", "## Before and after", "| text before (baseline) |", "## Time per stage", "## OCR accuracy and speed", report.ThroughputPNG, report.StagesPNG} {
+	for _, want := range []string{"## Targets", "## Accuracy", "| scan with ppocrv4 |", "## Before and after", "| text before (baseline) |", "## CPU by stage", "## Time per stage", "## OCR accuracy and speed", report.ThroughputPNG, report.StagesPNG} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("RESULTS.md lacks %q", want)
 		}
@@ -127,6 +130,42 @@ func checkBaseline(t *testing.T, rep *report.Report) {
 	for _, c := range rep.Corpora {
 		if c.CPUPerPage() <= 0 {
 			t.Errorf("%s: server CPU a page not measured", c.Name)
+		}
+	}
+}
+
+// checkProfiles: with --profile every corpus, and every corpus of the
+// baseline, has a CPU profile on disk over the pages it redacted, and
+// the stages that must cost something on its pages do: a stage whose
+// functions were renamed away from cpuprof.Stages reads 0 and fails
+// here.
+func checkProfiles(t *testing.T, rep *report.Report) {
+	t.Helper()
+	must := map[string][]string{
+		"text": {"parse (load, words)", "render", "NER model runs", "encode"},
+		"scan": {"render", "OCR detector runs", "OCR recogniser runs", "encode"},
+	}
+	cs := rep.Corpora
+	if rep.Baseline != nil {
+		cs = append(slices.Clone(cs), rep.Baseline.Corpora...)
+	}
+	for _, c := range cs {
+		pr := c.Profile
+		if pr == nil || pr.Pages == 0 || pr.Total <= 0 {
+			t.Errorf("%s: no CPU profile over its pages: %+v", c.Name, pr)
+			continue
+		}
+		if _, err := os.Stat(pr.File); err != nil {
+			t.Errorf("%s: %v", c.Name, err)
+		}
+		got := map[string]time.Duration{}
+		for _, s := range pr.Stages {
+			got[s.Name] = s.CPU
+		}
+		for _, name := range must[c.Name] {
+			if got[name] <= 0 {
+				t.Errorf("%s: stage %q has no CPU in the profile (its functions renamed?)", c.Name, name)
+			}
 		}
 	}
 }

@@ -63,6 +63,8 @@ type config struct {
 	ocrDev     bool   // score the dev pages (those after the comparison's) instead
 	recGate    bool   // run the scan and photo corpora again with PP-OCRv4 (recogniser.go)
 	baseline   string // a second redactd binary whose server runs the throughput corpora too (baseline.go)
+	profile    string // folder for the servers' CPU profiles over each corpus's runs (profile.go), "" for none
+	adminSock  string // the --url server's admin socket, for --profile
 	only       string
 	seed       uint64
 	timeout    time.Duration
@@ -128,6 +130,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.BoolVar(&cfg.ocrDev, "ocr-eval-dev", false, "score the OCR comparison's dev pages instead: the usable pages after its own, which tuning may read (the comparison's stay for the report)")
 	fs.BoolVar(&cfg.recGate, "recogniser-gate", true, "run the scan and photo corpora a second time on a server with --ocr-model=ppocrv4 and compare the PII words masked per category (issue 48's gate)")
 	fs.StringVar(&cfg.baseline, "baseline", "", "a second redactd binary (the code before a change: git worktree add, make build) whose server runs the text, long and scan corpora after the main run, for a before-and-after table of the same run")
+	fs.StringVar(&cfg.profile, "profile", "", "take the server's CPU profile (serve --pprof) over each corpus's runs, the baseline's too, into this folder and add the CPU by stage to the report")
+	fs.StringVar(&cfg.adminSock, "admin-socket", "", "the --url server's admin socket, for --profile (it serves with --pprof)")
 	fs.StringVar(&cfg.only, "only", "", "run one section only: ocr (the OCR comparison, no server); the report goes to stdout unless --out is given")
 	fs.Uint64Var(&seed, "seed", 1, "seed of the synthetic corpora")
 	fs.DurationVar(&cfg.timeout, "timeout", 90*time.Minute, "give up after this long")

@@ -22,6 +22,7 @@ type server struct {
 	url, key, desc string
 	metricsURL     string
 	pid            int
+	admin          string // its admin socket where it serves pprof (--profile), else ""
 	d              *daemon.Daemon
 	once           sync.Once
 	stopErr        error
@@ -29,15 +30,23 @@ type server struct {
 
 func connect(ctx context.Context, cfg *config, work string) (*server, error) {
 	if cfg.url != "" {
-		return &server{url: cfg.url, metricsURL: cfg.metricsURL, key: cfg.key, pid: cfg.pid, desc: "running server at " + cfg.url}, nil
+		return &server{url: cfg.url, metricsURL: cfg.metricsURL, key: cfg.key, pid: cfg.pid, admin: cfg.adminSock,
+			desc: "running server at " + cfg.url}, nil
 	}
 	args := append([]string{fmt.Sprintf("--dpi=%g", cfg.dpi)}, cfg.serverArgs...)
+	if cfg.profile != "" {
+		args = append(args, "--pprof=true")
+	}
 	cfg.log.Info("starting redactd", "bin", cfg.redactd)
 	d, err := daemon.Start(ctx, cfg.redactd, filepath.Join(work, "data"), filepath.Join(work, "redactd.log"), args)
 	if err != nil {
 		return nil, fmt.Errorf("starting %s: %w", cfg.redactd, err)
 	}
-	return &server{url: d.URL, metricsURL: d.MetricsURL, key: d.Key, pid: d.PID(), d: d,
+	admin := ""
+	if cfg.profile != "" {
+		admin = filepath.Join(work, "data", "admin.sock")
+	}
+	return &server{url: d.URL, metricsURL: d.MetricsURL, key: d.Key, pid: d.PID(), d: d, admin: admin,
 		desc: fmt.Sprintf("`%s serve` started by the bench on a fresh data directory (settings: defaults, --rate-limit 0, %s)", cfg.redactd, strings.Join(args, " "))}, nil
 }
 
@@ -78,6 +87,8 @@ func measureCorpus(ctx context.Context, cfg *config, c *client.Client, srv *serv
 
 	var points []report.Point
 	var main measured
+	var extra []*runner.Result // the runs besides the main one, for the profile's pages
+	rec := startProfile(ctx, cfg, srv)
 	for _, n := range levels {
 		cfg.log.Info("running corpus", "corpus", cp.Name, "docs", len(cp.Docs), "pages", cp.Pages(), "concurrency", n)
 		m, err := measureOnce(ctx, cfg, c, srv, cp.Docs, n, n == conc)
@@ -91,6 +102,8 @@ func measureCorpus(ctx context.Context, cfg *config, c *client.Client, srv *serv
 		}
 		if n == conc {
 			main = m
+		} else {
+			extra = append(extra, m.res)
 		}
 	}
 
@@ -104,7 +117,13 @@ func measureCorpus(ctx context.Context, cfg *config, c *client.Client, srv *serv
 		}
 		rc.Load = &report.Load{Jobs: len(docs), Concurrency: cfg.scanLoad, PagesPerSec: m.res.PagesPerSecond(),
 			Failed: m.res.Failed(), PeakRSS: m.peak, RSSHow: m.peakHow}
+		extra = append(extra, m.res)
 	}
+	prof, err := rec.stop(cfg, cp.Name, append(extra, main.res))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	rc.Profile = prof
 	for _, j := range main.res.Jobs {
 		if j.Status == "redacted" {
 			rc.OutBytes += int64(j.OutSize)

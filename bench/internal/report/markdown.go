@@ -138,6 +138,7 @@ func (r *Report) markdown(w io.Writer) {
 	r.accuracyTable(p)
 	r.peerTable(p)
 	r.baselineTable(p)
+	r.profileTable(p)
 	r.ocrSection(p)
 
 	p("## Charts")
@@ -403,6 +404,74 @@ func (r *Report) baselineTable(p func(string, ...any)) {
 			cpuPerPage(bc), cpuPerPage(ac), recallPct(bc), recallPct(ac), plainPct(bc), plainPct(ac), mib(bc.PeakRSS), mib(ac.PeakRSS))
 	}
 	p("")
+}
+
+// profileTable is the CPU by stage of every corpus profiled (bench
+// --profile), before → after where the baseline's was profiled too.
+func (r *Report) profileTable(p func(string, ...any)) {
+	var cs []*Corpus
+	for _, c := range r.Corpora {
+		if c.Profile != nil && c.Profile.Pages > 0 {
+			cs = append(cs, c)
+		}
+	}
+	if len(cs) == 0 {
+		return
+	}
+	before := map[string]*Profile{}
+	if r.Baseline != nil {
+		for _, c := range r.Baseline.Corpora {
+			if c.Profile != nil && c.Profile.Pages > 0 {
+				before[c.Name] = c.Profile
+			}
+		}
+	}
+	p("## CPU by stage")
+	p("")
+	p("The server's CPU profile (pprof, 100 samples a second) over every run of each corpus (the text corpus's sweep and the scan corpus's run under load included), in CPU milliseconds a page, split by the functions on each sample's stack (`bench/internal/cpuprof`: Stages); before → after where the baseline's server was profiled over its runs too. Model runs are lines of their own, never inside the stage that asked for them; \"OCR, Go side\" overlaps the font and release checks, which read pixels through it. The profiles are in the --profile folder, for `go tool pprof BINARY FILE`.")
+	p("")
+	head, rule := "| CPU ms a page |", "|---|"
+	for _, c := range cs {
+		head += " " + c.Name + " |"
+		rule += "---|"
+	}
+	p("%s", head)
+	p("%s", rule)
+	row := func(name string, val func(*Profile) time.Duration) {
+		line := "| " + name + " |"
+		for _, c := range cs {
+			cell := msPerPage(c.Profile, val(c.Profile))
+			if b := before[c.Name]; b != nil {
+				cell = msPerPage(b, val(b)) + " → " + cell
+			}
+			line += " " + cell + " |"
+		}
+		p("%s", line)
+	}
+	pages := "| pages profiled |"
+	for _, c := range cs {
+		cell := fmt.Sprint(c.Profile.Pages)
+		if b := before[c.Name]; b != nil {
+			cell = fmt.Sprint(b.Pages) + " → " + cell
+		}
+		pages += " " + cell + " |"
+	}
+	p("%s", pages)
+	row("profile, all", func(pr *Profile) time.Duration { return pr.Total })
+	for i, st := range cs[0].Profile.Stages {
+		row(st.Name, func(pr *Profile) time.Duration {
+			if i < len(pr.Stages) {
+				return pr.Stages[i].CPU
+			}
+			return 0
+		})
+	}
+	p("")
+}
+
+// msPerPage formats d per page of pr in milliseconds.
+func msPerPage(pr *Profile, d time.Duration) string {
+	return fmt.Sprintf("%.1f", float64(pr.PerPage(d))/float64(time.Millisecond))
 }
 
 // cpuPerPage formats the server's CPU time per page, "-" when unknown.

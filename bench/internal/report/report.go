@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/redactd/redactd/bench/internal/client"
+	"github.com/redactd/redactd/bench/internal/cpuprof"
 	"github.com/redactd/redactd/bench/internal/peers"
 	"github.com/redactd/redactd/bench/internal/score"
 )
@@ -94,6 +95,9 @@ type Corpus struct {
 	// CPU is the server process's user and system CPU time during the
 	// timed run; 0 where the bench does not know the process.
 	CPU time.Duration
+	// Profile is the server's CPU profile over the corpus's runs, split
+	// by stage (bench --profile); nil when none was taken.
+	Profile *Profile
 	// Load is the corpus's extra run at a heavier load (the scan corpus's
 	// documents submitted LoadCopies times over, LoadConcurrency at once),
 	// for the memory target of many concurrent scan jobs; nil when not run.
@@ -108,6 +112,24 @@ type Load struct {
 	Failed            int
 	PeakRSS           int64
 	RSSHow            string
+}
+
+// Profile is a server's CPU profile over a corpus's runs (every run of
+// it: the text corpus's sweep, the scan corpus's run under load), split
+// by the pipeline's stages (cpuprof.Stages).
+type Profile struct {
+	File   string        // the merged profile, for go tool pprof
+	Pages  int           // pages redacted by the runs it covers
+	Total  time.Duration // CPU time of all its samples
+	Stages []cpuprof.Share
+}
+
+// PerPage is d per page of the profile's runs.
+func (p *Profile) PerPage(d time.Duration) time.Duration {
+	if p == nil || p.Pages == 0 {
+		return 0
+	}
+	return d / time.Duration(p.Pages)
 }
 
 // Baseline is the run of the throughput corpora on a server started
