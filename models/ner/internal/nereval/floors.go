@@ -67,6 +67,20 @@ func floorsOf(t tables) map[string]float64 {
 	return out
 }
 
+// writeFigures writes t's figures (the scores the gate's floors are
+// taken from, unrounded) as JSON.
+func writeFigures(path string, t tables) error {
+	out := map[string]float64{}
+	for k, v := range t.metrics() {
+		out[k] = v[0]
+	}
+	b, err := json.MarshalIndent(out, "", " ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
 func writeFloors(path string, t tables) error {
 	b, err := json.MarshalIndent(floorsOf(t), "", " ")
 	if err != nil {

@@ -87,6 +87,7 @@ func main() {
 	only := flag.String("only", "", "with -table: only these corpora (comma-separated names; the generated sets always)")
 	langs := flag.String("lang", "", "with -table: only the corpora in these languages (comma-separated ISO 639-1 codes: en, de, fr, es, it, nl, pt; the generated sets always)")
 	addFloorsOut := flag.String("add-floors", "", "with -table test: add floors (scores less a margin) to this file for the figures that have none, keeping every floor it has")
+	figuresOut := flag.String("figures", "", "with -table: also write the table's figures (the gate's names: corpus/person_r, ...) as JSON to this file, to compare two models or settings")
 	floorsOut := flag.String("write-floors", "", "with -table test: write the gate's floors (scores less a margin) to this file")
 	raiseFloorsOut := flag.String("raise-floors", "", "with -table test: raise the floors in this file to today's scores less the margin where that is higher, and add missing ones; no floor falls")
 	pages := flag.Int("pages", 1, "with -table: lay up to this many consecutive sentences of one document on a page (1: sentence by sentence, as the gate scores)")
@@ -159,6 +160,11 @@ func main() {
 			return
 		}
 		fmt.Print(tab.markdown())
+		if *figuresOut != "" {
+			if err := writeFigures(*figuresOut, tab); err != nil {
+				log.Fatal(err)
+			}
+		}
 		writing := *floorsOut != "" || *addFloorsOut != "" || *raiseFloorsOut != ""
 		if !writing && (o.dev || o.only != "" || o.langs != "" || o.pages > 1 || o.printed || o.upper || o.generatedOnly) {
 			return

@@ -212,3 +212,32 @@ func TestRaiseFloors(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteFigures: -figures writes the scores themselves under the
+// gate's names, which a floor file read back checks against exactly.
+func TestWriteFigures(t *testing.T) {
+	tab := tables{rows: []eval.DomainRow{{Name: "news", Report: eval.DomainReport{
+		Person:  eval.Counts{TP: 90, FN: 10, FP: 30}, // R 0.9, P 0.75
+		Masking: eval.Counts{TP: 80, FN: 20},         // R 0.8, P 1
+	}}}}
+	path := filepath.Join(t.TempDir(), "figures.json")
+	if err := writeFigures(path, tab); err != nil {
+		t.Fatal(err)
+	}
+	got, err := readFloors(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{"news/person_r": 0.9, "news/person_p": 0.75, "news/masking_r": 0.8, "news/masking_p": 1}
+	if len(got) != len(want) {
+		t.Fatalf("figures %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if math.Abs(got[k]-v) > 1e-12 {
+			t.Errorf("%s = %v, want %v", k, got[k], v)
+		}
+	}
+	if bad := checkFloors(tab, got); len(bad) != 0 {
+		t.Errorf("figures as floors: %v", bad)
+	}
+}
