@@ -10,6 +10,7 @@ See ../README.md.
 """
 
 import argparse
+import copy
 import functools
 import json
 import math
@@ -381,6 +382,25 @@ def batchify(encs, idx):
         W[b, :n], S[b, :n], Y[b, :n], G[b, :n] = w, s, y, g
         Ch[b, :n, :c.shape[1]] = c
     return W, Ch, S, Y, G
+
+
+def distil_loss(logits, Y, W, E, soft, alpha, temp):
+    """The loss with a teacher (--distil): on the tokens of English examples
+    (E), alpha of it is the KL divergence from the teacher's distributions
+    (soft, at temperature temp; scaled by temp squared so its gradients
+    keep their size) and 1 - alpha the gold labels' cross-entropy; other
+    examples have only the cross-entropy. Averaged over the tokens that
+    count (padding never; an unlabelled English token for the KL part)."""
+    n = logits.shape[-1]
+    en = E[:, None].expand_as(Y)
+    gold_w = torch.where(en, torch.full_like(Y, 1, dtype=logits.dtype) * (1 - alpha), torch.ones_like(Y, dtype=logits.dtype))
+    has_y = Y != -100
+    ce = nn.functional.cross_entropy(logits.reshape(-1, n), Y.clamp(min=0).reshape(-1), reduction="none").reshape(Y.shape)
+    kl = (soft * (soft.clamp_min(1e-9).log() - torch.log_softmax(logits / temp, dim=-1))).sum(-1) * temp * temp
+    tok = W != 0
+    num = (ce * gold_w * has_y).sum() + (kl * alpha * (en & tok)).sum()
+    den = (gold_w * has_y).sum() + (alpha * (en & tok)).sum()
+    return num / den.clamp_min(1e-9)
 
 
 def make_batches(encs, bsz, rng):
@@ -893,6 +913,13 @@ def main():
     ap.add_argument("--anchor", type=float, default=0.0,
                     help="with --init-onnx: after each step every weight moves this share of the way back to the start model's "
                          "(the word embedding's shipped rows too; new words are free): a decoupled L2 pull towards it (0: off)")
+    ap.add_argument("--distil", type=float, default=0.0,
+                    help="with --init-onnx: weight of the start model's own reading (KL to its token distributions) "
+                         "in the loss on English examples, so fine-tuning keeps what it does in English; 1 uses "
+                         "no English gold labels")
+    ap.add_argument("--new-words-not-english", action="store_true",
+                    help="with --init-onnx: add to the shipped vocabulary only words that no English example has")
+    ap.add_argument("--distil-temp", type=float, default=1.0, help="softmax temperature of --distil")
     ap.add_argument("--crf", type=int, default=0, help="1: a CRF output layer (Viterbi decoding), 0: per-token softmax")
     ap.add_argument("--ce-weight", type=float, default=0.5,
                     help="with --crf: weight of a per-token cross-entropy on the emissions beside the CRF loss, "
@@ -950,6 +977,10 @@ def main():
         log("name swap:", args.name_swap, "of sentences with a person;", len(swap_pool[0]), "first names,", len(swap_pool[1]), "surnames")
     counts = {}
     train = []
+    english = []  # english[i]: train[i] is English (--distil reads the start model there)
+
+    def mark(is_en):
+        english.extend([is_en] * (len(train) - len(english)))
     for name, sp in list(corp.items()) + list(multi.items()):
         sents = sp["train"]
         if name == "wikiann" and len(sents) > args.wikiann:
@@ -972,6 +1003,7 @@ def main():
             wins = page_windows([ocr_noise(recase(swap_names(s, rng, swap_pool, args.name_swap), rng), rng) for s in sents], rng)
             train.extend(fix_bio(w) for w in wins)
             counts[name]["page_windows"] = len(wins)
+        mark(name in corp)
     n_public = len(train)
     log("synthesizing", args.synth_docs, "documents")
     docs = synth.generate(args.synth_docs, src, seed=args.seed * 1000 + 1)
@@ -980,6 +1012,7 @@ def main():
         for w in doc_windows(d, rng):
             train.append(fix_bio(w))
             n_win += 1
+    mark(True)
     counts["synthetic"] = {"documents": args.synth_docs, "windows": n_win}
     if args.langs and args.generated:
         # Generated documents in de, fr, es, it, nl, pt (engine/detect/eval
@@ -993,6 +1026,7 @@ def main():
                     n_g += 1
             counts["generated_" + lang] = {"documents": min(len(gdocs), args.generated_docs), "windows": n_g}
             n_win += n_g
+        mark(False)
     log("train examples", len(train), "public", n_public, "synthetic windows", n_win,
         "tokens", sum(len(x) for x in train))
 
@@ -1007,6 +1041,11 @@ def main():
         with open(os.path.join(args.init_onnx, "vocab.json"), encoding="utf-8") as f:
             shipped = json.load(f)
         have = set(shipped["words"])
+        if args.new_words_not_english:
+            # A word the English data has but the shipped model does not
+            # know stays unknown, as the shipped model reads it: English
+            # text reads the same words as before.
+            have |= {nertok.norm(t) for ex, en in zip(train, english) if en for t, _ in ex}
         words = shipped["words"] + [w for w in words if w not in have][:max(0, args.max_words - len(shipped["words"]))]
         have = set(shipped["chars"])
         chars = shipped["chars"] + [c for c in chars if c not in have]
@@ -1047,6 +1086,21 @@ def main():
         anchor = {n: t.detach().clone() for n, t in model.named_parameters()}
         anchor["wemb.weight"] = anchor["wemb.weight"][:n_shipped].clone()
         log("anchor: %g a step back to %s (%d shipped word rows)" % (args.anchor, args.init_onnx, n_shipped))
+    teacher = None
+    if args.distil > 0:
+        if not args.init_onnx:
+            raise SystemExit("--distil needs --init-onnx (the model whose reading is kept)")
+        if args.resume and os.path.exists(args.checkpoint):
+            raise SystemExit("--distil: start afresh (the start model is copied before the first step)")
+        # The start model as init_from_onnx left it; it reads the shipped
+        # vocabularies only (new words and characters as unknown), so its
+        # reading is the shipped model's.
+        teacher = copy.deepcopy(model).eval()
+        for t in teacher.parameters():
+            t.requires_grad_(False)
+        n_old_words, n_old_chars = len(shipped["words"]), len(shipped["chars"])
+        log("distil: %g of the English loss from %s's reading (temperature %g), %d of %d examples English" %
+            (args.distil, args.init_onnx, args.distil_temp, sum(english), len(english)))
     lm_info = None
     if args.lm_minutes > 0 and not (args.resume and os.path.exists(args.checkpoint)):
         lm_info = lm.pretrain(model, words, chars, wv, cv,
@@ -1112,6 +1166,12 @@ def main():
                 stopped_early = True
                 break
             W, Ch, S, Y, G = batchify(encs, idx)
+            if teacher is not None:
+                E = torch.tensor([english[i] for i in idx])
+                with torch.no_grad():
+                    Wt = W.masked_fill(W >= n_old_words, nertok.UNK)
+                    Ct = Ch.masked_fill(Ch >= n_old_chars, 1)
+                    soft = torch.softmax(teacher(Wt, Ct, S, G) / args.distil_temp, dim=-1)
             drop = (torch.rand(W.shape) < word_drop) & (W > 2)
             W = W.masked_fill(drop, nertok.UNK)
             if gaz:  # (no draw without the feature: the random stream stays the recipe's)
@@ -1123,7 +1183,10 @@ def main():
             cur = optim.schedule(step, frac)
             opt.set_lr(cur)
             logits = model(W, Ch, S, G)
-            loss = lossf(logits.reshape(-1, len(LABELS)), Y.reshape(-1))
+            if teacher is not None:
+                loss = distil_loss(logits, Y, W, E.to(dev), soft.to(dev), args.distil, args.distil_temp)
+            else:
+                loss = lossf(logits.reshape(-1, len(LABELS)), Y.reshape(-1))
             if model.crf is not None:
                 mask = W != 0
                 crf = model.crf.nll(logits, Y, mask).sum() / mask.sum()
