@@ -384,6 +384,15 @@ def batchify(encs, idx):
     return W, Ch, S, Y, G
 
 
+def need_start_model(args, flag, what):
+    """Stops a run with flag (which takes the start model as it is before
+    the first step) that has no --init-onnx or resumes a checkpoint."""
+    if not args.init_onnx:
+        raise SystemExit("%s needs --init-onnx (%s)" % (flag, what))
+    if args.resume and os.path.exists(args.checkpoint):
+        raise SystemExit("%s: start afresh (the start model is taken before the first step)" % flag)
+
+
 def distil_loss(logits, Y, W, E, soft, alpha, temp):
     """The loss with a teacher (--distil): on the tokens of English examples
     (E), alpha of it is the KL divergence from the teacher's distributions
@@ -1076,10 +1085,7 @@ def main():
                                    pretrained=bool(args.embeddings))
     anchor = None
     if args.anchor > 0:
-        if not args.init_onnx:
-            raise SystemExit("--anchor needs --init-onnx (the model the weights are pulled back to)")
-        if args.resume and os.path.exists(args.checkpoint):
-            raise SystemExit("--anchor: start afresh (the start model's weights are taken before the first step)")
+        need_start_model(args, "--anchor", "the model the weights are pulled back to")
         # The start model's weights as init_from_onnx left them, before any
         # step; of the word embedding only the shipped words' rows.
         n_shipped = len(shipped["words"])
@@ -1088,10 +1094,7 @@ def main():
         log("anchor: %g a step back to %s (%d shipped word rows)" % (args.anchor, args.init_onnx, n_shipped))
     teacher = None
     if args.distil > 0:
-        if not args.init_onnx:
-            raise SystemExit("--distil needs --init-onnx (the model whose reading is kept)")
-        if args.resume and os.path.exists(args.checkpoint):
-            raise SystemExit("--distil: start afresh (the start model is copied before the first step)")
+        need_start_model(args, "--distil", "the model whose reading is kept")
         # The start model as init_from_onnx left it; it reads the shipped
         # vocabularies only (new words and characters as unknown), so its
         # reading is the shipped model's.
