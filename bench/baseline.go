@@ -58,6 +58,7 @@ func runBaseline(ctx context.Context, cfg *config, corpora []*corpus.Corpus, wor
 		rec := startProfile(ctx, &base, srv)
 		m, err := measureOnce(ctx, &base, c, srv, cp.Docs, conc, true)
 		if err != nil {
+			rec.abandon()
 			return nil, "baseline: corpus " + cp.Name + ": " + err.Error()
 		}
 		rc := corpusReport(cfg, cp, conc, m)

@@ -34,17 +34,15 @@ func connect(ctx context.Context, cfg *config, work string) (*server, error) {
 			desc: "running server at " + cfg.url}, nil
 	}
 	args := append([]string{fmt.Sprintf("--dpi=%g", cfg.dpi)}, cfg.serverArgs...)
+	admin := ""
 	if cfg.profile != "" {
 		args = append(args, "--pprof=true")
+		admin = filepath.Join(work, "data", "admin.sock")
 	}
 	cfg.log.Info("starting redactd", "bin", cfg.redactd)
 	d, err := daemon.Start(ctx, cfg.redactd, filepath.Join(work, "data"), filepath.Join(work, "redactd.log"), args)
 	if err != nil {
 		return nil, fmt.Errorf("starting %s: %w", cfg.redactd, err)
-	}
-	admin := ""
-	if cfg.profile != "" {
-		admin = filepath.Join(work, "data", "admin.sock")
 	}
 	return &server{url: d.URL, metricsURL: d.MetricsURL, key: d.Key, pid: d.PID(), d: d, admin: admin,
 		desc: fmt.Sprintf("`%s serve` started by the bench on a fresh data directory (settings: defaults, --rate-limit 0, %s)", cfg.redactd, strings.Join(args, " "))}, nil
@@ -89,6 +87,7 @@ func measureCorpus(ctx context.Context, cfg *config, c *client.Client, srv *serv
 	var main measured
 	var extra []*runner.Result // the runs besides the main one, for the profile's pages
 	rec := startProfile(ctx, cfg, srv)
+	defer rec.abandon()
 	for _, n := range levels {
 		cfg.log.Info("running corpus", "corpus", cp.Name, "docs", len(cp.Docs), "pages", cp.Pages(), "concurrency", n)
 		m, err := measureOnce(ctx, cfg, c, srv, cp.Docs, n, n == conc)

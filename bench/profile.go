@@ -38,6 +38,14 @@ func startProfile(ctx context.Context, cfg *config, srv *server) profiling {
 	return profiling{rec: cpuprof.Start(ctx, srv.admin, chunk)}
 }
 
+// abandon ends a recording that will not be read (a run failed); it does
+// nothing after stop, so a deferred abandon guards every early return.
+func (p profiling) abandon() {
+	if p.rec != nil {
+		p.rec.Abandon()
+	}
+}
+
 // stop ends the recording, writes it to the profile folder as name.pb.gz
 // and splits it by stage over the pages runs redacted; nil when nothing
 // was recorded.

@@ -20,6 +20,7 @@ import (
 	"net/http"
 	"os"
 	"regexp"
+	"sync"
 	"time"
 
 	"github.com/google/pprof/profile"
@@ -28,9 +29,11 @@ import (
 // DefaultChunk is the length of each profile a Recording asks for.
 const DefaultChunk = 5 * time.Second
 
-// Recording is a CPU profile being taken. Start one, then Stop it.
+// Recording is a CPU profile being taken. Start one, then Stop it (or
+// Abandon it, on a path that will not read it).
 type Recording struct {
 	stop  chan struct{}
+	once  sync.Once
 	done  chan struct{}
 	profs []*profile.Profile
 	err   error
@@ -73,8 +76,7 @@ func Start(ctx context.Context, socket string, chunk time.Duration) *Recording {
 // Stop waits for the profile in flight to end and returns the merged
 // profile of the whole recording.
 func (r *Recording) Stop() (*profile.Profile, error) {
-	close(r.stop)
-	<-r.done
+	r.halt()
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -82,6 +84,18 @@ func (r *Recording) Stop() (*profile.Profile, error) {
 		return nil, errors.New("cpuprof: no profile taken")
 	}
 	return profile.Merge(r.profs)
+}
+
+// Abandon ends the recording and drops what it took: the profile being
+// taken is waited for, so no request to the socket outlives the call. It
+// may follow Stop, and does nothing then.
+func (r *Recording) Abandon() { r.halt() }
+
+// halt asks the recording goroutine to end after its current profile and
+// waits for it; safe to call more than once.
+func (r *Recording) halt() {
+	r.once.Do(func() { close(r.stop) })
+	<-r.done
 }
 
 // fetch takes one profile of d from the admin socket.

@@ -145,3 +145,40 @@ func TestRecordingWithoutPprof(t *testing.T) {
 		t.Errorf("err = %v, want one that names --pprof", err)
 	}
 }
+
+// TestAbandon: an abandoned recording asks the socket nothing more once
+// Abandon returns, and Stop and Abandon may follow each other.
+func TestAbandon(t *testing.T) {
+	if testing.Short() {
+		t.Skip("profiles for two seconds")
+	}
+	sock := filepath.Join(t.TempDir(), "admin.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var asked atomic.Int32
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/profile", func(w http.ResponseWriter, r *http.Request) {
+		asked.Add(1)
+		pprof.Profile(w, r)
+	})
+	srv := &http.Server{Handler: mux}
+	go srv.Serve(ln)
+	defer srv.Close()
+
+	rec := Start(context.Background(), sock, time.Second)
+	rec.Abandon()
+	n := asked.Load()
+	if n == 0 {
+		t.Fatal("the recording asked for no profile before Abandon returned")
+	}
+	time.Sleep(1500 * time.Millisecond)
+	if m := asked.Load(); m != n {
+		t.Errorf("%d profiles asked for after Abandon returned", m-n)
+	}
+	if _, err := rec.Stop(); err != nil {
+		t.Errorf("Stop after Abandon: %v", err)
+	}
+	rec.Abandon()
+}
