@@ -59,11 +59,11 @@ type ViewDetector interface {
 // request's hint where the identifier is not sure) before it starts it.
 type LangDetector interface {
 	Detector
-	// DetectLangs is Detect told each line's language (lines in
-	// p.Lines() order): its ISO 639-1 code, "" where the block has too
-	// few letters to tell, and whether lang.Identify is sure of it (or
-	// the hint decided it).
-	DetectLangs(ctx context.Context, p *page.Page, lineLang func(line int) (code string, sure bool)) ([]page.Span, error)
+	// DetectLangs is Detect told what lang.Identify told of each line's
+	// block (lines in p.Lines() order): its language (lang.Unknown where
+	// the block has too few letters), how surely, and whether the
+	// request's hint decided it (lang.Result.Hinted).
+	DetectLangs(ctx context.Context, p *page.Page, lineLang func(line int) lang.Result) ([]page.Span, error)
 }
 
 // Options are a job's redaction settings, already resolved against the
@@ -155,7 +155,7 @@ func Run(ctx context.Context, p *page.Page, ds []Detector, opts Options) ([]page
 	var (
 		wg      sync.WaitGroup
 		results = make([]result, len(ds))
-		langs   func(line int) (string, bool)
+		langs   func(line int) lang.Result
 	)
 	for i, d := range ds {
 		if _, ok := d.(ViewDetector); ok {
@@ -209,18 +209,14 @@ func Run(ctx context.Context, p *page.Page, ds []Detector, opts Options) ([]page
 
 // lineLangs tells the language of each line of p (p.Lines() order) from
 // its block's (v.BlockLang), all told before it returns, so that a
-// LangDetector may read it from its own goroutine. A block the
-// identifier is not sure of is sure when the request's hint decided it.
-func lineLangs(p *page.Page, v *View) func(line int) (string, bool) {
+// LangDetector may read it from its own goroutine.
+func lineLangs(p *page.Page, v *View) func(line int) lang.Result {
 	lines := p.Lines()
-	codes := make([]lang.Code, len(lines))
-	sure := make([]bool, len(lines))
+	res := make([]lang.Result, len(lines))
 	for li, l := range lines {
-		r := v.BlockLang(v.BlockOf(l[0]))
-		codes[li] = r.Lang
-		sure[li] = r.Sure() || r.Hinted
+		res[li] = v.BlockLang(v.BlockOf(l[0]))
 	}
-	return func(line int) (string, bool) { return string(codes[line]), sure[line] }
+	return func(line int) lang.Result { return res[line] }
 }
 
 func filterCategories(ss []page.Span, cats []page.Category) []page.Span {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/redactd/redactd/engine/detect"
+	"github.com/redactd/redactd/engine/detect/lang"
 	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/engine/pipeline"
 	"github.com/redactd/redactd/models/ner"
@@ -17,9 +18,12 @@ import (
 // second NER model for the blocks in the six other languages
 // (pipeline.DetectorsByLang): the built-in model loaded twice, once for
 // each language group, each counting the sequences it reads. Run tells
-// the routed detector each block's language (engine/detect/lang), so an
-// English page is read by the first model alone, a German one by the
-// second alone, and a page of both by each model once.
+// the routed detector each block's language (engine/detect/lang), and the
+// service's routing (ner.DefaultRouting) sends it to a model: an English
+// page is read by the first model alone, a German one by the second
+// alone, a page of both by each model once, a text in a language of none
+// of the seven by the first, and a short line by the second only when
+// the request's hint names its language.
 func TestRunRoutesNERByBlockLanguage(t *testing.T) {
 	if _, err := ort.FindLibrary(""); err != nil {
 		t.Skipf("ONNX Runtime library not installed (run `make setup`): %v", err)
@@ -41,22 +45,28 @@ func TestRunRoutesNERByBlockLanguage(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m2.Close()
-	ds, err := pipeline.DetectorsByLang(m, m2, ner.RoutedOptions{}, nil)
+	ds, err := pipeline.DetectorsByLang(m, m2, ner.RoutedOptions{Route: ner.DefaultRouting}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	const (
 		english = "The parties agree that this contract between John Smith and Acme Limited is governed by the laws of England and Wales."
 		german  = "Die Parteien vereinbaren, dass dieser Vertrag zwischen Klaus Müller und der Beispiel GmbH dem Recht der Bundesrepublik Deutschland unterliegt."
+		tagalog = "Kung totoong may feelings siya sayo, hindi na siya magtatanong kung may chance pa kasi kahit wala liligawan ka pa rin niya."
+		short   = "Müller"
 	)
 	for _, c := range []struct {
 		name      string
 		text      string
+		hint      string
 		en, other bool // read by the first model, by the second
 	}{
-		{"english", english, true, false},
-		{"german", german, false, true},
-		{"both", english + "\n" + german, true, true},
+		{"english", english, "", true, false},
+		{"german", german, "", false, true},
+		{"both", english + "\n" + german, "", true, true},
+		{"tagalog", tagalog, "", true, false},
+		{"short", short, "", true, false},
+		{"short, hinted", short, "de", false, true},
 	} {
 		en.Store(0)
 		other.Store(0)
@@ -66,7 +76,7 @@ func TestRunRoutesNERByBlockLanguage(t *testing.T) {
 			y := 72 + 24*float64(w.Line)
 			w.Quad = page.QuadFromRect(page.Rect{X0: 72 + 40*float64(i), Y0: y, X1: 108 + 40*float64(i), Y1: y + 12})
 		}
-		if _, err := detect.Run(context.Background(), p, ds, detect.Options{}); err != nil {
+		if _, err := detect.Run(context.Background(), p, ds, detect.Options{Language: lang.Code(c.hint)}); err != nil {
 			t.Fatal(err)
 		}
 		if (en.Load() > 0) != c.en || (other.Load() > 0) != c.other {

@@ -149,7 +149,7 @@ func Open(cfg Settings, log *slog.Logger, reg prometheus.Registerer) (*Pipeline,
 	if err != nil {
 		return nil, err
 	}
-	ds, err := DetectorsByLang(m.NER, m.NERMulti, ner.RoutedOptions{EnglishWhere: float32(cfg.NERMultiEnglish)}, met)
+	ds, err := DetectorsByLang(m.NER, m.NERMulti, ner.RoutedOptions{EnglishWhere: float32(cfg.NERMultiEnglish), Route: ner.DefaultRouting}, met)
 	if err != nil {
 		m.Close()
 		return nil, err

@@ -35,6 +35,10 @@ var (
 	storeIface = pkg("engine/store")
 	reviewPure = pkg("engine/review")
 	pageModel  = pkg("engine/page")
+	// langID is the language identifier: a leaf (its own rule below),
+	// so the NER model that routes by a block's language may read its
+	// Result without linking the detection around it.
+	langID = pkg("engine/detect/lang")
 	// components are what cmd/redactd assembles: everything that takes
 	// its own settings rather than reading the Config.
 	components = []pattern{tree("engine"), tree("server"), tree("models"), tree("kernels")}
@@ -54,9 +58,10 @@ var rules = []rule{
 		not:  []pattern{jobService, jobLog, storeLog, webhook},
 	},
 	{
-		name: "the models link no detection, pipeline or job service",
-		from: []pattern{models},
-		not:  []pattern{detect, pipeline, jobService},
+		name:  "the models link no detection, pipeline or job service",
+		from:  []pattern{models},
+		not:   []pattern{detect, pipeline, jobService},
+		allow: []pattern{langID},
 		exceptions: []exception{{
 			pkgs: tree("models/ner/internal/gendocs"),
 			why: "the NER recipe's generator of training documents writes the documents eval.Generated " +
@@ -95,6 +100,12 @@ var rules = []rule{
 		from:  []pattern{contract},
 		not:   []pattern{ownModule},
 		allow: []pattern{contract, pageModel},
+	},
+	{
+		name:  "the language identifier is a leaf",
+		from:  []pattern{langID},
+		not:   []pattern{ownModule},
+		allow: []pattern{langID},
 	},
 	{
 		name:  "the review state is pure",

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redactd/redactd/engine/detect/lang"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -145,14 +146,14 @@ func BenchmarkDetectPageLangRouted(b *testing.B) {
 	enOpts.ObserveWindows = func(w, _ int) { enWindows += w }
 	r := NewRouted(NewDetector(m, enOpts), NewDetector(m2, lc), o)
 	ctx := context.Background()
-	if _, err := r.DetectLangs(ctx, langPage(langBenchText["de"]), func(int) (string, bool) { return "de", true }); err != nil {
+	if _, err := r.DetectLangs(ctx, langPage(langBenchText["de"]), func(int) lang.Result { return told("de") }); err != nil {
 		b.Fatal(err)
 	}
 	rss := float64(vmRSS()-rss0) / (1 << 20)
-	for _, lang := range []string{"en", "de", "fr", "es", "it", "nl", "pt"} {
-		b.Run(lang, func(b *testing.B) {
-			p := langPage(langBenchText[lang])
-			langs := func(int) (string, bool) { return lang, true }
+	for _, code := range []string{"en", "de", "fr", "es", "it", "nl", "pt"} {
+		b.Run(code, func(b *testing.B) {
+			p := langPage(langBenchText[code])
+			langs := func(int) lang.Result { return told(code) }
 			c0 := cpuTime()
 			enWindows = 0
 			for b.Loop() {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/redactd/redactd/engine/detect/lang"
 	"github.com/redactd/redactd/engine/page"
 )
 
@@ -28,10 +29,24 @@ func TestRoutedByLine(t *testing.T) {
 	readOther := NewDetector(m2, DetectorOptions{})
 	mute := NewDetector(m, DetectorOptions{MinScore: 2})
 	muteOther := NewDetector(m2, DetectorOptions{MinScore: 2})
-	langs := func(codes ...string) func(int) (string, bool) {
-		return func(li int) (string, bool) { return codes[li], true }
+	langs := func(codes ...string) func(int) lang.Result {
+		return func(li int) lang.Result { return told(codes[li]) }
 	}
-	unsure := func(li int) (string, bool) { return []string{"en", "de"}[li], li == 0 }
+	// The German line told from few trigrams, by a hair, or as text that
+	// fits no language well; then hinted.
+	germanIf := func(f func(*lang.Result)) func(int) lang.Result {
+		return func(li int) lang.Result {
+			r := told([]string{"en", "de"}[li])
+			if li == 1 {
+				f(&r)
+			}
+			return r
+		}
+	}
+	short := germanIf(func(r *lang.Result) { r.Trigrams = 5 })
+	byAHair := germanIf(func(r *lang.Result) { r.OverEnglish = 0.05 })
+	noFit := germanIf(func(r *lang.Result) { r.Fit = -9.2 })
+	hinted := germanIf(func(r *lang.Result) { r.Trigrams, r.Hinted = 2, true })
 	persons := func(spans []page.Span) (lines []int) {
 		checkSpans(t, p, spans)
 		for _, s := range spans {
@@ -46,15 +61,18 @@ func TestRoutedByLine(t *testing.T) {
 		name      string
 		en, other *Detector
 		o         RoutedOptions
-		lang      func(int) (string, bool)
+		lang      func(int) lang.Result
 		want      []int // lines with a Person span
 	}{
 		{"english line to English", read, muteOther, RoutedOptions{}, langs("en", "de"), []int{0}},
 		{"german line to Other", mute, readOther, RoutedOptions{}, langs("en", "de"), []int{1}},
 		{"untold language to English", read, muteOther, RoutedOptions{}, langs("", ""), []int{0, 1}},
 		{"all German: English not run", mute, readOther, RoutedOptions{}, langs("de", "de"), []int{0, 1}},
-		{"unsure German to English with SureOnly", read, muteOther, RoutedOptions{SureOnly: true}, unsure, []int{0, 1}},
-		{"unsure German to Other without", read, muteOther, RoutedOptions{}, unsure, []int{0}},
+		{"short German to English", read, muteOther, RoutedOptions{Route: DefaultRouting}, short, []int{0, 1}},
+		{"German by a hair to English", read, muteOther, RoutedOptions{Route: DefaultRouting}, byAHair, []int{0, 1}},
+		{"German that fits badly to English", read, muteOther, RoutedOptions{Route: DefaultRouting}, noFit, []int{0, 1}},
+		{"hinted German to Other", read, muteOther, RoutedOptions{Route: DefaultRouting}, hinted, []int{0}},
+		{"short German to Other with no bounds", read, muteOther, RoutedOptions{}, short, []int{0}},
 		{"English persons kept in German lines", read, muteOther, RoutedOptions{EnglishAlso: []page.Category{page.Person}}, langs("en", "de"), []int{0, 1}},
 		{"English spans kept where Other doubts", read, muteOther, RoutedOptions{EnglishWhere: 0.05}, langs("en", "de"), []int{0, 1}},
 		{"English spans not kept above any probability", read, muteOther, RoutedOptions{EnglishWhere: 1.5}, langs("en", "de"), []int{0}},
@@ -106,7 +124,7 @@ func TestRoutedEnglishWhereReadsDoubtedWords(t *testing.T) {
 	windows := 0
 	read := NewDetector(m, DetectorOptions{ObserveWindows: func(w, _ int) { windows += w }})
 	muteOther := NewDetector(m2, DetectorOptions{MinScore: 2})
-	german := func(int) (string, bool) { return "de", true }
+	german := func(int) lang.Result { return told("de") }
 	for _, c := range []struct {
 		where       float32
 		context     int
@@ -156,5 +174,43 @@ func TestUnitsOfWordRuns(t *testing.T) {
 	}
 	if want := []string{"Alpha", NL, "delta", "epsilon"}; !slices.Equal(got, want) {
 		t.Errorf("tokens %q, want %q", got, want)
+	}
+}
+
+// told is what the identifier tells of a clear paragraph in code.
+func told(code string) lang.Result {
+	r := lang.Result{Lang: lang.Code(code), Trigrams: 120, Margin: 1, Fit: -7}
+	if r.Lang != lang.English {
+		r.OverEnglish = 1
+	}
+	return r
+}
+
+// TestDefaultRouting reads real texts with the identifier: prose in the
+// six languages goes to the multilingual model; English, a line of
+// English names that the identifier tells as another language by a
+// hair, and text in none of the seven languages stay with English.
+func TestDefaultRouting(t *testing.T) {
+	for _, c := range []struct {
+		text  string
+		other bool
+	}{
+		{"Gestern hat Herr Klaus Müller in Berlin einen Vertrag unterschrieben.", true},
+		{"Le tribunal a condamné la société à verser une indemnité au salarié.", true},
+		{"El paciente ingresó en el hospital el 12 de marzo de 2024.", true},
+		{"Il contratto è stato firmato dal direttore generale della società.", true},
+		{"De gemeente heeft het verzoek van de bewoners afgewezen.", true},
+		{"O contrato foi assinado pelo diretor da empresa em Lisboa.", true},
+		{"Yesterday John Smith flew to Boston with his wife.", false},
+		// Tagalog and Indonesian tweets of wnut16's dev split, told as Dutch.
+		{"Kung totoong may feelings siya sayo , hindi na siya magtatanong kung may chance pa kasi kahit wala liligawan ka pa rin niya .", false},
+		{"Minggu ketiga bulan September adalah Minggu Jomblo Nasional di Amerika .", false},
+		// English names and tags told as Dutch by a hair.
+		{"Arsenal VS Monaco First Leg 25 Feb in Emirates Second Leg 17 Mar in Monaco #AFC #COYG #RedArmy", false},
+	} {
+		res := lang.Identify(c.text)
+		if got := DefaultRouting.Other(res); got != c.other {
+			t.Errorf("%q (%+v): to the multilingual model %v, want %v", c.text, res, got, c.other)
+		}
 	}
 }

@@ -41,7 +41,7 @@ const (
 	Unknown    Code = ""
 )
 
-// Codes are the languages of the profiles, in their order in Scores.
+// Codes are the languages of the profiles, in their order in profiles.txt.
 var Codes = []Code{English, German, French, Spanish, Italian, Dutch, Portuguese}
 
 const nLang = 7
@@ -63,6 +63,16 @@ type Result struct {
 	// Margin is the best language's mean log-likelihood per trigram less
 	// the runner-up's: 0 when undecided, about 1 on a clear sentence.
 	Margin float64
+	// OverEnglish is the best language's mean log-likelihood per trigram
+	// less English's: 0 when Lang is English, small where English came
+	// close (a tweet, a line of names), about 1 on a clear sentence in
+	// another language.
+	OverEnglish float64
+	// Fit is the best language's mean log-likelihood per trigram: about
+	// -7 on prose in one of the seven languages, under -8.5 on most text
+	// in none of them (Tagalog, Indonesian), which Identify must still
+	// give one of its seven.
+	Fit float64
 	// Hinted is set when Lang is the caller's hint (Hint), not what the
 	// trigrams told.
 	Hinted bool
@@ -229,7 +239,8 @@ func Identify(text string) Result {
 			second = l
 		}
 	}
-	return Result{Lang: Codes[best], Trigrams: n, Margin: (score[best] - score[second]) / float64(n)}
+	return Result{Lang: Codes[best], Trigrams: n, Margin: (score[best] - score[second]) / float64(n),
+		OverEnglish: (score[best] - score[0]) / float64(n), Fit: score[best] / float64(n)}
 }
 
 // Trigrams calls f with the key of each of the first max trigrams of

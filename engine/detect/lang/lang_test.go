@@ -128,3 +128,20 @@ func TestHint(t *testing.T) {
 		}
 	}
 }
+
+// TestFigures: OverEnglish and Fit tell clear prose in a language from a
+// text English comes close on and from a text in none of the seven.
+func TestFigures(t *testing.T) {
+	en := lang.Identify("Yesterday John Smith flew to Boston with his wife and their two children.")
+	de := lang.Identify("Gestern hat Herr Klaus Müller in Berlin einen Vertrag mit der Firma unterschrieben.")
+	tl := lang.Identify("Kung maka Hoy naman tong kapatid ko ! Sus may pangalan ako Koya !") // Tagalog
+	if en.Lang != lang.English || en.OverEnglish != 0 {
+		t.Errorf("English: %+v, want en with OverEnglish 0", en)
+	}
+	if de.Lang != lang.German || de.OverEnglish < 0.5 || de.Fit < -7.5 {
+		t.Errorf("German: %+v, want de with OverEnglish >= 0.5 and Fit >= -7.5", de)
+	}
+	if tl.Fit > de.Fit-0.5 {
+		t.Errorf("Tagalog fits %.2f, German %.2f: want Tagalog at least 0.5 worse", tl.Fit, de.Fit)
+	}
+}

@@ -34,6 +34,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -103,7 +104,7 @@ func main() {
 	multiAlso := flag.String("multi-english-also", "", "with -multi: categories of the English model's spans also kept in the other languages' blocks (comma-separated: Person,Organization,Address)")
 	multiWhere := flag.Float64("multi-english-where", 0, "with -multi: keep the English model's spans in the other languages' blocks where the second model gives a word at least this entity probability")
 	multiContext := flag.Int("multi-english-context", 0, "with -multi-english-where: the English model reads, of the other languages' blocks, only the words the second model gives that probability, with this many words on each side (0: every line)")
-	multiSure := flag.Bool("multi-sure", false, "with -multi: route only blocks whose language the identifier is sure of")
+	multiRoute := flag.String("multi-route", routingFlag(ner.DefaultRouting), "with -multi: the blocks the second model reads, as MIN_TRIGRAMS,MIN_OVER_ENGLISH,MIN_FIT (ner.Routing; 0,0,0: every block told as one of the six languages)")
 	flag.Parse()
 	log.SetFlags(0)
 
@@ -129,7 +130,10 @@ func main() {
 			log.Fatal(err)
 		}
 		defer o.Close()
-		routeTo, routeOpts.SureOnly, routeOpts.EnglishWhere = o, *multiSure, float32(*multiWhere)
+		if routeOpts.Route, err = parseRouting(*multiRoute); err != nil {
+			log.Fatalf("-multi-route: %v", err)
+		}
+		routeTo, routeOpts.EnglishWhere = o, float32(*multiWhere)
 		routeOpts.EnglishContext = *multiContext
 		for _, c := range strings.Split(*multiAlso, ",") {
 			if c = strings.TrimSpace(c); c != "" {
@@ -542,4 +546,29 @@ func sharedName(path string) string {
 		return path
 	}
 	return "$" + shareddata.Env + "/" + filepath.ToSlash(rel)
+}
+
+// routingFlag writes rt as -multi-route reads it.
+func routingFlag(rt ner.Routing) string {
+	return fmt.Sprintf("%d,%g,%g", rt.MinTrigrams, rt.MinOverEnglish, rt.MinFit)
+}
+
+// parseRouting reads -multi-route: MIN_TRIGRAMS,MIN_OVER_ENGLISH,MIN_FIT.
+func parseRouting(s string) (ner.Routing, error) {
+	var rt ner.Routing
+	f := strings.Split(s, ",")
+	if len(f) != 3 {
+		return rt, fmt.Errorf("%q: want three numbers, MIN_TRIGRAMS,MIN_OVER_ENGLISH,MIN_FIT", s)
+	}
+	var err error
+	if rt.MinTrigrams, err = strconv.Atoi(strings.TrimSpace(f[0])); err != nil {
+		return rt, err
+	}
+	if rt.MinOverEnglish, err = strconv.ParseFloat(strings.TrimSpace(f[1]), 64); err != nil {
+		return rt, err
+	}
+	if rt.MinFit, err = strconv.ParseFloat(strings.TrimSpace(f[2]), 64); err != nil {
+		return rt, err
+	}
+	return rt, nil
 }

@@ -241,3 +241,17 @@ func TestWriteFigures(t *testing.T) {
 		t.Errorf("figures as floors: %v", bad)
 	}
 }
+
+// TestParseRouting: -multi-route's default reads back as the service's
+// routing, and a value without three numbers is an error.
+func TestParseRouting(t *testing.T) {
+	rt, err := parseRouting(routingFlag(ner.DefaultRouting))
+	if err != nil || rt != ner.DefaultRouting {
+		t.Errorf("parseRouting(%q) = %+v, %v; want %+v", routingFlag(ner.DefaultRouting), rt, err, ner.DefaultRouting)
+	}
+	for _, bad := range []string{"10,0.2", "ten,0.2,-8", "10,0.2,x"} {
+		if _, err := parseRouting(bad); err == nil {
+			t.Errorf("parseRouting(%q): no error", bad)
+		}
+	}
+}
