@@ -142,6 +142,7 @@ func (d *doctorRun) run() {
 	lib := d.checkORT()
 	d.checkGPU(lib)
 	d.checkNER()
+	d.checkNERMultilingual()
 	d.checkOCR()
 	d.checkWebhooks()
 }
@@ -559,6 +560,40 @@ func (d *doctorRun) checkNER() {
 		from = "embedded in the executable"
 	}
 	d.add(checkOK, "ner model", "%s %s %s loaded, %d labels, test sentence tagged; %s", d.cfg.NERModel, mf.Name, mf.Version, len(m.Labels()), from)
+}
+
+// checkNERMultilingual loads the second NER model (ner-model-multilingual)
+// and tags a German sentence: serve loads it at start, so a directory
+// that holds no model stops serve.
+func (d *doctorRun) checkNERMultilingual() {
+	const name = "multilingual ner model"
+	multi := d.cfg.NERModelMulti
+	if multi == "" || multi == "off" {
+		d.add(checkOK, name, "not used (ner-model-multilingual off): every block is read by ner-model")
+		return
+	}
+	if msg := d.modelsBlocked(); msg != "" {
+		d.add(checkFail, name, "%s", msg)
+		return
+	}
+	m, err := ner.Load(multi, ner.Options{BatchSize: d.cfg.BatchSize, BatchWait: d.cfg.BatchWait})
+	if err != nil {
+		d.add(checkFail, name, "%q does not load: %v (ner-model-multilingual)", multi, err)
+		return
+	}
+	defer m.Close()
+	toks := ner.Tokenize("Bitte wenden Sie sich an Frau Sabine Hoffmann von der Nordwind GmbH in Hamburg.")
+	labels, _, err := m.Tag(d.ctx, toks)
+	if err != nil || len(labels) != len(toks) {
+		d.add(checkFail, name, "loaded, but tagging a test sentence failed: %v (%d labels for %d tokens)", err, len(labels), len(toks))
+		return
+	}
+	mf := m.Manifest()
+	from := "from the setting (flag, config file)"
+	if multi == ner.BuiltinMultilingual {
+		from = "embedded in the executable"
+	}
+	d.add(checkOK, name, "%s %s %s loaded, %d labels, test sentence tagged; %s", multi, mf.Name, mf.Version, len(m.Labels()), from)
 }
 
 // checkOCR checks the OCR files (and their SHA256SUMS when shipped beside

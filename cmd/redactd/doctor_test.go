@@ -106,7 +106,7 @@ func TestDoctorHealthyInstallation(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %v", code, res)
 	}
-	for _, name := range []string{"version", "cpu", "mupdf", "data directory", "records", "onnxruntime", "gpu", "ner model", "ocr model files", "ocr models"} {
+	for _, name := range []string{"version", "cpu", "mupdf", "data directory", "records", "onnxruntime", "gpu", "ner model", "multilingual ner model", "ocr model files", "ocr models"} {
 		if r, ok := res[name]; !ok || r.status == checkFail {
 			t.Errorf("check %q: %+v", name, r)
 		}
@@ -118,6 +118,8 @@ func TestDoctorHealthyInstallation(t *testing.T) {
 	wantCheck(t, res, "onnxruntime", checkOK, "found in .cache (make setup)")
 	wantCheck(t, res, "ocr model files", checkOK, "found in .cache (make setup)")
 	wantCheck(t, res, "ner model", checkOK, "test sentence tagged")
+	wantCheck(t, res, "multilingual ner model", checkOK, "redactd-ner-multilingual")
+	wantCheck(t, res, "multilingual ner model", checkOK, "embedded in the executable")
 	wantCheck(t, res, "ocr models", checkOK, "test page read correctly")
 	wantCheck(t, res, "gpu", checkOK, "not used")
 	wantCheck(t, res, "webhooks", checkOK, "off")
@@ -140,6 +142,7 @@ func TestDoctorFailsOnBrokenInstallation(t *testing.T) {
 		{"data is a file", []string{"--data", notDir}, "data directory", checkFail, "not a directory"},
 		{"data under a file", []string{"--data", filepath.Join(notDir, "sub")}, "data directory", checkFail, "not a directory"},
 		{"bad webhook allow-list", []string{"--webhook-allow-hosts", "10.0.0.0/33"}, "webhooks", checkFail, "not a host name, IP address or CIDR"},
+		{"no multilingual model", []string{"--ner-model-multilingual", emptyModels}, "multilingual ner model", checkFail, "does not load"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := append([]string{"--data", privateDir(t)}, tc.args...)

@@ -10,8 +10,8 @@ import (
 )
 
 // TestLoadModelsMultilingual: ner-model-multilingual loads a second NER
-// model (here the built-in one again) on the pipeline's lane, "off"
-// loads none, and a directory that holds no model fails the start.
+// model (the embedded multilingual one, or the built-in English one
+// again) on the pipeline's lane, "off" loads none, and a directory that holds no model fails the start.
 func TestLoadModelsMultilingual(t *testing.T) {
 	if _, err := ort.FindLibrary(""); err != nil {
 		if errors.Is(err, ort.ErrNotInstalled) && testing.Short() {
@@ -26,7 +26,7 @@ func TestLoadModelsMultilingual(t *testing.T) {
 	for _, c := range []struct {
 		multi string
 		want  bool
-	}{{"off", false}, {"", false}, {"builtin", true}} {
+	}{{"off", false}, {"", false}, {"builtin", true}, {"builtin-multilingual", true}} {
 		cfg.NERModelMulti = c.multi
 		m, err := LoadModels(cfg, met)
 		if err != nil {

@@ -32,7 +32,8 @@ type Settings struct {
 	ORTThreads int
 	NERModel   string
 	// NERModelMulti ("off" or "": none) is the second NER model, for the
-	// blocks in the six other languages (DetectorsByLang).
+	// blocks in the six other languages (DetectorsByLang); the service's
+	// default is ner.BuiltinMultilingual.
 	NERModelMulti string
 	// NERMultiEnglish is ner.RoutedOptions.EnglishWhere for it.
 	NERMultiEnglish float64

@@ -30,10 +30,18 @@ import (
 )
 
 //go:embed model/ner.onnx model/vocab.json model/manifest.json
+//go:embed multilingual/ner.onnx multilingual/vocab.json multilingual/manifest.json
 var builtinFS embed.FS
 
-// Builtin names the embedded model in Load.
+// Builtin names the embedded English model in Load.
 const Builtin = "builtin"
+
+// BuiltinMultilingual names the embedded multilingual model in Load: the
+// English model fine-tuned on German, French, Spanish, Italian, Dutch
+// and Portuguese with its own English reading kept (distillation; the
+// model card, multilingual/README.md), which the service runs on the
+// blocks in those languages (Routed).
+const BuiltinMultilingual = "builtin-multilingual"
 
 // Options tune a Model; zero values mean the defaults.
 type Options struct {
@@ -133,7 +141,8 @@ type Manifest struct {
 	CRF *CRF `json:"crf,omitempty"`
 }
 
-// Load opens the model in dir: Builtin (or "") for the embedded model, a
+// Load opens the model in dir: Builtin (or "") for the embedded English
+// model, BuiltinMultilingual for the embedded multilingual one, a
 // directory with ner.onnx, vocab.json and manifest.json for a model the
 // recipe trained, or a directory with a Hugging Face model.onnx,
 // tokenizer.json and labels.json (or config.json with id2label). It
@@ -161,7 +170,9 @@ func Load(dir string, opts Options) (*Model, error) {
 	var err error
 	switch {
 	case dir == "" || dir == Builtin:
-		err = m.loadBuiltin()
+		err = m.loadBuiltin("model", "built-in model")
+	case dir == BuiltinMultilingual:
+		err = m.loadBuiltin("multilingual", "built-in multilingual model")
 	case exists(filepath.Join(dir, ownModelFile)):
 		err = m.loadOwn(os.DirFS(dir), dir)
 	case exists(filepath.Join(dir, hfModelFile)):
@@ -198,15 +209,15 @@ func exists(p string) bool {
 	return err == nil
 }
 
-// loadBuiltin loads the embedded model straight from the binary: no
-// file is written, so nothing is left behind when a process dies before
-// Close.
-func (m *Model) loadBuiltin() error {
-	sub, err := fs.Sub(builtinFS, "model")
+// loadBuiltin loads an embedded model (the folder dir of builtinFS)
+// straight from the binary: no file is written, so nothing is left
+// behind when a process dies before Close.
+func (m *Model) loadBuiltin(dir, name string) error {
+	sub, err := fs.Sub(builtinFS, dir)
 	if err != nil {
-		return fmt.Errorf("ner: built-in model: %w", err)
+		return fmt.Errorf("ner: %s: %w", name, err)
 	}
-	return m.loadOwn(sub, "built-in model")
+	return m.loadOwn(sub, name)
 }
 
 // Labels returns the model's output classes as label names.

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/redactd/redactd/engine/page"
 	"github.com/redactd/redactd/models/ort"
 )
 
@@ -529,6 +530,46 @@ func TestRunChunks(t *testing.T) {
 					t.Fatalf("par %d, sequence %d: probability %d is %v, want %v", par, i, k, cut[i].probs[k], one[i].probs[k])
 				}
 			}
+		}
+	}
+}
+
+// TestBuiltinMultilingual loads the embedded multilingual model and
+// reads a name in each of its six languages: the second built-in model
+// is a model of its own (its manifest's name), not the English one.
+func TestBuiltinMultilingual(t *testing.T) {
+	needORT(t)
+	m, err := Load(BuiltinMultilingual, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if n := m.Manifest().Name; n != "redactd-ner-multilingual" {
+		t.Errorf("manifest name %q, want redactd-ner-multilingual", n)
+	}
+	d := NewDetector(m, DetectorOptions{})
+	for _, c := range []struct{ text, name string }{
+		{"Gestern hat Frau Sabine Hoffmann den Vertrag in München unterschrieben.", "Hoffmann"},
+		{"Le contrat a été signé hier par Madame Claire Dubois à Lyon.", "Dubois"},
+		{"El contrato fue firmado ayer por la señora Lucía Fernández en Sevilla.", "Fernández"},
+		{"Il contratto è stato firmato ieri dalla signora Giulia Bianchi a Torino.", "Bianchi"},
+		{"Het contract is gisteren ondertekend door mevrouw Sanne de Vries in Utrecht.", "Vries"},
+		{"O contrato foi assinado ontem pela senhora Ana Rodrigues em Coimbra.", "Rodrigues"},
+	} {
+		p := testPage(c.text)
+		spans, err := d.Detect(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSpans(t, p, spans)
+		found := false
+		for _, s := range spans {
+			for w := s.First; w <= s.Last; w++ {
+				found = found || (s.Category == page.Person && strings.HasPrefix(p.Words[w].Text, c.name))
+			}
+		}
+		if !found {
+			t.Errorf("%q: %s not in a Person span (%v)", c.text, c.name, spans)
 		}
 	}
 }

@@ -98,7 +98,7 @@ func main() {
 	personProb := flag.Float64("person-prob", ner.DefaultPersonProb, "the same for person labels alone (the service's ner-person-prob)")
 	generated := flag.Bool("generated", false, "with -table: score only the documents the project generates in each language (eval.Generated)")
 	examples := flag.Int("examples", 0, "with -table: print this many missed and false words per category of the sets scored on every category (generated documents, de-identification corpora, presidio-research's sets)")
-	multi := flag.String("multi", "", "a second model directory (or builtin) for the blocks in the six other languages (ner.Routed); English blocks keep -model")
+	multi := flag.String("multi", ner.BuiltinMultilingual, "the second model, for the blocks in the six other languages (ner.Routed; the service's ner-model-multilingual): builtin-multilingual, builtin, a directory, or off (-model reads every block)")
 	multiEntity := flag.Float64("multi-entity-prob", ner.DefaultEntityProb, "with -multi: the second model's ner-entity-prob")
 	multiPerson := flag.Float64("multi-person-prob", ner.DefaultPersonProb, "with -multi: the second model's ner-person-prob")
 	multiAlso := flag.String("multi-english-also", "", "with -multi: categories of the English model's spans also kept in the other languages' blocks (comma-separated: Person,Organization,Address)")
@@ -124,7 +124,7 @@ func main() {
 		log.Fatal(err)
 	}
 	defer m.Close()
-	if *multi != "" {
+	if *multi != "" && *multi != "off" {
 		o, err := ner.Load(*multi, ner.Options{EntityProb: float32(*multiEntity), PersonProb: float32(*multiPerson)})
 		if err != nil {
 			log.Fatal(err)

@@ -63,9 +63,11 @@ func TestServiceScoresFloor(t *testing.T) {
 var nerCorpora = shareddata.Path("ner")
 
 // TestHeldOutFloors is the held-out gate: it scores what the service
-// masks (recognizers + the built-in model through engine/detect.Run) on
-// the test split of every NER corpus, in every language (eval.HeldOut,
-// eval.Languages; the other languages sentence by sentence only), on
+// masks (recognizers + the built-in models, English and multilingual,
+// routed by block language as ner-model-multilingual's default, through
+// engine/detect.Run) on the test split of every NER corpus, in every
+// language (eval.HeldOut, eval.Languages; the other languages sentence by
+// sentence only), on
 // presidio's generated_large and generated_small and, on every category,
 // MEDDOCAN, and fails when any corpus's Person, Organization or masking
 // recall or precision (or an all-category set's masking or category
@@ -98,6 +100,15 @@ func TestHeldOutFloors(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
+	// The service's stack: the multilingual model on the blocks it routes
+	// there (ner-model-multilingual's default).
+	multi, err := ner.Load(ner.BuiltinMultilingual, ner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer multi.Close()
+	routeTo, routeOpts = multi, ner.RoutedOptions{Route: ner.DefaultRouting}
+	defer func() { routeTo, routeOpts = nil, ner.RoutedOptions{} }()
 	small := filepath.Join(filepath.Dir(presidioLarge), "generated_small.json")
 	tab, err := gateTables(m, tableOptions{root: nerCorpora, large: presidioLarge, small: small})
 	if err != nil {
