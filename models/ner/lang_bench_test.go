@@ -106,8 +106,8 @@ func vmRSS() int64 {
 
 // BenchmarkDetectPageLangRouted is BenchmarkDetectPageLang through
 // Routed: English pages read by the built-in model, the others by a
-// second model (NER_BENCH_MULTI, a model directory; the built-in model
-// loaded a second time by default), alone or (NER_BENCH_WHERE set, a
+// second model (NER_BENCH_MULTI, a model directory or builtin; the
+// embedded multilingual model, the service's default, when unset), alone or (NER_BENCH_WHERE set, a
 // probability) with the English model's spans kept where the second one
 // gives an entity probability of at least it, which reads the
 // non-English lines with both (with NER_BENCH_CONTEXT, words of context:
@@ -119,7 +119,7 @@ func BenchmarkDetectPageLangRouted(b *testing.B) {
 	m := builtin(b)
 	dir := os.Getenv("NER_BENCH_MULTI")
 	if dir == "" {
-		dir = Builtin
+		dir = BuiltinMultilingual
 	}
 	rss0 := vmRSS()
 	m2, err := Load(dir, Options{})
