@@ -95,16 +95,7 @@ func TestRecording(t *testing.T) {
 	if testing.Short() {
 		t.Skip("profiles for two seconds")
 	}
-	sock := filepath.Join(t.TempDir(), "admin.sock")
-	ln, err := net.Listen("unix", sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mux := http.NewServeMux()
-	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
-	srv := &http.Server{Handler: mux}
-	go srv.Serve(ln)
-	defer srv.Close()
+	sock := serveAdmin(t, pprof.Profile)
 
 	var stop atomic.Bool
 	done := make(chan int)
@@ -152,20 +143,11 @@ func TestAbandon(t *testing.T) {
 	if testing.Short() {
 		t.Skip("profiles for two seconds")
 	}
-	sock := filepath.Join(t.TempDir(), "admin.sock")
-	ln, err := net.Listen("unix", sock)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var asked atomic.Int32
-	mux := http.NewServeMux()
-	mux.HandleFunc("/debug/pprof/profile", func(w http.ResponseWriter, r *http.Request) {
+	sock := serveAdmin(t, func(w http.ResponseWriter, r *http.Request) {
 		asked.Add(1)
 		pprof.Profile(w, r)
 	})
-	srv := &http.Server{Handler: mux}
-	go srv.Serve(ln)
-	defer srv.Close()
 
 	rec := Start(context.Background(), sock, time.Second)
 	rec.Abandon()
@@ -181,4 +163,22 @@ func TestAbandon(t *testing.T) {
 		t.Errorf("Stop after Abandon: %v", err)
 	}
 	rec.Abandon()
+}
+
+// serveAdmin serves profile as /debug/pprof/profile on a unix socket in
+// a temporary folder, as serve --pprof does on its admin socket, until
+// the test ends; it returns the socket's path.
+func serveAdmin(t *testing.T, profile http.HandlerFunc) string {
+	t.Helper()
+	sock := filepath.Join(t.TempDir(), "admin.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/profile", profile)
+	srv := &http.Server{Handler: mux}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return sock
 }
