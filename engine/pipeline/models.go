@@ -7,6 +7,7 @@ import (
 	"image"
 	"log/slog"
 	"math"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -72,7 +73,10 @@ func LoadModels(cfg Settings, met *Metrics) (*Models, error) {
 		return nil, fmt.Errorf("ner model %q: %w", cfg.NERModel, err)
 	}
 	if cfg.NERModelMulti != "" && cfg.NERModelMulti != "off" {
-		m.NERMulti, err = ner.Load(cfg.NERModelMulti, ner.Options{BatchSize: cfg.BatchSize, BatchWait: cfg.BatchWait, Lane: lane, Observe: met.batch, EntityProb: float32(cfg.NERRecall), PersonProb: float32(cfg.NERPersonRecall)})
+		// Its batches are counted apart (model="ner_multilingual"), so the
+		// metrics tell how much of the NER work the non-English blocks are.
+		observe := func(_ string, size int, took time.Duration) { met.batch("ner_multilingual", size, took) }
+		m.NERMulti, err = ner.Load(cfg.NERModelMulti, ner.Options{BatchSize: cfg.BatchSize, BatchWait: cfg.BatchWait, Lane: lane, Observe: observe, EntityProb: float32(cfg.NERRecall), PersonProb: float32(cfg.NERPersonRecall)})
 		if err != nil {
 			m.Close()
 			return nil, fmt.Errorf("ner model %q (ner-model-multilingual): %w", cfg.NERModelMulti, err)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/redactd/redactd/internal/testkit/testpdf"
 	"github.com/redactd/redactd/models/ort"
 )
 
@@ -43,5 +44,55 @@ func TestLoadModelsMultilingual(t *testing.T) {
 	if m, err := LoadModels(cfg, met); err == nil {
 		m.Close()
 		t.Errorf("ner-model-multilingual %s (empty directory) loaded", cfg.NERModelMulti)
+	}
+}
+
+// TestMultilingualBatchesCounted runs the pipeline `redactd serve` runs
+// (the multilingual model on by default) on an English page and on a
+// German one: only the German page's blocks reach the second model, and
+// its batches are counted apart, as model="ner_multilingual".
+func TestMultilingualBatchesCounted(t *testing.T) {
+	full := sharedFullPipeline(t)
+	if full.models == nil || full.models.NERMulti == nil {
+		t.Fatal("the default pipeline loaded no multilingual model (ner-model-multilingual's default)")
+	}
+	batches := func() uint64 {
+		reg := prometheus.NewRegistry()
+		reg.MustRegister(full.metrics.batchSize)
+		mfs, err := reg.Gather()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, mf := range mfs {
+			for _, m := range mf.GetMetric() {
+				for _, l := range m.GetLabel() {
+					if l.GetName() == "model" && l.GetValue() == "ner_multilingual" {
+						return m.GetHistogram().GetSampleCount()
+					}
+				}
+			}
+		}
+		return 0
+	}
+	page := func(lines ...string) []byte {
+		doc := testpdf.New()
+		pg := doc.AddPage(612, 792, 0)
+		for i, l := range lines {
+			pg.Text(72, 700-15*float64(i), 10, l)
+		}
+		return doc.Bytes()
+	}
+	m, err := NewMetrics(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n0 := batches()
+	processWith(t, full, full.deps.OCR, m, page("The parties agree that this contract between John Smith and Acme Limited", "is governed by the laws of England and Wales."))
+	if n := batches(); n != n0 {
+		t.Errorf("an English page: %d batches of the multilingual model, want none", n-n0)
+	}
+	processWith(t, full, full.deps.OCR, m, page("Die Parteien vereinbaren, dass dieser Vertrag zwischen Klaus Müller und der", "Beispiel GmbH dem Recht der Bundesrepublik Deutschland unterliegt."))
+	if n := batches(); n == n0 {
+		t.Error("a German page: no batch of the multilingual model counted")
 	}
 }
