@@ -528,38 +528,7 @@ func (d *doctorRun) modelsBlocked() string {
 
 // checkNER loads the configured NER model and tags a sentence.
 func (d *doctorRun) checkNER() {
-	if msg := d.modelsBlocked(); msg != "" {
-		d.add(checkFail, "ner model", "%s", msg)
-		return
-	}
-	if d.cfg.NERModel != "" && d.cfg.NERModel != ner.Builtin {
-		if st, err := os.Stat(d.cfg.NERModel); err != nil || !st.IsDir() {
-			d.add(checkFail, "ner model", "%s is not a directory (--ner-model)", d.cfg.NERModel)
-			return
-		}
-		if s := sumsNote(d.cfg.NERModel, nil); s.status == checkFail {
-			d.add(checkFail, "ner model", "%s: %s", d.cfg.NERModel, s.detail)
-			return
-		}
-	}
-	m, err := ner.Load(d.cfg.NERModel, ner.Options{BatchSize: d.cfg.BatchSize, BatchWait: d.cfg.BatchWait})
-	if err != nil {
-		d.add(checkFail, "ner model", "%q does not load: %v", d.cfg.NERModel, err)
-		return
-	}
-	defer m.Close()
-	toks := ner.Tokenize("Please contact Maria Schmidt at Northwind Traders in Hamburg.")
-	labels, _, err := m.Tag(d.ctx, toks)
-	if err != nil || len(labels) != len(toks) {
-		d.add(checkFail, "ner model", "loaded, but tagging a test sentence failed: %v (%d labels for %d tokens)", err, len(labels), len(toks))
-		return
-	}
-	mf := m.Manifest()
-	from := "from the setting (flag, config file)"
-	if d.cfg.NERModel == "" || d.cfg.NERModel == ner.Builtin {
-		from = "embedded in the executable"
-	}
-	d.add(checkOK, "ner model", "%s %s %s loaded, %d labels, test sentence tagged; %s", d.cfg.NERModel, mf.Name, mf.Version, len(m.Labels()), from)
+	d.checkNERModel("ner model", "--ner-model", d.cfg.NERModel, "Please contact Maria Schmidt at Northwind Traders in Hamburg.")
 }
 
 // checkNERMultilingual loads the second NER model (ner-model-multilingual)
@@ -568,21 +537,40 @@ func (d *doctorRun) checkNER() {
 func (d *doctorRun) checkNERMultilingual() {
 	const name = "multilingual ner model"
 	multi := d.cfg.NERModelMulti
-	if multi == "" || multi == "off" {
+	if ner.Off(multi) {
 		d.add(checkOK, name, "not used (ner-model-multilingual off): every block is read by ner-model")
 		return
 	}
+	d.checkNERModel(name, "--ner-model-multilingual", multi, "Bitte wenden Sie sich an Frau Sabine Hoffmann von der Nordwind GmbH in Hamburg.")
+}
+
+// checkNERModel is the check called name of the NER model dir (set by
+// flag): a directory (not one of the embedded models) must exist and
+// match its SHA256SUMS when it has one; the model must load and tag
+// sentence.
+func (d *doctorRun) checkNERModel(name, flag, dir, sentence string) {
+	embedded := ner.Embedded(dir)
 	if msg := d.modelsBlocked(); msg != "" {
 		d.add(checkFail, name, "%s", msg)
 		return
 	}
-	m, err := ner.Load(multi, ner.Options{BatchSize: d.cfg.BatchSize, BatchWait: d.cfg.BatchWait})
+	if !embedded {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			d.add(checkFail, name, "%s is not a directory (%s)", dir, flag)
+			return
+		}
+		if s := sumsNote(dir, nil); s.status == checkFail {
+			d.add(checkFail, name, "%s: %s", dir, s.detail)
+			return
+		}
+	}
+	m, err := ner.Load(dir, ner.Options{BatchSize: d.cfg.BatchSize, BatchWait: d.cfg.BatchWait})
 	if err != nil {
-		d.add(checkFail, name, "%q does not load: %v (ner-model-multilingual)", multi, err)
+		d.add(checkFail, name, "%q does not load: %v", dir, err)
 		return
 	}
 	defer m.Close()
-	toks := ner.Tokenize("Bitte wenden Sie sich an Frau Sabine Hoffmann von der Nordwind GmbH in Hamburg.")
+	toks := ner.Tokenize(sentence)
 	labels, _, err := m.Tag(d.ctx, toks)
 	if err != nil || len(labels) != len(toks) {
 		d.add(checkFail, name, "loaded, but tagging a test sentence failed: %v (%d labels for %d tokens)", err, len(labels), len(toks))
@@ -590,10 +578,10 @@ func (d *doctorRun) checkNERMultilingual() {
 	}
 	mf := m.Manifest()
 	from := "from the setting (flag, config file)"
-	if multi == ner.BuiltinMultilingual {
+	if embedded {
 		from = "embedded in the executable"
 	}
-	d.add(checkOK, name, "%s %s %s loaded, %d labels, test sentence tagged; %s", multi, mf.Name, mf.Version, len(m.Labels()), from)
+	d.add(checkOK, name, "%s %s %s loaded, %d labels, test sentence tagged; %s", dir, mf.Name, mf.Version, len(m.Labels()), from)
 }
 
 // checkOCR checks the OCR files (and their SHA256SUMS when shipped beside

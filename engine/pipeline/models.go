@@ -72,7 +72,7 @@ func LoadModels(cfg Settings, met *Metrics) (*Models, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ner model %q: %w", cfg.NERModel, err)
 	}
-	if cfg.NERModelMulti != "" && cfg.NERModelMulti != "off" {
+	if !ner.Off(cfg.NERModelMulti) {
 		// Its batches are counted apart (model="ner_multilingual"), so the
 		// metrics tell how much of the NER work the non-English blocks are.
 		observe := func(_ string, size int, took time.Duration) { met.batch("ner_multilingual", size, took) }

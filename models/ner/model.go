@@ -141,6 +141,14 @@ type Manifest struct {
 	CRF *CRF `json:"crf,omitempty"`
 }
 
+// Off reports whether a model setting names no model: "" or "off" (the
+// second model's setting, ner-model-multilingual, may be off).
+func Off(setting string) bool { return setting == "" || setting == "off" }
+
+// Embedded reports whether Load reads dir from the executable: Builtin
+// (or "") and BuiltinMultilingual.
+func Embedded(dir string) bool { return dir == "" || dir == Builtin || dir == BuiltinMultilingual }
+
 // Load opens the model in dir: Builtin (or "") for the embedded English
 // model, BuiltinMultilingual for the embedded multilingual one, a
 // directory with ner.onnx, vocab.json and manifest.json for a model the

@@ -124,7 +124,7 @@ func main() {
 		log.Fatal(err)
 	}
 	defer m.Close()
-	if *multi != "" && *multi != "off" {
+	if !ner.Off(*multi) {
 		o, err := ner.Load(*multi, ner.Options{EntityProb: float32(*multiEntity), PersonProb: float32(*multiPerson)})
 		if err != nil {
 			log.Fatal(err)
