@@ -6,13 +6,13 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/redactd/redactd/internal/testkit/testpdf"
 	"github.com/redactd/redactd/models/ort"
 )
 
 // TestLoadModelsMultilingual: ner-model-multilingual loads a second NER
 // model (the embedded multilingual one, or the built-in English one
-// again) on the pipeline's lane, "off" loads none, and a directory that holds no model fails the start.
+// again) on the pipeline's lane, "off" loads none, and a directory that
+// holds no model fails the start.
 func TestLoadModelsMultilingual(t *testing.T) {
 	if _, err := ort.FindLibrary(""); err != nil {
 		if errors.Is(err, ort.ErrNotInstalled) && testing.Short() {
@@ -74,24 +74,16 @@ func TestMultilingualBatchesCounted(t *testing.T) {
 		}
 		return 0
 	}
-	page := func(lines ...string) []byte {
-		doc := testpdf.New()
-		pg := doc.AddPage(612, 792, 0)
-		for i, l := range lines {
-			pg.Text(72, 700-15*float64(i), 10, l)
-		}
-		return doc.Bytes()
-	}
 	m, err := NewMetrics(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	n0 := batches()
-	processWith(t, full, full.deps.OCR, m, page("The parties agree that this contract between John Smith and Acme Limited", "is governed by the laws of England and Wales."))
+	processWith(t, full, full.deps.OCR, m, linesPDF("The parties agree that this contract between John Smith and Acme Limited", "is governed by the laws of England and Wales."))
 	if n := batches(); n != n0 {
 		t.Errorf("an English page: %d batches of the multilingual model, want none", n-n0)
 	}
-	processWith(t, full, full.deps.OCR, m, page("Die Parteien vereinbaren, dass dieser Vertrag zwischen Klaus Müller und der", "Beispiel GmbH dem Recht der Bundesrepublik Deutschland unterliegt."))
+	processWith(t, full, full.deps.OCR, m, linesPDF("Die Parteien vereinbaren, dass dieser Vertrag zwischen Klaus Müller und der", "Beispiel GmbH dem Recht der Bundesrepublik Deutschland unterliegt."))
 	if n := batches(); n == n0 {
 		t.Error("a German page: no batch of the multilingual model counted")
 	}

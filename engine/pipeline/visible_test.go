@@ -324,11 +324,7 @@ func TestKnownLinesNotRead(t *testing.T) {
 // counts the rereads apart from the windows as written.
 func TestNERRereadsCounted(t *testing.T) {
 	full := sharedFullPipeline(t)
-	doc := testpdf.New()
-	pg := doc.AddPage(612, 792, 0)
-	for i, l := range []string{"THE REPORT WAS WRITTEN BY MARIA GARCIA OF ACME CORPORATION", "SHE SENT IT TO JOHN SMITH IN LONDON ON MONDAY"} {
-		pg.Text(72, 700-15*float64(i), 10, l)
-	}
+	pdf := linesPDF("THE REPORT WAS WRITTEN BY MARIA GARCIA OF ACME CORPORATION", "SHE SENT IT TO JOHN SMITH IN LONDON ON MONDAY")
 	reread := full.metrics.nerWindows.WithLabelValues("reread")
 	written := full.metrics.nerWindows.WithLabelValues("as_written")
 	r0, w0 := testutil.ToFloat64(reread), testutil.ToFloat64(written)
@@ -336,8 +332,18 @@ func TestNERRereadsCounted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	processWith(t, full, full.deps.OCR, m, doc.Bytes())
+	processWith(t, full, full.deps.OCR, m, pdf)
 	if dr, dw := testutil.ToFloat64(reread)-r0, testutil.ToFloat64(written)-w0; dr < 2 || dw < 1 {
 		t.Errorf("after a page in capitals: %v windows as written and %v rereads counted, want at least 1 and 2", dw, dr)
 	}
+}
+
+// linesPDF is a one-page PDF of lines of 10-point text, 15 points apart.
+func linesPDF(lines ...string) []byte {
+	doc := testpdf.New()
+	pg := doc.AddPage(612, 792, 0)
+	for i, l := range lines {
+		pg.Text(72, 700-15*float64(i), 10, l)
+	}
+	return doc.Bytes()
 }

@@ -107,9 +107,10 @@ func vmRSS() int64 {
 // BenchmarkDetectPageLangRouted is BenchmarkDetectPageLang through
 // Routed: English pages read by the built-in model, the others by a
 // second model (NER_BENCH_MULTI, a model directory or builtin; the
-// embedded multilingual model, the service's default, when unset), alone or (NER_BENCH_WHERE set, a
-// probability) with the English model's spans kept where the second one
-// gives an entity probability of at least it, which reads the
+// embedded multilingual model, the service's default, when unset),
+// alone or (NER_BENCH_WHERE set, a probability) with the English model's
+// spans kept where the second one gives an entity probability of at
+// least it, which reads the
 // non-English lines with both (with NER_BENCH_CONTEXT, words of context:
 // English reads only the words to which the second model gives that
 // probability; en-windows/page is how many windows English read). rss-MB
