@@ -148,7 +148,11 @@ type Gazetteers struct {
 	// StreetCompound end a word ("Hauptstraße"), longest first.
 	StreetSuffix, StreetPrefix Set
 	StreetCompound             []string
-	Units, POBoxes             Set
+	// NumberAfter are the suffix types of the languages that write the
+	// house number after the street ("Király u. 23", "Berliner Straße 5",
+	// "Kerkweg 12"): every suffix type the English list does not hold.
+	NumberAfter    Set
+	Units, POBoxes Set
 	// Lex maps a lower-case word to its Flag bits, so a recognizer learns
 	// everything about a word with one lookup.
 	Lex map[string]uint32
@@ -207,6 +211,7 @@ func load() (*Gazetteers, error) {
 		return nil, err
 	}
 	compound := map[string]bool{}
+	english, foreign := Set{}, Set{}
 	if err := eachLine("street_types.txt", func(l string) {
 		f := strings.Split(l, "\t")
 		if len(f) != 3 {
@@ -216,6 +221,11 @@ func load() (*Gazetteers, error) {
 			switch f[1] {
 			case "suffix":
 				z.StreetSuffix[form] = struct{}{}
+				if f[0] == "en" {
+					english[form] = struct{}{}
+				} else {
+					foreign[form] = struct{}{}
+				}
 			case "prefix":
 				z.StreetPrefix[form] = struct{}{}
 			case "compound":
@@ -224,6 +234,12 @@ func load() (*Gazetteers, error) {
 		}
 	}); err != nil {
 		return nil, err
+	}
+	z.NumberAfter = Set{}
+	for form := range foreign {
+		if !english.Has(form) {
+			z.NumberAfter[form] = struct{}{}
+		}
 	}
 	for c := range compound {
 		z.StreetCompound = append(z.StreetCompound, c)

@@ -33,6 +33,7 @@ func TestLoad(t *testing.T) {
 		{"gb outward", z.GBOutward, []string{"SW1A", "M1", "EC1A"}, []string{"ZZ9"}},
 		{"ca fsa", z.CAFSA, []string{"T2P", "M5V"}, []string{"Z9Z"}},
 		{"street suffix", z.StreetSuffix, []string{"street", "st", "avenue", "ave", "straße", "straat"}, []string{"by", "is"}},
+		{"number after", z.NumberAfter, []string{"straße", "u.", "utca", "straat", "vej"}, []string{"street", "str", "st", "park"}},
 		{"street prefix", z.StreetPrefix, []string{"rue", "via", "calle", "rua"}, []string{"street"}},
 		{"units", z.Units, []string{"apt", "suite", "unit"}, []string{"door"}},
 		{"po boxes", z.POBoxes, []string{"po box", "p.o. box", "postfach"}, []string{"box"}},

@@ -355,6 +355,25 @@ func lw(v *view.View, i, first, end int) string {
 	return v.CoreLower(i)
 }
 
+// typeWord is word i in lower case as the street-type lists write it: the
+// view's core drops a closing dot, but the lists keep it on abbreviations
+// that are only ever written with one ("u.", "krt.", "boul.", "r."), and
+// isSuffixType takes a dot as the sign of an abbreviation.
+func typeWord(v *view.View, i, first, end int) string {
+	l := lw(v, i, first, end)
+	if l != "" && strings.HasPrefix(v.Text[v.CoreEnd(i):v.WordEnd(i)], ".") {
+		return l + "."
+	}
+	return l
+}
+
+// typeDot reports whether word i's only closing punctuation is the dot of
+// a street type listed as an abbreviation ("u.", "str."): that dot ends no
+// clause.
+func typeDot(v *view.View, gz *gazetteer.Gazetteers, i int) bool {
+	return v.Text[v.CoreEnd(i):v.WordEnd(i)] == "." && gz.StreetSuffix.Has(v.CoreLower(i)+".")
+}
+
 func tw(v *view.View, i, first, end int) string {
 	if i < first || i >= end {
 		return ""
@@ -436,15 +455,20 @@ func (a *addressFinder) street(v *view.View, i, first, end int) (part, bool) {
 		if endsClause(v, i) {
 			return part{}, false
 		}
+		named := false // a name word with a letter: "om 1 2 u." (two o'clock) names no street
 		for k := i + 1; k < end && k <= i+5; k++ {
-			l := lw(v, k, first, end)
-			if k > i+1 && isSuffixType(a.gz, l, v.CoreText(k)) {
+			if k > i+1 && named && isSuffixType(a.gz, typeWord(v, k, first, end), v.CoreText(k)) {
 				e := k
 				// "Willow Creek Road": the last of several types.
-				for e+1 < end && !endsClause(v, e) && isSuffixType(a.gz, lw(v, e+1, first, end), v.CoreText(e+1)) && view.IsCapitalised(v.CoreText(e+1)) {
+				for e+1 < end && !endsClause(v, e) && isSuffixType(a.gz, typeWord(v, e+1, first, end), v.CoreText(e+1)) && view.IsCapitalised(v.CoreText(e+1)) {
 					e++
 				}
 				if d := lw(v, e+1, first, end); isDirectional(d) && !endsClause(v, e) {
+					e++
+				} else if a.gz.NumberAfter.Has(typeWord(v, e, first, end)) && (!endsClause(v, e) || typeDot(v, a.gz, e)) &&
+					houseNumber.MatchString(tw(v, e+1, first, end)) {
+					// "64 Király u. 23": a type of a language that writes
+					// the house number after the street takes it.
 					e++
 				}
 				return part{first: i, last: e, score: 0.65, kind: partStreet}, true
@@ -456,6 +480,7 @@ func (a *addressFinder) street(v *view.View, i, first, end int) (part, bool) {
 			if !streetNameWord(v, a.gz, k) || endsClause(v, k) && !abbrevInName(v, k, end) || k > i+1 && pattern.AllDigits(v.CoreText(k)) {
 				break
 			}
+			named = named || hasLetter(lw(v, k, first, end))
 		}
 		return part{}, false
 	}
@@ -484,8 +509,7 @@ func (a *addressFinder) street(v *view.View, i, first, end int) (part, bool) {
 	// Name then suffix type then number: "Berliner Straße 5", "Main Street 5".
 	if view.IsCapitalised(t) && !addrNameStop[w] {
 		for k := i + 1; k < end && k <= i+3; k++ {
-			l := lw(v, k, first, end)
-			if isSuffixType(a.gz, l, v.CoreText(k)) && k+1 < end && houseNumber.MatchString(tw(v, k+1, first, end)) {
+			if isSuffixType(a.gz, typeWord(v, k, first, end), v.CoreText(k)) && k+1 < end && houseNumber.MatchString(tw(v, k+1, first, end)) {
 				return part{first: i, last: k + 1, score: 0.65, kind: partStreet}, true
 			}
 			if !view.IsCapitalised(v.CoreText(k)) || endsClause(v, k) {
@@ -511,9 +535,9 @@ func namedStreet(v *view.View, gz *gazetteer.Gazetteers, i, first, end int) (int
 	}
 	for k := i + 1; k < end && k <= i+3; k++ {
 		kt := v.CoreText(k)
-		if isSuffixType(gz, lw(v, k, first, end), kt) && view.IsCapitalised(kt) {
+		if isSuffixType(gz, typeWord(v, k, first, end), kt) && view.IsCapitalised(kt) {
 			e := k
-			for e+1 < end && !endsClause(v, e) && isSuffixType(gz, lw(v, e+1, first, end), v.CoreText(e+1)) && view.IsCapitalised(v.CoreText(e+1)) {
+			for e+1 < end && !endsClause(v, e) && isSuffixType(gz, typeWord(v, e+1, first, end), v.CoreText(e+1)) && view.IsCapitalised(v.CoreText(e+1)) {
 				e++
 			}
 			return e, true
@@ -548,14 +572,14 @@ func corner(v *view.View, gz *gazetteer.Gazetteers, i, first, end int) int {
 		if !name(k) {
 			return i
 		}
-		proof = proof || view.HasDigit(tw(v, k, first, end)) || isSuffixType(gz, lw(v, k, first, end), tw(v, k, first, end))
+		proof = proof || view.HasDigit(tw(v, k, first, end)) || isSuffixType(gz, typeWord(v, k, first, end), tw(v, k, first, end))
 	}
 	if !proof || k == i+2 || k >= end || lw(v, k, first, end) == "or" {
 		return i
 	}
 	for j := k + 1; j < end && j <= k+4; j++ {
 		t, l := tw(v, j, first, end), lw(v, j, first, end)
-		if j > k+1 && (isSuffixType(gz, l, t) || lower && gz.StreetSuffix.Has(strings.TrimSuffix(l, "."))) {
+		if j > k+1 && (isSuffixType(gz, typeWord(v, j, first, end), t) || lower && gz.StreetSuffix.Has(strings.TrimSuffix(l, "."))) {
 			return j
 		}
 		if !name(j) {
@@ -580,6 +604,9 @@ func abbrevInName(v *view.View, k, end int) bool {
 // then includes). It returns the last word.
 func (a *addressFinder) prefixName(v *view.View, i, first, end int, wantNumber bool) (int, bool) {
 	w := lw(v, i, first, end)
+	if d := typeWord(v, i, first, end); d != w && a.gz.StreetPrefix.Has(d) {
+		w = d
+	}
 	n := 1
 	if !a.gz.StreetPrefix.Has(w) {
 		if !a.prefixFirst.Has(w) {
@@ -675,12 +702,15 @@ func isSuffixType(gz *gazetteer.Gazetteers, l, t string) bool {
 	if l == "" {
 		return false
 	}
-	if gz.StreetSuffix.Has(l) || strings.HasSuffix(l, ".") && gz.StreetSuffix.Has(l[:len(l)-1]) {
-		// Abbreviations count only as written with a capital or a dot;
-		// short types of other languages are whole words, written in
-		// lower case after the name ("Király utca 15", "Erzsébet tér 9",
-		// "Pernilles vei 115").
-		return len(l) > 4 || view.IsCapitalised(t) || strings.HasSuffix(l, ".") || shortTypes[l] || !isASCII(l)
+	base := strings.TrimSuffix(l, ".")
+	if gz.StreetSuffix.Has(l) || gz.StreetSuffix.Has(base) {
+		// English abbreviations count only as written with a capital
+		// ("St", "Ave."): "ext. 37625", "est. 1850" and "ch. 5" are no
+		// streets. Another language's listed abbreviation counts in lower
+		// case with its dot ("Király u. 23", "Berliner str. 5"); its short
+		// types are whole words, written in lower case after the name
+		// ("Király utca 15", "Erzsébet tér 9", "Pernilles vei 115").
+		return len(base) > 4 || view.IsCapitalised(t) || l != base && gz.NumberAfter.Has(l) || shortTypes[base] || !isASCII(base)
 	}
 	return false
 }

@@ -138,7 +138,7 @@ func sentenceWord(v *view.View, gz *gazetteer.Gazetteers, lf uint32, i int) bool
 func addressPiece(v *view.View, gz *gazetteer.Gazetteers, p, e int) bool {
 	for i := p; i <= e; i++ {
 		l, t := v.CoreLower(i), v.CoreText(i)
-		if isSuffixType(gz, l, t) || streetCompound(gz, l) || gz.Lex[l]&gazetteer.POBox != 0 ||
+		if isSuffixType(gz, typeWord(v, i, p, e+1), t) || streetCompound(gz, l) || gz.Lex[l]&gazetteer.POBox != 0 ||
 			gz.Lex[l]&gazetteer.StreetPrefix != 0 && streetBefore(v, i, p, e) {
 			return true
 		}
