@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/redactd/redactd/engine/page"
@@ -66,6 +67,32 @@ func TestTextTruthMatchesMuPDF(t *testing.T) {
 			if e.Text == "" || e.Cat == "" || e.Page < 0 || e.Page >= d.Pages {
 				t.Errorf("%s: bad entity %+v", d.Name, e)
 			}
+		}
+	}
+}
+
+// TestEntityEndPunctuation checks that an entity's closing punctuation is
+// left out of its last truth word, and only that: "u." inside the entity
+// keeps its dot, a plain word is whole.
+func TestEntityEndPunctuation(t *testing.T) {
+	text := "Meet at 64 Király u. 23., Tiszabög"
+	start := len("Meet at ")
+	end := start + len("64 Király u. 23.")
+	rec := Record{Text: text, Spans: []Span{{Type: "STREET_ADDRESS", Start: start, End: end}}}
+	docs := TextDocs([]Record{rec}, TextSpec{Prefix: "p", Docs: 1, MinPages: 1, MaxPages: 1, Seed: 1})
+	var got []string
+	for _, w := range docs[0].Truth[0] {
+		if w.Cat == page.Address {
+			got = append(got, w.Text)
+		}
+	}
+	want := []string{"64", "Király", "u.", "23"}
+	if len(got) < len(want) || !slices.Equal(got[:len(want)], want) {
+		t.Errorf("address truth words %q, want %q first", got, want)
+	}
+	for _, c := range []struct{ in, want string }{{"23.", "23"}, {"Sq,", "Sq"}, {"(UK)", "(UK"}, {"...", "..."}, {"Smith", "Smith"}} {
+		if g := trimEndPunct(c.in); g != c.want {
+			t.Errorf("trimEndPunct(%q) = %q, want %q", c.in, g, c.want)
 		}
 	}
 }

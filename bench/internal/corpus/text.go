@@ -204,6 +204,9 @@ func (g *textGen) tokens(r Record) []tok {
 		for i, s := range r.Spans {
 			if s.Start < end && s.End > start {
 				a, b := max(s.Start, start)-start, min(s.End, end)-start
+				if s.End <= end {
+					b = a + len(trimEndPunct(t.text[a:b]))
+				}
 				if a >= b {
 					continue
 				}
@@ -227,4 +230,17 @@ func (g *textGen) tokens(r Record) []tok {
 		emit(len(r.Text))
 	}
 	return out
+}
+
+// trimEndPunct drops the punctuation closing an entity's last word ("23."
+// of "Király u. 23.", "Sq," of an address the labels end at a comma):
+// records label it inside the entity, but it is no personal data, and the
+// services mask the entity's letters and digits. A word of punctuation
+// only is kept whole.
+func trimEndPunct(w string) string {
+	t := strings.TrimRightFunc(w, unicode.IsPunct)
+	if strings.IndexFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
+		return w
+	}
+	return t
 }

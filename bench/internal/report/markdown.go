@@ -278,7 +278,7 @@ func (r *Report) ocrWorkTable(p func(string, ...any)) {
 func (r *Report) accuracyTable(p func(string, ...any)) {
 	p("## Accuracy")
 	p("")
-	p("Measured on the outputs, rendered with MuPDF: a word is masked when at least 85%% of its core is dark. Recall is the share of labelled PII words masked (included terms apart); entities count when every word is masked. Over-redaction is the share of plain (non-PII) words masked. Leaks are labelled entities (4+ letters or digits) whose text is still extractable: by MuPDF from the output file, or by OCR (models/ocr) of the rendered output on the pages checked.")
+	p("Measured on the outputs, rendered with MuPDF: a word is masked when at least 85%% of its core is dark; a labelled word ends before the punctuation closing its entity (\"23\" of \"Király u. 23.\"). Recall is the share of labelled PII words masked (included terms apart); entities count when every word is masked. Over-redaction is the share of plain (non-PII) words masked. Leaks are labelled entities (4+ letters or digits) whose text is still extractable: by MuPDF from the output file, or by OCR (models/ocr) of the rendered output on the pages checked.")
 	p("")
 	cols := append([]page.Category{}, page.Categories...)
 	cols = append(cols, page.IncludedTerm)
