@@ -449,7 +449,7 @@ func (a *addressFinder) street(v *view.View, i, first, end int) (part, bool) {
 		if c := lw(v, j, first, end); c == "bis" || c == "ter" {
 			j++
 		}
-		if p, ok := a.prefixName(v, j, first, end, false); ok {
+		if p, ok := a.prefixName(v, j, first, end, false); ok && !proseTypeAt(v, j, first, end) {
 			return part{first: i, last: p, score: 0.65, kind: partStreet}, true
 		}
 		if endsClause(v, i) {
@@ -618,6 +618,15 @@ func (a *addressFinder) prefixName(v *view.View, i, first, end int, wantNumber b
 		}
 		n = 2
 	}
+	prose := proseTypeAt(v, i, first, end)
+	// found returns the house number at k, which a prose type takes only
+	// when it is no year: "Im Jahr 2002", "In der Saison 1953/54".
+	found := func(k int) (int, bool) {
+		if prose && yearLike(tw(v, k, first, end)) {
+			return 0, false
+		}
+		return k, true
+	}
 	// Before a name and number the type is capitalised, or an
 	// abbreviation written in lower case by convention ("ul. Miła 5").
 	abbrev := n == 1 && strings.HasSuffix(v.WordText(i), ".") && view.IsCapitalised(tw(v, i+1, first, end))
@@ -629,12 +638,12 @@ func (a *addressFinder) prefixName(v *view.View, i, first, end int, wantNumber b
 		t := tw(v, k, first, end)
 		l := lw(v, k, first, end)
 		if wantNumber && last >= 0 && houseNumber.MatchString(t) {
-			return k, true
+			return found(k)
 		}
 		// "Rua 25 de Abril, n.º 32", "Via Roma, n. 10": a number sign
 		// before the house number.
 		if wantNumber && last >= 0 && k+1 < end && numberSign(v.WordText(k)) && houseNumber.MatchString(tw(v, k+1, first, end)) {
-			return k + 1, true
+			return found(k + 1)
 		}
 		if addrParticles[l] || strings.HasPrefix(l, "d'") || strings.HasPrefix(l, "l'") || strings.HasPrefix(l, "d’") {
 			continue
@@ -654,10 +663,10 @@ func (a *addressFinder) prefixName(v *view.View, i, first, end int, wantNumber b
 		last = k
 		if endsClause(v, k) {
 			if wantNumber && k+1 < end && houseNumber.MatchString(tw(v, k+1, first, end)) {
-				return k + 1, true
+				return found(k + 1)
 			}
 			if wantNumber && k+2 < end && numberSign(v.WordText(k+1)) && houseNumber.MatchString(tw(v, k+2, first, end)) {
-				return k + 2, true
+				return found(k + 2)
 			}
 			break
 		}
@@ -666,6 +675,29 @@ func (a *addressFinder) prefixName(v *view.View, i, first, end int, wantNumber b
 		return 0, false
 	}
 	return last, true
+}
+
+// proseTypes are the German street types that are also prepositions or
+// adjectives of running text ("Am Markt 3", but "Im Jahr 2002", "1986 im
+// Turnverein", "200 neue Funktionen").
+var proseTypes = gazetteer.MustWords("addresses", "prose-street-type")
+
+// proseTypeAt reports whether a prose type (proseTypes, of one or two
+// words) opens at word i.
+func proseTypeAt(v *view.View, i, first, end int) bool {
+	w := lw(v, i, first, end)
+	return proseTypes[w] || proseTypes[w+" "+lw(v, i+1, first, end)]
+}
+
+// yearLike reports whether t is a year of the last millennium or this
+// one, alone or opening a range ("1998", "1953/54", "2012-2014"): no
+// German house number runs that high.
+func yearLike(t string) bool {
+	if len(t) < 4 || !pattern.AllDigits(t[:4]) || len(t) > 4 && t[4] != '/' && t[4] != '-' {
+		return false
+	}
+	y, _ := strconv.Atoi(t[:4])
+	return y >= 1000 && y < 2100
 }
 
 // isDayNumber reports whether t is a day of the month, 1 to 31, in one
