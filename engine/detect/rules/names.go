@@ -531,12 +531,20 @@ func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 		// A known first name and an unknown capitalised word:
 		// "Brian Berločnik".
 		return i, extend(toks, i, 3), 0.5
-	case n.weak && !t.common && !t.first && !t.city && u.surname && !u.common && !view.IsAllUpper(t.core):
-		// An unknown capitalised word and a known surname: "Ngozi Johnson".
+	case n.weak && !t.common && !t.first && !t.city && u.surname && !u.common && !view.IsAllUpper(t.core) &&
+		!genitiveArticles[toks[i+1].low]:
+		// An unknown capitalised word and a known surname: "Ngozi Johnson",
+		// "Tiago dos Santos"; not a word before a genitive article, a
+		// German noun: "die Einschätzung der Lehrer", "eine Tochter der
+		// Schweizer Versicherung" ("Lehrer", "Schweizer" are surnames too).
 		return i, extend(toks, i, 3), 0.45
 	}
 	return 0, 0, 0
 }
+
+// genitiveArticles follow a German noun, not a first name: "Einschätzung
+// der Lehrer" is no "Walther von der Vogelweide".
+var genitiveArticles = map[string]bool{"der": true, "des": true}
 
 // Organizations: capitalised words ending in a legal form.
 
