@@ -20,19 +20,19 @@ var listWords = map[string]bool{"and": true, "or": true, "&": true, "und": true,
 var pairWords = map[string]bool{"e": true, "y": true, "et": true}
 
 // opensFullName reports whether view words [i, last] open a person's
-// full name: a capitalised first name or title of the lists, then
-// another capitalised word.
+// full name: a capitalised first name (firstName) or title of the lists,
+// then another capitalised word.
 func opensFullName(v *view.View, gz *gazetteer.Gazetteers, i, last int) bool {
-	if i+1 > last || i+1 >= v.Len() || !view.IsCapitalised(v.CoreText(i)) || !view.IsCapitalised(v.CoreText(i+1)) {
+	if i+1 > last || i+1 >= v.Len() || !view.IsCapitalised(v.CoreText(i+1)) {
 		return false
 	}
-	l := v.CoreLower(i)
-	return gz.Lex[l]&gazetteer.FirstName != 0 || gz.Titles.Has(l)
+	return firstName(v, gz, i) || view.IsCapitalised(v.CoreText(i)) && gz.Titles.Has(v.CoreLower(i))
 }
 
 // splitListedNames cuts Person spans at the listWords (and pairWords
-// before a full name) strictly inside them, so that the conjunction between two names is not masked. It runs
-// last, after the drop rules have judged the whole span.
+// before a full name) strictly inside them, so that the conjunction
+// between two names is not masked. It runs last, after the drop rules
+// have judged the whole span.
 type splitListedNames struct{}
 
 func (splitListedNames) apply(rc ruleContext, ss []page.Span) []page.Span {
