@@ -398,7 +398,7 @@ func (s *Server) drain(r *reqCtx) {
 }
 
 // unavailableRetryAfter is the Retry-After of a 503, in seconds. A
-// store call has been retried for store.DefaultRetryFor (10 s) before a
+// store call has been retried for store.DefaultRetryFor (14 s) before a
 // request gets one; a cluster that is still electing leaders needs a few
 // more seconds, a full or read-only disk or a node shutting down longer.
 const unavailableRetryAfter = "5"

@@ -29,9 +29,16 @@ func (e *UnavailableError) Error() string {
 func (e *UnavailableError) Unwrap() error        { return e.Err }
 func (e *UnavailableError) Is(target error) bool { return target == ErrUnavailable }
 
-// Retry settings; see Retry.
+// Retry settings; see Retry. DefaultRetryFor rides out a whole leader
+// election: nats-server's election timeout (at most 9 s) and a vote,
+// then a try begun just before the new leader stood and lost with the
+// old one (DefaultRetryTry) and the longest pause before the next try
+// (1.5 s: retryMaxPause, jittered), so that one try starts after the
+// election: 9.5 + 3 + 1.5 = 14. With 10 s a creation begun as the
+// leader was killed answered 503 after a 6 s election
+// (TestClusterElection).
 const (
-	DefaultRetryFor = 10 * time.Second
+	DefaultRetryFor = 14 * time.Second
 	DefaultRetryTry = 3 * time.Second
 	retryPause      = 50 * time.Millisecond
 	retryMaxPause   = time.Second

@@ -99,9 +99,10 @@ func (c *natsCluster) records() (record.Store, error) {
 	contract := st.Contract()
 	l, err := storelog.Open(ctx, contract, storelog.Options{
 		LeaseTime: cfg.NATSLease,
-		Close:     func() error { nc.Close(); return nil },
+		Close:     func() error { st.Close(); nc.Close(); return nil },
 	})
 	if err != nil {
+		st.Close()
 		nc.Close()
 		return nil, err
 	}

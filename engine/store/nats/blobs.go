@@ -11,6 +11,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -39,6 +40,12 @@ type Blobs struct {
 	obs jetstream.ObjectStore
 	kv  *bucket
 	seg int64
+
+	// Segments a failed or replacing Put leaves behind are deleted in
+	// the background (dropLater), under ctx, which Close cancels.
+	ctx      context.Context
+	stop     context.CancelFunc
+	dropping sync.WaitGroup
 }
 
 var _ store.Blobs = (*Blobs)(nil)
@@ -70,7 +77,14 @@ func OpenBlobs(ctx context.Context, js jetstream.JetStream, o Options) (*Blobs, 
 	if err := leaderReads(ctx, js, "OBJ_"+bucket); err != nil {
 		return nil, err
 	}
-	obs, err := js.ObjectStore(ctx, bucket)
+	// The Object Store's requests and chunk acks are bounded as one
+	// short request (store.DefaultRetryTry), not by the caller's
+	// deadline: see Put.
+	bjs, err := jetstream.New(js.Conn(), jetstream.WithDefaultTimeout(store.DefaultRetryTry))
+	if err != nil {
+		return nil, err
+	}
+	obs, err := bjs.ObjectStore(ctx, bucket)
 	if err != nil {
 		return nil, fmt.Errorf("natsstore: object store %s: %w", bucket, err)
 	}
@@ -78,7 +92,17 @@ func OpenBlobs(ctx context.Context, js jetstream.JetStream, o Options) (*Blobs, 
 	if err != nil {
 		return nil, err
 	}
-	return &Blobs{m: o.Metrics, obs: obs, kv: kv, seg: o.SegmentSize}, nil
+	b := &Blobs{m: o.Metrics, obs: obs, kv: kv, seg: o.SegmentSize}
+	b.ctx, b.stop = context.WithCancel(context.Background())
+	return b, nil
+}
+
+// Close abandons the segment deletions still running in the background
+// and waits for them to return. The segments they leave are orphans,
+// which SweepOrphans removes. Call it before closing the connection.
+func (b *Blobs) Close() {
+	b.stop()
+	b.dropping.Wait()
 }
 
 // metaKey maps a blob key ('/'-separated, dots allowed) to a KV key.
@@ -97,11 +121,25 @@ func (b *Blobs) Put(ctx context.Context, key string, r io.Reader) (store.BlobInf
 	m := manifest{Gen: nuid.Next()}
 	h := sha256.New()
 	tr := io.TeeReader(r, h)
+	// A segment's put is many requests (the old object's info, a publish
+	// a chunk, their acks). nats.go bounds each by the object store's
+	// default timeout when the context has no deadline, and otherwise
+	// waits for the acks until the deadline: a put begun as a stream lost
+	// its leader then waited out its caller's whole deadline, or, without
+	// one, 5 s, past store.Retry's budget, and the job creation answered
+	// 503 though the election had ended (TestClusterElection). So the
+	// segments are put under ctx without its deadline (still ended when
+	// ctx ends), each request bounded by store.DefaultRetryTry.
+	sctx, cancel := withoutDeadline(ctx)
+	defer cancel()
 	for {
 		lr := &io.LimitedReader{R: tr, N: b.seg}
-		_, err := b.obs.Put(ctx, jetstream.ObjectMeta{Name: segName(key, m.Gen, m.Segments)}, lr)
+		_, err := b.obs.Put(sctx, jetstream.ObjectMeta{Name: segName(key, m.Gen, m.Segments)}, lr)
 		if err != nil {
-			b.dropSegments(ctx, key, m.Gen, m.Segments+1)
+			b.dropLater(key, m.Gen, m.Segments+1)
+			if ctx.Err() != nil {
+				err = ctx.Err() // the caller's end, not the detached copy's cancellation
+			}
 			return store.BlobInfo{}, fmt.Errorf("natsstore: put %s: %w", key, err)
 		}
 		n := b.seg - lr.N
@@ -114,7 +152,7 @@ func (b *Blobs) Put(ctx context.Context, key string, r io.Reader) (store.BlobInf
 	m.SHA256 = hex.EncodeToString(h.Sum(nil))
 	old, _, err := b.manifest(ctx, key)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		b.dropSegments(ctx, key, m.Gen, m.Segments)
+		b.dropLater(key, m.Gen, m.Segments)
 		return store.BlobInfo{}, err
 	}
 	v, _ := json.Marshal(m)
@@ -123,22 +161,43 @@ func (b *Blobs) Put(ctx context.Context, key string, r io.Reader) (store.BlobInf
 	pctx, cancel := context.WithTimeout(ctx, store.DefaultRetryTry)
 	defer cancel()
 	if _, err := b.kv.Put(pctx, metaKey(key), v); err != nil {
-		b.dropSegments(ctx, key, m.Gen, m.Segments)
+		b.dropLater(key, m.Gen, m.Segments)
 		return store.BlobInfo{}, fmt.Errorf("natsstore: put %s: %w", key, err)
 	}
 	if old.Gen != "" {
-		b.dropSegments(ctx, key, old.Gen, old.Segments)
+		b.dropLater(key, old.Gen, old.Segments)
 	}
 	return store.BlobInfo{Key: key, Size: m.Size, SHA256: m.SHA256}, nil
+}
+
+// withoutDeadline returns ctx without its deadline, canceled when ctx
+// ends; the cancel func releases it.
+func withoutDeadline(ctx context.Context) (context.Context, context.CancelFunc) {
+	c, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, cancel)
+	return c, func() { stop(); cancel() }
+}
+
+// dropWait bounds one background deletion of a generation's segments.
+const dropWait = 30 * time.Second
+
+// dropLater deletes a generation's segments in the background, so that
+// a Put returns as soon as it has failed (or has replaced the blob)
+// instead of after its clean-up: a Put whose manifest read failed in a
+// leader election waited out the cleanup's 30 s before store.Retry could
+// try again, and the creation answered 503 after 33 s, though the new
+// leaders stood after 7 s (TestClusterElection).
+func (b *Blobs) dropLater(key, gen string, n int) {
+	b.dropping.Go(func() {
+		ctx, cancel := context.WithTimeout(b.ctx, dropWait)
+		defer cancel()
+		b.dropSegments(ctx, key, gen, n)
+	})
 }
 
 // dropSegments deletes a generation's segments, best effort: a segment
 // left behind is unreferenced and costs only space.
 func (b *Blobs) dropSegments(ctx context.Context, key, gen string, n int) {
-	// The caller's context may be what ended the Put: clean up anyway,
-	// briefly.
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-	defer cancel()
 	for i := range n {
 		b.obs.Delete(ctx, segName(key, gen, i))
 	}

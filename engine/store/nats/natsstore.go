@@ -139,6 +139,15 @@ type Store struct {
 	m *Metrics
 }
 
+// Close stops the store's background work (the Blobs' segment
+// deletions) and waits for it. The connection stays the caller's to
+// close, after Close.
+func (s *Store) Close() {
+	if s.Blobs != nil {
+		s.Blobs.Close()
+	}
+}
+
 // Contract returns the store as the job service takes it: every call
 // retried through a leader election (store.WithRetry with Transient, for
 // store.DefaultRetryFor), each retry counted in Metrics.Retries.
@@ -318,7 +327,7 @@ func isMissing(err error) bool {
 // repeated, or a CAS that succeeded reports a conflict with itself.
 func isUncertain(err error) bool {
 	return errors.Is(err, nats.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) ||
-		errors.Is(err, nats.ErrNoResponders) || errors.Is(err, jetstream.ErrNoStreamResponse) ||
+		errors.Is(err, jetstream.ErrAsyncPublishTimeout) || errors.Is(err, nats.ErrNoResponders) || errors.Is(err, jetstream.ErrNoStreamResponse) ||
 		errors.Is(err, nats.ErrConnectionClosed) || errors.Is(err, nats.ErrDisconnected)
 }
 
@@ -337,6 +346,7 @@ func Transient(err error) bool {
 	case err == nil, errors.Is(err, nats.ErrConnectionClosed), errors.Is(err, context.Canceled):
 		return false
 	case errors.Is(err, nats.ErrTimeout), errors.Is(err, context.DeadlineExceeded),
+		errors.Is(err, jetstream.ErrAsyncPublishTimeout),
 		errors.Is(err, nats.ErrNoResponders), errors.Is(err, jetstream.ErrNoStreamResponse),
 		errors.Is(err, nats.ErrDisconnected), errors.Is(err, nats.ErrConnectionReconnecting),
 		errors.Is(err, nats.ErrStaleConnection):

@@ -3,6 +3,7 @@ package natsstore_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -253,5 +254,45 @@ func TestMetrics(t *testing.T) {
 	}
 	if _, err := reg.Gather(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestFailedPutDoesNotWaitForCleanup: a Put that fails returns when its
+// own call has failed, not after deleting the segments it may have
+// written, which happens in the background and ends with Close. While
+// the server cannot answer, each of those deletions would wait its
+// whole bound (30 s); a Put that waited for them kept a job creation
+// past store.Retry's budget, so it answered 503 long after a leader
+// election had ended (TestClusterElection). Here the only server is
+// stopped under the client, so every request waits for its context.
+func TestFailedPutDoesNotWaitForCleanup(t *testing.T) {
+	c := natskit.Start(t, 1)
+	js, err := jetstream.New(c.Connect())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := opened[*natsstore.Blobs](t)(natsstore.OpenBlobs(ctx(t), js, natsstore.Options{Prefix: "drop", Replicas: 1}))
+	if _, err := b.Put(ctx(t), "job/doc.orig", strings.NewReader("before the stop")); err != nil {
+		t.Fatal(err)
+	}
+	c.Stop(0)
+
+	// The Put's bound; the cleanup's own (30 s) is far longer.
+	const bound = 2 * time.Second
+	pctx, cancel := context.WithTimeout(t.Context(), bound)
+	defer cancel()
+	start := time.Now()
+	_, err = b.Put(pctx, "job/doc.orig", strings.NewReader("during the stop"))
+	took := time.Since(start)
+	if err == nil {
+		t.Fatal("Put succeeded with the server stopped")
+	}
+	if took > bound+5*time.Second {
+		t.Errorf("failed Put returned after %v; its context ended after %v: it waited for its cleanup", took.Round(time.Millisecond), bound)
+	}
+	start = time.Now()
+	b.Close()
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("Close took %v; it is to abandon the deletions, not wait them out", took.Round(time.Millisecond))
 	}
 }

@@ -27,6 +27,7 @@ func TestTransient(t *testing.T) {
 		{context.DeadlineExceeded, true},
 		{nats.ErrNoResponders, true},
 		{fmt.Errorf("natsstore: put: %w", jetstream.ErrNoStreamResponse), true},
+		{fmt.Errorf("natsstore: put: %w", jetstream.ErrAsyncPublishTimeout), true}, // an Object Store chunk's ack
 		{nats.ErrDisconnected, true},
 		{nats.ErrConnectionReconnecting, true},
 		{api(10008), true}, // JetStream system temporarily unavailable
