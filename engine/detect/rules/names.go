@@ -103,6 +103,9 @@ type nameTok struct {
 	// poss: the word is in the possessive ("Walker's"); its flags are
 	// those of the name.
 	poss bool
+	// noun: an ordinary German noun in a block read as German
+	// (phraseNoun): "Ausbreitung", "Versuch".
+	noun bool
 }
 
 func nameTokAt(v *view.View, gz *gazetteer.Gazetteers, i int) nameTok {
@@ -129,6 +132,11 @@ func nameTokAt(v *view.View, gz *gazetteer.Gazetteers, i int) nameTok {
 		t.noname = stopwords[l] || f&gazetteer.Country != 0 || notNameWord(gz, l, f)
 		t.common = t.noname || f&gazetteer.Common != 0 || pattern.MonthNumber(l) > 0 || pattern.IsWeekday(l)
 		t.city = f&gazetteer.City != 0
+		t.noun = langFlag(v, i) == gazetteer.LowerDE && phraseNoun(gz, c, l)
+	}
+	if t.particle && articlesDE[l] && langFlag(v, i) == gazetteer.LowerDE &&
+		(i == 0 || v.LineOf(i-1) != v.LineOf(i) || !particles[v.CoreLower(i-1)]) {
+		t.particle = false // "Boden der Tatsachen", not "von der Leyen"
 	}
 	_, we := v.WordRange(i)
 	_, ce := v.Core(i)
@@ -537,10 +545,27 @@ func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 		// "Tiago dos Santos"; not a word before a genitive article, a
 		// German noun: "die Einschätzung der Lehrer", "eine Tochter der
 		// Schweizer Versicherung" ("Lehrer", "Schweizer" are surnames too).
+		if t.noun && j > i+1 {
+			// A German noun and a preposition before the surname: the
+			// name is the surname alone ("die Erklärung von Eichinger"),
+			// unless it is a noun too ("Ausbreitung von Mensch zu
+			// Mensch").
+			if u.noun {
+				return 0, 0, 0
+			}
+			return j, extend(toks, j, 3), 0.45
+		}
 		return i, extend(toks, i, 3), 0.45
 	}
 	return 0, 0, 0
 }
+
+// articlesDE are German articles that other languages' surnames hold as
+// particles ("van der Voet", "Joop den Uyl", "das Neves"): in a block read
+// as German one joins a name only after another particle ("von der
+// Leyen"); alone it is the article of a noun phrase ("auf dem Boden der
+// Tatsachen", "Ehren von Karl Liebknecht den Namen").
+var articlesDE = map[string]bool{"der": true, "den": true, "das": true}
 
 // genitiveArticles follow a German noun, not a first name: "Einschätzung
 // der Lehrer" is no "Walther von der Vogelweide".
