@@ -77,14 +77,7 @@ func OpenBlobs(ctx context.Context, js jetstream.JetStream, o Options) (*Blobs, 
 	if err := leaderReads(ctx, js, "OBJ_"+bucket); err != nil {
 		return nil, err
 	}
-	// The Object Store's requests and chunk acks are bounded as one
-	// short request (store.DefaultRetryTry), not by the caller's
-	// deadline: see Put.
-	bjs, err := jetstream.New(js.Conn(), jetstream.WithDefaultTimeout(store.DefaultRetryTry))
-	if err != nil {
-		return nil, err
-	}
-	obs, err := bjs.ObjectStore(ctx, bucket)
+	obs, err := js.ObjectStore(ctx, bucket)
 	if err != nil {
 		return nil, fmt.Errorf("natsstore: object store %s: %w", bucket, err)
 	}
@@ -121,28 +114,20 @@ func (b *Blobs) Put(ctx context.Context, key string, r io.Reader) (store.BlobInf
 	m := manifest{Gen: nuid.Next()}
 	h := sha256.New()
 	tr := io.TeeReader(r, h)
-	// A segment's put is many requests (the old object's info, a publish
-	// a chunk, their acks). nats.go bounds each by the object store's
-	// default timeout when the context has no deadline, and otherwise
-	// waits for the acks until the deadline: a put begun as a stream lost
-	// its leader then waited out its caller's whole deadline, or, without
-	// one, 5 s, past store.Retry's budget, and the job creation answered
-	// 503 though the election had ended (TestClusterElection). So the
-	// segments are put under ctx without its deadline (still ended when
-	// ctx ends), each request bounded by store.DefaultRetryTry.
-	sctx, cancel := withoutDeadline(ctx)
-	defer cancel()
+	left := remaining(r)
 	for {
 		lr := &io.LimitedReader{R: tr, N: b.seg}
+		sctx, cancel := context.WithTimeout(ctx, segmentWait(b.seg, left))
 		_, err := b.obs.Put(sctx, jetstream.ObjectMeta{Name: segName(key, m.Gen, m.Segments)}, lr)
+		cancel()
 		if err != nil {
 			b.dropLater(key, m.Gen, m.Segments+1)
-			if ctx.Err() != nil {
-				err = ctx.Err() // the caller's end, not the detached copy's cancellation
-			}
 			return store.BlobInfo{}, fmt.Errorf("natsstore: put %s: %w", key, err)
 		}
 		n := b.seg - lr.N
+		if left >= 0 {
+			left -= n
+		}
 		m.Size += n
 		m.Segments++
 		if n < b.seg {
@@ -170,12 +155,49 @@ func (b *Blobs) Put(ctx context.Context, key string, r io.Reader) (store.BlobInf
 	return store.BlobInfo{Key: key, Size: m.Size, SHA256: m.SHA256}, nil
 }
 
-// withoutDeadline returns ctx without its deadline, canceled when ctx
-// ends; the cancel func releases it.
-func withoutDeadline(ctx context.Context) (context.Context, context.CancelFunc) {
-	c, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	stop := context.AfterFunc(ctx, cancel)
-	return c, func() { stop(); cancel() }
+// minPutRate is the slowest a segment's bytes are expected to reach a
+// replicated stream (bytes a second): a 64 MiB segment through an R3
+// cluster that syncs every write, on a loaded 2-core test machine under
+// the race detector, took several seconds.
+const minPutRate = 4 << 20
+
+// segmentWait bounds one segment's put: a short request's time
+// (store.DefaultRetryTry) and its bytes at minPutRate, for a segment of
+// at most seg bytes of which left remain in the blob (-1: unknown).
+//
+// A segment's put is many requests (the old object's info, a publish a
+// chunk, their acks), and nats.go waits for them until its context's
+// deadline, or 5 s each without one. A put begun as a stream lost its
+// leader then waited past store.Retry's budget, and the job creation
+// answered 503 though the election had ended (TestClusterElection); a
+// put bounded by this wait fails in time to be tried again, while a
+// large one still has the time its bytes need.
+func segmentWait(seg, left int64) time.Duration {
+	n := seg
+	if left >= 0 {
+		n = min(n, left)
+	}
+	return store.DefaultRetryTry + time.Duration(n)*time.Second/minPutRate
+}
+
+// remaining returns how many bytes r has left to read when it can tell
+// (a bytes.Reader, a file), or -1.
+func remaining(r io.Reader) int64 {
+	switch r := r.(type) {
+	case interface{ Len() int }:
+		return int64(r.Len())
+	case io.Seeker:
+		cur, err := r.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return -1
+		}
+		end, err := r.Seek(0, io.SeekEnd)
+		if _, serr := r.Seek(cur, io.SeekStart); err != nil || serr != nil {
+			return -1
+		}
+		return end - cur
+	}
+	return -1
 }
 
 // dropWait bounds one background deletion of a generation's segments.
