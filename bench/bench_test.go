@@ -136,19 +136,22 @@ func checkBaseline(t *testing.T, rep *report.Report) {
 
 // checkProfiles: with --profile every corpus, and every corpus of the
 // baseline, has a CPU profile on disk over the pages it redacted, and
-// the stages that must cost something on its pages do: a stage whose
-// functions were renamed away from cpuprof.Stages reads 0 and fails
-// here.
+// the stages that must cost something on the corpora's pages do: a
+// stage whose functions were renamed away from cpuprof.Stages reads 0
+// and fails here.
 func checkProfiles(t *testing.T, rep *report.Report) {
 	t.Helper()
-	must := map[string][]string{
-		"text": {"parse (load, words)", "render", "NER model runs", "encode"},
-		"scan": {"render", "OCR detector runs", "OCR recogniser runs", "encode"},
-	}
+	// The stages are looked for in all the profiles together: a quick
+	// run profiles a few pages at 100 samples a second, so a stage of a
+	// few milliseconds a page may miss one corpus's samples by chance
+	// (the text corpus's encode did once, on a loaded machine), while a
+	// renamed function leaves its stage empty in every corpus.
+	must := []string{"parse (load, words)", "render", "NER model runs", "encode", "OCR detector runs", "OCR recogniser runs"}
 	cs := rep.Corpora
 	if rep.Baseline != nil {
 		cs = append(slices.Clone(cs), rep.Baseline.Corpora...)
 	}
+	got := map[string]time.Duration{}
 	for _, c := range cs {
 		pr := c.Profile
 		if pr == nil || pr.Pages == 0 || pr.Total <= 0 {
@@ -158,14 +161,13 @@ func checkProfiles(t *testing.T, rep *report.Report) {
 		if _, err := os.Stat(pr.File); err != nil {
 			t.Errorf("%s: %v", c.Name, err)
 		}
-		got := map[string]time.Duration{}
 		for _, s := range pr.Stages {
-			got[s.Name] = s.CPU
+			got[s.Name] += s.CPU
 		}
-		for _, name := range must[c.Name] {
-			if got[name] <= 0 {
-				t.Errorf("%s: stage %q has no CPU in the profile (its functions renamed?)", c.Name, name)
-			}
+	}
+	for _, name := range must {
+		if got[name] <= 0 {
+			t.Errorf("stage %q has no CPU in any corpus's profile (its functions renamed?)", name)
 		}
 	}
 }
