@@ -106,6 +106,9 @@ type nameTok struct {
 	// noun: an ordinary German noun in a block read as German
 	// (phraseNoun): "Ausbreitung", "Versuch".
 	noun bool
+	// opener: a word of the German lower-case list opening its sentence
+	// in a block surely German ("Dann", "Mehr").
+	opener bool
 }
 
 func nameTokAt(v *view.View, gz *gazetteer.Gazetteers, i int) nameTok {
@@ -133,6 +136,7 @@ func nameTokAt(v *view.View, gz *gazetteer.Gazetteers, i int) nameTok {
 		t.common = t.noname || f&gazetteer.Common != 0 || pattern.MonthNumber(l) > 0 || pattern.IsWeekday(l)
 		t.city = f&gazetteer.City != 0
 		t.noun = langFlag(v, i) == gazetteer.LowerDE && phraseNoun(gz, c, l)
+		t.opener = f&gazetteer.LowerDE != 0 && sureLangFlag(v, i) == gazetteer.LowerDE && opensSentence(v, i)
 	}
 	if t.particle && articlesDE[l] && langFlag(v, i) == gazetteer.LowerDE &&
 		(i == 0 || v.LineOf(i-1) != v.LineOf(i) || !particles[v.CoreLower(i-1)]) {
@@ -499,7 +503,7 @@ func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 	}
 	j, ok := next(i)
 	if !ok {
-		if n.single && t.first && !t.common && (!t.city || t.top) && !t.poss && !celestial[t.low] &&
+		if n.single && t.first && !t.common && (!t.city || t.top) && !t.poss && !celestial[t.low] && !(t.opener && !t.top) &&
 			!view.IsAllUpper(t.core) && !placeAfter(n.gz, toks, i) && !(t.city && inPlace(n.gz, toks, i)) {
 			// A lone known first name: "Why is David so impulsive?".
 			return i, i, 0.4
