@@ -106,8 +106,8 @@ type nameTok struct {
 	// noun: an ordinary German noun in a block read as German
 	// (phraseNoun): "Ausbreitung", "Versuch".
 	noun bool
-	// opener: a word of the German lower-case list opening its sentence
-	// in a block surely German ("Dann", "Mehr").
+	// opener: a word of the block's lower-case list opening its sentence
+	// in a block surely in that language ("Dann", "Está").
 	opener bool
 }
 
@@ -136,7 +136,9 @@ func nameTokAt(v *view.View, gz *gazetteer.Gazetteers, i int) nameTok {
 		t.common = t.noname || f&gazetteer.Common != 0 || pattern.MonthNumber(l) > 0 || pattern.IsWeekday(l)
 		t.city = f&gazetteer.City != 0
 		t.noun = langFlag(v, i) == gazetteer.LowerDE && phraseNoun(gz, c, l)
-		t.opener = f&gazetteer.LowerDE != 0 && sureLangFlag(v, i) == gazetteer.LowerDE && opensSentence(v, i)
+		if lf := sureLangFlag(v, i); lf != 0 && f&lf != 0 && opensSentence(v, i) {
+			t.opener = true
+		}
 	}
 	if t.particle && articlesDE[l] && langFlag(v, i) == gazetteer.LowerDE &&
 		(i == 0 || v.LineOf(i-1) != v.LineOf(i) || !particles[v.CoreLower(i-1)]) {
