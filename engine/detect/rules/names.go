@@ -136,9 +136,8 @@ func nameTokAt(v *view.View, gz *gazetteer.Gazetteers, i int) nameTok {
 		t.common = t.noname || f&gazetteer.Common != 0 || pattern.MonthNumber(l) > 0 || pattern.IsWeekday(l)
 		t.city = f&gazetteer.City != 0
 		t.noun = langFlag(v, i) == gazetteer.LowerDE && phraseNoun(gz, c, l)
-		if lf := sureLangFlag(v, i); lf != 0 && f&lf != 0 && opensSentence(v, i) {
-			t.opener = true
-		}
+		lf := sureLangFlag(v, i)
+		t.opener = lf != 0 && f&lf != 0 && opensSentence(v, i)
 	}
 	if t.particle && articlesDE[l] && langFlag(v, i) == gazetteer.LowerDE &&
 		(i == 0 || v.LineOf(i-1) != v.LineOf(i) || !particles[v.CoreLower(i-1)]) {
@@ -507,7 +506,9 @@ func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 	if !ok {
 		if n.single && t.first && !t.common && (!t.city || t.top) && !t.poss && !celestial[t.low] && !(t.opener && !t.top) &&
 			!view.IsAllUpper(t.core) && !placeAfter(n.gz, toks, i) && !(t.city && inPlace(n.gz, toks, i)) {
-			// A lone known first name: "Why is David so impulsive?".
+			// A lone known first name: "Why is David so impulsive?";
+			// not a word of the block's language opening its
+			// sentence ("Dann kam der Bus", "Está ameaçada").
 			return i, i, 0.4
 		}
 		return 0, 0, 0
