@@ -370,7 +370,11 @@ func (b *Blobs) Delete(ctx context.Context, key string) error {
 	if err := b.kv.purge(ctx, metaKey(key)); err != nil {
 		return fmt.Errorf("natsstore: delete %s: %w", key, err)
 	}
-	b.dropSegments(ctx, key, m.Gen, m.Segments)
+	// The segments are unreferenced now; delete them even if the
+	// caller's context is what ends, briefly.
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), dropWait)
+	defer cancel()
+	b.dropSegments(dctx, key, m.Gen, m.Segments)
 	return nil
 }
 
