@@ -115,6 +115,7 @@ func nameTokAt(v *view.View, gz *gazetteer.Gazetteers, i int) nameTok {
 	c := v.CoreText(i)
 	l := v.CoreLower(i)
 	t := nameTok{core: c, low: l, shaped: nameShaped(c), initial: isInitial(c), particle: particles[l]}
+	german := langFlag(v, i) == gazetteer.LowerDE
 	if t.shaped {
 		// A name in the possessive is the name: "Teresa Walker's".
 		for _, p := range []string{"'s", "’s"} {
@@ -135,11 +136,11 @@ func nameTokAt(v *view.View, gz *gazetteer.Gazetteers, i int) nameTok {
 		t.noname = stopwords[l] || f&gazetteer.Country != 0 || notNameWord(gz, l, f)
 		t.common = t.noname || f&gazetteer.Common != 0 || pattern.MonthNumber(l) > 0 || pattern.IsWeekday(l)
 		t.city = f&gazetteer.City != 0
-		t.noun = langFlag(v, i) == gazetteer.LowerDE && phraseNoun(gz, c, l)
+		t.noun = german && phraseNoun(gz, c, l)
 		lf := sureLangFlag(v, i)
 		t.opener = lf != 0 && f&lf != 0 && opensSentence(v, i)
 	}
-	if t.particle && articlesDE[l] && langFlag(v, i) == gazetteer.LowerDE &&
+	if t.particle && articlesDE[l] && german &&
 		(i == 0 || v.LineOf(i-1) != v.LineOf(i) || !particles[v.CoreLower(i-1)]) {
 		t.particle = false // "Boden der Tatsachen", not "von der Leyen"
 	}
