@@ -166,6 +166,9 @@ func phraseNoun(gz *gazetteer.Gazetteers, t, l string) bool {
 	if compound(gz, l, nouns, nouns|gazetteer.LowerDE) || nounSuffixed(gz, l) {
 		return true
 	}
+	if f&gazetteer.Surname != 0 {
+		return false // a surname is a noun by its own form only: "Hannes" is no "Hanne"
+	}
 	for _, b := range germanStems(l) {
 		if g := gz.Lex[b]; g&nouns != 0 && g&notNoun == 0 || compound(gz, b, gazetteer.NounDE, nouns|gazetteer.LowerDE) {
 			return true

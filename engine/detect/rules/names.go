@@ -109,13 +109,15 @@ type nameTok struct {
 	// opener: a word of the block's lower-case list opening its sentence
 	// in a block surely in that language ("Dann", "Está").
 	opener bool
+	// german: the block is read as German.
+	german bool
 }
 
 func nameTokAt(v *view.View, gz *gazetteer.Gazetteers, i int) nameTok {
 	c := v.CoreText(i)
 	l := v.CoreLower(i)
-	t := nameTok{core: c, low: l, shaped: nameShaped(c), initial: isInitial(c), particle: particles[l]}
 	german := langFlag(v, i) == gazetteer.LowerDE
+	t := nameTok{core: c, low: l, shaped: nameShaped(c), initial: isInitial(c), particle: particles[l], german: german}
 	if t.shaped {
 		// A name in the possessive is the name: "Teresa Walker's".
 		for _, p := range []string{"'s", "’s"} {
@@ -553,13 +555,21 @@ func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 		// "Tiago dos Santos"; not a word before a genitive article, a
 		// German noun: "die Einschätzung der Lehrer", "eine Tochter der
 		// Schweizer Versicherung" ("Lehrer", "Schweizer" are surnames too).
-		if t.noun && j > i+1 {
-			// A German noun and a preposition before the surname: the
-			// name is the surname alone ("die Erklärung von Eichinger"),
-			// unless it is a noun too ("Ausbreitung von Mensch zu
-			// Mensch").
-			if u.noun {
+		if t.noun || t.opener && t.german {
+			// In a German block, an ordinary noun or a word opening
+			// its sentence before the surname, with or without a
+			// preposition between, is no part of the name: the name
+			// is the surname alone ("die Erklärung von Eichinger",
+			// "der Trainer Herzog", "Als Millican starb"), unless it
+			// is a noun too ("Ausbreitung von Mensch zu Mensch",
+			// "Dieses Buch").
+			if u.noun && (j > i+1 || t.opener) {
 				return 0, 0, 0
+			}
+			if u.noun {
+				// Two nouns side by side may name a body or a
+				// campaign: left to the rule below.
+				return i, extend(toks, i, 3), 0.45
 			}
 			return j, extend(toks, j, 3), 0.45
 		}
