@@ -176,6 +176,10 @@ func TestRuleExamples(t *testing.T) {
 			// A model that runs a name on into the Portuguese words
 			// after it stands in beside the recognizers.
 			rds = append(slices.Clip(recognizers), modelReads{c: page.Person, word: "a Maria Santos e"})
+		case "trim-noun-of":
+			// A model that reads the noun and its article into the
+			// name stands in beside the recognizers.
+			rds = append(slices.Clip(recognizers), modelReads{c: page.Organization, word: "Fläche der Volksrepublik China"})
 		case "trim-address-sentences":
 			// A model that runs an address on into the French sentence
 			// after it stands in beside the recognizers.

@@ -1,0 +1,65 @@
+package rules
+
+import (
+	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/detect/view"
+	"github.com/redactd/redactd/engine/page"
+)
+
+// trimNounOf starts a Person or Organization span of the NER model in a
+// block read as German at the name after an ordinary noun and a genitive
+// article or "von": "die Fläche der Volksrepublik China", "die Sammlung
+// des Metropolitan Museum", "die Vororte von Melbourne". German joins a
+// thing to the entity it belongs to so, and the model, trained on
+// English, takes the capitalised noun for the start of the name, as
+// trimOfficeOf does for "the President of". A chain of such nouns goes
+// ("Schalterhalle des Bahnhofs Basel" keeps "Basel" when "Bahnhofs" is
+// one). The noun must be in no list of names, places or titles
+// (germanNoun: "Haus der Kunst" stays, "Haus" is a surname), must head
+// no public body (institution-de: "Verwaltung des Landkreises Harburg"
+// is one name), and the word after the article must be capitalised: what
+// is left is a name, or ordinary words the later rules judge
+// ("Fortsetzung des Kongresses").
+type trimNounOf struct{}
+
+func (trimNounOf) apply(rc ruleContext, ss []page.Span) []page.Span {
+	v, gz := rc.v, rc.gz
+	for i, s := range ss {
+		if s.Recognizer != nerRecognizer || s.Category != page.Person && s.Category != page.Organization {
+			continue
+		}
+		f, l := s.First-v.First, s.Last-v.First
+		if f < 0 || l >= v.Len() || langFlag(v, f) != gazetteer.LowerDE {
+			continue
+		}
+		k := f
+		for k+2 <= l && thingNoun(v, gz, k) && nounOf[v.CoreText(k+1)] && view.IsCapitalised(v.CoreText(k+2)) &&
+			v.LineOf(k+2) == v.LineOf(k) {
+			k += 2
+		}
+		if k > f {
+			ss[i] = cutTo(v, s, k, l)
+		}
+	}
+	return ss
+}
+
+// thingNoun reports whether word i is an ordinary German noun
+// (germanNoun: ranks and titles are not) that names no body
+// ("Verwaltung des Landkreises Harburg" is one name).
+func thingNoun(v *view.View, gz *gazetteer.Gazetteers, i int) bool {
+	if !germanNoun(v, gz, i) {
+		return false
+	}
+	l := v.CoreLower(i)
+	for _, f := range append(germanStems(l), l) {
+		if headedBy(f, institutionsDE) {
+			return false
+		}
+	}
+	return true
+}
+
+// nounOf are the words, in lower case as German writes them after a
+// noun, that join a thing to what it belongs to.
+var nounOf = map[string]bool{"der": true, "des": true, "von": true, "vom": true}
