@@ -2,11 +2,7 @@ package eval
 
 import (
 	"bufio"
-	"compress/gzip"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -15,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/internal/shareddata/smartdata"
 )
 
 // Languages reads the NER corpora in German, French, Spanish, Italian,
@@ -126,31 +123,8 @@ func Languages(root string) ([]Split, error) {
 	return out, nil
 }
 
-// smartDataTypes maps SmartData's entity types to PER, ORG and LOC; the
-// others (dates, numbers, job titles, relation triggers, ...) are plain
-// words.
-var smartDataTypes = map[string]string{
-	"person": "PER", "organization": "ORG", "organization-company": "ORG",
-	"location": "LOC", "location-city": "LOC", "location-street": "LOC", "location-stop": "LOC", "location-route": "LOC",
-}
-
-// smartDoc is the part of a SmartData v1 document read (AVRO-JSON).
-type smartDoc struct {
-	ID   string `json:"id"`
-	Text struct {
-		String string `json:"string"`
-	} `json:"text"`
-	Mentions struct {
-		Array []struct {
-			Span struct{ Start, End int } `json:"span"`
-			Type string                   `json:"type"`
-		} `json:"array"`
-	} `json:"conceptMentions"`
-}
-
-// readSmartData reads SmartData: test.json.gz is the test, documents
-// 4n+3 of train.json.gz the dev. Offsets count UTF-16 code units (the
-// corpus was written from Java).
+// readSmartData reads SmartData (internal/shareddata/smartdata):
+// test.json.gz is the test, documents 4n+3 of train.json.gz the dev.
 func readSmartData(root string) (Split, error) {
 	sp := Split{Name: "smartdata_de", Lang: "de", Domain: "news, RSS, tweets", Source: "test.json.gz",
 		DevSource: "train.json.gz, documents 4n+3"}
@@ -159,56 +133,24 @@ func readSmartData(root string) (Split, error) {
 		keep func(int) bool
 		dst  *[]Record
 	}{{"test.json.gz", nil, &sp.Records}, {"train.json.gz", every(4, 3), &sp.Dev}} {
-		path := filepath.Join(root, "smartdata_de", p.file)
-		f, err := os.Open(path)
+		err := smartdata.Read(filepath.Join(root, "smartdata_de", p.file), func(i int, d smartdata.Doc) error {
+			if p.keep != nil && !p.keep(i) {
+				return nil
+			}
+			var gold []Gold
+			for _, m := range d.Mentions {
+				if typ, ok := smartdata.Types[m.Type]; ok {
+					gold = append(gold, Gold{Start: m.Start, End: m.End, Type: typ, Category: nerCategory[typ]})
+				}
+			}
+			*p.dst = append(*p.dst, lineRecords(d.Text, gold, fmt.Sprintf("%s#%d", p.file, i))...)
+			return nil
+		})
 		if err != nil {
 			return sp, fmt.Errorf("eval: %w", err)
 		}
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			f.Close()
-			return sp, fmt.Errorf("eval: %s: %w", path, err)
-		}
-		dec := json.NewDecoder(zr)
-		for i := 0; ; i++ {
-			var d smartDoc
-			if err := dec.Decode(&d); errors.Is(err, io.EOF) {
-				break
-			} else if err != nil {
-				f.Close()
-				return sp, fmt.Errorf("eval: %s: document %d: %w", path, i, err)
-			}
-			if p.keep != nil && !p.keep(i) {
-				continue
-			}
-			at := utf16Offsets(d.Text.String)
-			var gold []Gold
-			for _, m := range d.Mentions.Array {
-				typ, ok := smartDataTypes[m.Type]
-				if !ok || m.Span.Start < 0 || m.Span.End <= m.Span.Start || m.Span.End >= len(at) {
-					continue
-				}
-				gold = append(gold, Gold{Start: at[m.Span.Start], End: at[m.Span.End], Type: typ, Category: nerCategory[typ]})
-			}
-			*p.dst = append(*p.dst, lineRecords(d.Text.String, gold, fmt.Sprintf("%s#%d", p.file, i))...)
-		}
-		f.Close()
 	}
 	return sp, nil
-}
-
-// utf16Offsets maps each UTF-16 code unit index of s (and the length)
-// to its byte offset; the second unit of a surrogate pair maps to the
-// rune's start.
-func utf16Offsets(s string) []int {
-	out := make([]int, 0, len(s)+1)
-	for i, r := range s {
-		out = append(out, i)
-		if r >= 0x10000 {
-			out = append(out, i)
-		}
-	}
-	return append(out, len(s))
 }
 
 // lineRecords cuts text into one record per non-blank line, keeping the

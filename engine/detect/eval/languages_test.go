@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/redactd/redactd/engine/page"
+	"github.com/redactd/redactd/internal/shareddata/smartdata"
 )
 
 // TestLanguageSplits checks the splits Languages draws from the corpora
@@ -78,7 +79,7 @@ func TestLanguageSplits(t *testing.T) {
 // sentences segmented at a full stop.
 func TestLanguageReaders(t *testing.T) {
 	text := "Hi 😀 Anna\nBei Siemens AG\u00a0heute"
-	at := utf16Offsets(text)
+	at := smartdata.UTF16Offsets(text)
 	// "Anna" is UTF-16 units 6-10 (the emoji takes two).
 	if got := text[at[6]:at[10]]; got != "Anna" {
 		t.Errorf("units 6-10 = %q, want Anna", got)
