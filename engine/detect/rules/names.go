@@ -566,12 +566,11 @@ func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 			if u.noun && (j > i+1 || t.opener) {
 				return 0, 0, 0
 			}
-			if u.noun {
-				// Two nouns side by side may name a body or a
-				// campaign: left to the rule below.
-				return i, extend(toks, i, 3), 0.45
+			if !u.noun {
+				return j, extend(toks, j, 3), 0.45
 			}
-			return j, extend(toks, j, 3), 0.45
+			// Two nouns side by side may name a body or a campaign:
+			// the whole, as for any word.
 		}
 		return i, extend(toks, i, 3), 0.45
 	}

@@ -112,7 +112,7 @@ const (
 	nounNovels = 8
 )
 
-// The entity shares share tells a noun apart by.
+// The verdicts of share.
 const (
 	nounShareNone    = iota // no noun, or too often in names
 	nounShareRare           // under 1 in nounEntityShare: nouns_de.txt
@@ -136,6 +136,7 @@ func (c *nounCounts) share(w string) int {
 	return nounShareNone
 }
 
+// newNounCounts returns empty counts.
 func newNounCounts() *nounCounts {
 	return &nounCounts{capital: map[string]int{}, lower: map[string]int{}, entity: map[string]int{}, inNovels: map[string]int{},
 		novels: map[string]map[int]bool{}, in: map[string]uint{}}
