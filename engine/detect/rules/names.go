@@ -524,7 +524,7 @@ func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 		if (u.first || u.surname) && !u.common {
 			return j, extend(toks, j, 4), 0.6
 		}
-		return 0, 0, 0
+		return n.afterOffice(toks, i, j)
 	}
 	switch {
 	case t.first && !t.common && j > i+1 && toks[i+1].particle && !toks[i+1].initial && u.shaped && !u.common && !u.city &&
@@ -574,7 +574,55 @@ func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 		}
 		return i, extend(toks, i, 3), 0.45
 	}
-	return 0, 0, 0
+	return n.afterOffice(toks, i, j)
+}
+
+// afterOffice is the name after an office in a German block where no
+// other rule found one: "Botschafter Layard", "des Ministerpräsidenten
+// Freycinet" (officeBeforeSurname); German names an office's holder by
+// the surname alone.
+func (n *nameFinder) afterOffice(toks []nameTok, i, j int) (int, int, float32) {
+	if !officeBeforeSurname(n.gz, toks, i, j) {
+		return 0, 0, 0
+	}
+	return j, extend(toks, j, 3), 0.45
+}
+
+// germanOffices are the German offices and ranks written before a bare
+// surname ("Botschafter Layard", "Kanzlerin Merkel").
+var germanOffices = gazetteer.MustWords("people", "rank-de")
+
+// officeBeforeSurname reports whether toks[i], in a German block, is an
+// office or rank (germanOffices: inflected, "des Ministers", or a
+// compound's head, "Ministerpräsident") right before toks[j], a
+// capitalised word that no list knows as a German noun, an ordinary
+// word of German or English, a place or a title, or that is a known
+// name: German capitalises its nouns, so after an office the word that is
+// none is the holder's name ("der Präsident Frankreichs" is a place's,
+// "der Minister des Innern" has its article between).
+func officeBeforeSurname(gz *gazetteer.Gazetteers, toks []nameTok, i, j int) bool {
+	t, u := toks[i], toks[j]
+	if !t.german || j != i+1 || t.poss || t.stop || !u.shaped || u.noun || u.city || u.opener || view.IsAllUpper(u.core) ||
+		u.common && !u.first && !u.surname || titleTok(gz, u) || inLang(gz, gazetteer.LowerDE, u.low) ||
+		placeGenitive(gz, u.low) {
+		return false
+	}
+	if headedBy(t.low, germanOffices) {
+		return true
+	}
+	for _, b := range germanStems(t.low) {
+		if headedBy(b, germanOffices) {
+			return true
+		}
+	}
+	return false
+}
+
+// placeGenitive reports whether l is a town's or country's German
+// genitive ("frankreichs", "berlins").
+func placeGenitive(gz *gazetteer.Gazetteers, l string) bool {
+	b, ok := strings.CutSuffix(l, "s")
+	return ok && gz.Lex[b]&(gazetteer.City|gazetteer.Country) != 0
 }
 
 // articlesDE are German articles that other languages' surnames hold as
