@@ -111,13 +111,18 @@ type nameTok struct {
 	opener bool
 	// german: the block is read as German.
 	german bool
+	// lang: the Lex flag of the block's language (langFlag), 0 for
+	// English.
+	lang uint32
 }
 
 func nameTokAt(v *view.View, gz *gazetteer.Gazetteers, i int) nameTok {
 	c := v.CoreText(i)
 	l := v.CoreLower(i)
-	german := langFlag(v, i) == gazetteer.LowerDE
-	t := nameTok{core: c, low: l, shaped: nameShaped(c), initial: isInitial(c), particle: particles[l], german: german}
+	lang := langFlag(v, i)
+	german := lang == gazetteer.LowerDE
+	t := nameTok{core: c, low: l, shaped: nameShaped(c), initial: isInitial(c), particle: particles[l],
+		german: german, lang: lang}
 	if t.shaped {
 		// A name in the possessive is the name: "Teresa Walker's".
 		for _, p := range []string{"'s", "’s"} {
@@ -243,6 +248,9 @@ func (n *nameFinder) find(v *view.View) []page.Span {
 			if score == 0 && cued(n.gz, toks, i) {
 				s, e, score = i, extend(toks, i, 3), 0.6
 			}
+			if score == 0 && i > 0 && rankedLower(n.gz, toks, i) {
+				s, e, score = i, extend(toks, i, 3), 0.5
+			}
 			if score == 0 {
 				i++
 				continue
@@ -357,6 +365,28 @@ func cued(gz *gazetteer.Gazetteers, toks []nameTok, i int) bool {
 	}
 	a, b := toks[i-2].low, toks[i-1].low
 	return a == "name" && b == "is" || (a == "call" || a == "calls" || a == "called") && b == "me"
+}
+
+// lowerRanks are the ranks and offices Dutch, French, Spanish, Italian
+// and Portuguese write in lower case before a name ("prins Couza").
+var lowerRanks = gazetteer.MustWords("people", "rank-lower")
+
+// rankedLower reports whether toks[i], in a block of one of the five
+// languages that write their nouns in lower case, is a capitalised word
+// right after one of their ranks or offices (lowerRanks: "prins Couza",
+// "le comte Walewski", "el ministro Solbes") that no list knows as an
+// ordinary word of the block's language or of English, a place, a title,
+// a month or a weekday. Those languages capitalise names, not nouns, so
+// the word after the rank is its holder's name, whether the lists know
+// it or not.
+func rankedLower(gz *gazetteer.Gazetteers, toks []nameTok, i int) bool {
+	t, r := toks[i], toks[i-1]
+	if t.lang == 0 || t.german || !t.shaped || t.noname || t.common && !t.first && !t.surname || t.city ||
+		view.IsAllUpper(t.core) || r.punct != 0 || r.shaped && !r.opener || !lowerRanks[r.low] ||
+		inLang(gz, t.lang, t.low) || titleTok(gz, t) || pattern.MonthNumber(t.low) > 0 || pattern.IsWeekday(t.low) {
+		return false
+	}
+	return true
 }
 
 // titledName reports whether a name word that is also a word of
