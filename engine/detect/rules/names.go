@@ -381,8 +381,14 @@ var lowerRanks = gazetteer.MustWords("people", "rank-lower")
 // it or not.
 func rankedLower(gz *gazetteer.Gazetteers, toks []nameTok, i int) bool {
 	t, r := toks[i], toks[i-1]
+	// A heading in capitals names so too ("GABINETE DO DESEMBARGADOR
+	// SILVANIO BARBOSA DOS SANTOS"), where the lists of ordinary words
+	// tell less ("DEPUTADO DISTRITAL"): there the word or the next one
+	// must be a known name.
+	capitals := view.IsAllUpper(r.core) && view.IsAllUpper(t.core) &&
+		(t.first || t.surname || i+1 < len(toks) && !t.stop && (toks[i+1].first || toks[i+1].surname))
 	if t.lang == 0 || t.german || !t.shaped || t.noname || t.common && !t.first && !t.surname || t.city ||
-		view.IsAllUpper(t.core) || r.punct != 0 || r.shaped && !r.opener || !lowerRanks[r.low] ||
+		view.IsAllUpper(t.core) && !capitals || r.punct != 0 || r.shaped && !r.opener && !capitals || !lowerRanks[r.low] ||
 		inLang(gz, t.lang, t.low) || titleTok(gz, t) || pattern.MonthNumber(t.low) > 0 || pattern.IsWeekday(t.low) {
 		return false
 	}
