@@ -472,6 +472,12 @@ func particleRun(toks []nameTok, j int) bool {
 	return false
 }
 
+// particlesToName reports whether toks[s] opens a run of particles that
+// leads to a name word (particleRun): "von Stauffenberg", "de Marelle".
+func particlesToName(toks []nameTok, s int) bool {
+	return toks[s].particle && !toks[s].initial && particleRun(toks, s)
+}
+
 // placeAfter reports whether toks[i] is followed by ", <state or
 // country>" ("Austin, Texas"), which makes it a place.
 func placeAfter(gz *gazetteer.Gazetteers, toks []nameTok, i int) bool {
@@ -525,6 +531,11 @@ func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 		if s < len(toks) {
 			if u := toks[s]; u.shaped && (!u.noname || titledName(n.gz, u)) && (!u.common || u.first || u.surname) {
 				return i + 1, extend(toks, s, 4), 0.75
+			}
+			if particlesToName(toks, s) {
+				// "Herr von Stauffenberg", "Mme de Marelle": the
+				// surname's particles right after the title.
+				return s, extend(toks, s, 4), 0.7
 			}
 		}
 		return 0, 0, 0
