@@ -251,6 +251,9 @@ func (n *nameFinder) find(v *view.View) []page.Span {
 			if score == 0 && i > 0 && rankedLower(n.gz, toks, i) {
 				s, e, score = i, extend(toks, i, 3), 0.5
 			}
+			if score == 0 && i > 0 && particlesAfterLowerTitle(n.gz, toks, i) {
+				s, e, score = i, extend(toks, i, 4), 0.5
+			}
 			if score == 0 {
 				i++
 				continue
@@ -393,6 +396,29 @@ func rankedLower(gz *gazetteer.Gazetteers, toks []nameTok, i int) bool {
 		return false
 	}
 	return true
+}
+
+// particlesAfterLowerTitle reports whether toks[i] opens a surname's
+// particles (particlesToName) right after an honorific of four letters
+// or more written in lower case: "de heer von Bismarck", "l'onorevole
+// von Wogau". The title's own rule starts only at a capitalised word.
+// Not after a rank or an office, which the particle joins to a place or
+// a body ("maire de Vernouillet", "minister van Oorlog"), nor after a
+// short one ("mm de Hg"), nor before an ordinary word of the block's
+// language ("professor de Direito").
+func particlesAfterLowerTitle(gz *gazetteer.Gazetteers, toks []nameTok, i int) bool {
+	r := toks[i-1]
+	if r.punct != 0 || !lowerWord(r.core) || utf8.RuneCountInString(r.low) < 4 || !gz.Titles.Has(r.low) ||
+		!particlesToName(toks, i) {
+		return false
+	}
+	k := i
+	for toks[k].particle {
+		k++
+	}
+	// "professor de Direito": a subject, a word of the block's
+	// language capitalised.
+	return !inLang(gz, toks[k].lang, toks[k].low)
 }
 
 // titledName reports whether a name word that is also a word of
