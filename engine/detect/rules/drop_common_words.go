@@ -245,11 +245,23 @@ func withoutUmlaut(l string) string {
 // Organization in German as in English ("the Commission").
 func germanInstitution(v *view.View, s page.Span) bool {
 	for w := s.First; w <= s.Last; w++ {
-		l := v.CoreLower(w - v.First)
-		for _, f := range append(germanStems(l), l) {
-			if headedBy(f, institutionsDE) {
-				return true
-			}
+		if headedInAnyForm(v.CoreLower(w-v.First), institutionsDE) {
+			return true
+		}
+	}
+	return false
+}
+
+// headedInAnyForm is headedBy for l or one of its German stems
+// (germanStems): "Ausschusses", "Ministerpräsidenten" in any number or
+// case.
+func headedInAnyForm(l string, heads map[string]bool) bool {
+	if headedBy(l, heads) {
+		return true
+	}
+	for _, b := range germanStems(l) {
+		if headedBy(b, heads) {
+			return true
 		}
 	}
 	return false

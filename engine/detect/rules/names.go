@@ -680,15 +680,7 @@ func officeBeforeSurname(gz *gazetteer.Gazetteers, toks []nameTok, i, j int) boo
 		placeGenitive(gz, u.low) {
 		return false
 	}
-	if headedBy(t.low, germanOffices) {
-		return true
-	}
-	for _, b := range germanStems(t.low) {
-		if headedBy(b, germanOffices) {
-			return true
-		}
-	}
-	return false
+	return headedInAnyForm(t.low, germanOffices)
 }
 
 // placeGenitive reports whether l is a town's or country's German

@@ -51,13 +51,7 @@ func thingNoun(v *view.View, gz *gazetteer.Gazetteers, i int) bool {
 	if !germanNoun(v, gz, i) {
 		return false
 	}
-	l := v.CoreLower(i)
-	for _, f := range append(germanStems(l), l) {
-		if headedBy(f, institutionsDE) {
-			return false
-		}
-	}
-	return true
+	return !headedInAnyForm(v.CoreLower(i), institutionsDE)
 }
 
 // nounOf are the words, in lower case as German writes them after a
