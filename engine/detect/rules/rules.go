@@ -65,7 +65,7 @@ var Rules = []Rule{
 	{Name: "trim-leading-function-words", File: "trim_leading_function_words.go", Testdata: "trim-leading-function-words",
 		Kind: "trim", beforeMerge: true,
 		Example: "There's Anna Karenina", Effect: `a model span starting at "There's" starts at the name`,
-		Scope: "the NER model's spans: leading words no entity begins with",
+		Scope: "the NER model's spans: leading words no entity begins with (in the six other languages, articles and prepositions in lower case too); every recognizer's spans: a wiki's redirect keyword",
 		impl:  trimLeadingFunctionWords{}},
 	{Name: "trim-lowercase-names", File: "trim_lowercase_names.go", Testdata: "trim-lowercase-names",
 		Kind: "trim", Category: page.Person, beforeMerge: true,

@@ -24,12 +24,22 @@ import (
 // contracts, and the model takes the preposition into the firm). The name
 // finder's spans lose such a preposition too: it reads "Zwischen der
 // Hoffmann" as a name with a particle, as "Peter von der Hoffmann".
+// Every recognizer's spans lose a wiki's redirect keyword
+// (redirectWords: "WEITERLEITUNG Malta Football Association", a wiki page
+// exported as text), which the model reads as the first word of the
+// title after it.
 type trimLeadingFunctionWords struct{}
 
 func (trimLeadingFunctionWords) apply(rc ruleContext, ss []page.Span) []page.Span {
 	v := rc.v
 	out := ss[:0]
 	for _, s := range ss {
+		for s.First <= s.Last && redirectAt(v, s.First-v.First) {
+			s.First, s.Start = s.First+1, 0
+		}
+		if s.First > s.Last {
+			continue
+		}
 		if ner, names := s.Recognizer == nerRecognizer, s.Recognizer == NameGazetteer; ner || names {
 			if ner {
 				if n := lowerLead(v, rc.gz, s); n > 0 {
@@ -41,6 +51,7 @@ func (trimLeadingFunctionWords) apply(rc ruleContext, ss []page.Span) []page.Spa
 				i := s.First - v.First
 				switch {
 				case ner && leadsNoEntity(v.CoreText(i)):
+				case ner && leadArticle(v, rc.gz, i, s.Last-v.First):
 				case capitalisedOpener(v, rc.gz, i, s.Last-v.First, leadPrepositions):
 					opened = true
 				case opened && lowerWord(v.CoreText(i)):
@@ -73,6 +84,57 @@ func leadsNoEntity(w string) bool {
 	}
 	l := strings.ToLower(strings.ReplaceAll(w, "’", "'"))
 	return leadContractions[l] || leadOpeners[l] && w[0] >= 'A' && w[0] <= 'Z'
+}
+
+// leadArticle reports whether word i, written in lower case, is an
+// article, a preposition or a conjunction of its block's language that
+// no name or firm starts with (leadArticles), before word last of its
+// span: the model takes "die" into "Abstieg in die Liga Leumit", "par le
+// Muséum national". A name's particles are not among them ("von", "de",
+// "van", "da"). It stays before a title or rank ("le marquis de
+// Cazolles", masked with the name) and, where it joins two parts of a
+// name, after a capitalised word ("Akademie der Wissenschaften": the
+// model may read the second part alone, and growOrganization joins the
+// first back at the article).
+func leadArticle(v *view.View, gz *gazetteer.Gazetteers, i, last int) bool {
+	lf := langFlag(v, i)
+	if lf == 0 || i >= last || !lowerWord(v.CoreText(i)) || !leadArticles[lf][v.CoreLower(i)] {
+		return false
+	}
+	if n := v.CoreLower(i + 1); gz.Lex[n]&gazetteer.Title != 0 || rankTitles[n] || nobility[n] {
+		return false
+	}
+	return !nameJoiners[v.CoreLower(i)] || i == 0 || v.LineOf(i-1) != v.LineOf(i) || !view.IsCapitalised(v.CoreText(i-1))
+}
+
+// nameJoiners are the words of leadArticles that join two parts of one
+// name: "Akademie der Wissenschaften", "Verein für Socialpolitik",
+// "Productores de Fonogramas y Videogramas".
+var nameJoiners = setOf("der", "des", "für", "und", "et", "y", "e", "en")
+
+// leadArticles are, per language (its gazetteer.LowerIn flag), the
+// function words leadArticle trims.
+var leadArticles = map[uint32]map[string]bool{
+	gazetteer.LowerDE: setOf("der", "die", "das", "des", "dem", "den", "ein", "eine", "einen", "einem", "einer", "eines",
+		"im", "am", "zum", "zur", "beim", "ins", "bei", "in", "auf", "an", "aus", "mit", "nach", "für", "über", "unter",
+		"vor", "durch", "gegen", "seit", "und", "oder"),
+	gazetteer.LowerFR: setOf("le", "la", "les", "un", "une", "à", "au", "aux", "en", "par", "sur", "avec", "pour",
+		"dans", "et", "ou"),
+	gazetteer.LowerES: setOf("el", "la", "los", "las", "un", "una", "en", "por", "con", "para", "y", "o", "al"),
+	gazetteer.LowerIT: setOf("il", "lo", "la", "gli", "le", "un", "una", "in", "con", "per", "su", "nel", "nella",
+		"al", "alla", "e", "o"),
+	gazetteer.LowerNL: setOf("het", "een", "in", "op", "met", "voor", "bij", "naar", "en", "of"),
+	gazetteer.LowerPT: setOf("o", "a", "os", "as", "um", "uma", "em", "na", "no", "nas", "nos", "por", "com", "para",
+		"pelo", "pela", "e", "ou", "ao"),
+}
+
+// redirectWords are MediaWiki's redirect keywords in the seven
+// languages ("#REDIRECT", "#WEITERLEITUNG", "#REDIRECIONAMENTO").
+var redirectWords = gazetteer.MustWords("labels", "redirect")
+
+// redirectAt reports whether word i of v is a redirect keyword.
+func redirectAt(v *view.View, i int) bool {
+	return i >= 0 && i < v.Len() && redirectWords[v.CoreLower(i)]
 }
 
 // leadPrepositions open a sentence before a name or a firm's name in the
