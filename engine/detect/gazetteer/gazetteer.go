@@ -103,6 +103,9 @@ const (
 	NounDEInNames
 )
 
+// LowerAny is any of the six lower-case lists' flags.
+const LowerAny = LowerDE | LowerFR | LowerES | LowerIT | LowerNL | LowerPT
+
 // lowerFiles are the lower-case word lists of the six other languages,
 // by ISO 639-1 code, with their Lex flags.
 var lowerFiles = []struct {

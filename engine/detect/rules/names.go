@@ -132,9 +132,11 @@ func nameTokAt(v *view.View, gz *gazetteer.Gazetteers, i int) nameTok {
 			}
 		}
 		f := gz.Lex[l]
-		if f&(gazetteer.FirstName|gazetteer.Surname) == 0 && !isASCII(l) {
+		if f&(gazetteer.FirstName|gazetteer.Surname) == 0 && !isASCII(l) && (f&gazetteer.LowerAny == 0 || !opensSentence(v, i)) {
 			// The name lists are written without accents: "Océane",
-			// "Hélène", "Jürgen" are known as "oceane", "helene", "jurgen".
+			// "Hélène", "Jürgen" are known as "oceane", "helene", "jurgen";
+			// not a word a language writes so in lower case opening its
+			// sentence ("Está ameaçada" is no "Esta"; "São Bernardo" is).
 			f |= gz.Lex[gazetteer.FoldAccents(l)] & (gazetteer.FirstName | gazetteer.TopFirstName | gazetteer.Surname)
 		}
 		t.first = f&gazetteer.FirstName != 0
