@@ -1,12 +1,20 @@
 package main
 
 import (
+	"bytes"
+	"encoding/csv"
 	"errors"
 	"fmt"
+	"io"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/internal/shareddata"
 )
 
 // nounsDE writes nouns_de.txt: the words German writes capitalised
@@ -76,21 +84,168 @@ func (g *gen) nounsDE() error {
 			inNames = append(inNames, w)
 		}
 	}
+	lexicon, err := wiktionaryNounsDE()
+	if err == nil {
+		c.spoken, err = spokenWordsDE()
+	}
+	if errors.Is(err, errFetchedMissing) {
+		for _, f := range []string{"nouns_de.txt", "nouns_de_in_names.txt"} {
+			g.skip(f, err.Error())
+		}
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("nouns_de: %w", err)
+	}
+	listed := map[string]bool{}
+	for _, w := range append(words, inNames...) {
+		listed[w] = true
+	}
+	named, err := g.namesAndPlaces()
+	if err != nil {
+		return fmt.Errorf("nouns_de: %w", err)
+	}
+	for _, w := range lexicon {
+		if !listed[w] && !names["de"][w] && !named[w] && !named[gazetteer.FoldAccents(w)] && c.lexiconNoun(w) {
+			words = append(words, w)
+			listed[w] = true
+		}
+	}
+	credits = append(credits, "source: "+wiktionaryNounsName+"; "+wiktionaryNounsLicence,
+		"source: "+spokenWordsName+"; "+spokenWordsLicence)
 	sort.Strings(words)
 	sort.Strings(inNames)
 	header := append([]string{
 		fmt.Sprintf("Words German writes capitalised inside its sentences (at least %d times, %d times as often as in lower case: its nouns),", nounMin, nounRatio),
 		fmt.Sprintf("seldom part of a labelled entity of any kind (under 1 in %d), in the labelled sources at least %d times or in %d novels,", nounEntityShare, nounMin, nounNovels),
 		"and no popular name of Germany, Austria or Switzerland; a word SmartData alone writes capitalised is left out (its tweets leave names unlabelled);",
+		fmt.Sprintf("and the nouns of Wiktionary's German lexicon (lemma and plural, letters only, %d or more) in no name or place list, that the sources write capitalised (or that are among the 50,000 words most said in German subtitles),", lexiconMinLetters),
+		fmt.Sprintf("at least %d times as often as in lower case, and put in an entity under 1 time in %d;", nounRatio, nounEntityShare),
 		"lower case, one per line.",
 	}, credits...)
 	header = append(header, creditPopularNames)
 	if err := g.write("nouns_de.txt", header, words); err != nil {
 		return err
 	}
-	header[1] = fmt.Sprintf("part of a labelled entity of any kind 1 time in %d or more but under 1 in %d (\"Zeit\", \"Kirche\"), in the labelled sources at least %d times or in %d novels, judged without SmartData's counts,",
+	// The lexicon adds to nouns_de.txt only: its lines and credits go.
+	inHeader := slices.Concat(header[:3], header[5:len(header)-3], header[len(header)-1:])
+	inHeader[1] = fmt.Sprintf("part of a labelled entity of any kind 1 time in %d or more but under 1 in %d (\"Zeit\", \"Kirche\"), in the labelled sources at least %d times or in %d novels, judged without SmartData's counts,",
 		nounEntityShare, nounInNamesShare, nounMin, nounNovels)
-	return g.write("nouns_de_in_names.txt", header, inNames)
+	return g.write("nouns_de_in_names.txt", inHeader, inNames)
+}
+
+// lexiconNoun judges w, a noun of Wiktionary's German lexicon that the
+// counts alone did not make one (too seldom seen: "Zulieferer",
+// "Verleiher" in today's news, not in the old newspapers and novels). The
+// lexicon holds rare nouns that are surnames too ("Farre"), so it needs
+// the sources to have seen w capitalised at least once, or w to be a
+// word German speaks often (c.spoken); then it is a noun unless the sources write it in lower case more than a noun would
+// be (a word of both kinds: "aber", "recht") or put it in an entity 1
+// time in nounEntityShare or more ("Bank", "Stiftung", "Partei" head
+// names), by every source's counts.
+func (c *nounCounts) lexiconNoun(w string) bool {
+	n := c.capital[w]
+	if len([]rune(w)) < lexiconMinLetters || n == 0 && !c.spoken[w] {
+		return false
+	}
+	if c.lower[w] > 0 && n < nounRatio*c.lower[w] {
+		return false
+	}
+	labelled := n - c.inNovels[w]
+	return c.entity[w] == 0 || nounEntityShare*c.entity[w] < labelled
+}
+
+// lexiconMinLetters is the shortest word lexiconNoun takes: the
+// lexicon lists abbreviations as nouns ("ARD", "CSU", "USPD"), which
+// name bodies.
+const lexiconMinLetters = 5
+
+// namesAndPlaces returns the words of the name and place lists written
+// before (first names, surnames, towns, countries), in lower case: a
+// lexicon's noun that is one ("müller", folded "muller") stays out, as
+// the rules read such a word as a name first.
+func (g *gen) namesAndPlaces() (map[string]bool, error) {
+	named := map[string]bool{}
+	for _, f := range []string{"first_names.txt", "surnames.txt", "cities.txt", "countries.txt"} {
+		ws, err := readLines(filepath.Join(g.out, f))
+		if err != nil {
+			return nil, err
+		}
+		for _, w := range ws {
+			named[strings.ToLower(w)] = true
+		}
+	}
+	return named, nil
+}
+
+// spokenWordsName and spokenWordsLicence credit the word list
+// spokenWordsDE reads.
+const (
+	spokenWordsRepo    = "hermitdave/FrequencyWords"
+	spokenWordsCommit  = "525f9b560de45753a5ea01069454e72e9aa541c6"
+	spokenWordsName    = "github.com/hermitdave/FrequencyWords content/2018/de/de_50k.txt at 525f9b560de4 (fetched, not committed): the 50,000 words most frequent in German subtitles (OpenSubtitles 2018)"
+	spokenWordsLicence = "CC-BY-SA-4.0 (the content; the code MIT)"
+)
+
+// spokenWordsDE reads the 50,000 words most frequent in German
+// subtitles (hermitdave/FrequencyWords, in lower case, "word count" a
+// line), fetched at spokenWordsCommit.
+func spokenWordsDE() (map[string]bool, error) {
+	dir := shareddata.Fetched(spokenWordsRepo)
+	b, err := exec.Command("git", "--git-dir", dir, "show", spokenWordsCommit+":content/2018/de/de_50k.txt").Output()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s at %s", errFetchedMissing, spokenWordsName, spokenWordsCommit)
+	}
+	out := map[string]bool{}
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) > 0 {
+			out[f[0]] = true
+		}
+	}
+	return out, nil
+}
+
+// wiktionaryNounsName and wiktionaryNounsLicence credit the lexicon
+// wiktionaryNounsDE reads.
+const (
+	wiktionaryNounsRepo    = "gambolputty/german-nouns"
+	wiktionaryNounsCommit  = "0c8464794f7282fb34f87fce7e66ae5b4bd7839d"
+	wiktionaryNounsName    = "github.com/gambolputty/german-nouns nouns.csv at 0c8464794f72 (fetched, not committed): German nouns of de.wiktionary.org"
+	wiktionaryNounsLicence = "CC-BY-SA-3.0 (Wiktionary)"
+)
+
+// wiktionaryNounsDE reads the lemmas and plurals of the German nouns
+// Wiktionary lists (gambolputty/german-nouns, nouns.csv: lemma, plural,
+// gender, in lower case), fetched at wiktionaryNounsCommit: the words of
+// letters only.
+func wiktionaryNounsDE() ([]string, error) {
+	dir := shareddata.Fetched(wiktionaryNounsRepo)
+	b, err := exec.Command("git", "--git-dir", dir, "show", wiktionaryNounsCommit+":nouns.csv").Output()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s", errFetchedMissing, wiktionaryNounsName)
+	}
+	r := csv.NewReader(bytes.NewReader(b))
+	r.FieldsPerRecord = -1
+	seen := map[string]bool{}
+	var out []string
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", wiktionaryNounsRepo, err)
+		}
+		for _, f := range rec[:min(2, len(rec))] {
+			w := strings.ToLower(strings.TrimSpace(f))
+			if w == "" || seen[w] || !letters([]rune(w)) {
+				continue
+			}
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out, nil
 }
 
 // smartData is the index of SmartData among nounsDE's sources: a word
@@ -150,7 +305,10 @@ type nounCounts struct {
 	capital, lower, entity map[string]int
 	inNovels               map[string]int
 	// in marks, bit k, the sources (by index) a word is capitalised in.
-	in     map[string]uint
+	in map[string]uint
+	// spoken are the words German speaks most (spokenWordsDE), for
+	// lexiconNoun.
+	spoken map[string]bool
 	novels map[string]map[int]bool
 }
 
