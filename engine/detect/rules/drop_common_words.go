@@ -67,6 +67,10 @@ import (
 //     social security number is ...", europarl's "the committee on
 //     budgets". Firms are often named with ordinary words, but
 //     capitalised ("Open Data Nation", "Ministry of Agriculture").
+//
+//   - a Person opening with a month's name no name list holds
+//     ("Januar ." alone on a newspaper's line, "Januar D ."), or with a
+//     currency after an amount ("46000 Mark": things.txt, use currency).
 type dropCommonWords struct{}
 
 func (dropCommonWords) apply(rc ruleContext, ss []page.Span) []page.Span {
@@ -87,7 +91,8 @@ func (dropCommonWords) apply(rc ruleContext, ss []page.Span) []page.Span {
 			(s.Category == page.Person || s.Category == page.Organization) && loneLower(v, s) && plainWords(v, gz, s, gazetteer.Prose, false),
 			s.Category == page.Person && germanNouns(v, gz, s),
 			(s.Category == page.Person || s.Category == page.Organization) && !germanInstitution(v, s) && germanPhrase(v, gz, s),
-			(s.Category == page.Person || s.Category == page.Organization) && courtesyOpened(v, s):
+			(s.Category == page.Person || s.Category == page.Organization) && courtesyOpened(v, s),
+			s.Category == page.Person && thingOpened(v, gz, s):
 			if drop == nil {
 				drop = make([]bool, len(ss))
 			}
@@ -528,3 +533,24 @@ func sentenceHasCapitals(v *view.View, i int) bool {
 
 // sentenceReach bounds the search for a sentence's ends.
 const sentenceReach = 60
+
+// thingOpened reports whether span s opens with a word that names a
+// month and no one (pattern.MonthNumber: "Januar", "Dezember"; "May",
+// "Jan", "Juli" are first names; the months' abbreviations of three
+// letters are parts of names in other languages: "Mag Mady"), or a currency written after an amount
+// ("46000 Mark", "500 Lira"): the model reads such a capitalised word as
+// a name, alone or with the initials and numbers after it ("Januar D .").
+func thingOpened(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
+	i := s.First - v.First
+	if i < 0 || i >= v.Len() {
+		return false
+	}
+	l := v.CoreLower(i)
+	if pattern.MonthNumber(l) > 0 && utf8.RuneCountInString(l) >= 4 && gz.Lex[l]&(gazetteer.FirstName|gazetteer.Surname) == 0 {
+		return true
+	}
+	return currencies[l] && i > 0 && v.LineOf(i-1) == v.LineOf(i) && view.HasDigit(v.CoreText(i-1))
+}
+
+// currencies are the currencies the name lists hold as names too.
+var currencies = gazetteer.MustWords("things", "currency")

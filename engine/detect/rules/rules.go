@@ -161,7 +161,7 @@ var Rules = []Rule{
 	{Name: "drop-common-words", File: "drop_common_words.go", Testdata: "drop-common-words",
 		Kind: "drop", Category: page.Person,
 		Example: "Notes\nSummary", Effect: "a model Person of one ordinary word alone is dropped (the built-in model reads this \"Notes\" as an Organization; TestRuleExamples feeds a Person span)",
-		Scope: "the NER model's lone Person spans and Address spans of ordinary non-name words, its Organization spans of two or more ordinary words written in lower case in a sentence with capitals, its Person or Organization spans of one ordinary word opening a sentence before a comma (\"Furthermore,\"), and those of one of the novels' words (prose_words.txt) written in lower case in a sentence with capitals (\"a bookworm\"), and in a German block its Person or Organization spans of German nouns, function words and words written in lower case (\"Das Gehalt von\")",
+		Scope: "the NER model's lone Person spans and Address spans of ordinary non-name words, its Organization spans of two or more ordinary words written in lower case in a sentence with capitals, its Person or Organization spans of one ordinary word opening a sentence before a comma (\"Furthermore,\"), and those of one of the novels' words (prose_words.txt) written in lower case in a sentence with capitals (\"a bookworm\"), and in a German block its Person or Organization spans of German nouns, function words and words written in lower case (\"Das Gehalt von\"), and its Person spans opening with a month's name no name list holds (\"Januar\") or with a currency after an amount (\"46000 Mark\")",
 		impl:  dropCommonWords{}},
 	{Name: "drop-headings", File: "drop_headings.go", Testdata: "drop-headings",
 		Kind: "drop", Category: page.Person,
