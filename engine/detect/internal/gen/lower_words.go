@@ -135,15 +135,9 @@ type dictSource struct {
 // sources confirm are written.
 func (g *gen) dictionaryWords(d *dictSource, lower, capital, person map[string]int, popular map[string]bool) ([]string, error) {
 	dir := shareddata.Fetched(d.repo)
-	skip := map[string]bool{}
-	for _, f := range []string{"first_names.txt", "surnames.txt", "cities.txt", "countries.txt"} {
-		ws, err := readLines(filepath.Join(g.out, f))
-		if err != nil {
-			return nil, err
-		}
-		for _, w := range ws {
-			skip[strings.ToLower(w)] = true
-		}
+	skip, err := g.namesAndPlaces()
+	if err != nil {
+		return nil, err
 	}
 	var out []string
 	for _, f := range d.files {

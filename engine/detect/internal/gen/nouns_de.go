@@ -111,24 +111,26 @@ func (g *gen) nounsDE() error {
 			listed[w] = true
 		}
 	}
-	credits = append(credits, "source: "+wiktionaryNounsName+"; "+wiktionaryNounsLicence,
-		"source: "+spokenWordsName+"; "+spokenWordsLicence)
 	sort.Strings(words)
 	sort.Strings(inNames)
-	header := append([]string{
+	counted := []string{
 		fmt.Sprintf("Words German writes capitalised inside its sentences (at least %d times, %d times as often as in lower case: its nouns),", nounMin, nounRatio),
 		fmt.Sprintf("seldom part of a labelled entity of any kind (under 1 in %d), in the labelled sources at least %d times or in %d novels,", nounEntityShare, nounMin, nounNovels),
 		"and no popular name of Germany, Austria or Switzerland; a word SmartData alone writes capitalised is left out (its tweets leave names unlabelled);",
+	}
+	lexiconLines := []string{
 		fmt.Sprintf("and the nouns of Wiktionary's German lexicon (lemma and plural, letters only, %d or more) in no name or place list, that the sources write capitalised (or that are among the 50,000 words most said in German subtitles),", lexiconMinLetters),
 		fmt.Sprintf("at least %d times as often as in lower case, and put in an entity under 1 time in %d;", nounRatio, nounEntityShare),
-		"lower case, one per line.",
-	}, credits...)
-	header = append(header, creditPopularNames)
+	}
+	lexiconCredits := []string{"source: " + wiktionaryNounsName + "; " + wiktionaryNounsLicence,
+		"source: " + spokenWordsName + "; " + spokenWordsLicence}
+	format := []string{"lower case, one per line."}
+	header := slices.Concat(counted, lexiconLines, format, credits, lexiconCredits, []string{creditPopularNames})
 	if err := g.write("nouns_de.txt", header, words); err != nil {
 		return err
 	}
-	// The lexicon adds to nouns_de.txt only: its lines and credits go.
-	inHeader := slices.Concat(header[:3], header[5:len(header)-3], header[len(header)-1:])
+	// The lexicon adds to nouns_de.txt only.
+	inHeader := slices.Concat(counted, format, credits, []string{creditPopularNames})
 	inHeader[1] = fmt.Sprintf("part of a labelled entity of any kind 1 time in %d or more but under 1 in %d (\"Zeit\", \"Kirche\"), in the labelled sources at least %d times or in %d novels, judged without SmartData's counts,",
 		nounEntityShare, nounInNamesShare, nounMin, nounNovels)
 	return g.write("nouns_de_in_names.txt", inHeader, inNames)
@@ -136,13 +138,14 @@ func (g *gen) nounsDE() error {
 
 // lexiconNoun judges w, a noun of Wiktionary's German lexicon that the
 // counts alone did not make one (too seldom seen: "Zulieferer",
-// "Verleiher" in today's news, not in the old newspapers and novels). The
-// lexicon holds rare nouns that are surnames too ("Farre"), so it needs
-// the sources to have seen w capitalised at least once, or w to be a
-// word German speaks often (c.spoken); then it is a noun unless the sources write it in lower case more than a noun would
-// be (a word of both kinds: "aber", "recht") or put it in an entity 1
-// time in nounEntityShare or more ("Bank", "Stiftung", "Partei" head
-// names), by every source's counts.
+// "Verleiher" in today's news, not in the old newspapers and novels).
+// The lexicon holds rare nouns that are surnames too ("Farre"), so it
+// needs the sources to have seen w capitalised at least once, or w to be
+// a word German speaks often (c.spoken); then it is a noun unless the
+// sources write it in lower case more than a noun would be (a word of
+// both kinds: "aber", "recht") or put it in an entity 1 time in
+// nounEntityShare or more ("Bank", "Stiftung", "Partei" head names), by
+// every source's counts.
 func (c *nounCounts) lexiconNoun(w string) bool {
 	n := c.capital[w]
 	if len([]rune(w)) < lexiconMinLetters || n == 0 && !c.spoken[w] {
@@ -162,8 +165,9 @@ const lexiconMinLetters = 5
 
 // namesAndPlaces returns the words of the name and place lists written
 // before (first names, surnames, towns, countries), in lower case: a
-// lexicon's noun that is one ("müller", folded "muller") stays out, as
-// the rules read such a word as a name first.
+// word list without counts holds many of them as ordinary words
+// ("bakker", "müller"), which the rules read as names first, so
+// dictionaryWords and nounsDE leave them out.
 func (g *gen) namesAndPlaces() (map[string]bool, error) {
 	named := map[string]bool{}
 	for _, f := range []string{"first_names.txt", "surnames.txt", "cities.txt", "countries.txt"} {
