@@ -537,9 +537,10 @@ const sentenceReach = 60
 // thingOpened reports whether span s opens with a word that names a
 // month and no one (pattern.MonthNumber: "Januar", "Dezember"; "May",
 // "Jan", "Juli" are first names; the months' abbreviations of three
-// letters are parts of names in other languages: "Mag Mady"), or a currency written after an amount
-// ("46000 Mark", "500 Lira"): the model reads such a capitalised word as
-// a name, alone or with the initials and numbers after it ("Januar D .").
+// letters are parts of names in other languages: "Mag Mady"), or a
+// currency written after an amount ("46000 Mark", "500 Lira"): the model
+// reads such a capitalised word as a name, alone or with the initials
+// and numbers after it ("Januar D .").
 func thingOpened(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
 	i := s.First - v.First
 	if i < 0 || i >= v.Len() {

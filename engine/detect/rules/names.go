@@ -411,16 +411,13 @@ func rankedLower(gz *gazetteer.Gazetteers, toks []nameTok, i int) bool {
 func particlesAfterLowerTitle(gz *gazetteer.Gazetteers, toks []nameTok, i int) bool {
 	r := toks[i-1]
 	if r.punct != 0 || !lowerWord(r.core) || utf8.RuneCountInString(r.low) < 4 || !gz.Titles.Has(r.low) ||
-		!particlesToName(toks, i) {
+		!toks[i].particle || toks[i].initial {
 		return false
 	}
-	k := i
-	for toks[k].particle {
-		k++
-	}
+	k := nameAfterParticles(toks, i)
 	// "professor de Direito": a subject, a word of the block's
 	// language capitalised.
-	return !inLang(gz, toks[k].lang, toks[k].low)
+	return k >= 0 && !inLang(gz, toks[k].lang, toks[k].low)
 }
 
 // titledName reports whether a name word that is also a word of
@@ -486,18 +483,22 @@ func joinLow(toks []nameTok) string {
 
 // particleRun reports whether the particles from toks[j] on ("van der")
 // lead to a name word ("Voet").
-func particleRun(toks []nameTok, j int) bool {
+func particleRun(toks []nameTok, j int) bool { return nameAfterParticles(toks, j) >= 0 }
+
+// nameAfterParticles returns the index of the name word the particles
+// from toks[j] on lead to, or -1 where they lead to none.
+func nameAfterParticles(toks []nameTok, j int) int {
 	for ; j < len(toks); j++ {
 		switch t := toks[j]; {
 		case t.particle && !t.stop:
 			continue
 		case t.shaped && !t.noname && !t.common:
-			return true
+			return j
 		default:
-			return false
+			return -1
 		}
 	}
-	return false
+	return -1
 }
 
 // particlesToName reports whether toks[s] opens a run of particles that
