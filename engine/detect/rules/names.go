@@ -36,6 +36,11 @@ var salutations = gazetteer.MustWords("labels", "salutation")
 // stopwords never belong to a name or an organization's name.
 var stopwords = gazetteer.MustWords("stopwords", "name")
 
+// dateGlue are the words that stand before a month's name in a date
+// phrase ("since May", "bis Mai", "circa June"): a first name that is a
+// month's is no first name after one.
+var dateGlue = union(gazetteer.MustWords("dates", "life-event-glue"), gazetteer.MustWords("dates", "before-month"))
+
 type nameFinder struct {
 	gz  *gazetteer.Gazetteers
 	org *orgFinder
@@ -165,6 +170,26 @@ func nameTokAt(v *view.View, gz *gazetteer.Gazetteers, i int) nameTok {
 		}
 	}
 	return t
+}
+
+// opensAfterNoun reports whether toks[i], a first name that is also a
+// common word, opens the name it stands before because the word before it
+// is a label, a noun or another word in lower case that no name or date
+// phrase takes in: "Mieterin: Mai Thi Nguyen", "der Mieter Mai Thi Nguyen", "the tenant Man Lee Wong", "der Brief
+// an Mai Thi Nguyen"; not "Tower Man George Hauser", "im Mai Peter
+// Müller", "Ende Mai Peter Müller", "am 3. Mai Peter Müller".
+func opensAfterNoun(toks []nameTok, i int) bool {
+	if i == 0 {
+		return false
+	}
+	switch p := toks[i-1]; {
+	case p.punct == ':':
+		return true // "Mieterin: Mai Thi Nguyen"
+	case dateGlue[p.low]:
+		return false
+	default:
+		return p.noun || lowerWord(p.core)
+	}
 }
 
 // notNameWord reports whether l is a word of addresses or company names
@@ -611,7 +636,7 @@ func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 		return i, extend(toks, i, 4), 0.55
 	case t.first && (u.surname || u.first) && !(t.common && u.common):
 		// "Will Smith", "May Chen", "Mary Ann Smith"
-		if t.common && u.first && j+1 < len(toks) && toks[j+1].shaped && !toks[j].stop {
+		if t.common && u.first && j+1 < len(toks) && toks[j+1].shaped && !toks[j].stop && !opensAfterNoun(toks, i) {
 			// "Tower Man George Hauser": the name starts at the
 			// first name after the common word.
 			return j, extend(toks, j, 4), 0.6

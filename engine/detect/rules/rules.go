@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
@@ -283,6 +284,15 @@ func setOf(ws ...string) map[string]bool {
 	m := make(map[string]bool, len(ws))
 	for _, w := range ws {
 		m[w] = true
+	}
+	return m
+}
+
+// union returns a new set holding the words of every set given.
+func union(sets ...map[string]bool) map[string]bool {
+	m := map[string]bool{}
+	for _, s := range sets {
+		maps.Copy(m, s)
 	}
 	return m
 }
