@@ -19,7 +19,8 @@ import (
 //   - a speaker label: `Amber:"I'm Cynthia's daughter"`, `Rafaela: "Who
 //     are you?"`: a sentence start, a colon and a quotation mark;
 //   - an attribution: `...," says Rintanen.`, `jealous! said Tómas to
-//     Colleen`; a speaker: `Lasse shouted at Sara`;
+//     Colleen`, news' indirect speech in every language: `..., sagte
+//     Alt.`, `..., aldus Rutte.`; a speaker: `Lasse shouted at Sara`;
 //   - a vocative: "Don't go to town, Charlotte!" (a known first name);
 //     "Vala, can I please speak to your boss?";
 //   - an owner or a recipient: "here's Viktor's address", "I'm Cynthia's
@@ -198,8 +199,10 @@ func speakerAt(v *view.View, gz *gazetteer.Gazetteers, i, first int, lower bool)
 	return v.Span(s, s+len(name), page.Person, 0.5, "name-context")
 }
 
-// attributedAt reports whether word i names the speaker of a quotation:
-// `...," says Rintanen.`, `I'm so jealous! said Tómas to Colleen`.
+// attributedAt reports whether word i names the speaker of a quotation
+// or of reported speech, closing its sentence after a verb of speech that
+// follows the quotation or a comma: `...," says Rintanen.`, `I'm so
+// jealous! said Tómas to Colleen`, `..., sagte Alt.`.
 func attributedAt(v *view.View, gz *gazetteer.Gazetteers, i, first, end int, lower bool) bool {
 	if i-2 < 0 || !speechVerbs[v.WordLower(i-1)] || !loneName(gz, v.CoreText(i), lower, true) {
 		return false
@@ -207,11 +210,28 @@ func attributedAt(v *view.View, gz *gazetteer.Gazetteers, i, first, end int, low
 	if i+2 < end && v.WordLower(i+1) == "to" && v.Text[v.CoreEnd(i):v.WordEnd(i)] == "" && view.EndsSentence(v, i-2) {
 		return true // `I'm so jealous! said Tómas to Colleen`
 	}
-	if !closesQuote(v.WordText(i - 2)) {
+	if !closesQuote(v.WordText(i-2)) && !strings.HasSuffix(v.WordText(i-2), ",") {
 		return false
 	}
 	tail := v.Text[v.CoreEnd(i):v.WordEnd(i)]
-	return view.EndsSentence(v, i) || tail == "" && i+1 == v.Len()
+	return endsSentenceAt(v, i) || tail == "" && i+1 == v.Len()
+}
+
+// endsSentenceAt reports whether word i ends its sentence: with its own
+// period, "!" or "?" (view.EndsSentence), or before one standing alone on
+// its line, as tokenised text writes it ("sagte Alt .").
+func endsSentenceAt(v *view.View, i int) bool {
+	if view.EndsSentence(v, i) {
+		return true
+	}
+	if i+1 >= v.Len() || v.LineOf(i+1) != v.LineOf(i) {
+		return false
+	}
+	switch v.WordText(i + 1) {
+	case ".", "!", "?":
+		return true
+	}
+	return false
 }
 
 // vocativeAt reports whether word i is a person addressed: ", Charlotte!"
