@@ -101,6 +101,11 @@ const (
 	// 4 inside a labelled entity): ordinary words only beside other
 	// ordinary words.
 	NounDEInNames
+	// NounDENamed marks German nouns that a name or place list holds too
+	// (nouns_de_named.txt: "Mann", "Koch", "Gott"), which NounDE and
+	// NounDEInNames leave out: capitalised in a German sentence, such a
+	// word alone is as likely the noun as the name.
+	NounDENamed
 )
 
 // LowerAny is any of the six lower-case lists' flags.
@@ -279,6 +284,9 @@ func load() (*Gazetteers, error) {
 		return nil, err
 	}
 	if err := eachLine("nouns_de_in_names.txt", func(w string) { z.Lex[w] |= NounDEInNames }); err != nil {
+		return nil, err
+	}
+	if err := eachLine("nouns_de_named.txt", func(w string) { z.Lex[w] |= NounDENamed }); err != nil {
 		return nil, err
 	}
 	return z, nil

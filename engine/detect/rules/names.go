@@ -114,8 +114,9 @@ type nameTok struct {
 	// opener: a word of the block's lower-case list opening its sentence
 	// in a block surely in that language ("Dann", "Está").
 	opener bool
-	// german: the block is read as German.
-	german bool
+	// german: the block is read as German; sureDE: surely
+	// (sureLangFlag).
+	german, sureDE bool
 	// lang: the Lex flag of the block's language (langFlag), 0 for
 	// English.
 	lang uint32
@@ -153,6 +154,7 @@ func nameTokAt(v *view.View, gz *gazetteer.Gazetteers, i int) nameTok {
 		t.noun = german && phraseNoun(gz, c, l)
 		lf := sureLangFlag(v, i)
 		t.opener = lf != 0 && f&lf != 0 && opensSentence(v, i)
+		t.sureDE = lf == gazetteer.LowerDE
 	}
 	if t.particle && articlesDE[l] && german &&
 		(i == 0 || v.LineOf(i-1) != v.LineOf(i) || !particles[v.CoreLower(i-1)]) {
@@ -175,9 +177,10 @@ func nameTokAt(v *view.View, gz *gazetteer.Gazetteers, i int) nameTok {
 // opensAfterNoun reports whether toks[i], a first name that is also a
 // common word, opens the name it stands before because the word before it
 // is a label, a noun or another word in lower case that no name or date
-// phrase takes in: "Mieterin: Mai Thi Nguyen", "der Mieter Mai Thi Nguyen", "the tenant Man Lee Wong", "der Brief
-// an Mai Thi Nguyen"; not "Tower Man George Hauser", "im Mai Peter
-// Müller", "Ende Mai Peter Müller", "am 3. Mai Peter Müller".
+// phrase takes in: "Mieterin: Mai Thi Nguyen", "der Mieter Mai Thi
+// Nguyen", "the tenant Man Lee Wong", "der Brief an Mai Thi Nguyen"; not
+// "Tower Man George Hauser", "im Mai Peter Müller", "Ende Mai Peter
+// Müller", "am 3. Mai Peter Müller".
 func opensAfterNoun(toks []nameTok, i int) bool {
 	if i == 0 {
 		return false
@@ -615,6 +618,9 @@ func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 			// sentence ("Dann kam der Bus", "Está ameaçada").
 			return i, i, 0.4
 		}
+		if n.single && loneSurnameDE(n.gz, toks, i) {
+			return i, i, 0.4
+		}
 		return 0, 0, 0
 	}
 	u := toks[j]
@@ -724,6 +730,43 @@ func placeGenitive(gz *gazetteer.Gazetteers, l string) bool {
 // Leyen"); alone it is the article of a noun phrase ("auf dem Boden der
 // Tatsachen", "Ehren von Karl Liebknecht den Namen").
 var articlesDE = map[string]bool{"der": true, "den": true, "das": true}
+
+// loneSurnameDE reports whether toks[i], in a block surely German and
+// followed by no capitalised word, is a surname alone: German capitalises
+// its nouns, so a capitalised word inside a sentence is a noun or a name,
+// and one the surname lists know that is no noun (nouns_de.txt, nor one
+// of nouns_de_named.txt in any case: "Mann", "Landes"), no ordinary word,
+// no pronoun of polite address ("Ihnen"), no town and not after an
+// article is a name ("konnten sich Blatter und ...", "mit Fuentes, die
+// ..."). Elsewhere a lone capitalised surname is as often a place, a firm
+// or a product.
+func loneSurnameDE(gz *gazetteer.Gazetteers, toks []nameTok, i int) bool {
+	t := toks[i]
+	if !t.sureDE || !t.surname || t.common || t.city || t.noun || t.opener || t.poss || t.initial || view.IsAllUpper(t.core) ||
+		inLang(gz, gazetteer.LowerDE, t.low) || namedNounDE(gz, t.low) || courtesyPronouns[gazetteer.LowerDE][t.low] {
+		return false
+	}
+	return i == 0 || !determinersDE[toks[i-1].low]
+}
+
+// namedNounDE reports whether l is a German noun that the name lists hold
+// too (gazetteer.NounDENamed), as written or in a case of its own with
+// -s, -es, -e, -n or -en ("Landes", "Hause", "Kosten").
+func namedNounDE(gz *gazetteer.Gazetteers, l string) bool {
+	if gz.Lex[l]&gazetteer.NounDENamed != 0 {
+		return true
+	}
+	for _, end := range []string{"es", "en", "s", "e", "n"} {
+		if stem, ok := strings.CutSuffix(l, end); ok && len(stem) >= 3 && gz.Lex[stem]&(gazetteer.NounDENamed|gazetteer.NounDE) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// determinersDE stand before a German noun, seldom before a name.
+var determinersDE = setOf("der", "die", "das", "dem", "den", "des", "ein", "eine", "einem", "einen", "einer", "eines",
+	"im", "am", "zum", "zur", "vom", "beim", "ins", "kein", "keine", "jeder", "jede", "jedes", "dieser", "diese", "dieses")
 
 // genitiveArticles follow a German noun, not a first name: "Einschätzung
 // der Lehrer" is no "Walther von der Vogelweide".

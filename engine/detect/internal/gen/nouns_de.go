@@ -57,7 +57,7 @@ func (g *gen) nounsDE() error {
 	for k, s := range sources {
 		toks, err := s.read(g)
 		if errors.Is(err, errFetchedMissing) {
-			for _, f := range []string{"nouns_de.txt", "nouns_de_in_names.txt"} {
+			for _, f := range nounFiles {
 				g.skip(f, s.name+" is not fetched")
 			}
 			return nil
@@ -89,7 +89,7 @@ func (g *gen) nounsDE() error {
 		c.spoken, err = spokenWordsDE()
 	}
 	if errors.Is(err, errFetchedMissing) {
-		for _, f := range []string{"nouns_de.txt", "nouns_de_in_names.txt"} {
+		for _, f := range nounFiles {
 			g.skip(f, err.Error())
 		}
 		return nil
@@ -105,12 +105,18 @@ func (g *gen) nounsDE() error {
 	if err != nil {
 		return fmt.Errorf("nouns_de: %w", err)
 	}
+	var namedNouns []string
 	for _, w := range lexicon {
-		if !listed[w] && !names["de"][w] && !named[w] && !named[gazetteer.FoldAccents(w)] && c.lexiconNoun(w) {
+		isNamed := names["de"][w] || named[w] || named[gazetteer.FoldAccents(w)]
+		switch {
+		case !listed[w] && !isNamed && c.lexiconNoun(w):
 			words = append(words, w)
 			listed[w] = true
+		case !listed[w] && isNamed:
+			namedNouns = append(namedNouns, w)
 		}
 	}
+	sort.Strings(namedNouns)
 	sort.Strings(words)
 	sort.Strings(inNames)
 	counted := []string{
@@ -133,8 +139,22 @@ func (g *gen) nounsDE() error {
 	inHeader := slices.Concat(counted, format, credits, []string{creditPopularNames})
 	inHeader[1] = fmt.Sprintf("part of a labelled entity of any kind 1 time in %d or more but under 1 in %d (\"Zeit\", \"Kirche\"), in the labelled sources at least %d times or in %d novels, judged without SmartData's counts,",
 		nounEntityShare, nounInNamesShare, nounMin, nounNovels)
-	return g.write("nouns_de_in_names.txt", inHeader, inNames)
+	if err := g.write("nouns_de_in_names.txt", inHeader, inNames); err != nil {
+		return err
+	}
+	namedHeader := []string{
+		"The nouns of Wiktionary's German lexicon (lemma and plural, letters only) that a name or place list holds too (\"Mann\", \"Koch\", \"Gott\"),",
+		"and that nouns_de.txt and nouns_de_in_names.txt therefore leave out: a capitalised word of a German sentence that is one of them is as likely the noun as the name.",
+		"lower case, one per line.",
+		"source: " + wiktionaryNounsName + "; " + wiktionaryNounsLicence,
+		"source: the name and place lists of this folder (first_names.txt, surnames.txt, cities.txt, countries.txt)",
+		"source: popular names by country (github.com/sigpwned/popular-names-by-country-dataset), CC0-1.0: the names of Germany, Austria and Switzerland",
+	}
+	return g.write("nouns_de_named.txt", namedHeader, namedNouns)
 }
+
+// nounFiles are the files nounsDE writes.
+var nounFiles = []string{"nouns_de.txt", "nouns_de_in_names.txt", "nouns_de_named.txt"}
 
 // lexiconNoun judges w, a noun of Wiktionary's German lexicon that the
 // counts alone did not make one (too seldom seen: "Zulieferer",
