@@ -751,7 +751,9 @@ func loneSurnameDE(gz *gazetteer.Gazetteers, toks []nameTok, i int) bool {
 
 // namedNounDE reports whether l is a German noun that the name lists hold
 // too (gazetteer.NounDENamed), as written or in a case of its own with
-// -s, -es, -e, -n or -en ("Landes", "Hause", "Kosten").
+// -s, -es, -e, -n or -en ("Landes", "Hause", "Kosten"). Not germanStems:
+// with its plural endings -er, -ern and -nen, surnames read as nouns
+// ("Blatter" as "Blatt" and -er).
 func namedNounDE(gz *gazetteer.Gazetteers, l string) bool {
 	if gz.Lex[l]&gazetteer.NounDENamed != 0 {
 		return true
