@@ -180,6 +180,10 @@ func TestRuleExamples(t *testing.T) {
 			// A model that reads the noun and its article into the
 			// name stands in beside the recognizers.
 			rds = append(slices.Clip(recognizers), modelReads{c: page.Organization, word: "Fläche der Volksrepublik China"})
+		case "trim-german-clauses":
+			// A model that reads a German headline as one firm's name
+			// stands in beside the recognizers.
+			rds = append(slices.Clip(recognizers), modelReads{c: page.Organization, word: "Lufthansa streicht acht Prozent der Arbeitsplätze"})
 		case "trim-address-sentences":
 			// A model that runs an address on into the French sentence
 			// after it stands in beside the recognizers.

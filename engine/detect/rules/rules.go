@@ -63,6 +63,11 @@ type ruleContext struct {
 
 // Rules are the steps of detect.Run after the detectors, in order.
 var Rules = []Rule{
+	{Name: "trim-german-clauses", File: "trim_german_clauses.go", Testdata: "trim-german-clauses",
+		Kind: "trim", Category: page.Organization, beforeMerge: true,
+		Example: "Lufthansa streicht acht Prozent der Arbeitsplätze in Frankfurt, meldet die Zeitung am Mittwoch.", Effect: `a model Organization "Lufthansa streicht acht Prozent der Arbeitsplätze" ends before "streicht" (TestRuleExamples feeds the span)`,
+		Scope: "the NER model's Organization spans in blocks read as German: from a verb on (a word of the German lower-case list in lower case, no function word, after a capitalised word and not before one)",
+		impl:  trimGermanClauses{}},
 	{Name: "trim-leading-function-words", File: "trim_leading_function_words.go", Testdata: "trim-leading-function-words",
 		Kind: "trim", beforeMerge: true,
 		Example: "There's Anna Karenina", Effect: `a model span starting at "There's" starts at the name`,
