@@ -93,14 +93,17 @@ func orgBefore(v *view.View, gz *gazetteer.Gazetteers, first int) int {
 
 // orgGrowWord reports whether word i may join an organization's name it
 // stands next to: a capitalised word of letters that is no stopword,
-// month, weekday, title or workplace noun. On a line printed in capitals
+// month, weekday, title or workplace noun, nor in a German block an
+// ordinary noun (thingNoun: "Die Siemens Aktie", "A73 Nürnberg Richtung
+// Bamberg"; a body's noun joins, "Humboldt Universität"), which German
+// capitalises as it does names. On a line printed in capitals
 // every word is capitalised, so there an ordinary word joins only when it
 // can end a firm's name ("WIDGETS CORPORATION", not "SERVICES HAVE NOT
 // INCLUDED").
 func orgGrowWord(v *view.View, gz *gazetteer.Gazetteers, i int) bool {
 	t, l := v.CoreText(i), v.CoreLower(i)
 	if t == "" || !view.IsCapitalised(t) || view.HasDigit(t) || stopwords[l] || pattern.MonthNumber(l) > 0 || pattern.IsWeekday(l) ||
-		workplaces[l] || gz.Titles.Has(strings.TrimSuffix(l, ".")) {
+		workplaces[l] || gz.Titles.Has(strings.TrimSuffix(l, ".")) || thingNoun(v, gz, i) {
 		return false
 	}
 	if gz.Common.Has(l) && !orgHeads[l] && !institutions[l] && gz.Lex[l]&gazetteer.LegalForm == 0 && view.IsAllUpper(t) {
