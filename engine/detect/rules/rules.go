@@ -66,7 +66,7 @@ var Rules = []Rule{
 	{Name: "trim-german-clauses", File: "trim_german_clauses.go", Testdata: "trim-german-clauses",
 		Kind: "trim", Category: page.Organization, beforeMerge: true,
 		Example: "Lufthansa streicht acht Prozent der Arbeitsplätze in Frankfurt, meldet die Zeitung am Mittwoch.", Effect: `a model Organization "Lufthansa streicht acht Prozent der Arbeitsplätze" ends before "streicht" (TestRuleExamples feeds the span)`,
-		Scope: "the NER model's Organization spans in blocks read as German: from a verb on (a word of the German lower-case list in lower case, no function word, after a capitalised word and not before one)",
+		Scope: "the NER model's Organization spans in blocks read as German: a verb (a word of the German lower-case list of three letters or more in lower case, no function word, after a capitalised word and not before one) or an ordinary noun between two towns leaves the span; the pieces on either side stay",
 		impl:  trimGermanClauses{}},
 	{Name: "trim-leading-function-words", File: "trim_leading_function_words.go", Testdata: "trim-leading-function-words",
 		Kind: "trim", beforeMerge: true,

@@ -18,9 +18,11 @@ import (
 // before one: an adjective of a name stands before its noun ("Anstalt
 // öffentlichen Rechts", "Gesellschaft für bedrohte Völker") or after
 // another word in lower case ("Museum für moderne und zeitgenössische
-// Kunst"), a verb does not. The verb leaves the span, and the pieces on
-// either side of it stay for the later rules to judge (drop-common-words
-// takes a phrase of ordinary German: "acht Prozent der Arbeitsplätze").
+// Kunst"), a verb does not. An ordinary noun between two towns is cut
+// too, as traffic reports write a road's direction (betweenTowns). The
+// word leaves the span, and the pieces on either side of it stay for the
+// later rules to judge (drop-common-words takes a phrase of ordinary
+// German: "acht Prozent der Arbeitsplätze").
 type trimGermanClauses struct{}
 
 func (trimGermanClauses) apply(rc ruleContext, ss []page.Span) []page.Span {
@@ -35,7 +37,7 @@ func (trimGermanClauses) apply(rc ruleContext, ss []page.Span) []page.Span {
 		}
 		start := f
 		for k := f + 1; k <= l; k++ {
-			if clauseVerbAt(v, gz, k, l) {
+			if clauseVerbAt(v, gz, k, l) || k < l && betweenTowns(v, gz, k) {
 				out = append(out, cutTo(v, s, start, k-1))
 				start = k + 1
 			}
@@ -55,4 +57,12 @@ func clauseVerbAt(v *view.View, gz *gazetteer.Gazetteers, k, l int) bool {
 		return false
 	}
 	return view.IsCapitalised(v.CoreText(k-1)) && (k == l || !view.IsCapitalised(v.CoreText(k+1)))
+}
+
+// betweenTowns reports whether word k is an ordinary German noun
+// (germanNoun) between two towns, as traffic reports give a road's
+// direction: "A73 Nürnberg Richtung Bamberg".
+func betweenTowns(v *view.View, gz *gazetteer.Gazetteers, k int) bool {
+	town := func(i int) bool { l := v.CoreLower(i); return gz.Cities.Has(l) || gz.Places.Has(l) }
+	return germanNoun(v, gz, k) && town(k-1) && town(k+1)
 }
