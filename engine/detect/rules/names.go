@@ -114,21 +114,21 @@ type nameTok struct {
 	// opener: a word of the block's lower-case list opening its sentence
 	// in a block surely in that language ("Dann", "Está").
 	opener bool
-	// german: the block is read as German; sureDE: surely
-	// (sureLangFlag).
-	german, sureDE bool
+	// sureDE: the block is surely German (sureLangFlag).
+	sureDE bool
 	// lang: the Lex flag of the block's language (langFlag), 0 for
 	// English.
 	lang uint32
 }
 
+// german reports whether the word's block is read as German.
+func (t nameTok) german() bool { return t.lang == gazetteer.LowerDE }
+
 func nameTokAt(v *view.View, gz *gazetteer.Gazetteers, i int) nameTok {
 	c := v.CoreText(i)
 	l := v.CoreLower(i)
-	lang := langFlag(v, i)
-	german := lang == gazetteer.LowerDE
 	t := nameTok{core: c, low: l, shaped: nameShaped(c), initial: isInitial(c), particle: particles[l],
-		german: german, lang: lang}
+		lang: langFlag(v, i)}
 	if t.shaped {
 		// A name in the possessive is the name: "Teresa Walker's".
 		for _, p := range []string{"'s", "’s"} {
@@ -151,12 +151,12 @@ func nameTokAt(v *view.View, gz *gazetteer.Gazetteers, i int) nameTok {
 		t.noname = stopwords[l] || f&gazetteer.Country != 0 || notNameWord(gz, l, f)
 		t.common = t.noname || f&gazetteer.Common != 0 || pattern.MonthNumber(l) > 0 || pattern.IsWeekday(l)
 		t.city = f&gazetteer.City != 0
-		t.noun = german && phraseNoun(gz, c, l)
+		t.noun = t.german() && phraseNoun(gz, c, l)
 		lf := sureLangFlag(v, i)
 		t.opener = lf != 0 && f&lf != 0 && opensSentence(v, i)
 		t.sureDE = lf == gazetteer.LowerDE
 	}
-	if t.particle && articlesDE[l] && german &&
+	if t.particle && articlesDE[l] && t.german() &&
 		(i == 0 || v.LineOf(i-1) != v.LineOf(i) || !particles[v.CoreLower(i-1)]) {
 		t.particle = false // "Boden der Tatsachen", not "von der Leyen"
 	}
@@ -420,7 +420,7 @@ func rankedLower(gz *gazetteer.Gazetteers, toks []nameTok, i int) bool {
 	// must be a known name.
 	capitals := view.IsAllUpper(r.core) && view.IsAllUpper(t.core) &&
 		(t.first || t.surname || i+1 < len(toks) && !t.stop && (toks[i+1].first || toks[i+1].surname))
-	if t.lang == 0 || t.german || !t.shaped || t.noname || t.common && !t.first && !t.surname || t.city ||
+	if t.lang == 0 || t.german() || !t.shaped || t.noname || t.common && !t.first && !t.surname || t.city ||
 		view.IsAllUpper(t.core) && !capitals || r.punct != 0 || r.shaped && !r.opener && !capitals || !lowerRanks[r.low] ||
 		inLang(gz, t.lang, t.low) || titleTok(gz, t) || pattern.MonthNumber(t.low) > 0 || pattern.IsWeekday(t.low) {
 		return false
@@ -662,7 +662,7 @@ func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 		// "Tiago dos Santos"; not a word before a genitive article, a
 		// German noun: "die Einschätzung der Lehrer", "eine Tochter der
 		// Schweizer Versicherung" ("Lehrer", "Schweizer" are surnames too).
-		if t.noun || t.opener && t.german {
+		if t.noun || t.opener && t.german() {
 			// In a German block, an ordinary noun or a word opening
 			// its sentence before the surname, with or without a
 			// preposition between, is no part of the name: the name
@@ -709,7 +709,7 @@ var germanOffices = gazetteer.MustWords("people", "rank-de")
 // "der Minister des Innern" has its article between).
 func officeBeforeSurname(gz *gazetteer.Gazetteers, toks []nameTok, i, j int) bool {
 	t, u := toks[i], toks[j]
-	if !t.german || j != i+1 || t.poss || t.stop || !u.shaped || u.noun || u.city || u.opener || view.IsAllUpper(u.core) ||
+	if !t.german() || j != i+1 || t.poss || t.stop || !u.shaped || u.noun || u.city || u.opener || view.IsAllUpper(u.core) ||
 		u.common && !u.first && !u.surname || titleTok(gz, u) || inLang(gz, gazetteer.LowerDE, u.low) ||
 		placeGenitive(gz, u.low) {
 		return false
