@@ -58,6 +58,8 @@ type tableOptions struct {
 	// generatedOnly scores the generated documents alone (no NER corpus,
 	// no presidio set): the quick table to tune the patterns and rules on.
 	generatedOnly bool
+	// routing is the second model of the service's stack (-multi).
+	routing routing
 }
 
 // generatedPrefix names the rows of the generated documents
@@ -155,7 +157,7 @@ func domainTablesWithout(m *ner.Model, o tableOptions, disabled []string) (table
 			langs[l] = true
 		}
 	}
-	ds, err := serviceDetectors(m)
+	ds, err := o.routing.detectors(m)
 	if err != nil {
 		return t, err
 	}

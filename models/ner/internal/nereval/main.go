@@ -124,20 +124,21 @@ func main() {
 		log.Fatal(err)
 	}
 	defer m.Close()
+	var rt routing
 	if !ner.Off(*multi) {
 		o, err := ner.Load(*multi, ner.Options{EntityProb: float32(*multiEntity), PersonProb: float32(*multiPerson)})
 		if err != nil {
 			log.Fatal(err)
 		}
 		defer o.Close()
-		if routeOpts.Route, err = parseRouting(*multiRoute); err != nil {
+		if rt.opts.Route, err = parseRouting(*multiRoute); err != nil {
 			log.Fatalf("-multi-route: %v", err)
 		}
-		routeTo, routeOpts.EnglishWhere = o, float32(*multiWhere)
-		routeOpts.EnglishContext = *multiContext
+		rt.to, rt.opts.EnglishWhere = o, float32(*multiWhere)
+		rt.opts.EnglishContext = *multiContext
 		for _, c := range strings.Split(*multiAlso, ",") {
 			if c = strings.TrimSpace(c); c != "" {
-				routeOpts.EnglishAlso = append(routeOpts.EnglishAlso, page.Category(c))
+				rt.opts.EnglishAlso = append(rt.opts.EnglishAlso, page.Category(c))
 			}
 		}
 	}
@@ -146,7 +147,7 @@ func main() {
 			log.Fatalf("-table %q: want test or dev", *tableOnly)
 		}
 		o := tableOptions{root: *nerData, large: *data, small: *small, dev: *tableOnly == "dev", only: *only, langs: *langs, pages: *pages, printed: *printed, upper: *upper,
-			generatedOnly: *generated, examples: *examples}
+			generatedOnly: *generated, examples: *examples, routing: rt}
 		if *ablate {
 			out, err := ablation(m, o)
 			if err != nil {
@@ -228,7 +229,7 @@ func main() {
 		}
 		out[mode.name] = res
 	}
-	svc, err := serviceScores(m, *data)
+	svc, err := serviceScores(m, rt, *data)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -236,7 +237,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	to := tableOptions{root: *nerData, large: *data, small: *small}
+	to := tableOptions{root: *nerData, large: *data, small: *small, routing: rt}
 	tab, err := domainTables(m, to)
 	if err != nil {
 		log.Fatal(err)
@@ -285,12 +286,12 @@ func catOf(c eval.Counts) catScore {
 // detect.Run on every record, as the pipeline does, and scores masked
 // words per category and overall ("masking": was a PII word masked under
 // any category).
-func serviceScores(m *ner.Model, data string) (map[string]any, error) {
+func serviceScores(m *ner.Model, rt routing, data string) (map[string]any, error) {
 	recs, err := eval.LoadPresidio(data)
 	if err != nil {
 		return nil, err
 	}
-	ds, err := serviceDetectors(m)
+	ds, err := rt.detectors(m)
 	if err != nil {
 		return nil, err
 	}
@@ -302,16 +303,18 @@ func serviceScores(m *ner.Model, data string) (map[string]any, error) {
 	return res, nil
 }
 
-// routeTo, when set (-multi), reads the blocks in the six other
-// languages instead of the model scored (ner.Routed, routeOpts).
-var (
-	routeTo   *ner.Model
-	routeOpts ner.RoutedOptions
-)
+// routing is the second model of the service's stack: when set (-multi),
+// to reads the blocks in the six other languages instead of the model
+// scored (ner.Routed, opts).
+type routing struct {
+	to   *ner.Model
+	opts ner.RoutedOptions
+}
 
-// serviceDetectors are the detectors engine/pipeline runs on a page.
-func serviceDetectors(m *ner.Model) ([]detect.Detector, error) {
-	return pipeline.DetectorsByLang(m, routeTo, routeOpts, nil)
+// detectors are the detectors engine/pipeline runs on a page, with m as
+// the model scored.
+func (r routing) detectors(m *ner.Model) ([]detect.Detector, error) {
+	return pipeline.DetectorsByLang(m, r.to, r.opts, nil)
 }
 
 // wordScores runs ds through detect.Run on recs and returns per-category,

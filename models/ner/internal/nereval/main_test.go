@@ -43,7 +43,7 @@ func TestServiceScoresFloor(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	res, err := serviceScores(m, presidioLarge)
+	res, err := serviceScores(m, routing{}, presidioLarge)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,10 +107,9 @@ func TestHeldOutFloors(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer multi.Close()
-	routeTo, routeOpts = multi, ner.RoutedOptions{Route: ner.DefaultRouting}
-	defer func() { routeTo, routeOpts = nil, ner.RoutedOptions{} }()
 	small := filepath.Join(filepath.Dir(presidioLarge), "generated_small.json")
-	tab, err := gateTables(m, tableOptions{root: nerCorpora, large: presidioLarge, small: small})
+	tab, err := gateTables(m, tableOptions{root: nerCorpora, large: presidioLarge, small: small,
+		routing: routing{to: multi, opts: ner.RoutedOptions{Route: ner.DefaultRouting}}})
 	if err != nil {
 		t.Fatal(err)
 	}
