@@ -299,10 +299,12 @@ func (n *nameFinder) find(v *view.View) []page.Span {
 				continue // "San Diego", "Los Angeles": a town, not a person
 			}
 			if e+1 < len(toks) && toks[e+1].shaped && toks[e+1].common && !toks[e].stop && !isPostNominal(toks[e+1].core) &&
-				toks[e+1].punct != ':' { // "Name: Erica Smith Phone: 555 0101": the next field's label
+				toks[e+1].punct != ':' && !toks[e+1].noun { // "Name: Erica Smith Phone: 555 0101": the next field's label
 
 				// "Paxton Carnegie Public Library", "Montreal Hockey
-				// Club": a name runs on into capitalised common words.
+				// Club": a name runs on into capitalised common words;
+				// not into a German noun ("Da Amundsen Teilnehmer der
+				// Expedition war").
 				continue
 			}
 			if sp, ok := v.CoreSpan(first+s, first+e, page.Person, score, NameGazetteer); ok {
@@ -624,6 +626,11 @@ func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 		return 0, 0, 0
 	}
 	u := toks[j]
+	if u.noun && j == i+1 && n.single && loneSurnameDE(n.gz, toks, i) {
+		// A noun after it is no part of the name: "Da Amundsen
+		// Teilnehmer der Expedition war".
+		return i, i, 0.4
+	}
 	if u.noname {
 		return 0, 0, 0
 	}
