@@ -281,6 +281,9 @@ func (n *nameFinder) find(v *view.View) []page.Span {
 			if score == 0 && i > 0 && rankedLower(n.gz, toks, i) {
 				s, e, score = i, extend(toks, i, 3), 0.5
 			}
+			if score == 0 && rankAppositive(n.gz, toks, i) {
+				s, e, score = i, i, 0.5
+			}
 			if score == 0 && i > 0 && particlesAfterLowerTitle(n.gz, toks, i) {
 				s, e, score = i, extend(toks, i, 4), 0.5
 			}
@@ -428,6 +431,28 @@ func rankedLower(gz *gazetteer.Gazetteers, toks []nameTok, i int) bool {
 		return false
 	}
 	return true
+}
+
+// rankAppositive reports whether toks[i], in a block of one of the five
+// languages that write their nouns in lower case, is a capitalised word
+// that a comma and one of their ranks or offices follow, as a report
+// names a man and then says who he is ("Lacroix, commissaire du
+// quartier", "Mallet, commissaire spécial à la gare"): the word must be
+// one rankedLower would take after the rank.
+func rankAppositive(gz *gazetteer.Gazetteers, toks []nameTok, i int) bool {
+	t, j := toks[i], i+1
+	if t.punct != ',' {
+		if j >= len(toks) || toks[j].core != "" || toks[j].punct != ',' {
+			return false
+		}
+		j++ // a comma standing alone, as tokenised text writes it
+	}
+	if j >= len(toks) || !lowerRanks[toks[j].low] {
+		return false
+	}
+	return t.lang != 0 && !t.german() && t.shaped && !t.noname && (!t.common || t.first || t.surname) && !t.city &&
+		!view.IsAllUpper(t.core) && !inLang(gz, t.lang, t.low) && !titleTok(gz, t) && pattern.MonthNumber(t.low) == 0 &&
+		!pattern.IsWeekday(t.low)
 }
 
 // particlesAfterLowerTitle reports whether toks[i] opens a surname's
