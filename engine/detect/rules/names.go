@@ -284,6 +284,11 @@ func (n *nameFinder) find(v *view.View) []page.Span {
 			if score == 0 && rankAppositive(n.gz, toks, i) {
 				s, e, score = i, i, 0.5
 			}
+			if score == 0 {
+				if j := initialsName(toks, i); j >= 0 {
+					s, e, score = i, j, 0.5
+				}
+			}
 			if score == 0 && i > 0 && particlesAfterLowerTitle(n.gz, toks, i) {
 				s, e, score = i, extend(toks, i, 4), 0.5
 			}
@@ -453,6 +458,36 @@ func rankAppositive(gz *gazetteer.Gazetteers, toks []nameTok, i int) bool {
 	return t.lang != 0 && !t.german() && t.shaped && !t.noname && (!t.common || t.first || t.surname) && !t.city &&
 		!view.IsAllUpper(t.core) && !inLang(gz, t.lang, t.low) && !titleTok(gz, t) && pattern.MonthNumber(t.low) == 0 &&
 		!pattern.IsWeekday(t.low)
+}
+
+// initialsName returns the surname of a name written as initials,
+// particles in lower case and a surname from toks[i] on ("J. A. van der
+// Burgh", "A. de Jong"; tokenised text writes each dot alone: "J . A .
+// van der Burgh"), or -1. Initials and particles make the name whatever
+// the surname is: Dutch newspapers and registers name people so. Not
+// before a number, where the initial is a street type's ("C. de Alcalá
+// 45"), nor when the word after the particles is a rank, where the
+// initials are an honorific's ("Z. M. den Koning": Zijne Majesteit).
+func initialsName(toks []nameTok, i int) int {
+	k := i
+	for k < len(toks) && toks[k].initial {
+		switch {
+		case toks[k].punct == '.':
+			k++
+		case k+1 < len(toks) && toks[k+1].core == "" && toks[k+1].punct == '.':
+			k += 2
+		default:
+			return -1
+		}
+	}
+	if k == i || k >= len(toks) || !toks[k].particle || !lowerWord(toks[k].core) {
+		return -1
+	}
+	j := nameAfterParticles(toks, k)
+	if j < 0 || j+1 < len(toks) && view.HasDigit(toks[j+1].core) || lowerRanks[toks[j].low] {
+		return -1
+	}
+	return j
 }
 
 // particlesAfterLowerTitle reports whether toks[i] opens a surname's
