@@ -430,12 +430,20 @@ func rankedLower(gz *gazetteer.Gazetteers, toks []nameTok, i int) bool {
 	// must be a known name.
 	capitals := view.IsAllUpper(r.core) && view.IsAllUpper(t.core) &&
 		(t.first || t.surname || i+1 < len(toks) && !t.stop && (toks[i+1].first || toks[i+1].surname))
-	if t.lang == 0 || t.german() || !t.shaped || t.noname || t.common && !t.first && !t.surname || t.city ||
-		view.IsAllUpper(t.core) && !capitals || r.punct != 0 || r.shaped && !r.opener && !capitals || !lowerRanks[r.low] ||
-		inLang(gz, t.lang, t.low) || titleTok(gz, t) || pattern.MonthNumber(t.low) > 0 || pattern.IsWeekday(t.low) {
+	if view.IsAllUpper(t.core) && !capitals || r.punct != 0 || r.shaped && !r.opener && !capitals || !lowerRanks[r.low] {
 		return false
 	}
-	return true
+	return rankHolder(gz, t)
+}
+
+// rankHolder reports whether t, beside a rank in a block of one of the
+// five languages that write their nouns in lower case, is its holder's
+// name: a capitalised word that no list knows as an ordinary word of the
+// block's language or of English, a place, a title, a month or a
+// weekday (rankedLower, rankAppositive).
+func rankHolder(gz *gazetteer.Gazetteers, t nameTok) bool {
+	return t.lang != 0 && !t.german() && t.shaped && !t.noname && (!t.common || t.first || t.surname) && !t.city &&
+		!inLang(gz, t.lang, t.low) && !titleTok(gz, t) && pattern.MonthNumber(t.low) == 0 && !pattern.IsWeekday(t.low)
 }
 
 // rankAppositive reports whether toks[i], in a block of one of the five
@@ -455,9 +463,7 @@ func rankAppositive(gz *gazetteer.Gazetteers, toks []nameTok, i int) bool {
 	if j >= len(toks) || !lowerRanks[toks[j].low] {
 		return false
 	}
-	return t.lang != 0 && !t.german() && t.shaped && !t.noname && (!t.common || t.first || t.surname) && !t.city &&
-		!view.IsAllUpper(t.core) && !inLang(gz, t.lang, t.low) && !titleTok(gz, t) && pattern.MonthNumber(t.low) == 0 &&
-		!pattern.IsWeekday(t.low)
+	return !view.IsAllUpper(t.core) && rankHolder(gz, t)
 }
 
 // initialsName returns the surname of a name written as initials,
