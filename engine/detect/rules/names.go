@@ -692,9 +692,10 @@ func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 		return 0, 0, 0
 	}
 	u := toks[j]
-	if u.noun && j == i+1 && n.single && loneSurnameDE(n.gz, toks, i) {
-		// A noun after it is no part of the name: "Da Amundsen
-		// Teilnehmer der Expedition war".
+	if u.noun && j == i+1 && !legalFormAt(n.gz, toks, j+1) && n.single && loneSurnameDE(n.gz, toks, i) {
+		// A noun after it is no part of the name ("Da Amundsen Chef
+		// der Expedition war"), unless a legal form makes the two a
+		// firm's name ("Becker Immobilien GmbH").
 		return i, i, 0.4
 	}
 	if u.noname {
@@ -820,6 +821,11 @@ func loneSurnameDE(gz *gazetteer.Gazetteers, toks []nameTok, i int) bool {
 		return false
 	}
 	return i == 0 || !determinersDE[toks[i-1].low]
+}
+
+// legalFormAt reports whether toks[k] is a legal form ("GmbH", "AG").
+func legalFormAt(gz *gazetteer.Gazetteers, toks []nameTok, k int) bool {
+	return k < len(toks) && (gz.Lex[toks[k].low]&gazetteer.LegalForm != 0 || gz.LegalForms.Has(gazetteer.NormLegal(toks[k].core)))
 }
 
 // namedNounDE reports whether l is a German noun that the name lists hold
