@@ -825,7 +825,13 @@ func loneSurnameDE(gz *gazetteer.Gazetteers, toks []nameTok, i int) bool {
 
 // legalFormAt reports whether toks[k] is a legal form ("GmbH", "AG").
 func legalFormAt(gz *gazetteer.Gazetteers, toks []nameTok, k int) bool {
-	return k < len(toks) && (gz.Lex[toks[k].low]&gazetteer.LegalForm != 0 || gz.LegalForms.Has(gazetteer.NormLegal(toks[k].core)))
+	return k < len(toks) && isLegalForm(gz, toks[k].low, toks[k].core)
+}
+
+// isLegalForm reports whether the word written t (lower case l) is a
+// legal form on its own. orgFinder.legalAt reads forms of several words.
+func isLegalForm(gz *gazetteer.Gazetteers, l, t string) bool {
+	return gz.Lex[l]&gazetteer.LegalForm != 0 || gz.LegalForms.Has(gazetteer.NormLegal(t))
 }
 
 // namedNounDE reports whether l is a German noun that the name lists hold

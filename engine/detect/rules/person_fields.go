@@ -53,7 +53,7 @@ func personValue(v *view.View, gz *gazetteer.Gazetteers, f, l int) bool {
 		if k < l && strings.ContainsAny(v.Text[v.CoreEnd(k):v.WordEnd(k)], ",;:") {
 			return false
 		}
-		if gz.Lex[w]&gazetteer.LegalForm != 0 || gz.LegalForms.Has(gazetteer.NormLegal(t)) || orgHeads[w] {
+		if isLegalForm(gz, w, t) || orgHeads[w] {
 			return false
 		}
 		switch {
