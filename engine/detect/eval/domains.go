@@ -39,39 +39,62 @@ type DomainReport struct {
 	// Organization recall that rule allows on a corpus that labels them
 	// (see PlaceOrganizationTable).
 	PlaceOrganization Counts
+	// Examples are records the service got a word of wrong, in record
+	// order, up to DomainOptions.Examples, each written as MarkedText
+	// writes it.
+	Examples []string
+}
+
+// DomainOptions say what EvaluateDomain runs and keeps.
+type DomainOptions struct {
+	// DisabledRules are passed to detect.Run (ablation; nil for none).
+	DisabledRules []string
+	// Examples is how many records with a missed or false word to keep
+	// (DomainReport.Examples).
+	Examples int
 }
 
 // EvaluateDomain runs ds through detect.Run on every record, asking for
 // DomainCategories, and counts words: PER words against Person spans, ORG
 // words against Organization spans, both against masking; LOC words are
 // counted apart (Location) and, like ignored words, left out of the rest.
-// disabled names rules of detect.Rules to skip (ablation; nil for none).
-func EvaluateDomain(ctx context.Context, ds []detect.Detector, recs []Record, disabled []string) (DomainReport, error) {
+// Records are scored concurrently and their examples kept in record
+// order, so two runs keep the same ones.
+func EvaluateDomain(ctx context.Context, ds []detect.Detector, recs []Record, o DomainOptions) (DomainReport, error) {
 	rep := DomainReport{Records: len(recs)}
 	gz, err := gazetteer.Get()
 	if err != nil {
 		return rep, err
 	}
 	var mu sync.Mutex
+	marked := make([]string, len(recs))
 	err = parallel(ctx, len(recs), func(i int) error {
-		r, err := evaluateDomainRecord(ctx, ds, gz, recs[i], disabled)
+		r, err := evaluateDomainRecord(ctx, ds, gz, recs[i], o)
 		if err != nil {
 			return err
 		}
 		mu.Lock()
 		rep.add(r)
+		if len(r.Examples) > 0 {
+			marked[i] = r.Examples[0]
+		}
 		mu.Unlock()
 		return nil
 	})
+	for _, m := range marked {
+		if m != "" && len(rep.Examples) < o.Examples {
+			rep.Examples = append(rep.Examples, m)
+		}
+	}
 	return rep, err
 }
 
 // evaluateDomainRecord scores one record (EvaluateDomain); gz tells the
 // place names (placeOnly).
-func evaluateDomainRecord(ctx context.Context, ds []detect.Detector, gz *gazetteer.Gazetteers, r Record, disabled []string) (DomainReport, error) {
+func evaluateDomainRecord(ctx context.Context, ds []detect.Detector, gz *gazetteer.Gazetteers, r Record, o DomainOptions) (DomainReport, error) {
 	var rep DomainReport
 	p, offs := detect.PageFromText(r.Text)
-	spans, err := detect.Run(ctx, p, ds, detect.Options{Categories: DomainCategories, DisabledRules: disabled})
+	spans, err := detect.Run(ctx, p, ds, detect.Options{Categories: DomainCategories, DisabledRules: o.DisabledRules})
 	if err != nil {
 		return rep, err
 	}
@@ -106,7 +129,38 @@ func evaluateDomainRecord(ctx context.Context, ds []detect.Detector, gz *gazette
 		count(&rep.Organization, typ == "ORG", pred[w][page.Organization])
 		count(&rep.Masking, typ == "PER" || typ == "ORG", masked)
 	}
+	if o.Examples > 0 && (rep.Person.FN+rep.Organization.FN+rep.Masking.FP > 0) {
+		rep.Examples = []string{MarkedText(p, offs, r, pred)}
+	}
 	return rep, nil
+}
+
+// MarkedText writes the words of p (read from r's text at offs) with what
+// the service got wrong marked: a Person or Organization word left out of
+// its category as [word]PER or [word]ORG (a * after it when another
+// category masked it), a plain word masked as {word}. Place names and
+// ignored words are written as they are.
+func MarkedText(p *page.Page, offs []int, r Record, pred []map[page.Category]bool) string {
+	var b strings.Builder
+	for w, word := range p.Words {
+		if w > 0 {
+			b.WriteByte(' ')
+		}
+		typ := goldType(r.Spans, offs[w], offs[w]+len(word.Text))
+		cat := map[string]page.Category{"PER": page.Person, "ORG": page.Organization}[typ]
+		switch {
+		case cat != "" && !pred[w][cat]:
+			fmt.Fprintf(&b, "[%s]%s", word.Text, typ)
+			if len(pred[w]) > 0 {
+				b.WriteByte('*')
+			}
+		case typ == "" && len(pred[w]) > 0:
+			fmt.Fprintf(&b, "{%s}", word.Text)
+		default:
+			b.WriteString(word.Text)
+		}
+	}
+	return b.String()
 }
 
 // add sums the word counts of o into r (Records stays).

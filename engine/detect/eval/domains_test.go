@@ -47,7 +47,7 @@ func TestPlaceOrganization(t *testing.T) {
 		gold("The deal was signed by the United States and Bank of Chile.", "the United States", "Bank of Chile"),
 		gold("Washington said so.", "Washington"), // a town, and a surname
 	}
-	rep, err := EvaluateDomain(context.Background(), []detect.Detector{wordsDetector{"Russia", "Acme"}}, recs, nil)
+	rep, err := EvaluateDomain(context.Background(), []detect.Detector{wordsDetector{"Russia", "Acme"}}, recs, DomainOptions{Examples: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,9 +60,36 @@ func TestPlaceOrganization(t *testing.T) {
 	if want := (Counts{TP: 3, FN: 7}); rep.Organization != want {
 		t.Errorf("Organization = %+v, want %+v", rep.Organization, want)
 	}
+	// The two records with a missed word, in record order, marked.
+	wantEx := []string{
+		"The deal was signed by [the]ORG [United]ORG [States]ORG and [Bank]ORG [of]ORG [Chile.]ORG",
+		"[Washington]ORG said so.",
+	}
+	if strings.Join(rep.Examples, "\n") != strings.Join(wantEx, "\n") {
+		t.Errorf("Examples =\n%s\nwant\n%s", strings.Join(rep.Examples, "\n"), strings.Join(wantEx, "\n"))
+	}
 	tab := PlaceOrganizationTable([]DomainRow{{Name: "news", Split: "test", Report: rep}})
 	if !strings.Contains(tab, "| news | test | 10 | 4 (40.0%) | 1 | 0.300 | 0.600 |") {
 		t.Errorf("table:\n%s", tab)
+	}
+}
+
+// TestDomainExamples checks the marks of a false word and of a word
+// another category masked, and that Examples caps what is kept.
+func TestDomainExamples(t *testing.T) {
+	recs := []Record{
+		gold("Acme sells Russia oil.", "Russia"),
+		gold("Acme sells.", "sells"),
+		gold("Acme again."),
+	}
+	recs[0].Spans[0].Category, recs[0].Spans[0].Type = page.Person, "PER"
+	rep, err := EvaluateDomain(context.Background(), []detect.Detector{wordsDetector{"Acme", "Russia"}}, recs, DomainOptions{Examples: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "{Acme} sells [Russia]PER* oil.\n{Acme} [sells.]ORG"
+	if got := strings.Join(rep.Examples, "\n"); got != want {
+		t.Errorf("Examples =\n%s\nwant\n%s", got, want)
 	}
 }
 

@@ -52,8 +52,9 @@ type tableOptions struct {
 	upper bool
 	// examples keeps this many missed and false words per category of
 	// the sets scored on every category (the generated documents, the
-	// de-identification corpora, presidio-research's sets), printed
-	// below the table.
+	// de-identification corpora, presidio-research's sets), and this
+	// many records with a missed or false word of every NER corpus
+	// (eval.MarkedText), printed below the table.
 	examples int
 	// generatedOnly scores the generated documents alone (no NER corpus,
 	// no presidio set): the quick table to tune the patterns and rules on.
@@ -187,7 +188,7 @@ func domainTablesWithout(m *ner.Model, o tableOptions, disabled []string) (table
 		if len(recs) == 0 {
 			continue
 		}
-		rep, err := eval.EvaluateDomain(ctx, ds, recs, disabled)
+		rep, err := eval.EvaluateDomain(ctx, ds, recs, eval.DomainOptions{DisabledRules: disabled, Examples: o.examples})
 		if err != nil {
 			return t, err
 		}
@@ -278,6 +279,11 @@ func (t tables) markdown() string {
 			fmt.Fprintf(&b, " %.3f / %.3f |", k.Recall(), k.Precision())
 		}
 		fmt.Fprintf(&b, " %.3f / %.3f | %.3f |\n", r.rep.Masking.Recall(), r.rep.Masking.Precision(), r.rep.OverRedaction())
+	}
+	for _, r := range t.rows {
+		for _, m := range r.Report.Examples {
+			fmt.Fprintf(&b, "marked %s: %s\n", r.Name, m)
+		}
 	}
 	for _, r := range t.presidio {
 		for _, c := range append(presidioCats, eval.OverRedacted) {

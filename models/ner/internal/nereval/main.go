@@ -97,7 +97,7 @@ func main() {
 	entityProb := flag.Float64("entity-prob", ner.DefaultEntityProb, "decoding's recall bias (the service's ner-entity-prob); tune it with -table dev")
 	personProb := flag.Float64("person-prob", ner.DefaultPersonProb, "the same for person labels alone (the service's ner-person-prob)")
 	generated := flag.Bool("generated", false, "with -table: score only the documents the project generates in each language (eval.Generated)")
-	examples := flag.Int("examples", 0, "with -table: print this many missed and false words per category of the sets scored on every category (generated documents, de-identification corpora, presidio-research's sets)")
+	examples := flag.Int("examples", 0, "with -table: print this many missed and false words per category of the sets scored on every category (generated documents, de-identification corpora, presidio-research's sets), and this many records with a missed or false word of every NER corpus, marked ([word]PER missed, {word} masked though plain)")
 	multi := flag.String("multi", ner.BuiltinMultilingual, "the second model, for the blocks in the six other languages (ner.Routed; the service's ner-model-multilingual): builtin-multilingual, builtin, a directory, or off (-model reads every block)")
 	multiEntity := flag.Float64("multi-entity-prob", ner.DefaultEntityProb, "with -multi: the second model's ner-entity-prob")
 	multiPerson := flag.Float64("multi-person-prob", ner.DefaultPersonProb, "with -multi: the second model's ner-person-prob")
