@@ -698,6 +698,12 @@ func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 		// firm's name ("Becker Immobilien GmbH").
 		return i, i, 0.4
 	}
+	if t.first && toks[i+1].particle && n.gz.Lex[u.low]&gazetteer.Country != 0 {
+		// A first name "of" a country, a royal's name: "Berta da
+		// Holanda", "Catarina de Áustria" (Portugal is a surname too);
+		// the country alone is no name.
+		return i, j, 0.55
+	}
 	if u.noname {
 		return 0, 0, 0
 	}

@@ -26,8 +26,10 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"golang.org/x/text/language"
+	"golang.org/x/text/language/display"
 
+	"github.com/redactd/redactd/engine/detect/gazetteer"
 	"github.com/redactd/redactd/internal/shareddata"
 )
 
@@ -80,6 +82,7 @@ const (
 	licProse   = "the public-domain novels of LitBank (github.com/dbamman/litbank original/, Project Gutenberg texts, public domain in the US), less the books of its held-out test split"
 	licNER     = "word counts from the train and dev parts of wikigold (CC-BY-4.0), WNUT-17 (CC-BY-4.0), Broad Twitter Corpus (CC-BY-4.0), SEC filings NER (CC-BY-3.0), never their held-out test splits; only words seen in lower case at least twice are kept"
 	licManual  = "hand-written for redactd (engine/detect/internal/gen/manual)"
+	licCLDR    = "Unicode CLDR country and continent names in French, Spanish, Italian, Portuguese and Dutch, via golang.org/x/text/language/display v0.43.0; Unicode-3.0 (CLDR), BSD-3-Clause (x/text)"
 )
 
 func (g *gen) write(name string, header []string, lines []string) error {
@@ -446,6 +449,13 @@ func (g *gen) cities() error {
 		"germania", "duitsland", "alemanha"} {
 		countries[c] = true
 	}
+	local, err := g.localCountryNames()
+	if err != nil {
+		return err
+	}
+	for _, c := range local {
+		countries[c] = true
+	}
 	if err := g.write("cities.txt", []string{
 		"City names, lower case, one per line.",
 		"source: " + licCities,
@@ -456,7 +466,63 @@ func (g *gen) cities() error {
 		"Country names, lower case, one per line.",
 		"source: " + licCities,
 		"source: " + licManual + " (short forms such as usa, uk)",
+		"source: " + licCLDR,
 	}, sortedKeys(countries))
+}
+
+// localLangs are the languages whose country and continent names
+// countries.txt holds besides English's (German's are left to the German
+// lists: nouns_de.txt is built against this file).
+var localLangs = []string{"fr", "es", "it", "pt", "nl"}
+
+// localCountryNames returns the names of every country, and of the
+// continents and the European Union, in localLangs, lower case, with an
+// accent-free variant: "allemagne", "irlanda", "itália", "europa". French,
+// Spanish, Italian and Portuguese capitalise a country's name inside a
+// sentence and no other word of its kind, so a name finder that takes such
+// a word for a person's name needs them (rules/names.go properNounAlone).
+// Left out: names CLDR writes with a qualifier ("Congo - Kinshasa", "Macao
+// (RAE)"), and names the first-name or surname lists hold ("Dominique" is
+// Dominica in French, "Maurice" Mauritius, "Brasil" a surname): a country
+// is never a name, and those are people's names more often.
+func (g *gen) localCountryNames() ([]string, error) {
+	names := map[string]bool{}
+	for _, f := range []string{"first_names.txt", "surnames.txt"} {
+		ls, err := readLines(filepath.Join(g.out, f))
+		if err != nil {
+			return nil, fmt.Errorf("local country names (run after %s): %w", f, err)
+		}
+		for _, l := range ls {
+			names[l] = true
+		}
+	}
+	var out []string
+	for _, lang := range localLangs {
+		d := display.Regions(language.MustParse(lang))
+		var regions []language.Region
+		for a := 'A'; a <= 'Z'; a++ {
+			for b := 'A'; b <= 'Z'; b++ {
+				if r, err := language.ParseRegion(string([]rune{a, b})); err == nil && r.IsCountry() {
+					regions = append(regions, r)
+				}
+			}
+		}
+		for _, c := range []string{"150", "002", "019", "142", "009", "EU"} {
+			regions = append(regions, language.MustParseRegion(c))
+		}
+		for _, r := range regions {
+			n := strings.ToLower(d.Name(r))
+			if n == "" || strings.ContainsAny(n, "(),") || strings.Contains(n, " - ") {
+				continue
+			}
+			for _, v := range []string{n, gazetteer.FoldAccents(n)} {
+				if !names[v] {
+					out = append(out, v)
+				}
+			}
+		}
+	}
+	return out, nil
 }
 
 // postal writes the US ZIP prefixes with their states, the UK outward codes
