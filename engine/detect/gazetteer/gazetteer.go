@@ -164,6 +164,8 @@ type Gazetteers struct {
 	// Lex maps a lower-case word to its Flag bits, so a recognizer learns
 	// everything about a word with one lookup.
 	Lex map[string]uint32
+	// ends counts the endings of Lex's words on first use (CommonEnding).
+	ends *lazyEndings
 }
 
 // LowerCase reports whether w (lower case) is usually written in lower
@@ -187,7 +189,8 @@ func Get() (*Gazetteers, error) {
 }
 
 func load() (*Gazetteers, error) {
-	z := &Gazetteers{USZip3: map[string]string{}, StreetSuffix: Set{}, StreetPrefix: Set{}, Units: Set{}, POBoxes: Set{}}
+	z := &Gazetteers{USZip3: map[string]string{}, StreetSuffix: Set{}, StreetPrefix: Set{}, Units: Set{}, POBoxes: Set{},
+		ends: &lazyEndings{}}
 	sets := []struct {
 		file string
 		dst  *Set

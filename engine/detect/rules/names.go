@@ -116,6 +116,11 @@ type nameTok struct {
 	opener bool
 	// sureDE: the block is surely German (sureLangFlag).
 	sureDE bool
+	// opens: the word opens its sentence (opensSentence).
+	opens bool
+	// sureLang: the Lex flag of the block's language when the block is
+	// surely in it (sureLangFlag), 0 otherwise.
+	sureLang uint32
 	// lang: the Lex flag of the block's language (langFlag), 0 for
 	// English.
 	lang uint32
@@ -155,6 +160,8 @@ func nameTokAt(v *view.View, gz *gazetteer.Gazetteers, i int) nameTok {
 		lf := sureLangFlag(v, i)
 		t.opener = lf != 0 && f&lf != 0 && opensSentence(v, i)
 		t.sureDE = lf == gazetteer.LowerDE
+		t.sureLang = lf
+		t.opens = opensSentence(v, i)
 	}
 	if t.particle && articlesDE[l] && t.german() &&
 		(i == 0 || v.LineOf(i-1) != v.LineOf(i) || !particles[v.CoreLower(i-1)]) {
@@ -689,6 +696,9 @@ func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 		if n.single && loneSurnameDE(n.gz, toks, i) {
 			return i, i, 0.4
 		}
+		if n.single && properNounAlone(n.gz, toks, i) {
+			return i, i, 0.4
+		}
 		return 0, 0, 0
 	}
 	u := toks[j]
@@ -828,6 +838,102 @@ func loneSurnameDE(gz *gazetteer.Gazetteers, toks []nameTok, i int) bool {
 	}
 	return i == 0 || !determinersDE[toks[i-1].low]
 }
+
+// properNounAlone reports whether toks[i], in a block surely French,
+// Spanish, Italian or Portuguese, is a name no list holds, standing
+// alone inside its sentence. Those languages capitalise only proper
+// nouns inside a sentence (not their nouns, nationalities, months or
+// weekdays), so a capitalised word there that is no ordinary word of
+// any list (Common, Prose, the six lower-case lists), no first name (the
+// lone first name's own conditions judge those), no town, village or
+// country, and that does not end like the language's ordinary words
+// (gazetteer.CommonEnding: "Executivo", "Apelação", "Oncología") is a
+// person's name: a novel's "Duroy", "Saint-Potin", a member's
+// "Jonckheer".
+//
+// Only a word written as a name is one: capitalised, the rest in lower
+// case, each part of a hyphenated word capitalised ("Laroche-Mathieu";
+// not "Trata-se", "IgG"). It is not a label ("NºCol:", "Courriel :"),
+// not in a firm's name ("Dubois & Fils", "Dubois et Fils SARL"), not
+// before a number (a drug's dose: "Prilosec 20 mg"), not on a line that
+// opens with a number (a postcode's: "84067 Policastro Bussentino") nor
+// up to three words after one (a floor's side, a town after its
+// postcode: "2.º Esq.", "39556 Puente Pumar"), not after a determiner
+// ("la Vie", "el Tribunal") or a locative ("en Vortalie", "nel Molise"),
+// and a known surname is not one after a preposition of place
+// (placePrepositions).
+func properNounAlone(gz *gazetteer.Gazetteers, toks []nameTok, i int) bool {
+	t := toks[i]
+	switch t.sureLang {
+	case gazetteer.LowerFR, gazetteer.LowerES, gazetteer.LowerIT, gazetteer.LowerPT:
+	default:
+		return false
+	}
+	if t.opens || t.common || t.first || t.city || t.punct == ':' || !writtenAsName(t.core) || utf8.RuneCountInString(t.low) < 3 ||
+		gz.Lex[t.low]&(gazetteer.Prose|gazetteer.LowerAny) != 0 || gz.Places.Has(t.low) || gz.CommonEnding(t.sureLang, t.low) {
+		return false
+	}
+	for k := i + 1; k < min(i+4, len(toks)); k++ {
+		if toks[k].low == "&" || legalFormAt(gz, toks, k) {
+			return false // a firm's name: "Dubois et Fils SARL"
+		}
+	}
+	if i+1 < len(toks) && toks[i+1].low == "" && toks[i+1].punct == ':' {
+		return false // a label: "Courriel :"
+	}
+	if i+1 < len(toks) && view.HasDigit(toks[i+1].core) {
+		return false // a drug's dose, a product's model: "Prilosec 20 mg"
+	}
+	if view.HasDigit(toks[0].core) {
+		return false // a postcode's line: "84067 Policastro Bussentino"
+	}
+	if i == 0 {
+		return true
+	}
+	for k := max(0, i-3); k < i; k++ {
+		if view.HasDigit(toks[k].core) {
+			return false
+		}
+	}
+	p := toks[i-1].low
+	return !properNounDeterminers[p] && !properNounLocatives[p] &&
+		!(t.surname && placePrepositions[p])
+}
+
+// properNounLocatives put a place after them, seldom a person: "en
+// Angleterre", "em Berlim", "dans Arkansas", "nel Molise".
+var properNounLocatives = setOf("en", "em", "in", "dans", "nel", "nella", "nei", "negli", "nelle")
+
+// placePrepositions stand before a town's name as often as before a
+// person's in French, Spanish, Italian and Portuguese ("universidade de
+// Lisboa", "em Braga"): after one, a known surname may be a town that the
+// town list names in English only ("Lisbon"), and stays; a word no list
+// holds does not ("la cuisse de Duroy").
+var placePrepositions = setOf("de", "di", "da", "em", "en", "in", "à", "a", "dans", "desde", "para", "per", "por", "pour")
+
+// writtenAsName reports whether w is capitalised with the rest in lower
+// case, each part after a hyphen capitalised too ("Saint-Potin").
+func writtenAsName(w string) bool {
+	for _, part := range strings.Split(w, "-") {
+		r, n := utf8.DecodeRuneInString(part)
+		if n == 0 || !unicode.IsUpper(r) {
+			return false
+		}
+		for _, c := range part[n:] {
+			if !unicode.IsLower(c) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// properNounDeterminers stand before a noun or a place's or body's name in
+// French, Spanish, Italian and Portuguese ("la Vie", "el Tribunal", "il
+// Senato", "o Executivo"), seldom before a person's name.
+var properNounDeterminers = setOf("le", "la", "les", "un", "une", "du", "des", "au", "aux", "ce", "cette", "son", "sa", "ses",
+	"el", "los", "las", "una", "unos", "del", "al", "il", "lo", "gli", "uno", "dello", "della", "dei", "degli", "nel", "nella",
+	"o", "os", "as", "um", "uma", "do", "da", "dos", "das", "no", "na")
 
 // legalFormAt reports whether toks[k] is a legal form ("GmbH", "AG").
 func legalFormAt(gz *gazetteer.Gazetteers, toks []nameTok, k int) bool {

@@ -471,9 +471,10 @@ func (g *gen) cities() error {
 }
 
 // localLangs are the languages whose country and continent names
-// countries.txt holds besides English's (German's are left to the German
-// lists: nouns_de.txt is built against this file).
-var localLangs = []string{"fr", "es", "it", "pt", "nl"}
+// countries.txt holds besides English's, Portuguese as Brazil and Portugal
+// write it ("Romênia", "Roménia"); German's are left to the German lists:
+// nouns_de.txt is built against this file.
+var localLangs = []string{"fr", "es", "it", "pt", "pt-PT", "nl"}
 
 // localCountryNames returns the names of every country, and of the
 // continents and the European Union, in localLangs, lower case, with an
