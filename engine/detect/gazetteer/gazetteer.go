@@ -106,6 +106,11 @@ const (
 	// NounDEInNames leave out: capitalised in a German sentence, such a
 	// word alone is as likely the noun as the name.
 	NounDENamed
+	// NounDELexicon marks every noun of Wiktionary's German lexicon that
+	// no name or place list holds (nouns_de_lexicon.txt), heads of names
+	// too ("Partei", "Amt"): read only where a capitalised word that no
+	// other list holds would be taken for a name alone.
+	NounDELexicon
 )
 
 // LowerAny is any of the six lower-case lists' flags.
@@ -290,6 +295,9 @@ func load() (*Gazetteers, error) {
 		return nil, err
 	}
 	if err := eachLine("nouns_de_named.txt", func(w string) { z.Lex[w] |= NounDENamed }); err != nil {
+		return nil, err
+	}
+	if err := eachLine("nouns_de_lexicon.txt", func(w string) { z.Lex[w] |= NounDELexicon }); err != nil {
 		return nil, err
 	}
 	return z, nil

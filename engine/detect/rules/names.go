@@ -840,15 +840,15 @@ func loneSurnameDE(gz *gazetteer.Gazetteers, toks []nameTok, i int) bool {
 }
 
 // properNounAlone reports whether toks[i], in a block surely French,
-// Spanish, Italian or Portuguese, is a name no list holds, standing
-// alone inside its sentence. Those languages capitalise only proper
-// nouns inside a sentence (not their nouns, nationalities, months or
-// weekdays), so a capitalised word there that is no ordinary word of
-// any list (Common, Prose, the six lower-case lists), no first name (the
-// lone first name's own conditions judge those), no town, village or
-// country, and that does not end like the language's ordinary words
-// (gazetteer.CommonEnding: "Executivo", "Apelação", "Oncología") is a
-// person's name: a novel's "Duroy", "Saint-Potin", a member's
+// Spanish, Italian, Portuguese or German, is a name no list holds,
+// standing alone inside its sentence. The Romance languages capitalise
+// only proper nouns inside a sentence (not their nouns, nationalities,
+// months or weekdays), so a capitalised word there that is no ordinary
+// word of any list (Common, Prose, the six lower-case lists), no first
+// name (the lone first name's own conditions judge those), no town,
+// village or country, and that does not end like the language's ordinary
+// words (gazetteer.CommonEnding: "Executivo", "Apelação", "Oncología")
+// is a person's name: a novel's "Duroy", "Saint-Potin", a member's
 // "Jonckheer".
 //
 // Only a word written as a name is one: capitalised, the rest in lower
@@ -862,10 +862,21 @@ func loneSurnameDE(gz *gazetteer.Gazetteers, toks []nameTok, i int) bool {
 // ("la Vie", "el Tribunal") or a locative ("en Vortalie", "nel Molise"),
 // and a known surname is not one after a preposition of place
 // (placePrepositions).
+//
+// German capitalises its nouns too, so there the word must also be no
+// noun of any German list nor of Wiktionary's lexicon, inflected or as a
+// compound's head (lexiconNounDE: "Polizei", "Spitzenkandidat"), no
+// pronoun of polite address, and not after an article (as for
+// loneSurnameDE).
 func properNounAlone(gz *gazetteer.Gazetteers, toks []nameTok, i int) bool {
 	t := toks[i]
 	switch t.sureLang {
 	case gazetteer.LowerFR, gazetteer.LowerES, gazetteer.LowerIT, gazetteer.LowerPT:
+	case gazetteer.LowerDE:
+		if t.noun || t.poss || t.initial || inLang(gz, gazetteer.LowerDE, t.low) || namedNounDE(gz, t.low) || lexiconNounDE(gz, t.low) ||
+			courtesyPronouns[gazetteer.LowerDE][t.low] || i > 0 && determinersDE[toks[i-1].low] {
+			return false
+		}
 	default:
 		return false
 	}
@@ -957,6 +968,41 @@ func namedNounDE(gz *gazetteer.Gazetteers, l string) bool {
 	}
 	for _, end := range []string{"es", "en", "s", "e", "n"} {
 		if stem, ok := strings.CutSuffix(l, end); ok && len(stem) >= 3 && gz.Lex[stem]&(gazetteer.NounDENamed|gazetteer.NounDE) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// nounsDEAny are the flags of every German noun list.
+const nounsDEAny = gazetteer.NounDE | gazetteer.NounDEInNames | gazetteer.NounDENamed | gazetteer.NounDELexicon
+
+// lexiconNounDE reports whether l (lower case) is a German noun by any
+// noun list, Wiktionary's lexicon included: listed, inflected from one
+// ("Parteien", "Amtes"), or a compound whose head of at least four
+// letters, after at least three, is one ("Spitzenkandidat",
+// "Verteidigungsministerium"). German writes new compounds every day, so
+// a capitalised word no list holds is a noun far more often than a name
+// when its tail is a noun. The price: a surname no list holds whose tail
+// is a noun ("Beckenbauer") is left to the model.
+func lexiconNounDE(gz *gazetteer.Gazetteers, l string) bool {
+	noun := func(w string) bool {
+		if gz.Lex[w]&nounsDEAny != 0 {
+			return true
+		}
+		for _, end := range []string{"s", "es", "n", "en", "e"} {
+			if stem, ok := strings.CutSuffix(w, end); ok && utf8.RuneCountInString(stem) >= 3 && gz.Lex[stem]&nounsDEAny != 0 {
+				return true
+			}
+		}
+		return false
+	}
+	if noun(l) {
+		return true
+	}
+	rs := []rune(l)
+	for k := 3; k <= len(rs)-4; k++ {
+		if noun(string(rs[k:])) {
 			return true
 		}
 	}

@@ -47,11 +47,12 @@ func main() {
 }
 
 // steps are the generation steps in order: proseWords reads the name
-// and common-word lists the steps before it wrote.
+// and common-word lists the steps before it wrote, the German noun
+// lists the name and place lists.
 func (g *gen) steps() []func() error {
 	return []func() error{
 		g.firstNames, g.surnames, g.commonWords, g.proseWords, g.cities, g.postal,
-		g.streetTypes, g.unitTypes, g.legalForms, g.titles, g.lowerWords, g.nounsDE, g.places,
+		g.streetTypes, g.unitTypes, g.legalForms, g.titles, g.lowerWords, g.nounsDE, g.nounsDELexicon, g.places,
 	}
 }
 

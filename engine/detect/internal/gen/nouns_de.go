@@ -153,6 +153,53 @@ func (g *gen) nounsDE() error {
 	return g.write("nouns_de_named.txt", namedHeader, namedNouns)
 }
 
+// nounsDELexicon writes nouns_de_lexicon.txt: every noun of Wiktionary's
+// German lexicon (lemma and plural, letters only, lexiconListMin letters
+// or more) that no name or place list holds, whether the sources have
+// seen it or not. nouns_de.txt keeps the nouns that seldom head a name,
+// as the rules read those as ordinary words anywhere; this list is read
+// only where a capitalised word of a German sentence that no list holds
+// would be taken for a name alone, and there any noun ("Partei", "Amt")
+// or a compound's head ("Spitzenkandidat") tells it is none.
+func (g *gen) nounsDELexicon() error {
+	const file = "nouns_de_lexicon.txt"
+	lexicon, err := wiktionaryNounsDE()
+	if errors.Is(err, errFetchedMissing) {
+		g.skip(file, err.Error())
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("nouns_de_lexicon: %w", err)
+	}
+	names, err := popularNames(filepath.Join(g.src, "gazetteers", "popular_names_by_country"))
+	if err != nil {
+		return fmt.Errorf("nouns_de_lexicon: %w", err)
+	}
+	named, err := g.namesAndPlaces()
+	if err != nil {
+		return fmt.Errorf("nouns_de_lexicon: %w", err)
+	}
+	var words []string
+	for _, w := range lexicon {
+		if len([]rune(w)) >= lexiconListMin && !names["de"][w] && !named[w] && !named[gazetteer.FoldAccents(w)] {
+			words = append(words, w)
+		}
+	}
+	sort.Strings(words)
+	header := []string{
+		fmt.Sprintf("The nouns of Wiktionary's German lexicon (lemma and plural, letters only, %d letters or more) that no name or place list holds,", lexiconListMin),
+		"heads of names too (\"Partei\", \"Amt\"): read only where a capitalised word of a German sentence would be taken for a name no list holds.",
+		"lower case, one per line.",
+		"source: " + wiktionaryNounsName + "; " + wiktionaryNounsLicence,
+		"source: the name and place lists of this folder (first_names.txt, surnames.txt, cities.txt, countries.txt)",
+		"source: popular names by country (github.com/sigpwned/popular-names-by-country-dataset), CC0-1.0: the names of Germany, Austria and Switzerland",
+	}
+	return g.write(file, header, words)
+}
+
+// lexiconListMin is the shortest word nouns_de_lexicon.txt holds.
+const lexiconListMin = 3
+
 // nounFiles are the files nounsDE writes.
 var nounFiles = []string{"nouns_de.txt", "nouns_de_in_names.txt", "nouns_de_named.txt"}
 
