@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/redactd/redactd/engine/page"
 )
@@ -236,6 +238,10 @@ type columns struct {
 	// segment ends a sentence after a token ".", "!" or "?", or after
 	// segmentMax tokens: files with no sentence boundaries (Europeana).
 	segment bool
+	// contract writes the article or pronoun a preposition contracts
+	// with as the one word a reader sees (contractions): Universal
+	// Dependencies files split "da" into "de a", "am" into "an dem".
+	contract *contractions
 }
 
 // segmentMax is the longest sentence columns.segment lets run on.
@@ -255,7 +261,9 @@ func (c columns) read(path string) ([][]Record, error) {
 		sent sentence
 	)
 	n := 0 // tokens in sent
+	var pend pending
 	endSent := func() {
+		pend.flush(&sent, c)
 		if r, ok := sent.record(); ok {
 			doc = append(doc, r)
 		}
@@ -303,6 +311,10 @@ func (c columns) read(path string) ([][]Record, error) {
 			continue
 		}
 		tok := strings.TrimPrefix(fs[c.tok], c.strip)
+		if c.contract != nil {
+			pend.add(&sent, c, tok, fs[c.tag])
+			continue
+		}
 		sent.add(tok, fs[c.tag], c.nameWords)
 		if n++; c.segment && (n >= segmentMax || tok == "." || tok == "!" || tok == "?") {
 			endSent()
@@ -313,6 +325,94 @@ func (c columns) read(path string) ([][]Record, error) {
 	}
 	endDoc()
 	return docs, nil
+}
+
+// pending holds a token that may contract with the next (columns.contract).
+type pending struct {
+	tok, tag string
+	prev     string // the token before tok
+	ok       bool
+}
+
+// add adds tok to s, contracted with the pending token where the two
+// make one word: the word takes the preposition's tag (an article
+// inside a name is in it: "Miguel Ângelo da Luz"; one before it is not:
+// "da Fazenda").
+func (p *pending) add(s *sentence, c columns, tok, tag string) {
+	if p.ok {
+		if w, ok := c.contract.pairs[[2]string{strings.ToLower(p.tok), strings.ToLower(tok)}]; ok && !(c.contract.notAfterComma && p.prev == ",") {
+			if first, _ := utf8.DecodeRuneInString(p.tok); unicode.IsUpper(first) {
+				w = capitalise(w)
+			}
+			s.add(w, p.tag, c.nameWords)
+			p.ok, p.prev = false, tok
+			return
+		}
+		p.flush(s, c)
+	}
+	if c.contract.first[strings.ToLower(tok)] {
+		*p = pending{tok: tok, tag: tag, prev: p.prev, ok: true}
+		return
+	}
+	s.add(tok, tag, c.nameWords)
+	p.prev = tok
+}
+
+// flush adds the pending token as it is.
+func (p *pending) flush(s *sentence, c columns) {
+	if p.ok {
+		s.add(p.tok, p.tag, c.nameWords)
+		p.ok, p.prev = false, p.tok
+	}
+}
+
+// capitalise writes w's first letter in upper case.
+func capitalise(w string) string {
+	r, n := utf8.DecodeRuneInString(w)
+	return string(unicode.ToUpper(r)) + w[n:]
+}
+
+// contractions are the prepositions and the articles or pronouns a
+// language writes as one word, by their two words in lower case.
+type contractions struct {
+	pairs map[[2]string]string
+	first map[string]bool // the first words of pairs
+	// notAfterComma keeps a pair after a comma apart: a German "in dem"
+	// there is a relative clause's, never contracted ("das Haus, in dem").
+	notAfterComma bool
+}
+
+// contractionsPT and contractionsDE are the contractions Portuguese
+// always writes, and German outside a relative clause. Portuguese "em
+// um" stays as it is: Brazil writes it so.
+var (
+	contractionsPT = newContractions(false, map[string]map[string]string{
+		"de": {"o": "do", "a": "da", "os": "dos", "as": "das", "ele": "dele", "ela": "dela", "eles": "deles",
+			"elas": "delas", "este": "deste", "esta": "desta", "estes": "destes", "estas": "destas", "esse": "desse",
+			"essa": "dessa", "esses": "desses", "essas": "dessas", "aquele": "daquele", "aquela": "daquela",
+			"aqueles": "daqueles", "aquelas": "daquelas", "isto": "disto", "isso": "disso", "aquilo": "daquilo"},
+		"em": {"o": "no", "a": "na", "os": "nos", "as": "nas", "ele": "nele", "ela": "nela", "eles": "neles",
+			"elas": "nelas", "este": "neste", "esta": "nesta", "estes": "nestes", "estas": "nestas", "esse": "nesse",
+			"essa": "nessa", "esses": "nesses", "essas": "nessas", "aquele": "naquele", "aquela": "naquela",
+			"aqueles": "naqueles", "aquelas": "naquelas", "isto": "nisto", "isso": "nisso", "aquilo": "naquilo"},
+		"a":   {"o": "ao", "os": "aos", "a": "à", "as": "às", "aquele": "àquele", "aquela": "àquela", "aquilo": "àquilo"},
+		"por": {"o": "pelo", "a": "pela", "os": "pelos", "as": "pelas"},
+	})
+	contractionsDE = newContractions(true, map[string]map[string]string{
+		"an": {"dem": "am", "das": "ans"}, "in": {"dem": "im", "das": "ins"}, "zu": {"dem": "zum", "der": "zur"},
+		"von": {"dem": "vom"}, "bei": {"dem": "beim"},
+	})
+)
+
+func newContractions(notAfterComma bool, m map[string]map[string]string) *contractions {
+	c := &contractions{pairs: map[[2]string]string{}, first: map[string]bool{}, notAfterComma: notAfterComma}
+	for a, seconds := range m {
+		c.first[a] = true
+		for b, w := range seconds {
+			c.pairs[[2]string{a, b}] = w
+		}
+	}
+	return c
 }
 
 // foldTag mends a tag's typos: "_" for "-", a type in mixed case.

@@ -142,3 +142,52 @@ func TestSplitHandles(t *testing.T) {
 		t.Errorf("spans %q, want %q", got, want)
 	}
 }
+
+// TestContractions checks that the words Universal Dependencies splits
+// are read back as the one word a reader sees, in the entity the
+// preposition is in, and that a German "in dem" after a comma (a
+// relative clause, where a Portuguese "em o" still contracts) and a pair
+// no language contracts stay as they are.
+func TestContractions(t *testing.T) {
+	cases := []struct {
+		name, rows string
+		contract   *contractions
+		text       string
+		spans      []string
+	}{
+		{"pt name", "1\tMiguel\tB-PER\n2\tÂngelo\tI-PER\n3\tde\tI-PER\n4\ta\tI-PER\n5\tLuz\tI-PER\n6\tfalou\tO\n7\t,\tO\n8\tem\tO\n9\to\tO\n10\tPorto\tB-LOC\n",
+			contractionsPT, "Miguel Ângelo da Luz falou , no Porto", []string{"PER Miguel Ângelo da Luz", "LOC Porto"}},
+		{"pt before name", "1\tDe\tO\n2\ta\tB-ORG\n3\tFazenda\tI-ORG\n4\tem\tO\n5\tum\tO\n6\tdia\tO\n",
+			contractionsPT, "Da Fazenda em um dia", []string{"ORG Fazenda"}},
+		{"de", "1\tSie\tO\n2\twar\tO\n3\tin\tO\n4\tdem\tO\n5\tHaus\tO\n6\t,\tO\n7\tin\tO\n8\tdem\tO\n9\tBerta\tB-PER\n10\tlebte\tO\n11\tzu\tO\n12\tder\tO\n13\tZeit\tO\n",
+			contractionsDE, "Sie war im Haus , in dem Berta lebte zur Zeit", []string{"PER Berta"}},
+		{"no contraction", "1\tin\tO\n2\tdem\tO\n",
+			nil, "in dem", nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := t.TempDir() + "/ud.iob2"
+			if err := os.WriteFile(path, []byte("# sent_id = 1\n"+c.rows+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			docs, err := columns{tok: 1, tag: 2, sep: "\t", comments: true, contract: c.contract}.read(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(docs) != 1 || len(docs[0]) != 1 {
+				t.Fatalf("got %d documents", len(docs))
+			}
+			r := docs[0][0]
+			if r.Text != c.text {
+				t.Errorf("text %q, want %q", r.Text, c.text)
+			}
+			var got []string
+			for _, g := range r.Spans {
+				got = append(got, g.Type+" "+r.Text[g.Start:g.End])
+			}
+			if strings.Join(got, "|") != strings.Join(c.spans, "|") {
+				t.Errorf("spans %q, want %q", got, c.spans)
+			}
+		})
+	}
+}

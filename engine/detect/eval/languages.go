@@ -35,7 +35,9 @@ import (
 //   - smartdata_de: test.json.gz, and documents 4n+3 of train.json.gz as
 //     dev; a line of a document is a record;
 //   - uner_german_pud, uner_portuguese_pud: test only;
-//     uner_portuguese_bosque: test and dev;
+//     uner_portuguese_bosque: test and dev; the words Universal
+//     Dependencies splits are joined back as a reader sees them ("de a"
+//     is "da", "in dem" is "im": columns.contract);
 //   - lener_br: test.conll and dev.conll (PESSOA, ORGANIZACAO, LOCAL;
 //     dates and law and case references are plain words);
 //   - meddocan_es: test/ and dev/, a line of a report is a record, its 22
@@ -46,6 +48,8 @@ import (
 //     4n+1 and 4n+2 are the test, 4n+3 the dev, as English Europarl.
 func Languages(root string) ([]Split, error) {
 	ud := columns{tok: 1, tag: 2, sep: "\t", comments: true}
+	udPT, udDE := ud, ud
+	udPT.contract, udDE.contract = contractionsPT, contractionsDE
 	tsv := columns{tok: 0, tag: 1, sep: "\t"}
 	space := columns{tok: 0, tag: 1, sep: " "}
 	notEvery4 := func(i int) bool { return i%4 != 3 }
@@ -76,7 +80,7 @@ func Languages(root string) ([]Split, error) {
 			{"germeval2014_de", "news", columns{tok: 1, tag: 2, sep: "\t", comments: true},
 				part{[]string{"germeval2014_de/NER-de-test.tsv"}, "NER-de-test", nil},
 				part{[]string{"germeval2014_de/NER-de-dev.tsv"}, "NER-de-dev", nil}, false},
-			{"uner_german_pud", "news", ud, part{[]string{"uner_german_pud/de_pud-ud-test.iob2"}, "test", nil}, part{}, false},
+			{"uner_german_pud", "news", udDE, part{[]string{"uner_german_pud/de_pud-ud-test.iob2"}, "test", nil}, part{}, false},
 			europarl("de"),
 		}},
 		{"fr", []spec{
@@ -89,9 +93,9 @@ func Languages(root string) ([]Split, error) {
 		{"nl", []spec{wikiann("nl"), icdar("nl")}},
 		{"pt", []spec{
 			wikiann("pt"),
-			{"uner_portuguese_bosque", "news", ud, part{[]string{"uner_portuguese_bosque/pt_bosque-ud-test.iob2"}, "test", nil},
+			{"uner_portuguese_bosque", "news", udPT, part{[]string{"uner_portuguese_bosque/pt_bosque-ud-test.iob2"}, "test", nil},
 				part{[]string{"uner_portuguese_bosque/pt_bosque-ud-dev.iob2"}, "dev", nil}, false},
-			{"uner_portuguese_pud", "news", ud, part{[]string{"uner_portuguese_pud/pt_pud-ud-test.iob2"}, "test", nil}, part{}, false},
+			{"uner_portuguese_pud", "news", udPT, part{[]string{"uner_portuguese_pud/pt_pud-ud-test.iob2"}, "test", nil}, part{}, false},
 			{"lener_br", "legal", space, part{[]string{"lener_br/test.conll"}, "test", nil},
 				part{[]string{"lener_br/dev.conll"}, "dev", nil}, false},
 		}},
