@@ -1075,7 +1075,11 @@ func (o *orgFinder) find(v *view.View) []page.Span {
 				}
 				continue
 			}
-			if n := headFirstAt(v, j, end); n > 0 {
+			n := headFirstAt(v, j, end)
+			if n == 0 {
+				n = bodyAt(v, j, end)
+			}
+			if n > 0 {
 				if sp, ok := orgSpan(v, o.gz, j, j+n-1, 0.5); ok {
 					out = append(out, sp)
 				}
@@ -1265,6 +1269,93 @@ func headFirstAt(v *view.View, j, end int) int {
 	}
 	return last - j + 1
 }
+
+// bodyAt returns how many words from j name a public body by its noun
+// alone, or 0: in a block in French, Spanish, Italian, Dutch or
+// Portuguese, a capitalised noun of the body-alone list after an article
+// or demonstrative of the block's language ("chiedo alla Commissione di
+// agire", "el Gobierno", "de Raad") or elided into one ("l'Assemblée",
+// "dell'Unione"), with the adjective "europeo" in lower case after it in
+// the name ("il Parlamento europeo"). These languages capitalise such a
+// noun only where it names the body ("la commissione" is any committee),
+// as English does after "the" (institutionAt). German capitalises every
+// noun and is left out. A capitalised word after the noun, or after a
+// connector after it, makes a longer name: headFirstAt's or the model's
+// ("la Comisión de Peticiones").
+func bodyAt(v *view.View, j, end int) int {
+	arts := bodyArticles[v.Lang(j)]
+	if arts == nil {
+		return 0
+	}
+	t := v.CoreText(j)
+	if pre, noun, ok := cutElision(t); ok && elidedArticles[strings.ToLower(pre)] {
+		t = noun
+	} else if j == 0 || !arts[v.WordLower(j-1)] && !elidedBefore(v, j) {
+		return 0
+	}
+	if !bodiesAlone[strings.ToLower(t)] || !view.IsCapitalised(t) || view.IsAllUpper(t) {
+		return 0
+	}
+	if j+1 >= end || v.WordText(j) != v.CoreText(j) {
+		return 1
+	}
+	next := v.CoreLower(j + 1)
+	switch {
+	case view.IsCapitalised(v.CoreText(j + 1)):
+		return 0
+	case orgOf[next] && j+2 < end && view.IsCapitalised(v.CoreText(j+2)):
+		return 0
+	case europeanAdjectives[next]:
+		return 2
+	}
+	return 1
+}
+
+// elidedBefore reports whether an elided article stands as a word of
+// its own before word j: "dell' Unione", or "dell ' Unione" as text
+// split into tokens writes it.
+func elidedBefore(v *view.View, j int) bool {
+	p := v.WordLower(j - 1)
+	if a, ok := strings.CutSuffix(p, "'"); ok && a != "" {
+		return elidedArticles[a]
+	}
+	if a, ok := strings.CutSuffix(p, "’"); ok && a != "" {
+		return elidedArticles[a]
+	}
+	return (p == "'" || p == "’") && j >= 2 && elidedArticles[v.WordLower(j-2)]
+}
+
+// cutElision splits a word an elided article opens ("l'Union",
+// "dell’Unione") into the article and the noun.
+func cutElision(t string) (pre, noun string, ok bool) {
+	for _, apos := range []string{"'", "’"} {
+		if pre, noun, ok = strings.Cut(t, apos); ok && pre != "" && noun != "" {
+			return pre, noun, true
+		}
+	}
+	return "", "", false
+}
+
+// bodiesAlone are the nouns that name a public body on their own after
+// an article (organizations.txt, use body-alone); bodyArticles are the
+// articles and demonstratives before one in each language (Dutch "de" is
+// its article; Italian and Portuguese fuse them with prepositions);
+// elidedArticles those written into the noun with an apostrophe;
+// europeanAdjectives the lower-case adjective after "Parlamento".
+var (
+	bodiesAlone  = gazetteer.MustWords("organizations", "body-alone")
+	bodyArticles = map[lang.Code]map[string]bool{
+		lang.French:  setOf("le", "la", "du", "au", "ce", "cette"),
+		lang.Spanish: setOf("el", "la", "del", "al", "este", "esta", "ese", "esa"),
+		lang.Italian: setOf("il", "lo", "la", "del", "dello", "della", "al", "allo", "alla", "dal", "dallo", "dalla", "nel",
+			"nello", "nella", "sul", "sullo", "sulla", "col", "questo", "questa", "quel", "quello", "quella"),
+		lang.Dutch: setOf("de", "het", "deze", "dit"),
+		lang.Portuguese: setOf("o", "a", "do", "da", "no", "na", "ao", "à", "pelo", "pela", "este", "esta", "esse", "essa",
+			"deste", "desta", "neste", "nesta", "desse", "dessa"),
+	}
+	elidedArticles     = setOf("l", "dell", "all", "dall", "nell", "sull", "quest")
+	europeanAdjectives = setOf("europeo", "europea", "européen", "européenne", "europeu", "europeia")
+)
 
 // headAt reports whether word j is a capitalised organization head noun.
 func headAt(v *view.View, gz *gazetteer.Gazetteers, j int) bool {
