@@ -1296,7 +1296,7 @@ func bodyAt(v *view.View, j, end int) int {
 	} else if j == 0 || !arts[v.WordLower(j-1)] && !elidedBefore(v, j) {
 		return 0
 	}
-	if !bodiesAlone[strings.ToLower(t)] || !view.IsCapitalised(t) || view.IsAllUpper(t) {
+	if !bodyNoun(v.Lang(j), strings.ToLower(t)) || !view.IsCapitalised(t) || view.IsAllUpper(t) {
 		return 0
 	}
 	if j+1 >= end || v.WordText(j) != v.CoreText(j) {
@@ -1388,6 +1388,26 @@ var notOrgAcronyms = func() map[string]bool {
 	return m
 }()
 
+// bodyNoun reports whether l (lower case) names a public body alone in
+// language c: in German, which capitalises every noun, only the few
+// nouns that name one body wherever they stand (body-alone-de:
+// "Kommission", "Bundestag"), as written or in the genitive
+// ("Parlaments").
+func bodyNoun(c lang.Code, l string) bool {
+	if c != lang.German {
+		return bodiesAlone[l]
+	}
+	if bodiesAloneDE[l] {
+		return true
+	}
+	for _, end := range []string{"es", "s"} {
+		if stem, ok := strings.CutSuffix(l, end); ok && bodiesAloneDE[stem] {
+			return true
+		}
+	}
+	return false
+}
+
 // cutElision splits a word an elided article opens ("l'Union",
 // "dell’Unione") into the article and the noun.
 func cutElision(t string) (pre, noun string, ok bool) {
@@ -1406,8 +1426,11 @@ func cutElision(t string) (pre, noun string, ok bool) {
 // elidedArticles those written into the noun with an apostrophe;
 // europeanAdjectives the lower-case adjective after "Parlamento".
 var (
-	bodiesAlone  = gazetteer.MustWords("organizations", "body-alone")
-	bodyArticles = map[lang.Code]map[string]bool{
+	bodiesAlone   = gazetteer.MustWords("organizations", "body-alone")
+	bodiesAloneDE = gazetteer.MustWords("organizations", "body-alone-de")
+	bodyArticles  = map[lang.Code]map[string]bool{
+		lang.German: setOf("der", "die", "das", "dem", "den", "des", "im", "am", "vom", "zum", "zur", "beim", "dieser", "diese",
+			"dieses", "diesem", "diesen", "unser", "unsere", "unseres", "unserem", "unseren"),
 		lang.French:  setOf("le", "la", "du", "au", "ce", "cette"),
 		lang.Spanish: setOf("el", "la", "del", "al", "este", "esta", "ese", "esa"),
 		lang.Italian: setOf("il", "lo", "la", "del", "dello", "della", "al", "allo", "alla", "dal", "dallo", "dalla", "nel",
