@@ -516,12 +516,18 @@ func writtenLower(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
 // sentenceReach words either way) has a capitalised word, its first
 // included: a sentence written all in lower case starts in lower case.
 func sentenceHasCapitals(v *view.View, i int) bool {
+	return sentenceHas(v, i, view.IsCapitalised)
+}
+
+// sentenceHas reports whether a word of the sentence around word i (up
+// to sentenceReach words either way) satisfies is, by its core text.
+func sentenceHas(v *view.View, i int, is func(string) bool) bool {
 	first := i
 	for first > 0 && i-first < sentenceReach && !view.EndsSentence(v, first-1) {
 		first--
 	}
 	for k := first; k < v.Len() && k-i <= sentenceReach; k++ {
-		if view.IsCapitalised(v.CoreText(k)) {
+		if is(v.CoreText(k)) {
 			return true
 		}
 		if k >= i && view.EndsSentence(v, k) {

@@ -1274,15 +1274,16 @@ func headFirstAt(v *view.View, j, end int) int {
 }
 
 // bodyAt returns how many words from j name a public body by its noun
-// alone, or 0: in a block in French, Spanish, Italian, Dutch or
-// Portuguese, a capitalised noun of the body-alone list after an article
-// or demonstrative of the block's language ("chiedo alla Commissione di
-// agire", "el Gobierno", "de Raad") or elided into one ("l'Assemblée",
-// "dell'Unione"), with the adjective "europeo" in lower case after it in
-// the name ("il Parlamento europeo"). These languages capitalise such a
+// alone, or 0: in a block in German, French, Spanish, Italian, Dutch or
+// Portuguese, a capitalised noun of the body-alone lists (bodyNoun)
+// after an article or demonstrative of the block's language ("chiedo
+// alla Commissione di agire", "el Gobierno", "de Raad") or elided into
+// one ("l'Assemblée", "dell'Unione"), with the adjective "europeo" in
+// lower case after it in the name ("il Parlamento europeo"). These languages capitalise such a
 // noun only where it names the body ("la commissione" is any committee),
 // as English does after "the" (institutionAt). German capitalises every
-// noun and is left out. A capitalised word after the noun, or after a
+// noun: there only the nouns that name one body wherever they stand
+// count (bodyNoun). A capitalised word after the noun, or after a
 // connector after it, makes a longer name: headFirstAt's or the model's
 // ("la Comisión de Peticiones").
 func bodyAt(v *view.View, j, end int) int {
@@ -1291,7 +1292,7 @@ func bodyAt(v *view.View, j, end int) int {
 		return 0
 	}
 	t := v.CoreText(j)
-	if pre, noun, ok := cutElision(t); ok && elidedArticles[strings.ToLower(pre)] {
+	if art, noun, ok := elided(strings.ReplaceAll(t, "’", "'")); ok && elidedArticles[strings.ToLower(art)] {
 		t = noun
 	} else if j == 0 || !arts[v.WordLower(j-1)] && !elidedBefore(v, j) {
 		return 0
@@ -1318,14 +1319,11 @@ func bodyAt(v *view.View, j, end int) int {
 // its own before word j: "dell' Unione", or "dell ' Unione" as text
 // split into tokens writes it.
 func elidedBefore(v *view.View, j int) bool {
-	p := v.WordLower(j - 1)
-	if a, ok := strings.CutSuffix(p, "'"); ok && a != "" {
-		return elidedArticles[a]
+	p := strings.ReplaceAll(v.WordLower(j-1), "’", "'")
+	if p == "'" {
+		return j >= 2 && elidedArticles[v.WordLower(j-2)+"'"]
 	}
-	if a, ok := strings.CutSuffix(p, "’"); ok && a != "" {
-		return elidedArticles[a]
-	}
-	return (p == "'" || p == "’") && j >= 2 && elidedArticles[v.WordLower(j-2)]
+	return elidedArticles[p]
 }
 
 // acronymAt reports whether word j, in a German block, is an acronym
@@ -1352,8 +1350,8 @@ func acronymAt(v *view.View, gz *gazetteer.Gazetteers, j int) bool {
 	if !isLetters(l) || !sentenceHasLower(v, j) || romanNumeral.MatchString(t) || notOrgAcronyms[l] || stopwords[l] || isLegalForm(gz, l, t) {
 		return false
 	}
-	const not = gazetteer.City | gazetteer.Country | gazetteer.Title | gazetteer.LegalForm | gazetteer.Unit |
-		gazetteer.StreetSuffix | gazetteer.StreetPrefix | gazetteer.POBox | gazetteer.LowerDE | gazetteer.NounDE
+	const not = gazetteer.City | gazetteer.Country | gazetteer.Title | gazetteer.Unit | gazetteer.StreetSuffix |
+		gazetteer.StreetPrefix | gazetteer.POBox | gazetteer.LowerDE | gazetteer.NounDE // legal forms: isLegalForm
 	return gz.Lex[l]&not == 0
 }
 
@@ -1361,19 +1359,7 @@ func acronymAt(v *view.View, gz *gazetteer.Gazetteers, j int) bool {
 // sentenceReach words either way) has a word with a lower-case letter:
 // in a text set in capitals every word looks like an acronym.
 func sentenceHasLower(v *view.View, i int) bool {
-	first := i
-	for first > 0 && i-first < sentenceReach && !view.EndsSentence(v, first-1) {
-		first--
-	}
-	for k := first; k < v.Len() && k-i <= sentenceReach; k++ {
-		if strings.ToUpper(v.CoreText(k)) != v.CoreText(k) {
-			return true
-		}
-		if k >= i && view.EndsSentence(v, k) {
-			break
-		}
-	}
-	return false
+	return sentenceHas(v, i, func(t string) bool { return strings.ToUpper(t) != t })
 }
 
 // notOrgAcronyms are the acronyms that name no organization
@@ -1408,22 +1394,12 @@ func bodyNoun(c lang.Code, l string) bool {
 	return false
 }
 
-// cutElision splits a word an elided article opens ("l'Union",
-// "dell’Unione") into the article and the noun.
-func cutElision(t string) (pre, noun string, ok bool) {
-	for _, apos := range []string{"'", "’"} {
-		if pre, noun, ok = strings.Cut(t, apos); ok && pre != "" && noun != "" {
-			return pre, noun, true
-		}
-	}
-	return "", "", false
-}
-
 // bodiesAlone are the nouns that name a public body on their own after
 // an article (organizations.txt, use body-alone); bodyArticles are the
 // articles and demonstratives before one in each language (Dutch "de" is
 // its article; Italian and Portuguese fuse them with prepositions);
-// elidedArticles those written into the noun with an apostrophe;
+// elidedArticles those written into the noun with an apostrophe (as
+// elided returns them);
 // europeanAdjectives the lower-case adjective after "Parlamento".
 var (
 	bodiesAlone   = gazetteer.MustWords("organizations", "body-alone")
@@ -1439,7 +1415,7 @@ var (
 		lang.Portuguese: setOf("o", "a", "do", "da", "no", "na", "ao", "à", "pelo", "pela", "este", "esta", "esse", "essa",
 			"deste", "desta", "neste", "nesta", "desse", "dessa"),
 	}
-	elidedArticles     = setOf("l", "dell", "all", "dall", "nell", "sull", "quest")
+	elidedArticles     = setOf("l'", "dell'", "all'", "dall'", "nell'", "sull'", "quest'")
 	europeanAdjectives = setOf("europeo", "europea", "européen", "européenne", "europeu", "europeia")
 )
 
