@@ -702,10 +702,11 @@ func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 		return 0, 0, 0
 	}
 	u := toks[j]
-	if u.noun && j == i+1 && !legalFormAt(n.gz, toks, j+1) && n.single && loneSurnameDE(n.gz, toks, i) {
+	if (u.noun || lexiconNounAfter(n.gz, u)) && j == i+1 && !legalFormAt(n.gz, toks, j+1) && n.single && loneSurnameDE(n.gz, toks, i) {
 		// A noun after it is no part of the name ("Da Amundsen Chef
-		// der Expedition war"), unless a legal form makes the two a
-		// firm's name ("Becker Immobilien GmbH").
+		// der Expedition war", "Da Amundsen Teilnehmer der ..."),
+		// unless a legal form makes the two a firm's name ("Becker
+		// Immobilien GmbH").
 		return i, i, 0.4
 	}
 	if t.first && toks[i+1].particle && n.gz.Lex[u.low]&gazetteer.Country != 0 {
@@ -812,6 +813,16 @@ func officeBeforeSurname(gz *gazetteer.Gazetteers, toks []nameTok, i, j int) boo
 func placeGenitive(gz *gazetteer.Gazetteers, l string) bool {
 	b, ok := strings.CutSuffix(l, "s")
 	return ok && gz.Lex[b]&(gazetteer.City|gazetteer.Country) != 0
+}
+
+// lexiconNounAfter reports whether u, in a German block, is a noun of
+// Wiktionary's lexicon (lexiconNounDE: "Teilnehmer") that no name list
+// holds: after a lone surname it is the sentence's next noun, not the
+// name's second word. The noun lists the rest of the finder reads keep
+// only nouns that seldom head a name; here the word after a known
+// surname is judged, so any noun tells.
+func lexiconNounAfter(gz *gazetteer.Gazetteers, u nameTok) bool {
+	return u.german() && !u.first && !u.surname && lexiconNounDE(gz, u.low)
 }
 
 // articlesDE are German articles that other languages' surnames hold as
