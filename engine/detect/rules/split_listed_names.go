@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"strings"
+
 	"github.com/redactd/redactd/engine/detect/gazetteer"
 	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
@@ -9,24 +11,70 @@ import (
 // listWords join listed names without belonging to either: a Person span
 // that grew over one (coordinatedAfter) or that a model read as one
 // ("Tom Clancy and Mario Puzo", Dutch "Rachel Weisz en Angelina Jolie")
-// keeps the names masked and the word readable.
-var listWords = map[string]bool{"and": true, "or": true, "&": true, "und": true, "en": true}
+// keeps the names masked and the word readable. "oder" and "ou" are "or"
+// in German and in French and Portuguese ("William Jones ou Gaston
+// Cœurdoux").
+var listWords = map[string]bool{"and": true, "or": true, "&": true, "und": true, "en": true, "oder": true, "ou": true}
 
 // pairWords join two names too ("Jared Padalecki e Jensen Ackles",
 // "Mae Marsh et Florence Lawrence"), but they are also particles inside
 // Spanish and Portuguese surnames ("Ortega y Gasset", "Ferreira e
 // Silva", where "Silva" is a first name of the lists too): a span is cut
-// at one only where a second full name follows it inside the span.
+// at one only where it joins two people (pairCut).
 var pairWords = map[string]bool{"e": true, "y": true, "et": true}
 
 // opensFullName reports whether view words [i, last] open a person's
 // full name: a capitalised first name (firstName) or title of the lists,
-// then another capitalised word.
+// or an initial ("F. Murray Abraham"), then another capitalised word.
 func opensFullName(v *view.View, gz *gazetteer.Gazetteers, i, last int) bool {
 	if i+1 > last || i+1 >= v.Len() || !view.IsCapitalised(v.CoreText(i+1)) {
 		return false
 	}
-	return firstName(v, gz, i) || view.IsCapitalised(v.CoreText(i)) && gz.Titles.Has(v.CoreLower(i))
+	return firstName(v, gz, i) || view.IsCapitalised(v.CoreText(i)) && gz.Titles.Has(v.CoreLower(i)) || dottedInitial(v, i)
+}
+
+// dottedInitial reports whether view word i is an initial written with
+// its full stop ("F."): a lone capital without one may be an article or a
+// pronoun ("A", "O", "I").
+func dottedInitial(v *view.View, i int) bool {
+	return isInitial(v.CoreText(i)) && v.WordText(i) != v.CoreText(i) && strings.HasSuffix(v.WordText(i), ".")
+}
+
+// pairCut reports whether the pairWord at view word i, inside a Person
+// span of words [f, l], joins two people rather than two parts of one
+// surname ("Ortega y Gasset", "Ferreira e Silva"): a full name follows it
+// (opensFullName), reading on past the span's end into a capitalised word
+// of its line where the model stopped short ("Moses Schönfinkel e
+// Gottlob" / "Frege"); or a first name stands on each side of it
+// ("Georges et Madeleine"); or two capitalised words stand on each side
+// ("Jody Scheckter e Gilles Villeneuve"), where a double surname has one
+// word after its particle.
+func pairCut(v *view.View, gz *gazetteer.Gazetteers, i, f, l int) bool {
+	last := l
+	if n := l + 1; n < v.Len() && v.LineOf(n) == v.LineOf(l) && v.CoreEnd(l) == v.WordEnd(l) && view.IsCapitalised(v.CoreText(n)) {
+		last = n
+	}
+	if opensFullName(v, gz, i+1, last) {
+		return true
+	}
+	if i+1 > l || !view.IsCapitalised(v.CoreText(i+1)) {
+		return false
+	}
+	if firstName(v, gz, i-1) && firstName(v, gz, i+1) {
+		return true
+	}
+	return capitalisedWords(v, f, i-1) >= 2 && capitalisedWords(v, i+1, l) >= 2
+}
+
+// capitalisedWords counts the capitalised words among view words [f, l].
+func capitalisedWords(v *view.View, f, l int) int {
+	n := 0
+	for k := max(f, 0); k <= l && k < v.Len(); k++ {
+		if view.IsCapitalised(v.CoreText(k)) {
+			n++
+		}
+	}
+	return n
 }
 
 // splitListedNames cuts Person spans at the listWords (and pairWords
@@ -48,7 +96,7 @@ func (splitListedNames) apply(rc ruleContext, ss []page.Span) []page.Span {
 			if k == s.First || i <= 0 || i >= v.Len() {
 				continue
 			}
-			if w := v.WordLower(i); !listWords[w] && !(pairWords[w] && opensFullName(v, rc.gz, i+1, s.Last-v.First)) {
+			if w := v.WordLower(i); !listWords[w] && !(pairWords[w] && pairCut(v, rc.gz, i, s.First-v.First, s.Last-v.First)) {
 				continue
 			}
 			left := s
