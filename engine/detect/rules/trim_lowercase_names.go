@@ -33,7 +33,9 @@ import (
 // written so too. A span left with no
 // capitalised word is dropped: the model reads "de", "la", "a" alone as
 // names; so is one of a sentence's capitalised first word and words in
-// lower case (openerThenLower: "Fait à", "Het salaris"). English blocks and blocks too short to tell are left as they
+// lower case (openerThenLower: "Fait à", "Het salaris"), and the article
+// opening a sentence before an office alone (loneArticle: "O juiz Pedro
+// Santos"). English blocks and blocks too short to tell are left as they
 // are.
 type trimLowercaseNames struct{}
 
@@ -57,6 +59,9 @@ func (trimLowercaseNames) apply(rc ruleContext, ss []page.Span) []page.Span {
 		switch v.Lang(f) {
 		case lang.English, lang.Unknown:
 			out = append(out, s)
+			continue
+		}
+		if f == l && loneArticle(v, f) {
 			continue
 		}
 		if openerThenLower(v, rc.gz, s) {
@@ -120,6 +125,27 @@ func openerThenLower(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
 	}
 	return true
 }
+
+// loneArticle reports whether view word i is an article opening its
+// sentence, capitalised, before a word in lower case on its line: the
+// model reads the article before an office and a name as a name of its
+// own ("O juiz Pedro Santos", "El abogado Juan Pérez", "Le juge Pierre
+// Martin", "De rechter Jan de Vries"). An initial is written with its full
+// stop or before a capitalised word ("A. Silva", "O Neill"), a surname
+// with its particle before one ("Le Pen", "La Fontaine").
+func loneArticle(v *view.View, i int) bool {
+	if !sentenceArticles[v.CoreLower(i)] || !view.IsCapitalised(v.CoreText(i)) || v.CoreEnd(i) != v.WordEnd(i) ||
+		!opensSentence(v, i) {
+		return false
+	}
+	n := i + 1
+	return n < v.Len() && v.LineOf(n) == v.LineOf(i) && lowerWord(v.CoreText(n))
+}
+
+// sentenceArticles are the articles of German, French, Spanish, Italian,
+// Dutch and Portuguese.
+var sentenceArticles = setOf("o", "a", "os", "as", "um", "uma", "el", "la", "los", "las", "un", "una", "le", "les", "une",
+	"il", "lo", "gli", "i", "uno", "der", "die", "das", "den", "dem", "des", "ein", "eine", "de", "het", "een")
 
 // particleBeforeFirstName reports whether word i, before the span's end
 // l, is a surname particle written in lower case ("van", "de", "von")
