@@ -416,6 +416,48 @@ def _label_text(text, spans, doc=False):
     return out
 
 
+# SmartData's mention types that name a person, an organization or a
+# place (internal/shareddata/smartdata Types); the others are plain words.
+SMARTDATA_TYPES = {"person": "PER", "organization": "ORG", "organization-company": "ORG",
+                   "location": "LOC", "location-city": "LOC", "location-street": "LOC",
+                   "location-stop": "LOC", "location-route": "LOC"}
+
+
+def _read_smartdata(root):
+    """SmartData's train.json.gz (AVRO-JSON documents, spans in UTF-16
+    code units) without documents 4n+3, the dev split the Go evaluation
+    reads (engine/detect/eval languages.go; test.json.gz is the test)."""
+    import gzip
+    import json
+    with gzip.open(os.path.join(root, "smartdata_de", "train.json.gz"), "rt", encoding="utf-8") as fh:
+        raw = fh.read()
+    dec, pos, i, out = json.JSONDecoder(), 0, 0, []
+    while True:
+        while pos < len(raw) and raw[pos].isspace():
+            pos += 1
+        if pos >= len(raw):
+            break
+        d, pos = dec.raw_decode(raw, pos)
+        keep = i % 4 != 3
+        i += 1
+        if not keep:
+            continue
+        text = d["text"]["string"]
+        at = []  # UTF-16 unit -> character index
+        for k, ch in enumerate(text):
+            at.append(k)
+            if ord(ch) >= 0x10000:
+                at.append(k)
+        at.append(len(text))
+        spans = []
+        for m in (d.get("conceptMentions") or {}).get("array") or []:
+            a, b, t = m["span"]["start"], m["span"]["end"], SMARTDATA_TYPES.get(m["type"])
+            if t and 0 <= a < b < len(at):
+                spans.append((at[a], at[b], t))
+        out += _label_text(text, spans)
+    return out
+
+
 def _read_meddocan(root, part):
     d = os.path.join(root, "meddocan_es", part)
     out = []
@@ -486,7 +528,8 @@ def load_generated(path):
 
 
 LANG_CORPORA = ["wikiann_de", "wikiann_fr", "wikiann_nl", "wikiann_pt", "europeana_de", "icdar_europeana_fr",
-                "icdar_europeana_nl", "uner_portuguese_bosque", "lener_br", "meddocan_es", "obtic_7romans_fr"]
+                "icdar_europeana_nl", "uner_portuguese_bosque", "lener_br", "meddocan_es", "obtic_7romans_fr",
+                "smartdata_de"]
 
 
 def load_languages(root, caps=None):
@@ -497,8 +540,8 @@ def load_languages(root, caps=None):
     the same newspapers, are not read); uner_portuguese_bosque train;
     lener_br train.conll; meddocan_es train; obtic_7romans_fr's five
     novels other than Madame Bovary (test) and Bel-Ami (dev). GermEval,
-    Europarl and the PUD treebanks are test or dev only; SmartData is not
-    read yet. caps: {name: most sentences}, drawn deterministically."""
+    Europarl and the PUD treebanks are test or dev only; SmartData's
+    train.json.gz less documents 4n+3 (the dev; test.json.gz is the test). caps: {name: most sentences}, drawn deterministically."""
     import random
     j = lambda *p: os.path.join(root, *p)
     ud = dict(tok_col=1, tag_col=2, sep="\t", skip_comments=True, docstart=False)
@@ -513,6 +556,7 @@ def load_languages(root, caps=None):
     c["uner_portuguese_bosque"] = _finish(_read_columns(j("uner_portuguese_bosque", "pt_bosque-ud-train.iob2"), **ud))
     c["lener_br"] = _finish(_read_columns(j("lener_br", "train.conll"), 0, 1, sep=" ", docstart=False))
     c["meddocan_es"] = _read_meddocan(root, "train")
+    c["smartdata_de"] = _read_smartdata(root)
     tr = []
     for f in ("EugénieGrandet", "Germinal", "LeRougeEtLeNoir", "LesTroisMousquetaires", "NotreDameDeParis"):
         tr += _split_running(_read_columns(j("obtic_7romans_fr", f + ".conll"), 0, 1, sep=" ", docstart=False))
