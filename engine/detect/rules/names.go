@@ -152,7 +152,7 @@ func nameTokAt(v *view.View, gz *gazetteer.Gazetteers, i int) nameTok {
 		}
 		t.first = f&gazetteer.FirstName != 0
 		t.top = f&gazetteer.TopFirstName != 0
-		t.surname = f&gazetteer.Surname != 0
+		t.surname = f&gazetteer.Surname != 0 || t.german() && genitiveSurnameDE(gz, l, f)
 		t.noname = stopwords[l] || f&gazetteer.Country != 0 || notNameWord(gz, l, f)
 		t.common = t.noname || f&gazetteer.Common != 0 || pattern.MonthNumber(l) > 0 || pattern.IsWeekday(l)
 		t.city = f&gazetteer.City != 0
@@ -823,6 +823,23 @@ func placeGenitive(gz *gazetteer.Gazetteers, l string) bool {
 // surname is judged, so any noun tells.
 func lexiconNounAfter(gz *gazetteer.Gazetteers, u nameTok) bool {
 	return u.german() && !u.first && !u.surname && lexiconNounDE(gz, u.low)
+}
+
+// genitiveSurnameDE reports whether l (lower case, with the lists' flags
+// f), in a German block, is a known surname in the genitive: German
+// writes "Merkels Rede", "Zabels Entscheidung", "Nerudas Verfassung",
+// the surname and an "s". The word itself must be in no list (so no
+// first name, ordinary word or other surname: "Hans", "Alles") and no
+// noun of any German list in any form ("Fischers" is the fisher's too),
+// and the surname before its "s" no ordinary word of any list.
+func genitiveSurnameDE(gz *gazetteer.Gazetteers, l string, f uint32) bool {
+	s, ok := strings.CutSuffix(l, "s")
+	if !ok || f != 0 || utf8.RuneCountInString(s) < 4 || strings.HasSuffix(s, "s") {
+		return false
+	}
+	g := gz.Lex[s]
+	return g&gazetteer.Surname != 0 && g&(gazetteer.Common|gazetteer.Prose|gazetteer.LowerAny) == 0 &&
+		!namedNounDE(gz, l) && !lexiconNounDE(gz, l)
 }
 
 // articlesDE are German articles that other languages' surnames hold as
