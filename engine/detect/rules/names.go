@@ -868,8 +868,9 @@ func loneSurnameDE(gz *gazetteer.Gazetteers, toks []nameTok, i int) bool {
 }
 
 // properNounAlone reports whether toks[i], in a block surely French,
-// Spanish, Italian, Portuguese or German, is a name no list holds,
-// standing alone inside its sentence. The Romance languages capitalise
+// Spanish, Italian, Portuguese, Dutch or German, is a name no list holds,
+// standing alone inside its sentence. The Romance languages and Dutch
+// (but for its adjectives of a people or place and its ranks) capitalise
 // only proper nouns inside a sentence (not their nouns, nationalities,
 // months or weekdays), so a capitalised word there that is no ordinary
 // word of any list (Common, Prose, the six lower-case lists), no first
@@ -900,6 +901,10 @@ func properNounAlone(gz *gazetteer.Gazetteers, toks []nameTok, i int) bool {
 	t := toks[i]
 	switch t.sureLang {
 	case gazetteer.LowerFR, gazetteer.LowerES, gazetteer.LowerIT, gazetteer.LowerPT:
+	case gazetteer.LowerNL:
+		if dutchOriginAdjective(t.low) || dutchRanks[t.low] {
+			return false
+		}
 	case gazetteer.LowerDE:
 		if t.noun || t.poss || t.initial || inLang(gz, gazetteer.LowerDE, t.low) || namedNounDE(gz, t.low) || lexiconNounDE(gz, t.low) ||
 			courtesyPronouns[gazetteer.LowerDE][t.low] || i > 0 && determinersDE[toks[i-1].low] {
@@ -938,6 +943,25 @@ func properNounAlone(gz *gazetteer.Gazetteers, toks []nameTok, i int) bool {
 	return !properNounDeterminers[p] && !properNounLocatives[p] &&
 		!(t.surname && placePrepositions[p])
 }
+
+// dutchOriginAdjective reports whether l (lower case) ends like a Dutch
+// adjective of a people or place, which Dutch capitalises inside a
+// sentence: "Franse", "Engelsche", "Spaanschen" (older spelling),
+// "Amerikaanse".
+func dutchOriginAdjective(l string) bool {
+	for _, e := range []string{"se", "sche", "schen", "sch"} {
+		if strings.HasSuffix(l, e) && utf8.RuneCountInString(l) > len(e)+2 {
+			return true
+		}
+	}
+	return false
+}
+
+// dutchRanks are Dutch ranks and offices written capitalised before or
+// instead of a name ("Koning", "Keizerin"): a title, not a name alone.
+var dutchRanks = setOf("koning", "koningin", "keizer", "keizerin", "prins", "prinses", "graaf", "gravin", "hertog",
+	"hertogin", "baron", "barones", "paus", "bisschop", "kardinaal", "minister", "president", "majesteit", "regter",
+	"rechter", "burgemeester", "kamer", "kamers", "senaat", "regering")
 
 // properNounLocatives put a place after them, seldom a person: "en
 // Angleterre", "em Berlim", "dans Arkansas", "nel Molise".
