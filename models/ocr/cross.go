@@ -77,8 +77,8 @@ func (e *Engine) openCross(open func(string, ...ort.SessionOption) (*ort.Session
 			c.chars[r] = true
 		}
 	}
-	c.recB = batch.New("ocr_rec", c.runRec, batch.Options[recReq]{
-		MaxBatch: o.BatchSize, MaxWait: o.BatchWait, Key: recKey, Lane: o.Lane, Spread: true, Parallel: o.Lane.Overlap(), Observe: o.Observe,
+	c.recB = batch.New("ocr_rec", c.runBatch, batch.Options[rowReq]{
+		MaxBatch: o.BatchSize, MaxWait: o.BatchWait, Key: rowKey, Lane: o.Lane, Spread: true, Parallel: o.Lane.Overlap(), Observe: o.Observe,
 	})
 	e.cross = c
 	return nil

@@ -200,7 +200,7 @@ type Engine struct {
 	det, cls, rec  *ort.Session
 	detB           *batch.Batcher[detReq, detResp]
 	clsB           *batch.Batcher[clsReq, clsResp]
-	recB           *batch.Batcher[recReq, recResp]
+	recB           *batch.Batcher[rowReq, []recResp]
 	recPar         int           // concurrent single-threaded recogniser runs (see recParallelism)
 	cross          *Engine       // PP-OCRv4's reader of doubtful lines (cross.go), or nil
 	chars          map[rune]bool // a cross reader's characters (cross.go)
@@ -333,8 +333,8 @@ func New(modelDir string, opts Options) (*Engine, error) {
 	e.clsB = batch.New("ocr_cls", e.runCls, batch.Options[clsReq]{
 		MaxBatch: opts.BatchSize, MaxWait: opts.BatchWait, Lane: lane, Slots: runSlots, Parallel: lane.Overlap(), Observe: opts.Observe,
 	})
-	e.recB = batch.New("ocr_rec", e.runRec, batch.Options[recReq]{
-		MaxBatch: opts.BatchSize, MaxWait: opts.BatchWait, Key: recKey, Lane: lane, Spread: true, Parallel: lane.Overlap(), Observe: opts.Observe,
+	e.recB = batch.New("ocr_rec", e.runBatch, batch.Options[rowReq]{
+		MaxBatch: opts.BatchSize, MaxWait: opts.BatchWait, Key: rowKey, Lane: lane, Spread: true, Parallel: lane.Overlap(), Observe: opts.Observe,
 	})
 	return e, nil
 }

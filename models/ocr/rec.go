@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/redactd/redactd/kernels"
@@ -140,13 +141,13 @@ type recResp struct {
 	stepW float64 // crop pixels per time step
 }
 
-// recKey buckets crops by width: everything up to the minimum width
-// together, then buckets growing by 25% so padding stays under a quarter.
-func recKey(r recReq) int {
-	if r.c.w <= recMinW {
+// rowKey buckets rows by width: everything up to the minimum width
+// together, then buckets growing by 25%.
+func rowKey(r rowReq) int {
+	if r.row.w <= recMinW {
 		return 0
 	}
-	return 1 + int(math.Log(float64(r.c.w)/recMinW)/math.Log(1.25))
+	return 1 + int(math.Log(float64(r.row.w)/recMinW)/math.Log(1.25))
 }
 
 // recParallelism is how many recogniser runs go at once, each on one
@@ -215,40 +216,87 @@ func singleRows(n, wmax int) []recRow {
 	return rows
 }
 
-// runRec is the recogniser batcher's run function: it lays the batch out
-// in rows (packRows), cuts them into chunks within recBudget and runs
-// them, up to e.recPar at once, each holding one of the lane's slots
-// (batch.Lane.Spread), decoding each crop greedily. Rows and
-// chunks do not depend on recPar, so neither do the readings.
-func (e *Engine) runRec(_ context.Context, reqs []recReq) ([]recResp, error) {
-	out := make([]recResp, len(reqs))
-	rows := packRows(reqs)
-	type chunk struct{ i, j, wmax int }
-	var chunks []chunk
-	for i := 0; i < len(rows); {
-		// Grow the chunk while its padded size stays within the budget.
-		j, wmax := i+1, rows[i].w
-		for j < len(rows) {
-			nw := max(wmax, rows[j].w)
-			if (j-i+1)*nw > recBudget {
-				break
-			}
-			wmax = nw
-			j++
+// What a crop reads must not depend on what else is read at the same
+// time. The recogniser's LSTM carries context across the crops that share
+// a row and across the padding after a crop, and which pages' crops meet
+// in a batch depends on timing: when rows were packed and padded batch by
+// batch, a page read among others read with other confidences than alone,
+// and the bench's comparison of two recognisers moved by a word between
+// identical runs. So a read packs its own crops into rows (packRows over
+// one page's pieces, in reading order) and batches rows, not crops, and a
+// row is padded to its own width only: rows of one model run all have the
+// same width. The model's cost is per input column (recBudget), so
+// running rows of other widths apart costs only the per-run overhead and
+// saves the columns that padding to a batch's widest row cost.
+
+// rowReq is one request of the recogniser's batcher: a row that packRows
+// laid out over the crops of one read.
+type rowReq struct {
+	reqs []recReq // the read's crops; row's slots index them
+	row  recRow
+}
+
+// runBatch is the recogniser batcher's run function: each row's crops
+// decoded, in the row's slot order.
+func (e *Engine) runBatch(_ context.Context, batch []rowReq) ([][]recResp, error) {
+	var reqs []recReq
+	rows := make([]recRow, len(batch))
+	for i, b := range batch {
+		rows[i] = recRow{w: b.row.w, slots: make([]recSlot, len(b.row.slots))}
+		for k, sl := range b.row.slots {
+			rows[i].slots[k] = recSlot{req: len(reqs), x: sl.x}
+			reqs = append(reqs, b.reqs[sl.req])
 		}
-		chunks = append(chunks, chunk{i, j, wmax})
-		i = j
+	}
+	flat, err := e.runRows(reqs, rows)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]recResp, len(batch))
+	for i, r := range rows {
+		out[i] = make([]recResp, len(r.slots))
+		for k, sl := range r.slots {
+			out[i][k] = flat[sl.req]
+		}
+	}
+	return out, nil
+}
+
+// runRec reads reqs laid out by packRows, as one read does.
+func (e *Engine) runRec(_ context.Context, reqs []recReq) ([]recResp, error) {
+	return e.runRows(reqs, packRows(reqs))
+}
+
+// runRows runs rows (of crops in reqs) in chunks of rows of one width,
+// each within recBudget, up to e.recPar at once, each holding one of the
+// lane's slots (batch.Lane.Spread), and decodes each crop greedily. A
+// chunk holds rows of one width only, so no row is padded beyond its own
+// width, and neither rows nor chunks depend on recPar.
+func (e *Engine) runRows(reqs []recReq, rows []recRow) ([]recResp, error) {
+	out := make([]recResp, len(reqs))
+	order := make([]int, len(rows))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return rows[a].w - rows[b].w })
+	var chunks [][]recRow
+	for i := 0; i < len(order); {
+		w := rows[order[i]].w
+		c := []recRow{rows[order[i]]}
+		for i++; i < len(order) && rows[order[i]].w == w && (len(c)+1)*w <= recBudget; i++ {
+			c = append(c, rows[order[i]])
+		}
+		chunks = append(chunks, c)
 	}
 	if e.opts.ObserveColumns != nil {
 		cols := 0
-		for _, c := range chunks {
-			cols += (c.j - c.i) * c.wmax
+		for _, r := range rows {
+			cols += r.w
 		}
 		e.opts.ObserveColumns(cols)
 	}
 	err := e.opts.Lane.Spread(e.recPar, len(chunks), func(k int) error {
-		c := chunks[k]
-		return e.recChunk(reqs, rows[c.i:c.j], out, c.wmax)
+		return e.recChunk(reqs, chunks[k], out, chunks[k][0].w)
 	})
 	if err != nil {
 		return nil, err

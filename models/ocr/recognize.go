@@ -237,7 +237,7 @@ func (e *Engine) read(ctx context.Context, jobs []*lineJob) ([]Line, error) {
 			reqs = append(reqs, recReq{c: j.c.sub(j.cuts[k-1], j.cuts[k])})
 		}
 	}
-	resps, err := e.recB.DoAll(ctx, reqs)
+	resps, err := e.recognise(ctx, reqs)
 	if err != nil {
 		return nil, err
 	}
@@ -252,6 +252,28 @@ func (e *Engine) read(ctx context.Context, jobs []*lineJob) ([]Line, error) {
 	for i, j := range jobs {
 		if l, ok := lineFrom(j, tildes(hyphens(resolveMarksBelow(sp.fix(j))))); ok {
 			out[i] = l
+		}
+	}
+	return out, nil
+}
+
+// recognise reads reqs, the pieces of one read, through the batcher:
+// packed into rows among themselves (see rowReq), so that what they read
+// does not depend on what else the batcher holds.
+func (e *Engine) recognise(ctx context.Context, reqs []recReq) ([]recResp, error) {
+	rows := packRows(reqs)
+	batch := make([]rowReq, len(rows))
+	for i, r := range rows {
+		batch[i] = rowReq{reqs: reqs, row: r}
+	}
+	resps, err := e.recB.DoAll(ctx, batch)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]recResp, len(reqs))
+	for i, r := range rows {
+		for k, sl := range r.slots {
+			out[sl.req] = resps[i][k]
 		}
 	}
 	return out, nil
