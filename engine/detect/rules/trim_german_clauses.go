@@ -19,7 +19,8 @@ import (
 // öffentlichen Rechts", "Gesellschaft für bedrohte Völker") or after
 // another word in lower case ("Museum für moderne und zeitgenössische
 // Kunst"), a verb does not. An ordinary noun between two towns is cut
-// too, as traffic reports write a road's direction (betweenTowns). The
+// too, as traffic reports write a road's direction (betweenTowns), also
+// where it ends the span. The
 // word leaves the span, and the pieces on either side of it stay for the
 // later rules to judge (drop-common-words takes a phrase of ordinary
 // German: "acht Prozent der Arbeitsplätze").
@@ -37,7 +38,7 @@ func (trimGermanClauses) apply(rc ruleContext, ss []page.Span) []page.Span {
 		}
 		start := f
 		for k := f + 1; k <= l; k++ {
-			if clauseVerbAt(v, gz, k, l) || k < l && betweenTowns(v, gz, k) {
+			if clauseVerbAt(v, gz, k, l) || betweenTowns(v, gz, k) {
 				out = append(out, cutTo(v, s, start, k-1))
 				start = k + 1
 			}
@@ -61,8 +62,10 @@ func clauseVerbAt(v *view.View, gz *gazetteer.Gazetteers, k, l int) bool {
 
 // betweenTowns reports whether word k is an ordinary German noun
 // (germanNoun) between two towns, as traffic reports give a road's
-// direction: "A73 Nürnberg Richtung Bamberg".
+// direction: "A73 Nürnberg Richtung Bamberg". The second town may stand
+// after the span ("A40 Essen Richtung" read by the model, "Dortmund"
+// after it), which the rules that grow spans would otherwise join.
 func betweenTowns(v *view.View, gz *gazetteer.Gazetteers, k int) bool {
 	town := func(i int) bool { l := v.CoreLower(i); return gz.Cities.Has(l) || gz.Places.Has(l) }
-	return germanNoun(v, gz, k) && town(k-1) && town(k+1)
+	return k > 0 && k+1 < v.Len() && germanNoun(v, gz, k) && town(k-1) && town(k+1)
 }

@@ -19,29 +19,43 @@ import (
 // no public body (institution-de: "Verwaltung des Landkreises Harburg"
 // is one name), and the word after the article must be capitalised: what
 // is left is a name, or ordinary words the later rules judge
-// ("Fortsetzung des Kongresses").
+// ("Fortsetzung des Kongresses"). A span that holds only such nouns, the
+// model having read the name after them apart, is dropped.
 type trimNounOf struct{}
 
 func (trimNounOf) apply(rc ruleContext, ss []page.Span) []page.Span {
 	v, gz := rc.v, rc.gz
-	for i, s := range ss {
-		if s.Recognizer != nerRecognizer || s.Category != page.Person && s.Category != page.Organization {
-			continue
-		}
+	out := ss[:0]
+	for _, s := range ss {
 		f, l := s.First-v.First, s.Last-v.First
-		if f < 0 || l >= v.Len() || langFlag(v, f) != gazetteer.LowerDE {
+		if s.Recognizer != nerRecognizer || s.Category != page.Person && s.Category != page.Organization ||
+			f < 0 || l >= v.Len() || langFlag(v, f) != gazetteer.LowerDE {
+			out = append(out, s)
 			continue
 		}
 		k := f
-		for k+2 <= l && thingNoun(v, gz, k) && nounOf[v.CoreText(k+1)] && view.IsCapitalised(v.CoreText(k+2)) &&
-			v.LineOf(k+2) == v.LineOf(k) {
+		for k+2 <= l && nounOfAt(v, gz, k) {
 			k += 2
 		}
-		if k > f {
-			ss[i] = cutTo(v, s, k, l)
+		switch {
+		case k == l && nounOfAt(v, gz, l):
+			// The model read the thing apart from its entity ("Fläche",
+			// then "Volksrepublik China"): the span is only the thing.
+			continue
+		case k > f:
+			s = cutTo(v, s, k, l)
 		}
+		out = append(out, s)
 	}
-	return ss
+	return out
+}
+
+// nounOfAt reports whether word k is an ordinary noun (thingNoun) that
+// belongs to a name after it: "Fläche der Volksrepublik China" at
+// "Fläche".
+func nounOfAt(v *view.View, gz *gazetteer.Gazetteers, k int) bool {
+	return k+2 < v.Len() && thingNoun(v, gz, k) && nounOf[v.CoreText(k+1)] &&
+		view.IsCapitalised(v.CoreText(k+2)) && v.LineOf(k+2) == v.LineOf(k)
 }
 
 // thingNoun reports whether word i is an ordinary German noun
