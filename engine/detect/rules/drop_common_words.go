@@ -50,6 +50,13 @@ import (
 //     "Mittelpunkt des Motorsport-Wochenendes" is not one: the last word
 //     is in no list).
 //
+//   - in a German block, a Person of one word that is a German noun by
+//     any list, the nouns that are surnames too included ("Mann",
+//     "Fischer"), after a determiner, directly or across words in lower
+//     case: "Ein Mann wurde getötet", "dieser junge Mann"
+//     (articledNounDE; a body's noun stays, as below). German writes no
+//     article before a surname.
+//
 //   - in a block of another language than English, a Person of German
 //     nouns only, even beside a name ("In der Sache Elias Wagner"), and a
 //     Person or Organization opening with a pronoun of polite address
@@ -90,6 +97,7 @@ func (dropCommonWords) apply(rc ruleContext, ss []page.Span) []page.Span {
 			(s.Category == page.Person || s.Category == page.Organization) && opensWithComma(v, s) && plainWords(v, gz, s, gazetteer.Common|gazetteer.Prose, false),
 			(s.Category == page.Person || s.Category == page.Organization) && loneLower(v, s) && plainWords(v, gz, s, gazetteer.Prose, false),
 			s.Category == page.Person && germanNouns(v, gz, s),
+			s.Category == page.Person && !germanInstitution(v, s) && articledNounDE(v, gz, s),
 			(s.Category == page.Person || s.Category == page.Organization) && !germanInstitution(v, s) && germanPhrase(v, gz, s),
 			(s.Category == page.Person || s.Category == page.Organization) && courtesyOpened(v, s),
 			s.Category == page.Person && thingOpened(v, gz, s):
@@ -122,6 +130,43 @@ func germanNouns(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
 		}
 	}
 	return true
+}
+
+// articledNounDE reports whether span s, one word in a German block, is
+// a noun of a German list, inflected or not (listedNounDE, namedNounDE;
+// not a compound by its head alone: "der Beckenbauer" is the man) after a
+// determiner (determinersDE), directly or across up to two adjectives
+// (germanAdjective: "dieser junge Mann").
+func articledNounDE(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
+	i := s.First - v.First
+	if s.First != s.Last || i <= 0 || i >= v.Len() || langFlag(v, i) != gazetteer.LowerDE {
+		return false
+	}
+	l := v.CoreLower(i)
+	if !view.IsCapitalised(v.CoreText(i)) || !listedNounDE(gz, l) && !namedNounDE(gz, l) {
+		return false
+	}
+	k := i - 1
+	for k > 0 && k >= i-2 && germanAdjective(v, k) {
+		k--
+	}
+	return determinersDE[v.CoreLower(k)] && v.LineOf(k) == v.LineOf(i)
+}
+
+// germanAdjective reports whether word k reads as an inflected German
+// adjective: in lower case, no determiner or function word, ending in
+// -e, -en, -er, -es or -em ("junge", "neuen"; not "noch", "von").
+func germanAdjective(v *view.View, k int) bool {
+	t, l := v.CoreText(k), v.CoreLower(k)
+	if !lowerWord(t) || determinersDE[l] || germanFunctionWords[l] || stopwords[l] {
+		return false
+	}
+	for _, e := range []string{"e", "en", "er", "es", "em"} {
+		if strings.HasSuffix(l, e) {
+			return true
+		}
+	}
+	return false
 }
 
 // germanPhrase reports whether span s, in a German block, is a phrase

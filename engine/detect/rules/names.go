@@ -1038,23 +1038,27 @@ const nounsDEAny = gazetteer.NounDE | gazetteer.NounDEInNames | gazetteer.NounDE
 // when its tail is a noun. The price: a surname no list holds whose tail
 // is a noun ("Beckenbauer") is left to the model.
 func lexiconNounDE(gz *gazetteer.Gazetteers, l string) bool {
-	noun := func(w string) bool {
-		if gz.Lex[w]&nounsDEAny != 0 {
-			return true
-		}
-		for _, end := range []string{"s", "es", "n", "en", "e"} {
-			if stem, ok := strings.CutSuffix(w, end); ok && utf8.RuneCountInString(stem) >= 3 && gz.Lex[stem]&nounsDEAny != 0 {
-				return true
-			}
-		}
-		return false
-	}
-	if noun(l) {
+	if listedNounDE(gz, l) {
 		return true
 	}
 	rs := []rune(l)
 	for k := 3; k <= len(rs)-4; k++ {
-		if noun(string(rs[k:])) {
+		if listedNounDE(gz, string(rs[k:])) {
+			return true
+		}
+	}
+	return false
+}
+
+// listedNounDE reports whether l (lower case) is a noun of a German noun
+// list, as listed or inflected with -s, -es, -n, -en or -e ("Parteien",
+// "Amtes"); lexiconNounDE also reads compounds.
+func listedNounDE(gz *gazetteer.Gazetteers, l string) bool {
+	if gz.Lex[l]&nounsDEAny != 0 {
+		return true
+	}
+	for _, end := range []string{"s", "es", "n", "en", "e"} {
+		if stem, ok := strings.CutSuffix(l, end); ok && utf8.RuneCountInString(stem) >= 3 && gz.Lex[stem]&nounsDEAny != 0 {
 			return true
 		}
 	}
