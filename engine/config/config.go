@@ -69,21 +69,22 @@ type Config struct {
 	TermsIgnoreDiacritics bool          `name:"terms-ignore-diacritics" def:"false" help:"match pii_included_terms and pii_excluded_terms without diacritics on both sides (Muller matches Müller, Lukasz Łukasz); off by default, since it also masks people whose names differ only by an accent"`
 
 	// Models
-	ModelDir        string        `name:"model-dir" def:"" help:"directory with the OCR models (default: searched: ../models and ../share/redactd/models of the executable, .cache/models, /usr/share/redactd/models)"`
-	ORTLib          string        `name:"ort-lib" def:"" help:"path to libonnxruntime.so (default: searched: ../lib and ../lib/redactd of the executable, .cache/ort, /usr/lib/redactd)"`
-	Device          string        `name:"device" def:"cpu" help:"ONNX Runtime execution provider: cpu or cuda"`
-	ORTThreads      int           `name:"ort-threads" def:"0" help:"ONNX Runtime threads the models keep busy at once (the slots of their shared lane, capped by GOMAXPROCS): on the CPU every model run is single-threaded and holds one slot (the NER model and the OCR recogniser run a batch's chunks side by side), a Hugging Face NER model's run holds all of them on that many intra-op threads; 0 means the number of CPUs"`
-	NERModel        string        `name:"ner-model" def:"builtin" help:"builtin, or a directory with a Hugging Face token-classification model.onnx, tokenizer.json and labels.json"`
-	NERModelMulti   string        `name:"ner-model-multilingual" def:"builtin-multilingual" help:"the second NER model, which reads the blocks whose language is German, French, Spanish, Italian, Dutch or Portuguese: builtin-multilingual (embedded; docs/languages.md, Multilingual NER), a directory with a model (the built-in model's format, or a Hugging Face one), or off (ner-model reads every block). English blocks, and blocks whose language the identifier cannot tell surely (too short, English close behind, or text that fits none of the seven languages), stay with ner-model. Costs about 130 MB of memory"`
-	NERMultiEnglish float64       `name:"ner-multilingual-english-prob" def:"0" help:"with ner-model-multilingual: also keep ner-model's spans in the non-English blocks where the multilingual model gives a word at least this probability of an entity (both models then read those blocks); 0 reads them with the multilingual model alone"`
-	NERRecall       float64       `name:"ner-entity-prob" def:"0.2" help:"a word whose likeliest entity label has at least this probability is masked even when 'no entity' is likelier (recall first); 1 decodes by plain argmax"`
-	NERPersonRecall float64       `name:"ner-person-prob" def:"0.1" help:"ner-entity-prob for persons alone: a word whose likeliest person label has at least this probability is masked as a person (a missed name is the worst leak; see models/ner/README.md, Decoding)"`
-	BatchSize       int           `name:"batch-size" def:"64" help:"largest model batch (NER sentences, OCR lines)"`
-	BatchWait       time.Duration `name:"batch-wait" def:"3ms" help:"longest a model request waits for a batch to fill"`
-	OCR             string        `name:"ocr" def:"auto" help:"auto (scans, pages using a font whose text layer disagrees with its pixels, and ink no text-layer word explains: images, outlines), always, or off"`
-	OCRMaxSide      int           `name:"ocr-max-side" def:"1536" help:"longest side in pixels of the image fed to text detection"`
-	OCRCharset      string        `name:"ocr-charset" def:"latin" help:"characters PP-OCRv4's recogniser reads: latin (Latin, digits, punctuation, symbols, some Greek and Cyrillic: faster) or all (its full dictionary, with Chinese); redactd-latin always reads its own Latin set"`
-	OCRModel        string        `name:"ocr-model" def:"redactd-latin" help:"text-line recogniser: redactd-latin (the project's own, built into the binary: every letter of Europe's Latin alphabets, about a fifth of PP-OCRv4's arithmetic; the default since it passed the gate in models/ocr/README.md) or ppocrv4 (PaddleOCR PP-OCRv4, installed by make setup: no letters such as ð ł ő ș ț, marks often dropped)"`
+	ModelDir             string        `name:"model-dir" def:"" help:"directory with the OCR models (default: searched: ../models and ../share/redactd/models of the executable, .cache/models, /usr/share/redactd/models)"`
+	ORTLib               string        `name:"ort-lib" def:"" help:"path to libonnxruntime.so (default: searched: ../lib and ../lib/redactd of the executable, .cache/ort, /usr/lib/redactd)"`
+	Device               string        `name:"device" def:"cpu" help:"ONNX Runtime execution provider: cpu or cuda"`
+	ORTThreads           int           `name:"ort-threads" def:"0" help:"ONNX Runtime threads the models keep busy at once (the slots of their shared lane, capped by GOMAXPROCS): on the CPU every model run is single-threaded and holds one slot (the NER model and the OCR recogniser run a batch's chunks side by side), a Hugging Face NER model's run holds all of them on that many intra-op threads; 0 means the number of CPUs"`
+	NERModel             string        `name:"ner-model" def:"builtin" help:"builtin, or a directory with a Hugging Face token-classification model.onnx, tokenizer.json and labels.json"`
+	NERModelMulti        string        `name:"ner-model-multilingual" def:"builtin-multilingual" help:"the second NER model, which reads the blocks whose language is German, French, Spanish, Italian, Dutch or Portuguese: builtin-multilingual (embedded; docs/languages.md, Multilingual NER), a directory with a model (the built-in model's format, or a Hugging Face one), or off (ner-model reads every block). English blocks, and blocks whose language the identifier cannot tell surely (too short, English close behind, or text that fits none of the seven languages), stay with ner-model. Costs about 130 MB of memory"`
+	NERMultiEnglish      float64       `name:"ner-multilingual-english-prob" def:"0" help:"with ner-model-multilingual: also keep ner-model's spans in the non-English blocks where the multilingual model gives a word at least this probability of an entity (both models then read those blocks); 0 reads them with the multilingual model alone"`
+	NERRecall            float64       `name:"ner-entity-prob" def:"0.2" help:"a word whose likeliest entity label has at least this probability is masked even when 'no entity' is likelier (recall first); 1 decodes by plain argmax"`
+	NERPersonRecall      float64       `name:"ner-person-prob" def:"0.1" help:"ner-entity-prob for persons alone: a word whose likeliest person label has at least this probability is masked as a person (a missed name is the worst leak; see models/ner/README.md, Decoding)"`
+	NERMultiPersonRecall float64       `name:"ner-multilingual-person-prob" def:"0.07" help:"ner-person-prob for ner-model-multilingual, which reads the German, French, Spanish, Italian, Dutch and Portuguese blocks: chosen on those languages' dev splits (docs/languages.md, A lower person threshold for the six languages)"`
+	BatchSize            int           `name:"batch-size" def:"64" help:"largest model batch (NER sentences, OCR lines)"`
+	BatchWait            time.Duration `name:"batch-wait" def:"3ms" help:"longest a model request waits for a batch to fill"`
+	OCR                  string        `name:"ocr" def:"auto" help:"auto (scans, pages using a font whose text layer disagrees with its pixels, and ink no text-layer word explains: images, outlines), always, or off"`
+	OCRMaxSide           int           `name:"ocr-max-side" def:"1536" help:"longest side in pixels of the image fed to text detection"`
+	OCRCharset           string        `name:"ocr-charset" def:"latin" help:"characters PP-OCRv4's recogniser reads: latin (Latin, digits, punctuation, symbols, some Greek and Cyrillic: faster) or all (its full dictionary, with Chinese); redactd-latin always reads its own Latin set"`
+	OCRModel             string        `name:"ocr-model" def:"redactd-latin" help:"text-line recogniser: redactd-latin (the project's own, built into the binary: every letter of Europe's Latin alphabets, about a fifth of PP-OCRv4's arithmetic; the default since it passed the gate in models/ocr/README.md) or ppocrv4 (PaddleOCR PP-OCRv4, installed by make setup: no letters such as ð ł ő ș ț, marks often dropped)"`
 
 	// Review editor
 	ReviewLinkTTL  time.Duration `name:"review-link-ttl" def:"30m" help:"how long a review link (POST /v1/jobs/{job_id}/review-link) can be redeemed; each link works once"`
@@ -195,6 +196,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("config: ner-multilingual-english-prob %v outside [0, 1]", c.NERMultiEnglish)
 	case c.NERPersonRecall <= 0 || c.NERPersonRecall > 1:
 		return fmt.Errorf("config: ner-person-prob %v outside (0, 1]", c.NERPersonRecall)
+	case c.NERMultiPersonRecall <= 0 || c.NERMultiPersonRecall > 1:
+		return fmt.Errorf("config: ner-multilingual-person-prob %v outside (0, 1]", c.NERMultiPersonRecall)
 	case c.TextBits != 4 && c.TextBits != 8:
 		return fmt.Errorf("config: text-bits %d: want 4 or 8", c.TextBits)
 	case c.WebhookRetryBase <= 0, c.WebhookRetryFor <= 0, c.WebhookTimeout <= 0, c.WebhookWorkers <= 0:

@@ -76,7 +76,7 @@ func LoadModels(cfg Settings, met *Metrics) (*Models, error) {
 		// Its batches are counted apart (model="ner_multilingual"), so the
 		// metrics tell how much of the NER work the non-English blocks are.
 		observe := func(_ string, size int, took time.Duration) { met.batch("ner_multilingual", size, took) }
-		m.NERMulti, err = ner.Load(cfg.NERModelMulti, ner.Options{BatchSize: cfg.BatchSize, BatchWait: cfg.BatchWait, Lane: lane, Observe: observe, EntityProb: float32(cfg.NERRecall), PersonProb: float32(cfg.NERPersonRecall)})
+		m.NERMulti, err = ner.Load(cfg.NERModelMulti, ner.Options{BatchSize: cfg.BatchSize, BatchWait: cfg.BatchWait, Lane: lane, Observe: observe, EntityProb: float32(cfg.NERRecall), PersonProb: float32(cfg.NERMultiPersonRecall)})
 		if err != nil {
 			m.Close()
 			return nil, fmt.Errorf("ner model %q (ner-model-multilingual): %w", cfg.NERModelMulti, err)

@@ -23,7 +23,7 @@ func TestLoadModelsMultilingual(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := Settings{NERModel: "builtin", OCR: "off", BatchSize: 8, NERRecall: 0.2, NERPersonRecall: 0.1}
+	cfg := Settings{NERModel: "builtin", OCR: "off", BatchSize: 8, NERRecall: 0.2, NERPersonRecall: 0.1, NERMultiPersonRecall: 0.07}
 	for _, c := range []struct {
 		multi string
 		want  bool

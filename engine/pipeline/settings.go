@@ -40,10 +40,12 @@ type Settings struct {
 	NERRecall       float64
 	// NERPersonRecall is NERRecall for person labels alone.
 	NERPersonRecall float64
-	BatchSize       int
-	BatchWait       time.Duration
-	OCRMaxSide      int
-	OCRCharset      string
+	// NERMultiPersonRecall is NERPersonRecall for NERModelMulti.
+	NERMultiPersonRecall float64
+	BatchSize            int
+	BatchWait            time.Duration
+	OCRMaxSide           int
+	OCRCharset           string
 	// OCRModel picks the recogniser: ppocrv4 or redactd-latin.
 	OCRModel string
 }

@@ -100,7 +100,7 @@ func main() {
 	examples := flag.Int("examples", 0, "with -table: print this many missed and false words per category of the sets scored on every category (generated documents, de-identification corpora, presidio-research's sets), and this many records with a missed or false word of every NER corpus, marked ([word]PER missed, {word} masked though plain)")
 	multi := flag.String("multi", ner.BuiltinMultilingual, "the second model, for the blocks in the six other languages (ner.Routed; the service's ner-model-multilingual): builtin-multilingual, builtin, a directory, or off (-model reads every block)")
 	multiEntity := flag.Float64("multi-entity-prob", ner.DefaultEntityProb, "with -multi: the second model's ner-entity-prob")
-	multiPerson := flag.Float64("multi-person-prob", ner.DefaultPersonProb, "with -multi: the second model's ner-person-prob")
+	multiPerson := flag.Float64("multi-person-prob", ner.DefaultMultilingualPersonProb, "with -multi: the second model's ner-person-prob (the service's ner-multilingual-person-prob)")
 	multiAlso := flag.String("multi-english-also", "", "with -multi: categories of the English model's spans also kept in the other languages' blocks (comma-separated: Person,Organization,Address)")
 	multiWhere := flag.Float64("multi-english-where", 0, "with -multi: keep the English model's spans in the other languages' blocks where the second model gives a word at least this entity probability")
 	multiContext := flag.Int("multi-english-context", 0, "with -multi-english-where: the English model reads, of the other languages' blocks, only the words the second model gives that probability, with this many words on each side (0: every line)")

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/redactd/redactd/engine/config"
 	"github.com/redactd/redactd/engine/detect/eval"
 
 	"github.com/redactd/redactd/models/ner"
@@ -102,7 +103,7 @@ func TestHeldOutFloors(t *testing.T) {
 	defer m.Close()
 	// The service's stack: the multilingual model on the blocks it routes
 	// there (ner-model-multilingual's default).
-	multi, err := ner.Load(ner.BuiltinMultilingual, ner.Options{})
+	multi, err := ner.Load(ner.BuiltinMultilingual, ner.Options{PersonProb: ner.DefaultMultilingualPersonProb})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,5 +264,18 @@ func TestParseRouting(t *testing.T) {
 		if _, err := parseRouting(bad); err == nil {
 			t.Errorf("parseRouting(%q): no error", bad)
 		}
+	}
+}
+
+// TestServiceThresholds checks that the thresholds the gate and the
+// tables read the models at are the service's defaults, so the floors
+// hold what the service does.
+func TestServiceThresholds(t *testing.T) {
+	c := config.Default()
+	if c.NERRecall != ner.DefaultEntityProb || c.NERPersonRecall != ner.DefaultPersonProb ||
+		c.NERMultiPersonRecall != ner.DefaultMultilingualPersonProb {
+		t.Errorf("service defaults ner-entity-prob %v, ner-person-prob %v, ner-multilingual-person-prob %v; ner's %v, %v, %v",
+			c.NERRecall, c.NERPersonRecall, c.NERMultiPersonRecall,
+			ner.DefaultEntityProb, ner.DefaultPersonProb, ner.DefaultMultilingualPersonProb)
 	}
 }
