@@ -53,8 +53,8 @@ import (
 //   - in a German block, a Person of one word that is a German noun by
 //     any list, the nouns that are surnames too included ("Mann",
 //     "Fischer"), after a determiner, directly or across words in lower
-//     case: "Ein Mann wurde getötet", "dieser junge Mann"
-//     (articledNounDE; a body's noun stays, as below). German writes no
+//     case: "Ein Mann wurde getötet", "dieser junge Mann", or of the
+//     determiner and the noun, "Der Kaiser hatte" (articledNounDE; a body's noun stays, as below). German writes no
 //     article before a surname.
 //
 //   - in a block of another language than English, a Person of German
@@ -136,10 +136,12 @@ func germanNouns(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
 // a noun of a German list, inflected or not (listedNounDE, namedNounDE;
 // not a compound by its head alone: "der Beckenbauer" is the man) after a
 // determiner (determinersDE), directly or across up to two adjectives
-// (germanAdjective: "dieser junge Mann").
+// (germanAdjective: "dieser junge Mann"), or is such a determiner and
+// such a noun ("Der Kaiser hatte ...", the article opening the span).
 func articledNounDE(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
-	i := s.First - v.First
-	if s.First != s.Last || i <= 0 || i >= v.Len() || langFlag(v, i) != gazetteer.LowerDE {
+	f, i := s.First-v.First, s.Last-v.First
+	inner := s.Last == s.First+1 && f >= 0 && determinersDE[v.CoreLower(f)]
+	if s.First != s.Last && !inner || i <= 0 || i >= v.Len() || langFlag(v, i) != gazetteer.LowerDE {
 		return false
 	}
 	l := v.CoreLower(i)
@@ -147,7 +149,7 @@ func articledNounDE(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
 		return false
 	}
 	k := i - 1
-	for k > 0 && k >= i-2 && germanAdjective(v, k) {
+	for !inner && k > 0 && k >= i-2 && germanAdjective(v, k) {
 		k--
 	}
 	return determinersDE[v.CoreLower(k)] && v.LineOf(k) == v.LineOf(i)
