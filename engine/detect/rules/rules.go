@@ -64,9 +64,9 @@ type ruleContext struct {
 // Rules are the steps of detect.Run after the detectors, in order.
 var Rules = []Rule{
 	{Name: "trim-german-clauses", File: "trim_german_clauses.go", Testdata: "trim-german-clauses",
-		Kind: "trim", Category: page.Organization, beforeMerge: true,
+		Kind: "trim", beforeMerge: true,
 		Example: "Lufthansa streicht acht Prozent der Arbeitsplätze in Frankfurt, meldet die Zeitung am Mittwoch.", Effect: `a model Organization "Lufthansa streicht acht Prozent der Arbeitsplätze" ends before "streicht" (TestRuleExamples feeds the span)`,
-		Scope: "the NER model's Organization spans in blocks read as German: a verb (a word of the German lower-case list of three letters or more in lower case, no function word, after a capitalised word and not before one) or an ordinary noun between two towns (also the span's last word, the second town after it) leaves the span; the pieces on either side stay",
+		Scope: "the NER model's Organization spans in blocks read as German: a verb (a word of the German lower-case list of three letters or more in lower case, no function word, after a capitalised word and not before one) or an ordinary noun between two towns (also the span's last word, the second town after it; from Person spans too) leaves the span; the pieces on either side stay",
 		impl:  trimGermanClauses{}},
 	{Name: "trim-leading-function-words", File: "trim_leading_function_words.go", Testdata: "trim-leading-function-words",
 		Kind: "trim", beforeMerge: true,

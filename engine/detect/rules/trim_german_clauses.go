@@ -20,7 +20,8 @@ import (
 // another word in lower case ("Museum für moderne und zeitgenössische
 // Kunst"), a verb does not. An ordinary noun between two towns is cut
 // too, as traffic reports write a road's direction (betweenTowns), also
-// where it ends the span. The
+// where it ends the span, and from a Person span as well ("Heilbronn
+// Richtung", "Stuttgart" after it). The
 // word leaves the span, and the pieces on either side of it stay for the
 // later rules to judge (drop-common-words takes a phrase of ordinary
 // German: "acht Prozent der Arbeitsplätze").
@@ -31,14 +32,15 @@ func (trimGermanClauses) apply(rc ruleContext, ss []page.Span) []page.Span {
 	var out []page.Span
 	for _, s := range ss {
 		f, l := s.First-v.First, s.Last-v.First
-		if s.Recognizer != nerRecognizer || s.Category != page.Organization || f < 0 || l >= v.Len() ||
+		org := s.Category == page.Organization
+		if s.Recognizer != nerRecognizer || !org && s.Category != page.Person || f < 0 || l >= v.Len() ||
 			langFlag(v, f) != gazetteer.LowerDE {
 			out = append(out, s)
 			continue
 		}
 		start := f
 		for k := f + 1; k <= l; k++ {
-			if clauseVerbAt(v, gz, k, l) || betweenTowns(v, gz, k) {
+			if org && clauseVerbAt(v, gz, k, l) || betweenTowns(v, gz, k) {
 				out = append(out, cutTo(v, s, start, k-1))
 				start = k + 1
 			}
