@@ -137,7 +137,9 @@ func germanNouns(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
 // not a compound by its head alone: "der Beckenbauer" is the man) after a
 // determiner (determinersDE), directly or across up to two adjectives
 // (germanAdjective: "dieser junge Mann"), or is such a determiner and
-// such a noun ("Der Kaiser hatte ...", the article opening the span).
+// such a noun ("Der Kaiser hatte ...", the article opening the span),
+// where a compound counts by its head too (lexiconNounDE: "Der
+// Stellenabbau"): a name seldom comes with its article inside the span.
 func articledNounDE(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
 	f, i := s.First-v.First, s.Last-v.First
 	inner := s.Last == s.First+1 && f >= 0 && determinersDE[v.CoreLower(f)]
@@ -145,7 +147,7 @@ func articledNounDE(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
 		return false
 	}
 	l := v.CoreLower(i)
-	if !view.IsCapitalised(v.CoreText(i)) || !listedNounDE(gz, l) && !namedNounDE(gz, l) {
+	if !view.IsCapitalised(v.CoreText(i)) || !listedNounDE(gz, l) && !namedNounDE(gz, l) && !(inner && lexiconNounDE(gz, l)) {
 		return false
 	}
 	k := i - 1
