@@ -168,7 +168,7 @@ func compareCls(t *testing.T, e, u *Engine, crops []crop) {
 }
 
 // compareRec runs the recognisers on the crops in batches padded as in
-// runRec and checks their probabilities and greedy decodings.
+// runRows and checks their probabilities and greedy decodings.
 func compareRec(t *testing.T, e, u *Engine, crops []crop) {
 	t.Helper()
 	reqs := make([]recReq, len(crops))

@@ -262,11 +262,6 @@ func (e *Engine) runBatch(_ context.Context, batch []rowReq) ([][]recResp, error
 	return out, nil
 }
 
-// runRec reads reqs laid out by packRows, as one read does.
-func (e *Engine) runRec(_ context.Context, reqs []recReq) ([]recResp, error) {
-	return e.runRows(reqs, packRows(reqs))
-}
-
 // runRows runs rows (of crops in reqs) in chunks of rows of one width,
 // each within recBudget, up to e.recPar at once, each holding one of the
 // lane's slots (batch.Lane.Spread), and decodes each crop greedily. A

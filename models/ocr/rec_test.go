@@ -240,3 +240,9 @@ func TestReadingsDoNotDependOnBatchPartners(t *testing.T) {
 		})
 	}
 }
+
+// runRec reads reqs laid out by packRows, as one read does, without the
+// batcher: the tests' way to run a page's pieces on one engine.
+func (e *Engine) runRec(_ context.Context, reqs []recReq) ([]recResp, error) {
+	return e.runRows(reqs, packRows(reqs))
+}

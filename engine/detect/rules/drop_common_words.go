@@ -54,8 +54,9 @@ import (
 //     any list, the nouns that are surnames too included ("Mann",
 //     "Fischer"), after a determiner, directly or across words in lower
 //     case: "Ein Mann wurde getötet", "dieser junge Mann", or of the
-//     determiner and the noun, "Der Kaiser hatte" (articledNounDE; a body's noun stays, as below). German writes no
-//     article before a surname.
+//     determiner and the noun, "Der Kaiser hatte" (articledNounDE; a
+//     body's noun stays, as below). German writes no article before a
+//     surname.
 //
 //   - in a block of another language than English, a Person of German
 //     nouns only, even beside a name ("In der Sache Elias Wagner"), and a
