@@ -50,6 +50,10 @@ func NewNormLUT(mean, std [3]float32) *NormLUT {
 func NormalizeCHW(dst []float32, dstW, dstH int, src []byte, w, h, stride, channels int, lut *NormLUT, bgr bool) {
 	plane := dstW * dstH
 	l0, l1, l2 := &lut[0], &lut[1], &lut[2]
+	if channels == 1 && *l0 == *l1 && *l1 == *l2 {
+		normalizeGraySame(dst, dstW, plane, src, w, h, stride, l0)
+		return
+	}
 	for y := 0; y < h; y++ {
 		o := y * dstW
 		d0 := dst[o : o+w : o+w]
@@ -75,5 +79,21 @@ func NormalizeCHW(dst []float32, dstW, dstH int, src []byte, w, h, stride, chann
 				d0[x], d1[x], d2[x] = l0[px[0]], l1[px[1]], l2[px[2]]
 			}
 		}
+	}
+}
+
+// normalizeGraySame is NormalizeCHW of a gray image through a table whose
+// three planes are equal (the recogniser's mean and std are the same for
+// every channel): each row is looked up once and its floats copied to
+// the other two planes, which copy does in wide moves.
+func normalizeGraySame(dst []float32, dstW, plane int, src []byte, w, h, stride int, l *[256]float32) {
+	for y := 0; y < h; y++ {
+		o := y * dstW
+		d0 := dst[o : o+w : o+w]
+		for x, v := range src[y*stride : y*stride+w : y*stride+w] {
+			d0[x] = l[v]
+		}
+		copy(dst[plane+o:plane+o+w], d0)
+		copy(dst[2*plane+o:2*plane+o+w], d0)
 	}
 }

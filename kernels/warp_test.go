@@ -58,6 +58,39 @@ func TestWarpMatchesReference(t *testing.T) {
 	}
 }
 
+// TestWarpAffineSameBytes checks that the affine path (no division a
+// sample) and the shift that divides 1, 4 or 16 samples' sums write the
+// bytes the general path writes, for the parallelograms line crops are.
+func TestWarpAffineSameBytes(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	const sw, sh = 120, 90
+	for _, ch := range []int{1, 3} {
+		src := randomImage(r, sw, sh, ch, sw*ch)
+		for _, quad := range [][4][2]float64{
+			{{10, 10}, {100, 14}, {98, 40}, {8, 36}},
+			{{30, 80}, {30, 5}, {60, 5}, {60, 80}},
+			{{-5, -5}, {130, 3}, {127, 96}, {-8, 88}},
+		} {
+			for _, ss := range []int{1, 2, 3, 4} {
+				const dw, dh = 150, 48
+				m, ok := QuadToRect(dw, dh, quad[0], quad[1], quad[2], quad[3])
+				if !ok || !m.affine() {
+					t.Fatalf("quad %v: ok %v, affine %v", quad, ok, m.affine())
+				}
+				want := make([]byte, dw*dh*ch)
+				got := make([]byte, dw*dh*ch)
+				warpPerspective(want, dw, dh, dw*ch, src, sw, sh, sw*ch, ch, m, ss, false)
+				WarpPerspective(got, dw, dh, dw*ch, src, sw, sh, sw*ch, ch, m, ss)
+				for i := range want {
+					if want[i] != got[i] {
+						t.Fatalf("ch %d quad %v ss %d: byte %d affine path %d, general %d", ch, quad, ss, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}
+
 func TestWarpIdentityCopies(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	src := randomImage(r, 40, 30, 3, 120)
@@ -87,6 +120,22 @@ func BenchmarkWarp(b *testing.B) {
 		b.SetBytes(dw * dh * 3)
 		for b.Loop() {
 			WarpPerspective(dst, dw, dh, dw*3, src, sw, sh, sw*3, 3, m, 1)
+		}
+	})
+	b.Run("fast-general", func(b *testing.B) {
+		// The same affine line through the general path (two divisions
+		// a sample), what WarpPerspective ran before its affine path.
+		b.SetBytes(dw * dh * 3)
+		for b.Loop() {
+			warpPerspective(dst, dw, dh, dw*3, src, sw, sh, sw*3, 3, m, 1, false)
+		}
+	})
+	b.Run("fast-gray", func(b *testing.B) {
+		// A gray page's line, as the bench's scans are read.
+		g := randomImage(r, sw, sh, 1, sw)
+		b.SetBytes(dw * dh)
+		for b.Loop() {
+			WarpPerspective(dst, dw, dh, dw, g, sw, sh, sw, 1, m, 1)
 		}
 	})
 }
