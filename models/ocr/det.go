@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/redactd/redactd/kernels"
 	onnx "github.com/yalue/onnxruntime_go"
@@ -32,7 +33,33 @@ type detReq struct {
 	scaleY float64
 }
 
-type detResp struct{ prob []float32 }
+// detResp is one image's probability map, a part of its run's output
+// buffer; release hands the part back (detOutput) once it is read.
+type detResp struct {
+	prob []float32
+	out  *detOutput
+}
+
+// release hands r's part of its run's output back; the buffer returns to
+// detOutputs when every image of the run has released its part. A part
+// never released (its caller gone) leaves the buffer to the collector.
+func (r detResp) release() {
+	if r.out != nil && r.out.left.Add(-1) == 0 {
+		detOutputs.Put(r.out.buf)
+	}
+}
+
+// detOutput is a detector run's output buffer, shared by the run's
+// images (left of them still read it).
+type detOutput struct {
+	buf  *[]float32
+	left atomic.Int32
+}
+
+// detOutputs recycles the detector's output buffers (a float a detector
+// pixel: 5 MB for a scan page). The model writes every float of its
+// output, so a recycled buffer needs no clearing.
+var detOutputs sync.Pool // of *[]float32
 
 // detKey batches only images of identical size.
 func detKey(r detReq) int { return r.w<<16 | r.h }
@@ -65,27 +92,16 @@ func (e *Engine) prepareDet(img Image, scale float64) detReq {
 }
 
 // detInputs recycles the detector's input tensors (22 MB for a full page
-// at MaxSide 1536). A run writes every float of its input before reading
-// it, so a recycled buffer needs no clearing: reusing one spares the
-// zeroing and the page faults of a fresh allocation a page.
+// at MaxSide 1536; pooledFloats). A run writes every float of its input
+// before reading it, so a recycled buffer needs no clearing: reusing one
+// spares the zeroing and the page faults of a fresh allocation a page.
 var detInputs sync.Pool // of *[]float32
-
-// detInput is a buffer of n floats from detInputs, or a new one; put it
-// back with detInputs.Put once the run is over.
-func detInput(n int) *[]float32 {
-	if b, ok := detInputs.Get().(*[]float32); ok && cap(*b) >= n {
-		*b = (*b)[:n]
-		return b
-	}
-	b := make([]float32, n)
-	return &b
-}
 
 // runDet is the detector batcher's run function.
 func (e *Engine) runDet(_ context.Context, reqs []detReq) ([]detResp, error) {
 	n, w, h := len(reqs), reqs[0].w, reqs[0].h
 	plane := w * h
-	buf := detInput(n * 3 * plane)
+	buf := pooledFloats(&detInputs, n*3*plane)
 	defer detInputs.Put(buf)
 	in := *buf
 	for i, r := range reqs {
@@ -96,7 +112,8 @@ func (e *Engine) runDet(_ context.Context, reqs []detReq) ([]detResp, error) {
 		return nil, fmt.Errorf("ocr: detector input: %w", err)
 	}
 	defer x.Destroy()
-	outData := make([]float32, n*plane)
+	outBuf := pooledFloats(&detOutputs, n*plane)
+	outData := *outBuf
 	y, err := onnx.NewTensor(onnx.NewShape(int64(n), 1, int64(h), int64(w)), outData)
 	if err != nil {
 		return nil, fmt.Errorf("ocr: detector output: %w", err)
@@ -105,9 +122,11 @@ func (e *Engine) runDet(_ context.Context, reqs []detReq) ([]detResp, error) {
 	if err := e.det.Run([]onnx.Value{x}, []onnx.Value{y}); err != nil {
 		return nil, err
 	}
+	shared := &detOutput{buf: outBuf}
+	shared.left.Store(int32(n))
 	out := make([]detResp, n)
 	for i := range out {
-		out[i].prob = outData[i*plane : (i+1)*plane : (i+1)*plane]
+		out[i] = detResp{prob: outData[i*plane : (i+1)*plane : (i+1)*plane], out: shared}
 	}
 	return out, nil
 }
@@ -128,6 +147,7 @@ func (e *Engine) detect(ctx context.Context, img Image) ([]detBox, error) {
 		return nil, err
 	}
 	boxes := dbBoxes(resp.prob, req)
+	resp.release()
 	for i := range boxes {
 		boxes[i].r.C.X += float64(ink.Min.X)
 		boxes[i].r.C.Y += float64(ink.Min.Y)

@@ -309,6 +309,7 @@ func (e *Engine) recChunk(reqs []recReq, rows []recRow, out []recResp, wmax int)
 	if err != nil {
 		return err
 	}
+	defer recOutputs.Put(&probs)
 	steps := wmax / recStride
 	classes := len(e.dict)
 	// Decode in parallel: the model is idle meanwhile.
@@ -331,13 +332,37 @@ func (e *Engine) recChunk(reqs []recReq, rows []recRow, out []recResp, wmax int)
 	return nil
 }
 
+// recInputs and recOutputs recycle the recogniser's input and output
+// tensors (of *[]float32). A page's runs allocated about 30 MB of them
+// (37 921 input columns a page on the bench's scans, at most recBudget a
+// run), all garbage a run later: the collector's work and fresh pages
+// every run. A run is at most recBudget columns wide but for a single
+// wider line, so the buffers stay small.
+var recInputs, recOutputs sync.Pool
+
+// pooledFloats is a buffer of n floats from pool, or a new one when the
+// pool has none large enough; its contents are whatever the last user
+// left. Put it back with pool.Put once nothing reads it.
+func pooledFloats(pool *sync.Pool, n int) *[]float32 {
+	if b, ok := pool.Get().(*[]float32); ok && cap(*b) >= n {
+		*b = (*b)[:n]
+		return b
+	}
+	b := make([]float32, n)
+	return &b
+}
+
 // recProbs runs the recogniser on rows of crops from reqs, padded to
 // width wmax, and returns its output, [len(rows)][wmax/8][classes]
-// probabilities.
+// probabilities, in a buffer of recOutputs that the caller may put back
+// once it has read it.
 func (e *Engine) recProbs(reqs []recReq, rows []recRow, wmax int) ([]float32, error) {
 	n := len(rows)
 	plane := recH * wmax
-	in := make([]float32, n*3*plane) // zero is the normalised mid-gray padding
+	inBuf := pooledFloats(&recInputs, n*3*plane)
+	defer recInputs.Put(inBuf)
+	in := *inBuf
+	clear(in) // zero is the normalised mid-gray padding
 	for i, row := range rows {
 		for _, sl := range row.slots {
 			c := reqs[sl.req].c
@@ -350,7 +375,7 @@ func (e *Engine) recProbs(reqs []recReq, rows []recRow, wmax int) ([]float32, er
 	}
 	defer x.Destroy()
 	steps := wmax / recStride
-	probs := make([]float32, n*steps*len(e.dict))
+	probs := *pooledFloats(&recOutputs, n*steps*len(e.dict))
 	y, err := onnx.NewTensor(onnx.NewShape(int64(n), int64(steps), int64(len(e.dict))), probs)
 	if err != nil {
 		return nil, fmt.Errorf("ocr: recogniser output: %w", err)
