@@ -58,6 +58,11 @@ import (
 //     body's noun stays, as below). German writes no article before a
 //     surname.
 //
+//   - in a German block, a Person of one noun of Wiktionary's lexicon
+//     that no name list holds, alone (lexiconNounAlone: "rankende
+//     Pflanzen"); not beside another detection, as above, nor a body's
+//     noun ("der Fußballverband", germanInstitution).
+//
 //   - in a block of another language than English, a Person of German
 //     nouns only, even beside a name ("In der Sache Elias Wagner"), and a
 //     Person or Organization opening with a pronoun of polite address
@@ -98,6 +103,7 @@ func (dropCommonWords) apply(rc ruleContext, ss []page.Span) []page.Span {
 			(s.Category == page.Person || s.Category == page.Organization) && opensWithComma(v, s) && plainWords(v, gz, s, gazetteer.Common|gazetteer.Prose, false),
 			(s.Category == page.Person || s.Category == page.Organization) && loneLower(v, s) && plainWords(v, gz, s, gazetteer.Prose, false),
 			s.Category == page.Person && germanNouns(v, gz, s),
+			s.Category == page.Person && !touchesOther(p, ss, i) && !germanInstitution(v, s) && lexiconNounAlone(v, gz, s),
 			s.Category == page.Person && !germanInstitution(v, s) && articledNounDE(v, gz, s),
 			(s.Category == page.Person || s.Category == page.Organization) && !germanInstitution(v, s) && germanPhrase(v, gz, s),
 			(s.Category == page.Person || s.Category == page.Organization) && courtesyOpened(v, s),
@@ -118,6 +124,57 @@ func (dropCommonWords) apply(rc ruleContext, ss []page.Span) []page.Span {
 		}
 	}
 	return out
+}
+
+// lexiconNounAlone reports whether span s, one capitalised word in a
+// German block, is an ordinary noun (plainNounDE: "Initiativen",
+// "Pflanzen") that no list of names, places or titles holds in any
+// spelling: the model reads today's nouns, which the counted noun list
+// lacks, as lone names ("rankende Pflanzen"). Not counted: a word ending
+// in -mann, the commonest German surnames' ending, which the lexicon also
+// holds as eponyms ("Stresemann", a suit); compounds by their head
+// ("Granitplatte"): of the 4 177 capitalised words of eight letters or
+// more that the NER corpora label as a person's and no name list holds,
+// 68 end in such a head ("Fassbinder", "Liselotte", "Krätschmer").
+func lexiconNounAlone(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
+	i := s.First - v.First
+	if s.First != s.Last || i < 0 || i >= v.Len() || langFlag(v, i) != gazetteer.LowerDE {
+		return false
+	}
+	t, l := v.CoreText(i), v.CoreLower(i)
+	return view.IsCapitalised(t) && nameShaped(t) && !strings.HasSuffix(l, "mann") && plainNounDE(gz, l)
+}
+
+// plainNounDE reports whether l (lower case) is a noun of Wiktionary's
+// lexicon or of nouns_de.txt, as written or with -es, -n, -en or -e
+// ("Pflanzen"), that no name list holds. A bare -s is not read as an
+// ending: foreign names end so ("Dakers" is no "Daker").
+func plainNounDE(gz *gazetteer.Gazetteers, l string) bool {
+	const nouns = gazetteer.NounDE | gazetteer.NounDELexicon
+	if nameListed(gz, l) {
+		return false // "Hagen" is a town, not "Hage" inflected
+	}
+	if gz.Lex[l]&nouns != 0 {
+		return true
+	}
+	for _, end := range []string{"es", "n", "en", "e"} {
+		if stem, ok := strings.CutSuffix(l, end); ok && utf8.RuneCountInString(stem) >= 3 &&
+			gz.Lex[stem]&nouns != 0 && gz.Lex[stem]&notNoun == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// nameListed reports whether a list of names, places or titles holds l
+// (lower case) in any spelling: as written, without accents, or with ß
+// written ss ("Strauß" is the surname list's "strauss").
+func nameListed(gz *gazetteer.Gazetteers, l string) bool {
+	f := gz.Lex[l] | gz.Lex[gazetteer.FoldAccents(l)]
+	if strings.Contains(l, "ß") {
+		f |= gz.Lex[gazetteer.FoldAccents(strings.ReplaceAll(l, "ß", "ss"))]
+	}
+	return f&notNoun != 0
 }
 
 // germanNouns reports whether every word of span s is a German noun
