@@ -145,25 +145,16 @@ func lexiconNounAlone(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool 
 	return view.IsCapitalised(t) && nameShaped(t) && !strings.HasSuffix(l, "mann") && plainNounDE(gz, l)
 }
 
+// plainNounEndings are nounEndings but the bare -s (plainNounDE).
+var plainNounEndings = []string{"es", "n", "en", "e"}
+
 // plainNounDE reports whether l (lower case) is a noun of Wiktionary's
 // lexicon or of nouns_de.txt, as written or with -es, -n, -en or -e
-// ("Pflanzen"), that no name list holds. A bare -s is not read as an
-// ending: foreign names end so ("Dakers" is no "Daker").
+// (plainNounEndings: "Pflanzen"), that no name list holds. A bare -s is
+// not read as an ending: foreign names end so ("Dakers" is no "Daker").
 func plainNounDE(gz *gazetteer.Gazetteers, l string) bool {
-	const nouns = gazetteer.NounDE | gazetteer.NounDELexicon
-	if nameListed(gz, l) {
-		return false // "Hagen" is a town, not "Hage" inflected
-	}
-	if gz.Lex[l]&nouns != 0 {
-		return true
-	}
-	for _, end := range []string{"es", "n", "en", "e"} {
-		if stem, ok := strings.CutSuffix(l, end); ok && utf8.RuneCountInString(stem) >= 3 &&
-			gz.Lex[stem]&nouns != 0 && gz.Lex[stem]&notNoun == 0 {
-			return true
-		}
-	}
-	return false
+	// "Hagen" is a town, not "Hage" inflected.
+	return !nameListed(gz, l) && inflectedFrom(gz, l, plainNounEndings, gazetteer.NounDE|gazetteer.NounDELexicon, notNoun)
 }
 
 // nameListed reports whether a list of names, places or titles holds l

@@ -1038,27 +1038,42 @@ const nounsDEAny = gazetteer.NounDE | gazetteer.NounDEInNames | gazetteer.NounDE
 // when its tail is a noun. The price: a surname no list holds whose tail
 // is a noun ("Beckenbauer") is left to the model.
 func lexiconNounDE(gz *gazetteer.Gazetteers, l string) bool {
-	if listedNounDE(gz, l) {
-		return true
-	}
+	return listedNounDE(gz, l) || compoundHeaded(l, func(h string) bool { return listedNounDE(gz, h) })
+}
+
+// compoundHeaded reports whether l (lower case) is a compound whose head
+// of at least four letters, after at least three, passes isHead.
+func compoundHeaded(l string, isHead func(string) bool) bool {
 	rs := []rune(l)
 	for k := 3; k <= len(rs)-4; k++ {
-		if listedNounDE(gz, string(rs[k:])) {
+		if isHead(string(rs[k:])) {
 			return true
 		}
 	}
 	return false
 }
 
+// nounEndings are the German case and number endings a noun list's word
+// may carry ("Parteien", "Amtes").
+var nounEndings = []string{"s", "es", "n", "en", "e"}
+
 // listedNounDE reports whether l (lower case) is a noun of a German noun
-// list, as listed or inflected with -s, -es, -n, -en or -e ("Parteien",
-// "Amtes"); lexiconNounDE also reads compounds.
+// list, as listed or inflected (nounEndings); lexiconNounDE also reads
+// compounds.
 func listedNounDE(gz *gazetteer.Gazetteers, l string) bool {
-	if gz.Lex[l]&nounsDEAny != 0 {
+	return inflectedFrom(gz, l, nounEndings, nounsDEAny, 0)
+}
+
+// inflectedFrom reports whether l (lower case) has a flag of want, as
+// written or, after cutting one of ends, as a stem of three letters or
+// more that has a flag of want and none of not.
+func inflectedFrom(gz *gazetteer.Gazetteers, l string, ends []string, want, not uint32) bool {
+	if gz.Lex[l]&want != 0 {
 		return true
 	}
-	for _, end := range []string{"s", "es", "n", "en", "e"} {
-		if stem, ok := strings.CutSuffix(l, end); ok && utf8.RuneCountInString(stem) >= 3 && gz.Lex[stem]&nounsDEAny != 0 {
+	for _, end := range ends {
+		if stem, ok := strings.CutSuffix(l, end); ok && utf8.RuneCountInString(stem) >= 3 &&
+			gz.Lex[stem]&want != 0 && gz.Lex[stem]&not == 0 {
 			return true
 		}
 	}

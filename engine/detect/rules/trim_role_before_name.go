@@ -74,17 +74,6 @@ func roleNounDE(gz *gazetteer.Gazetteers, l string) bool {
 	if nameListed(gz, l) || isTitleWord(gz, l) || nobility[l] || headedInAnyForm(l, germanOffices) {
 		return false
 	}
-	if plainNounDE(gz, l) {
-		return true
-	}
-	if strings.ContainsRune(l, '-') {
-		return false
-	}
-	rs := []rune(l)
-	for k := 3; k <= len(rs)-4; k++ {
-		if plainNounDE(gz, string(rs[k:])) {
-			return true
-		}
-	}
-	return false
+	return plainNounDE(gz, l) ||
+		!strings.ContainsRune(l, '-') && compoundHeaded(l, func(h string) bool { return plainNounDE(gz, h) })
 }
