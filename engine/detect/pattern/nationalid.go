@@ -25,6 +25,11 @@ type idKind struct {
 	// written in besides the compact form. A number behind a label may
 	// be grouped any way.
 	shapes [][]int
+	// groupedOnly kinds are taken without a label only in one of their
+	// shapes: their compact form is a bare run of digits that passes the
+	// check too often by chance (the Spanish NSS: one 12-digit number in
+	// 110).
+	groupedOnly bool
 }
 
 var idKinds = []idKind{
@@ -33,6 +38,7 @@ var idKinds = []idKind{
 	{name: "fr-nir", valid: validNIR, shapes: [][]int{{13, 2}, {1, 2, 2, 2, 3, 3, 2}}},
 	{name: "es-dni", valid: validDNI, shapes: [][]int{{8, 1}, {2, 3, 3, 1}}},
 	{name: "es-nie", valid: validNIE, shapes: [][]int{{1, 7, 1}, {8, 1}, {1, 8}}},
+	{name: "es-nss", valid: validNSS, shapes: [][]int{{2, 8, 2}, {2, 10}}, groupedOnly: true},
 	{name: "it-codice-fiscale", valid: validCodiceFiscale},
 	{name: "nl-bsn", valid: validBSN, weak: true},
 	{name: "pt-nif", valid: validNIFPerson, weak: true},
@@ -59,6 +65,8 @@ var (
 		`numéro (de )?s[ée]curit[ée] sociale`, `numero (de )?s[ée]curit[ée] sociale`, `sécurité sociale`, `securite sociale`,
 		`nir`, `numéro insee`, `numero insee`, `n°\.? ?insee`, `nº\.? ?insee`, `dni`, `nie`, `nif`, `nuss`,
 		`número de (la )?seguridad social`, `numero de (la )?seguridad social`, `seguridad social`,
+		`nass`, `nss`, `naf`, `número de afiliaci[óo]n`, `numero de afiliaci[óo]n`, `n° ?(de )?afiliaci[óo]n`, `nº ?(de )?afiliaci[óo]n`,
+		`afiliaci[óo]n a la seguridad social`,
 		`n°\.? ?(de )?contribuinte`, `nº\.? ?(de )?contribuinte`, `número (de )?contribuinte`, `numero (de )?contribuinte`,
 		`contribuinte`,
 		`codice fiscale`, `cod\. ?fisc\.?`, `c\.f\.`,
@@ -314,7 +322,7 @@ func (r *idRun) continues(t string, n int) bool {
 // compact or in one of k's usual groupings.
 func shapeOK(k *idKind, groups []int) bool {
 	if len(groups) == 1 {
-		return true
+		return !k.groupedOnly
 	}
 	for _, s := range k.shapes {
 		if slices.Equal(s, groups) {
@@ -408,7 +416,11 @@ func FindNationalIDs(v *view.View) []page.Span {
 		if n == 0 {
 			continue
 		}
-		if name, k := validPrefix(t, &r, n, &labels[li]); k > 0 {
+		// A weak kind that passes on a part of the value ("NASS: 27
+		// 2226350 05": its first nine digits are an SSN's layout) says
+		// nothing of where the value ends: the label's whole value is
+		// masked then.
+		if name, k := validPrefix(t, &r, n, &labels[li]); k > 0 && !(kindByName(name).weak && k < n) {
 			emit(s, r.ends[k-1], 0.95, "national-id/"+name)
 			continue
 		}
@@ -617,7 +629,7 @@ func labelContext(v *view.View, labels []idLabel, i int) (int, *idLabel) {
 }
 
 // ValidNationalID reports whether s passes the check of the kind of
-// number named (de-steuer-id, de-id-card, fr-nir, es-dni, es-nie,
+// number named (de-steuer-id, de-id-card, fr-nir, es-dni, es-nie, es-nss,
 // it-codice-fiscale, nl-bsn, pt-nif, pt-cartao-cidadao,
 // be-national-number, at-svnr, ch-ahv, uk-nino, us-ssn), ignoring case,
 // blanks, dots and hyphens; false for an unknown kind. The evaluation's
