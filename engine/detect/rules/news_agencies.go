@@ -1,0 +1,107 @@
+package rules
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/detect/view"
+	"github.com/redactd/redactd/engine/page"
+)
+
+// News agencies: a wire story credits its agency in parentheses, in the
+// dateline or closing its last line ("Madrid, 23 may (EFE).", "Berlin
+// (dpa) -", "... an. (AFP/dpa)"). The name is an organization's, and the
+// NER models read such a credit as one only now and then: they have seen
+// few wire stories. Elsewhere a parenthesis defines an abbreviation
+// ("alfafetoproteína (AFP): 51 ng/ml"), and names that abbreviate other
+// things too ("AP", "ots", "APA") count only in a dateline.
+
+var (
+	agencies         = gazetteer.MustWords("organizations", "news-agency")
+	datelineAgencies = gazetteer.MustWords("organizations", "news-agency-dateline")
+)
+
+// datelineWords is how far into its line a dateline's parenthesis may
+// open: "Rio de Janeiro, 12 de março (Lusa)" has six words before it.
+const datelineWords = 6
+
+// newsAgencies masks the agencies credited in parentheses; grow returns
+// them.
+type newsAgencies struct{}
+
+func (newsAgencies) grow(rc ruleContext, _ []page.Span) []page.Span {
+	v := rc.v
+	var out []page.Span
+	for i := 0; i < v.Len(); i++ {
+		open, ok := creditAt(v, i)
+		if !ok {
+			continue
+		}
+		dateline := datelineBefore(v, open)
+		if !dateline && !endsLine(v, i) {
+			continue // "alfafetoproteína (AFP): 51 ng/ml" defines an abbreviation
+		}
+		if agencyCredit(strings.Trim(v.CoreLower(i), "()"), dateline) {
+			out = appendCore(out, v, i, i, page.Organization, 0.6, "news-agency")
+		}
+	}
+	return out
+}
+
+// datelineBefore reports whether the words of its line before word open
+// are a dateline's: at most datelineWords of them, the first capitalised
+// or a date, each capitalised, holding a digit or a short word in lower
+// case ("Washington", "Rio de Janeiro, 12 de março", "Paris, 4 juin",
+// "02.09.2009 -"), not a clause ("Students who passed the exam").
+func datelineBefore(v *view.View, open int) bool {
+	first := v.LineFirst(open)
+	if f := v.CoreText(first); open == first || open-first > datelineWords ||
+		!view.IsCapitalised(f) && !strings.ContainsAny(f, "0123456789") {
+		return false
+	}
+	for j := first; j < open; j++ {
+		t := v.CoreText(j)
+		if !view.IsCapitalised(t) && !strings.ContainsAny(t, "0123456789") && utf8.RuneCountInString(t) > 5 {
+			return false
+		}
+	}
+	return true
+}
+
+// endsLine reports whether the parenthesis holding word i closes its
+// line, where a story's last line credits its agency ("... an. (AFP/dpa)",
+// "im Plus (dpa-AFX).").
+func endsLine(v *view.View, i int) bool {
+	last := v.LineEnd(i) - 1
+	return last == i || last == i+1 && strings.Trim(v.WordText(last), ").") == ""
+}
+
+// creditAt reports whether word i is the whole content of a parenthesis,
+// written against it ("(dpa)", "(EFE).") or apart ("( dpa )"), and
+// returns the word that opens the parenthesis.
+func creditAt(v *view.View, i int) (int, bool) {
+	w := strings.TrimRight(v.WordText(i), ".,;:-–")
+	switch {
+	case strings.HasPrefix(w, "(") && strings.HasSuffix(w, ")"):
+		return i, true
+	case i > 0 && i+1 < v.Len() && v.WordText(i-1) == "(" && strings.HasPrefix(v.WordText(i+1), ")") &&
+		v.LineOf(i-1) == v.LineOf(i) && v.LineOf(i+1) == v.LineOf(i):
+		return i - 1, true
+	}
+	return 0, false
+}
+
+// agencyCredit reports whether credit (lower case, brackets removed)
+// names news agencies only: one, or several joined by "/" ("afp/dpa").
+func agencyCredit(credit string, dateline bool) bool {
+	if credit == "" {
+		return false
+	}
+	for _, a := range strings.Split(credit, "/") {
+		if !agencies[a] && !(dateline && datelineAgencies[a]) {
+			return false
+		}
+	}
+	return true
+}
