@@ -38,11 +38,15 @@ func (newsAgencies) grow(rc ruleContext, _ []page.Span) []page.Span {
 		if !ok {
 			continue
 		}
+		credit := strings.Trim(v.CoreLower(i), "()")
+		if !agencyCredit(credit, true) {
+			continue // no agency's name: the line is not read
+		}
 		dateline := datelineBefore(v, open)
 		if !dateline && !endsLine(v, i) {
 			continue // "alfafetoproteína (AFP): 51 ng/ml" defines an abbreviation
 		}
-		if agencyCredit(strings.Trim(v.CoreLower(i), "()"), dateline) {
+		if agencyCredit(credit, dateline) {
 			out = appendCore(out, v, i, i, page.Organization, 0.6, "news-agency")
 		}
 	}
@@ -57,12 +61,12 @@ func (newsAgencies) grow(rc ruleContext, _ []page.Span) []page.Span {
 func datelineBefore(v *view.View, open int) bool {
 	first := v.LineFirst(open)
 	if f := v.CoreText(first); open == first || open-first > datelineWords ||
-		!view.IsCapitalised(f) && !strings.ContainsAny(f, "0123456789") {
+		!view.IsCapitalised(f) && !view.HasDigit(f) {
 		return false
 	}
 	for j := first; j < open; j++ {
 		t := v.CoreText(j)
-		if !view.IsCapitalised(t) && !strings.ContainsAny(t, "0123456789") && utf8.RuneCountInString(t) > 5 {
+		if !view.IsCapitalised(t) && !view.HasDigit(t) && utf8.RuneCountInString(t) > 5 {
 			return false
 		}
 	}
