@@ -176,6 +176,18 @@ func PersonalLabelLen(lower string) int {
 	return 0
 }
 
+// IsPersonalLabel reports whether word, a word's core as written, is
+// whole the label of a person's identity, tax or social-security number
+// ("NASS", "BSN", "Steuer-ID", "Contribuinte"): a number after it is that
+// ID, no phone number, and the word labels a form's field. A label that
+// is also an ordinary word (ordinaryWordLabels: German "nie") counts only
+// written with a capital, as findIDLabels reads it.
+func IsPersonalLabel(word string) bool {
+	l := strings.ToLower(word)
+	n := PersonalLabelLen(l)
+	return n > 0 && n == len(l) && !(ordinaryWordLabels[l] && l == word)
+}
+
 // An idLabel is a label found in the text: bytes [start, end) and whether
 // it names something else than a person's ID (a company's number, an
 // invoice's, a phone's).

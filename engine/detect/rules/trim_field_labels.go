@@ -13,10 +13,11 @@ import (
 // English, the words from the start of i's line to the first one
 // followed by a colon, at most labelWords of them, each an ordinary word
 // of the language (inLang, whatever its case: "Fecha de alta:",
-// "Contacto de emergencia:", "N.º do Cartão de Cidadão:") or a word of
+// "Contacto de emergencia:", "N.º do Cartão de Cidadão:"), a word of
 // the form labels (formLabels: "Anschrift:", "Notfallkontakt:"; German
-// writes its nouns capitalised, and no lower-case list holds them). The
-// model reads such labels into the name or address after them. A name
+// writes its nouns capitalised, and no lower-case list holds them) or a
+// word of a person's ID label ("NASS:", "BSN:"; inIDLabel). The model
+// reads such labels into the name or address after them. A name
 // before a colon is no label: a headline's "Brenntag AG: ...", a
 // novel's "Duroy répondit : ..." (a name is in no such list).
 func langFieldLabel(v *view.View, gz *gazetteer.Gazetteers, i int) int {
@@ -33,7 +34,7 @@ func langFieldLabel(v *view.View, gz *gazetteer.Gazetteers, i int) int {
 		if view.HasDigit(t) || !hasLetter(t) && !numberSigns[l] {
 			return -1
 		}
-		if !inLang(gz, lf, l) && !numberSigns[l] && !formLabels[strings.TrimSuffix(l, ".")] {
+		if !inLang(gz, lf, l) && !numberSigns[l] && !formLabels[strings.TrimSuffix(l, ".")] && !inIDLabel(v, k) {
 			return -1
 		}
 		if labelsField(v, k) {
