@@ -1080,9 +1080,22 @@ func inflectedFrom(gz *gazetteer.Gazetteers, l string, ends []string, want, not 
 	return false
 }
 
-// determinersDE stand before a German noun, seldom before a name.
-var determinersDE = setOf("der", "die", "das", "dem", "den", "des", "ein", "eine", "einem", "einen", "einer", "eines",
-	"im", "am", "zum", "zur", "vom", "beim", "ins", "kein", "keine", "jeder", "jede", "jedes", "dieser", "diese", "dieses")
+// determinersDE stand before a German noun, seldom before a name: the
+// articles, their contractions with a preposition, and the possessive
+// and demonstrative determiners ("Unsere Fraktion", "seinem Bericht").
+var determinersDE = func() map[string]bool {
+	m := setOf("der", "die", "das", "dem", "den", "des", "ein", "eine", "einem", "einen", "einer", "eines",
+		"im", "am", "zum", "zur", "vom", "beim", "ins")
+	for _, stem := range []string{"kein", "jed", "dies", "jen", "mein", "dein", "sein", "ihr", "unser", "eur", "euer"} {
+		for _, end := range []string{"", "e", "em", "en", "er", "es"} {
+			m[stem+end] = true
+		}
+	}
+	delete(m, "jed") // no words; "eur" is the currency
+	delete(m, "jen")
+	delete(m, "eur")
+	return m
+}()
 
 // genitiveArticles follow a German noun, not a first name: "Einschätzung
 // der Lehrer" is no "Walther von der Vogelweide".
