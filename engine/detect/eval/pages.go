@@ -12,7 +12,15 @@ import "strings"
 // Scoring pages rather than sentences lets rules that read the rest of
 // the page (a name found in one sentence and repeated in another) show
 // what they add; the per-word counts are the same words either way.
-func Pages(recs []Record, n int) []Record {
+func Pages(recs []Record, n int) []Record { return pages(recs, n, " ") }
+
+// Paragraphs is Pages with each record a paragraph of its own, a blank
+// line between two: the layout of an article whose records are its
+// headline and paragraphs (SmartData's), where each paragraph is a
+// block the language identifier reads alone (view.PageFromText).
+func Paragraphs(recs []Record, n int) []Record { return pages(recs, n, "\n\n") }
+
+func pages(recs []Record, n int, sep string) []Record {
 	if n <= 1 {
 		return recs
 	}
@@ -22,15 +30,15 @@ func Pages(recs []Record, n int) []Record {
 		for j < len(recs) && j-i < n && recs[i].Doc != "" && recs[j].Doc == recs[i].Doc {
 			j++
 		}
-		out = append(out, join(recs[i:j]))
+		out = append(out, join(recs[i:j], sep))
 		i = j
 	}
 	return out
 }
 
-// join runs records on as one text, a space between them, wrapped at
+// join runs records on as one text, sep between them, wrapped at
 // lineWidth, shifting their gold spans; one record is returned as it is.
-func join(recs []Record) Record {
+func join(recs []Record, sep string) Record {
 	if len(recs) == 1 {
 		return recs[0]
 	}
@@ -38,7 +46,7 @@ func join(recs []Record) Record {
 	out := Record{Doc: recs[0].Doc}
 	for k, r := range recs {
 		if k > 0 {
-			b.WriteByte(' ')
+			b.WriteString(sep)
 		}
 		off := b.Len()
 		b.WriteString(r.Text)

@@ -115,6 +115,14 @@ func TestPageFromText(t *testing.T) {
 	if p.Words[1].Line != 0 || p.Words[2].Line != 2 || p.Words[3].Line != 2 {
 		t.Errorf("lines %+v", p.Words)
 	}
+	// Lines that follow each other flow on; a blank line breaks the
+	// paragraph, as a wider gap does on a PDF's page.
+	v := PageView(p)
+	pp, _ := PageFromText("a\nb\n\nc")
+	pv := PageView(pp)
+	if v.FlowsOn(0) || !pv.FlowsOn(0) || pv.FlowsOn(1) {
+		t.Errorf("FlowsOn: across a blank line %v, %v; next line %v", v.FlowsOn(0), pv.FlowsOn(1), pv.FlowsOn(0))
+	}
 }
 
 // TestDetectMatchesDetectView checks that a recognizer gives the same spans

@@ -45,6 +45,9 @@ type tableOptions struct {
 	// pages lays up to this many consecutive sentences of one document
 	// on a page (eval.Pages); 0 or 1 scores sentence by sentence.
 	pages int
+	// paragraphs lays a page's sentences out as paragraphs, a blank line
+	// between two (eval.Paragraphs), instead of running text.
+	paragraphs bool
 	// printed writes the corpora's text as printed (eval.Detokenize:
 	// punctuation against its word) before laying it out.
 	printed bool
@@ -142,6 +145,9 @@ func domainTablesWithout(m *ner.Model, o tableOptions, disabled []string) (table
 	}
 	if o.pages > 1 {
 		t.split += fmt.Sprintf(" (pages of up to %d sentences of one document)", o.pages)
+		if o.paragraphs {
+			t.split += " as paragraphs"
+		}
 	}
 	splits, err := eval.HeldOut(o.root)
 	if err != nil {
@@ -184,7 +190,11 @@ func domainTablesWithout(m *ner.Model, o tableOptions, disabled []string) (table
 		if o.upper {
 			recs = eval.Uppercase(recs)
 		}
-		recs = eval.Pages(recs, o.pages)
+		if o.paragraphs {
+			recs = eval.Paragraphs(recs, o.pages)
+		} else {
+			recs = eval.Pages(recs, o.pages)
+		}
 		if len(recs) == 0 {
 			continue
 		}

@@ -92,6 +92,7 @@ func main() {
 	floorsOut := flag.String("write-floors", "", "with -table test: write the gate's floors (scores less a margin) to this file")
 	raiseFloorsOut := flag.String("raise-floors", "", "with -table test: raise the floors in this file to today's scores less the margin where that is higher, and add missing ones; no floor falls")
 	pages := flag.Int("pages", 1, "with -table: lay up to this many consecutive sentences of one document on a page (1: sentence by sentence, as the gate scores)")
+	paragraphs := flag.Bool("paragraphs", false, "with -table and -pages: lay each sentence out as a paragraph of its own, a blank line between two (eval.Paragraphs)")
 	printed := flag.Bool("printed", false, "with -table: write the corpora's text as printed, punctuation against its word (eval.Detokenize)")
 	upper := flag.Bool("upper", false, "with -table: write the corpora's text in capitals (eval.Uppercase)")
 	entityProb := flag.Float64("entity-prob", ner.DefaultEntityProb, "decoding's recall bias (the service's ner-entity-prob); tune it with -table dev")
@@ -146,7 +147,7 @@ func main() {
 		if *tableOnly != "test" && *tableOnly != "dev" {
 			log.Fatalf("-table %q: want test or dev", *tableOnly)
 		}
-		o := tableOptions{root: *nerData, large: *data, small: *small, dev: *tableOnly == "dev", only: *only, langs: *langs, pages: *pages, printed: *printed, upper: *upper,
+		o := tableOptions{root: *nerData, large: *data, small: *small, dev: *tableOnly == "dev", only: *only, langs: *langs, pages: *pages, paragraphs: *paragraphs, printed: *printed, upper: *upper,
 			generatedOnly: *generated, examples: *examples, routing: rt}
 		if *ablate {
 			out, err := ablation(m, o)
