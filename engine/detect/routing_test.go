@@ -23,7 +23,8 @@ import (
 // page is read by the first model alone, a German one by the second
 // alone, a page of both by each model once, a text in a language of none
 // of the seven by the first, and a short line by the second only when
-// the request's hint names its language.
+// the request's hint names its language or it heads a page the second
+// model's languages vote for (lang.Vote).
 func TestRunRoutesNERByBlockLanguage(t *testing.T) {
 	if _, err := ort.FindLibrary(""); err != nil {
 		t.Skipf("ONNX Runtime library not installed (run `make setup`): %v", err)
@@ -67,6 +68,7 @@ func TestRunRoutesNERByBlockLanguage(t *testing.T) {
 		{"tagalog", tagalog, "", true, false},
 		{"short", short, "", true, false},
 		{"short, hinted", short, "de", false, true},
+		{"german with a short heading", short + "\n" + german, "", false, true},
 	} {
 		en.Store(0)
 		other.Store(0)

@@ -105,6 +105,37 @@ func Hint(r Result, hint Code) Result {
 	return r
 }
 
+// Vote returns the language of a document from what Identify told of its
+// blocks: the language told on most trigrams, when it holds at least
+// voteShare of the trigrams of the told blocks and they are at least
+// SureTrigrams in all; else Unknown. A page of headlines, form fields
+// and short lines in one language is told surely by the vote where no
+// block alone is (a headline over a German article; issue 46).
+func Vote(rs []Result) Code {
+	var told [nLang]int
+	total := 0
+	for _, r := range rs {
+		if i := index(r.Lang); i >= 0 && !r.Hinted {
+			told[i] += r.Trigrams
+			total += r.Trigrams
+		}
+	}
+	best := 0
+	for i := range told {
+		if told[i] > told[best] {
+			best = i
+		}
+	}
+	if total < SureTrigrams || float64(told[best]) < voteShare*float64(total) {
+		return Unknown
+	}
+	return Codes[best]
+}
+
+// voteShare is the share of a document's trigrams its language must be
+// told on (Vote).
+const voteShare = 0.6
+
 //go:embed profiles.txt
 var profilesText string
 

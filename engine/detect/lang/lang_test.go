@@ -145,3 +145,31 @@ func TestFigures(t *testing.T) {
 		t.Errorf("Tagalog fits %.2f, German %.2f: want Tagalog at least 0.5 worse", tl.Fit, de.Fit)
 	}
 }
+
+// TestVote: a document's language is the one told on most trigrams of its
+// blocks, when it holds voteShare (0.6) of them and they are
+// SureTrigrams in all; a hinted result does not vote.
+func TestVote(t *testing.T) {
+	de := lang.Result{Lang: lang.German, Trigrams: 40}
+	shortDE := lang.Result{Lang: lang.German, Trigrams: 12}
+	en := lang.Result{Lang: lang.English, Trigrams: 20}
+	fr := lang.Result{Lang: lang.French, Trigrams: 30}
+	none := lang.Result{Lang: lang.Unknown}
+	for _, c := range []struct {
+		name string
+		rs   []lang.Result
+		want lang.Code
+	}{
+		{"one sure block", []lang.Result{de, none}, lang.German},
+		{"short blocks together", []lang.Result{shortDE, shortDE, shortDE}, lang.German},
+		{"majority", []lang.Result{de, shortDE, en}, lang.German},
+		{"no clear majority", []lang.Result{de, fr}, lang.Unknown},
+		{"too few trigrams", []lang.Result{shortDE, none}, lang.Unknown},
+		{"hinted does not vote", []lang.Result{lang.Hint(shortDE, lang.French), lang.Hint(shortDE, lang.French), shortDE}, lang.Unknown},
+		{"nothing", nil, lang.Unknown},
+	} {
+		if got := lang.Vote(c.rs); got != c.want {
+			t.Errorf("%s: Vote = %q, want %q", c.name, got, c.want)
+		}
+	}
+}

@@ -8,7 +8,10 @@ import "github.com/redactd/redactd/engine/detect/lang"
 // rules do (trim-lowercase-names, and grow-person for French "Me").
 
 // identifyBlocks cuts the view into blocks and tells each one's language
-// (lang.Identify over the block's text).
+// (lang.Identify over the block's text). A block it cannot tell surely
+// takes the request's hint or, without one, the page's language as its
+// blocks vote it (lang.Vote): a headline or a form's short lines are in
+// the language of the text around them.
 func (v *View) identifyBlocks() {
 	v.lineBlock = make([]int32, len(v.lines))
 	for first := 0; first < len(v.lines); {
@@ -21,8 +24,15 @@ func (v *View) identifyBlocks() {
 		for ln := first; ln < end; ln++ {
 			v.lineBlock[ln] = int32(len(v.blockLang))
 		}
-		v.blockLang = append(v.blockLang, lang.Hint(lang.Identify(v.Text[s:e]), v.langHint))
+		v.blockLang = append(v.blockLang, lang.Identify(v.Text[s:e]))
 		first = end
+	}
+	hint := v.langHint
+	if hint == lang.Unknown {
+		hint = lang.Vote(v.blockLang)
+	}
+	for b, r := range v.blockLang {
+		v.blockLang[b] = lang.Hint(r, hint)
 	}
 }
 
