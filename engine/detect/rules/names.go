@@ -1085,15 +1085,14 @@ func inflectedFrom(gz *gazetteer.Gazetteers, l string, ends []string, want, not 
 // and demonstrative determiners ("Unsere Fraktion", "seinem Bericht").
 var determinersDE = func() map[string]bool {
 	m := setOf("der", "die", "das", "dem", "den", "des", "ein", "eine", "einem", "einen", "einer", "eines",
-		"im", "am", "zum", "zur", "vom", "beim", "ins")
-	for _, stem := range []string{"kein", "jed", "dies", "jen", "mein", "dein", "sein", "ihr", "unser", "eur", "euer"} {
+		"im", "am", "zum", "zur", "vom", "beim", "ins", "jede", "jedem", "jeden", "jeder", "jedes",
+		"jene", "jenem", "jenen", "jener", "jenes", "eure", "eurem", "euren", "eurer", "eures")
+	// "kein", "dies-" and the possessives, each with every ending.
+	for _, stem := range []string{"kein", "dies", "mein", "dein", "sein", "ihr", "unser", "euer"} {
 		for _, end := range []string{"", "e", "em", "en", "er", "es"} {
 			m[stem+end] = true
 		}
 	}
-	delete(m, "jed") // no words; "eur" is the currency
-	delete(m, "jen")
-	delete(m, "eur")
 	return m
 }()
 
