@@ -97,10 +97,16 @@ func lineFirst(v *view.View, k int) int { first, _ := v.Line(k); return first }
 // between ("Vilar de Andorinho, 02/04/2020", "Heemsen, den 4.4.2018", "Le
 // Mans, le 2 janvier 2018"): where a letter was written, no one's
 // address. The model runs the address block above on into that line.
+// So is a wire story's place before the agency it credits ("Roma, 12 mar
+// (ANSA)", "Lisboa, 3 jan (Lusa)"), even a place whose name is a
+// person's too: creditedDateline.
 func datelinePlace(v *view.View, gz *gazetteer.Gazetteers, f, l int, ss []page.Span) bool {
 	if l >= v.Len()-1 || l-f >= maxPlaceWords || f != lineFirst(v, v.LineOf(l)) ||
 		!strings.HasPrefix(v.Text[v.CoreEnd(l):v.WordEnd(l)], ",") {
 		return false
+	}
+	if name := placeName(v, f, l); (gz.Cities.Has(name) || gz.Places.Has(name)) && creditedDateline(v, l+1) {
+		return true
 	}
 	town := knownPlace(v, gz, f, l)
 	for _, d := range ss {

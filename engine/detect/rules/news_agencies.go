@@ -73,6 +73,21 @@ func datelineBefore(v *view.View, open int) bool {
 	return true
 }
 
+// creditedDateline reports whether a news agency's credit opens within
+// datelineWords of its line's start, from word i on, as a dateline's
+// does ("Roma, 12 mar (ANSA) -"): the words before it are the story's
+// place and date.
+func creditedDateline(v *view.View, i int) bool {
+	first := v.LineFirst(i)
+	for k := i; k < v.LineEnd(i) && k-first <= datelineWords; k++ {
+		open, ok := creditAt(v, k)
+		if ok && agencyCredit(strings.Trim(v.CoreLower(k), "()"), true) && datelineBefore(v, open) {
+			return true
+		}
+	}
+	return false
+}
+
 // endsLine reports whether the parenthesis holding word i closes its
 // line, where a story's last line credits its agency ("... an. (AFP/dpa)",
 // "im Plus (dpa-AFX).").
