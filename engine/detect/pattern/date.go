@@ -15,8 +15,8 @@ import (
 var months = func() map[string]int {
 	m := map[string]int{}
 	for i, names := range [12]string{
-		"january jan januar jänner janvier janv enero ene gennaio gen januari janeiro",
-		"february feb februar feber février fevrier févr fevr fév fev febrero febbraio februari fevereiro",
+		"january jan januar jänner jän janvier janv enero ene gennaio gen januari janeiro",
+		"february feb febr februar feber février fevrier févr fevr fév fev febrero febbraio februari fevereiro",
 		"march mar märz mär maerz mrz mars marzo maart mrt março marco",
 		"april apr avril avr abril abr aprile",
 		"may mai mayo maggio mag mei maio",
