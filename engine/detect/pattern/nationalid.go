@@ -176,13 +176,13 @@ func PersonalLabelLen(lower string) int {
 	return 0
 }
 
-// IsPersonalLabel reports whether word, a word's core as written, is
+// isPersonalLabel reports whether word, a word's core as written, is
 // whole the label of a person's identity, tax or social-security number
 // ("NASS", "BSN", "Steuer-ID", "Contribuinte"): a number after it is that
-// ID, no phone number, and the word labels a form's field. A label that
+// ID, no phone number (FindPhones). A label that
 // is also an ordinary word (ordinaryWordLabels: German "nie") counts only
 // written with a capital, as findIDLabels reads it.
-func IsPersonalLabel(word string) bool {
+func isPersonalLabel(word string) bool {
 	l := strings.ToLower(word)
 	n := PersonalLabelLen(l)
 	return n > 0 && n == len(l) && !(ordinaryWordLabels[l] && l == word)

@@ -22,7 +22,7 @@ var phoneRegions = []string{"US", "GB", "DE", "FR", "ES", "IT", "NL", "PT", "CA"
 var phoneContext = gazetteer.MustWords("labels", "phone")
 
 // notPhoneLabel are words before a number that say it is something else;
-// so does the label of a person's ID (IsPersonalLabel).
+// so does the label of a person's ID (isPersonalLabel).
 var notPhoneLabel = gazetteer.MustWords("labels", "not-phone")
 
 // FindPhones scans each line for phone-shaped runs (digits with spaces,
@@ -59,7 +59,7 @@ func FindPhones(v *view.View) []page.Span {
 		if notPhone(t, s, e, cand) {
 			continue
 		}
-		if w := v.WordAt(s); w > 0 && v.LineOf(w-1) == v.LineOf(w) && (notPhoneLabel[strings.TrimSuffix(v.CoreLower(w-1), ".")] || IsPersonalLabel(v.CoreText(w-1))) {
+		if w := v.WordAt(s); w > 0 && v.LineOf(w-1) == v.LineOf(w) && (notPhoneLabel[strings.TrimSuffix(v.CoreLower(w-1), ".")] || isPersonalLabel(v.CoreText(w-1))) {
 			continue
 		}
 		score, labelled := phoneScore(v, s, cand, phoneLabelBefore(v, s, e))
