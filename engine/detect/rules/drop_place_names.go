@@ -98,8 +98,8 @@ func lineFirst(v *view.View, k int) int { first, _ := v.Line(k); return first }
 // Mans, le 2 janvier 2018"): where a letter was written, no one's
 // address. The model runs the address block above on into that line.
 // So is a wire story's place before the agency it credits ("Roma, 12 mar
-// (ANSA)", "Lisboa, 3 jan (Lusa)"), even a place whose name is a
-// person's too: creditedDateline.
+// (ANSA)"), a town of the city or postcode lists even where its name is
+// a person's too: creditedDateline.
 func datelinePlace(v *view.View, gz *gazetteer.Gazetteers, f, l int, ss []page.Span) bool {
 	if l >= v.Len()-1 || l-f >= maxPlaceWords || f != lineFirst(v, v.LineOf(l)) ||
 		!strings.HasPrefix(v.Text[v.CoreEnd(l):v.WordEnd(l)], ",") {

@@ -34,12 +34,8 @@ func (newsAgencies) grow(rc ruleContext, _ []page.Span) []page.Span {
 	v := rc.v
 	var out []page.Span
 	for i := 0; i < v.Len(); i++ {
-		open, ok := creditAt(v, i)
+		open, credit, ok := agencyCreditAt(v, i)
 		if !ok {
-			continue
-		}
-		credit := strings.Trim(v.CoreLower(i), "()")
-		if !agencyCredit(credit, true) {
 			continue // no agency's name: the line is not read
 		}
 		dateline := datelineBefore(v, open)
@@ -80,12 +76,24 @@ func datelineBefore(v *view.View, open int) bool {
 func creditedDateline(v *view.View, i int) bool {
 	first := v.LineFirst(i)
 	for k := i; k < v.LineEnd(i) && k-first <= datelineWords; k++ {
-		open, ok := creditAt(v, k)
-		if ok && agencyCredit(strings.Trim(v.CoreLower(k), "()"), true) && datelineBefore(v, open) {
+		if open, _, ok := agencyCreditAt(v, k); ok && datelineBefore(v, open) {
 			return true
 		}
 	}
 	return false
+}
+
+// agencyCreditAt reports whether word i is a parenthesis crediting news
+// agencies only (creditAt, agencyCredit, the names of a dateline
+// allowed), and returns the word that opens it and the credit in lower
+// case without its brackets.
+func agencyCreditAt(v *view.View, i int) (open int, credit string, ok bool) {
+	open, ok = creditAt(v, i)
+	if !ok {
+		return 0, "", false
+	}
+	credit = strings.Trim(v.CoreLower(i), "()")
+	return open, credit, agencyCredit(credit, true)
 }
 
 // endsLine reports whether the parenthesis holding word i closes its
