@@ -202,14 +202,15 @@ func TestClusterFaults(t *testing.T) {
 
 	// Terminal exactly once: one "document done" per document, across
 	// every node's log (the killed ones' included). The one exception is
-	// a document the victim committed just before the kill: the line is
-	// written after the commit, and kill -9 can land between the two
+	// a document a dying node committed just before it died (the victim,
+	// or a failpoint node whose other worker hit its point): the line is
+	// written after the commit, and the kill can land between the two
 	// (the store says it is done; its redelivery was only acked).
 	done, started := logEvents(t, dir)
 	for d := range docs {
 		n := len(done[d])
-		if n == 0 && committedByVictim(started[d], victim, killedAt) {
-			t.Logf("document %s was committed by the victim as the kill landed; its log line went with it", d)
+		if n == 0 && committedByDyingNode(started[d], victim, killedAt) {
+			t.Logf("document %s was committed by a node as it died; its log line went with it", d)
 			continue
 		}
 		if n != 1 {
@@ -436,15 +437,20 @@ func waitRestarted(t *testing.T, dir string, victim int, killedAt time.Time, ter
 	t.Fatalf("the killed node's documents were not started again elsewhere within 3 minutes\n%s", clusterLogs(dir))
 }
 
-// committedByVictim reports whether a document's start events are the
-// victim's only, before the kill: it was never started again, so the
-// victim's attempt is the one that ended it.
-func committedByVictim(evs []logEvent, victim int, killedAt time.Time) bool {
+// committedByDyingNode reports whether a document's start events are
+// one dying node's only: the victim's before the kill, or one failpoint
+// node's (each kills itself; the test checks that it did). It was never
+// started again, so that node's attempt is the one that ended it.
+func committedByDyingNode(evs []logEvent, victim int, killedAt time.Time) bool {
 	if len(evs) == 0 {
 		return false
 	}
+	node := evs[0].node
+	if node != victim && node >= 0 {
+		return false
+	}
 	for _, ev := range evs {
-		if ev.node != victim || !ev.at.Before(killedAt) {
+		if ev.node != node || (node == victim && !ev.at.Before(killedAt)) {
 			return false
 		}
 	}
@@ -656,7 +662,7 @@ func checkStreamEmpty(t *testing.T, urls, stream string) {
 }
 
 type logEvent struct {
-	node int // index of a local.sh node; -1 for the failpoint nodes
+	node int // index of a local.sh node; negative for a failpoint node
 	at   time.Time
 	job  string
 }
@@ -669,13 +675,17 @@ func logEvents(t *testing.T, dir string) (done, started map[string][]logEvent) {
 	t.Helper()
 	done, started = map[string][]logEvent{}, map[string][]logEvent{}
 	files, _ := filepath.Glob(filepath.Join(dir, "logs", "*.log"))
+	failNode := 0
 	for _, f := range files {
 		name := filepath.Base(f)
-		node := -1
+		var node int
 		if n, ok := strings.CutPrefix(strings.TrimSuffix(name, ".log"), "redactd-"); ok {
 			i, _ := strconv.Atoi(n)
 			node = i - 1
-		} else if !strings.HasPrefix(name, "fail-") {
+		} else if strings.HasPrefix(name, "fail-") {
+			failNode--
+			node = failNode // -1, -2: one per failpoint node
+		} else {
 			continue
 		}
 		b, err := os.ReadFile(f)
