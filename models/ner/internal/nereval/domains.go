@@ -62,6 +62,9 @@ type tableOptions struct {
 	// generatedOnly scores the generated documents alone (no NER corpus,
 	// no presidio set): the quick table to tune the patterns and rules on.
 	generatedOnly bool
+	// disabled names rules of detect.Rules to switch off (a rule's
+	// examples: what it adds and costs, record by record).
+	disabled []string
 	// routing is the second model of the service's stack (-multi).
 	routing routing
 }
@@ -133,7 +136,7 @@ const gatePages = 10
 // part, so both show in either table). only, when not empty, names the
 // NER corpora to score (comma-separated).
 func domainTables(m *ner.Model, o tableOptions) (tables, error) {
-	return domainTablesWithout(m, o, nil)
+	return domainTablesWithout(m, o, o.disabled)
 }
 
 // domainTablesWithout is domainTables with the rules named in disabled

@@ -83,6 +83,7 @@ func main() {
 	nerData := flag.String("ner-data", shareddata.Path("ner"), "folder of the NER corpora (held-out splits)")
 	small := flag.String("small", shareddata.Path("pii", "presidio_research", "generated_small.json"), "presidio-research generated_small JSON (held out)")
 	tableOnly := flag.String("table", "", "only print the per-domain table of the service on this split of every corpus: test or dev")
+	disable := flag.String("disable", "", "with -table: rules of detect.Rules to switch off (comma-separated names, as -ablate prints them)")
 	ablate := flag.Bool("ablate", false, "with -table: print what each rule of detect.Rules adds and costs per corpus instead")
 	placeOrgs := flag.Bool("place-orgs", false, "with -table: print, per corpus, the Organization words of mentions that are only a place name and the recall the place rule leaves instead")
 	only := flag.String("only", "", "with -table: only these corpora (comma-separated names; the generated sets always)")
@@ -149,6 +150,18 @@ func main() {
 		}
 		o := tableOptions{root: *nerData, large: *data, small: *small, dev: *tableOnly == "dev", only: *only, langs: *langs, pages: *pages, paragraphs: *paragraphs, printed: *printed, upper: *upper,
 			generatedOnly: *generated, examples: *examples, routing: rt}
+		if *disable != "" {
+			o.disabled = strings.Split(*disable, ",")
+			known := map[string]bool{}
+			for _, r := range detect.Rules {
+				known[r.Name] = true
+			}
+			for _, n := range o.disabled {
+				if !known[n] {
+					log.Fatalf("-disable: no rule %q in detect.Rules", n)
+				}
+			}
+		}
 		if *ablate {
 			out, err := ablation(m, o)
 			if err != nil {
