@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/detect/lang"
 	"github.com/redactd/redactd/engine/detect/pattern"
 	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
@@ -89,8 +90,12 @@ type dropCommonWords struct{}
 func (dropCommonWords) apply(rc ruleContext, ss []page.Span) []page.Span {
 	p, v, gz := rc.p, rc.v, rc.gz
 	var drop []bool
+	var named map[string]bool // namedInText, found on first use
 	for i, s := range ss {
 		if s.Recognizer != nerRecognizer {
+			continue
+		}
+		if s.Category == page.Person && openingName(v, gz, s, &named) {
 			continue
 		}
 		switch {
@@ -124,6 +129,62 @@ func (dropCommonWords) apply(rc ruleContext, ss []page.Span) []page.Span {
 		}
 	}
 	return out
+}
+
+// openingName reports whether Person span s is one capitalised word
+// opening its sentence, in a block of French, Spanish, Italian, Dutch or
+// Portuguese, that the view writes capitalised after a word in lower
+// case elsewhere ("Forestier souriait." and "il pensa à Forestier"): a
+// word of the language's lower-case list opening a sentence is mostly
+// an adverb or a verb ("Mais", "Songez"), but one the text capitalises
+// mid-sentence is a name there, as a surname that is also a word is
+// ("forestier", a forester). German is left out: it capitalises every
+// noun. Words of the English common and novels' lists stay judged by
+// them ("Dieu"). named caches namedInText for the view.
+func openingName(v *view.View, gz *gazetteer.Gazetteers, s page.Span, named *map[string]bool) bool {
+	i := s.First - v.First
+	if s.First != s.Last || i < 0 || i >= v.Len() || !view.IsCapitalised(v.CoreText(i)) || view.IsAllUpper(v.CoreText(i)) ||
+		!opensSentence(v, i) || gz.Lex[v.CoreLower(i)]&(gazetteer.Common|gazetteer.Prose) != 0 {
+		return false
+	}
+	if lf := langFlag(v, i); lf == 0 || lf == gazetteer.LowerDE {
+		return false
+	}
+	if *named == nil {
+		*named = namedInText(v)
+	}
+	return (*named)[v.CoreLower(i)]
+}
+
+// namedInText returns the words (lower case) the view writes capitalised,
+// not in capitals, after a word written in lower case on the same line
+// that is no article of the block's language: where running text
+// capitalises only names ("à Forestier"). After an article stand the
+// offices and bodies some languages capitalise ("o Governador", "des
+// Échos"); names take none.
+func namedInText(v *view.View) map[string]bool {
+	m := map[string]bool{}
+	for i := 1; i < v.Len(); i++ {
+		t, prev := v.CoreText(i), v.CoreText(i-1)
+		if view.IsCapitalised(t) && !view.IsAllUpper(t) && v.LineOf(i-1) == v.LineOf(i) &&
+			lowerWord(prev) && !view.EndsSentence(v, i-1) && !nounArticles[v.Lang(i)][v.CoreLower(i-1)] {
+			m[v.CoreLower(i)] = true
+		}
+	}
+	return m
+}
+
+// nounArticles are the articles of the five languages openingName reads,
+// in both numbers, and those fused with a preposition.
+var nounArticles = map[lang.Code]map[string]bool{
+	lang.French:  setOf("le", "la", "les", "un", "une", "du", "des", "au", "aux"),
+	lang.Spanish: setOf("el", "la", "los", "las", "un", "una", "unos", "unas", "del", "al"),
+	lang.Italian: setOf("il", "lo", "la", "i", "gli", "le", "un", "uno", "una", "del", "dello", "della", "dei", "degli",
+		"delle", "al", "allo", "alla", "ai", "agli", "alle", "dal", "dallo", "dalla", "nel", "nello", "nella", "sul",
+		"sullo", "sulla"),
+	lang.Dutch: setOf("de", "het", "een", "der", "des"),
+	lang.Portuguese: setOf("o", "a", "os", "as", "um", "uma", "uns", "umas", "do", "da", "dos", "das", "no", "na", "nos",
+		"nas", "ao", "aos", "à", "às", "pelo", "pela", "pelos", "pelas", "num", "numa"),
 }
 
 // lexiconNounAlone reports whether span s, one capitalised word in a
