@@ -20,20 +20,26 @@ import (
 var (
 	agencies         = gazetteer.MustWords("organizations", "news-agency")
 	datelineAgencies = gazetteer.MustWords("organizations", "news-agency-dateline")
+	agencyNames      = gazetteer.MustWords("organizations", "news-agency-name")
 )
 
 // datelineWords is how far into its line a dateline's parenthesis may
 // open: "Rio de Janeiro, 12 de março (Lusa)" has six words before it.
 const datelineWords = 6
 
-// newsAgencies masks the agencies credited in parentheses; grow returns
-// them.
+// newsAgencies masks the agencies credited in parentheses, and those
+// named by a name that means nothing else wherever they stand
+// (agencyNamed); grow returns them.
 type newsAgencies struct{}
 
 func (newsAgencies) grow(rc ruleContext, _ []page.Span) []page.Span {
 	v := rc.v
 	var out []page.Span
 	for i := 0; i < v.Len(); i++ {
+		if agencyNamed(v.CoreLower(i)) {
+			out = appendCore(out, v, i, i, page.Organization, 0.6, "news-agency")
+			continue
+		}
 		open, credit, ok := agencyCreditAt(v, i)
 		if !ok {
 			continue // no agency's name: the line is not read
@@ -47,6 +53,24 @@ func (newsAgencies) grow(rc ruleContext, _ []page.Span) []page.Span {
 		}
 	}
 	return out
+}
+
+// agencyNamed reports whether w (a word's core, lower case) names news
+// agencies only, one of them by a name that means nothing else
+// (news-agency-name: "dpa", "Reuters"), others joined to it by "/"
+// ("dpa/AP"): the agency wherever it stands, in a photo's credit, a
+// byline or running text ("sagte der Agentur dpa").
+func agencyNamed(w string) bool {
+	named := false
+	for a := range strings.SplitSeq(w, "/") {
+		switch {
+		case agencyNames[a]:
+			named = true
+		case !agencies[a] && !datelineAgencies[a]:
+			return false
+		}
+	}
+	return named
 }
 
 // datelineBefore reports whether the words of its line before word open

@@ -122,7 +122,7 @@ var Rules = []Rule{
 	{Name: "news-agencies", File: "news_agencies.go", Testdata: "news-agencies",
 		Kind: "grow", Category: page.Organization,
 		Example: "Madrid, 23 may (EFE). El Gobierno aprobó ayer la reforma.", Effect: `"EFE", the agency credited in the dateline, is an Organization`,
-		Scope: `a news agency's name as the whole content of a parenthesis ("(dpa)", "(AFP/dpa)"; gazetteer words/organizations.txt, use news-agency), or in a dateline only for names that abbreviate other things too ("(AP)", "(ots)"; use news-agency-dateline)`,
+		Scope: `a news agency's name as the whole content of a parenthesis ("(dpa)", "(AFP/dpa)"; gazetteer words/organizations.txt, use news-agency), or in a dateline only for names that abbreviate other things too ("(AP)", "(ots)"; use news-agency-dateline); a name that means nothing else wherever it stands as a word ("Foto: dpa", "reported by Reuters"; use news-agency-name)`,
 		impl:  newsAgencies{}},
 	{Name: "labelled-addresses", File: "labelled_addresses.go", Testdata: "labelled-addresses",
 		Kind: "grow", Category: page.Address,
