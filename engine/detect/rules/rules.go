@@ -287,6 +287,11 @@ func OrgRecognizer(gz *gazetteer.Gazetteers) func(*view.View) []page.Span {
 	return newOrgFinder(gz).find
 }
 
+// CompanyRecognizer: see AddressRecognizer.
+func CompanyRecognizer(gz *gazetteer.Gazetteers) func(*view.View) []page.Span {
+	return newCompanyFinder(gz).find
+}
+
 // nerRecognizer is the name models/ner's detector gives its spans.
 const nerRecognizer = "ner"
 
