@@ -37,8 +37,8 @@ var (
 // Recognizers returns the pattern recognizers: Email, user handles
 // (Person), PhoneNumber, IBAN, CreditCard, NationalID, the prefixes of
 // IBANs, cards and phone numbers that the page's edge cuts (edge-cut),
-// Date, Address, Person and Organization (legal forms, and the companies
-// of the word list). They are built once
+// Date, Address, Person and Organization (legal forms, and the
+// organizations of the word list). They are built once
 // (regular expressions compiled, gazetteers loaded) and shared; all are
 // safe for concurrent use.
 func Recognizers() ([]Detector, error) {
@@ -60,7 +60,7 @@ func Recognizers() ([]Detector, error) {
 			&recognizer{"address", rules.AddressRecognizer(gz)},
 			&recognizer{rules.NameGazetteer, rules.NameRecognizer(gz)},
 			&recognizer{"org-legal-form", rules.OrgRecognizer(gz)},
-			&recognizer{rules.KnownCompanies, rules.CompanyRecognizer(gz)},
+			&recognizer{rules.KnownOrgs, rules.KnownOrgRecognizer(gz)},
 		}
 	})
 	// A copy, so that callers may append their own detectors (the NER

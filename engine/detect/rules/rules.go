@@ -287,9 +287,9 @@ func OrgRecognizer(gz *gazetteer.Gazetteers) func(*view.View) []page.Span {
 	return newOrgFinder(gz).find
 }
 
-// CompanyRecognizer: see AddressRecognizer.
-func CompanyRecognizer(gz *gazetteer.Gazetteers) func(*view.View) []page.Span {
-	return newCompanyFinder(gz).find
+// KnownOrgRecognizer: see AddressRecognizer.
+func KnownOrgRecognizer(gz *gazetteer.Gazetteers) func(*view.View) []page.Span {
+	return newKnownOrgFinder(gz).find
 }
 
 // nerRecognizer is the name models/ner's detector gives its spans.
