@@ -2,6 +2,7 @@ package rules
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
@@ -112,7 +113,8 @@ func (dropCommonWords) apply(rc ruleContext, ss []page.Span) []page.Span {
 			s.Category == page.Person && !germanInstitution(v, s) && articledNounDE(v, gz, s),
 			(s.Category == page.Person || s.Category == page.Organization) && !germanInstitution(v, s) && germanPhrase(v, gz, s),
 			(s.Category == page.Person || s.Category == page.Organization) && courtesyOpened(v, s),
-			s.Category == page.Person && thingOpened(v, gz, s):
+			s.Category == page.Person && thingOpened(v, gz, s),
+			s.Category == page.Person && loneInitial(v, s):
 			if drop == nil {
 				drop = make([]bool, len(ss))
 			}
@@ -129,6 +131,29 @@ func (dropCommonWords) apply(rc ruleContext, ss []page.Span) []page.Span {
 		}
 	}
 	return out
+}
+
+// loneInitial reports whether Person span s is one letter, with or
+// without its full stop, alone on its line: a list's or a section's
+// letter ("B.", "A ." where OCR set the stop apart), which names no one
+// without a name beside it.
+func loneInitial(v *view.View, s page.Span) bool {
+	f, l := s.First-v.First, s.Last-v.First
+	if f < 0 || l >= v.Len() {
+		return false
+	}
+	letters := 0
+	for i := v.LineFirst(f); i < v.LineEnd(f); i++ {
+		t := v.CoreText(i)
+		if t == "" {
+			continue // punctuation alone: the stop set apart
+		}
+		if i < f || i > l || utf8.RuneCountInString(t) != 1 || !unicode.IsLetter([]rune(t)[0]) {
+			return false
+		}
+		letters++
+	}
+	return letters == 1
 }
 
 // openingName reports whether Person span s is one capitalised word
