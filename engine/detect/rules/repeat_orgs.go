@@ -15,7 +15,9 @@ import (
 // any of them. A name of one word must be repeatable (see repeatable) or
 // an organisation's initials (see acronym: re3d's "ISIL", which the model
 // finds in one sentence and misses in the next), and does not repeat
-// after a determiner;
+// after a determiner, nor to a sentence's opening word where it is an
+// ordinary word of the block's language ("Podemos decir" after the
+// party Podemos);
 // a longer one, of at most six words, must start and end with a
 // capitalised word. A country's name never repeats: the model reads "the
 // United States" as a government now and then, and the country is named
@@ -60,7 +62,7 @@ func (repeatOrgs) apply(rc ruleContext, ss []page.Span) []page.Span {
 					continue next
 				}
 			}
-			if len(n) == 1 && determinerBefore(v, i) {
+			if len(n) == 1 && (determinerBefore(v, i) || opensSentence(v, i) && inLang(gz, langFlag(v, i), strings.ToLower(n[0]))) {
 				continue
 			}
 			if sp, ok := v.CoreSpan(i, i+len(n)-1, page.Organization, 0.5, "repeat-org"); ok {
