@@ -23,6 +23,7 @@ var knownOrgUses = []string{"company", "party", "international", "club", "media"
 // "thyssenkrupp", "PvdA", "OTAN", "Feyenoord", "ZDF"), which the models,
 // trained on few of them, read as organizations only now and then.
 type knownOrgFinder struct {
+	gz *gazetteer.Gazetteers
 	// byFirst holds each name as the cores of its words, under its first
 	// word's core.
 	byFirst map[string][][]string
@@ -38,7 +39,7 @@ const ordinaryName = gazetteer.Common | gazetteer.Prose | gazetteer.LowerAny | g
 	gazetteer.Country
 
 func newKnownOrgFinder(gz *gazetteer.Gazetteers) *knownOrgFinder {
-	c := &knownOrgFinder{byFirst: map[string][][]string{}, ordinary: map[string]bool{}}
+	c := &knownOrgFinder{gz: gz, byFirst: map[string][][]string{}, ordinary: map[string]bool{}}
 	names := map[string]bool{}
 	for _, use := range knownOrgUses {
 		for name := range gazetteer.MustWords("known_organizations", use) {
@@ -120,9 +121,14 @@ func (c *knownOrgFinder) compoundAt(v *view.View, i int, upper bool) bool {
 }
 
 // standsAsName reports whether the one-word name at word i may be the
-// organization's: a name that is an ordinary word too only inside a
-// sentence on a line not in capitals.
+// organization's: not after a first name, where it is a person's surname
+// ("Henry Ford", "Enzo Ferrari", "Nikola Tesla"), and a name that is an
+// ordinary word too only inside a sentence on a line not in capitals.
 func (c *knownOrgFinder) standsAsName(v *view.View, i int, name string, upper bool) bool {
+	if i > 0 && v.LineOf(i-1) == v.LineOf(i) && v.CoreEnd(i-1) == v.WordEnd(i-1) && firstName(v, c.gz, i-1) &&
+		c.gz.Lex[v.CoreLower(i-1)]&ordinaryName == 0 && !stopwords[v.CoreLower(i-1)] {
+		return false // a first name that is no ordinary word ("De PvdA" is an article)
+	}
 	return !c.ordinary[name] || !upper && !opensSentence(v, i)
 }
 
