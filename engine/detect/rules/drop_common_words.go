@@ -148,7 +148,7 @@ func loneInitial(v *view.View, s page.Span) bool {
 		if t == "" {
 			continue // punctuation alone: the stop set apart
 		}
-		if i < f || i > l || utf8.RuneCountInString(t) != 1 || !unicode.IsLetter([]rune(t)[0]) {
+		if r, n := utf8.DecodeRuneInString(t); i < f || i > l || n != len(t) || !unicode.IsLetter(r) {
 			return false
 		}
 		letters++

@@ -110,7 +110,10 @@ func (c *knownOrgFinder) nameAt(v *view.View, i, end int, upper bool) int {
 // another word with a hyphen ("VW-Werk", "Airbus-Chef").
 func (c *knownOrgFinder) compoundAt(v *view.View, i int, upper bool) bool {
 	t := v.CoreText(i)
-	for k := strings.IndexByte(t, '-'); k > 0 && k < len(t)-1; k = indexFrom(t, '-', k+1) {
+	for k := 1; k < len(t)-1; k++ {
+		if t[k] != '-' {
+			continue
+		}
 		for _, name := range c.byFirst[t[:k]] {
 			if len(name) == 1 && c.standsAsName(v, i, name[0], upper) {
 				return true
@@ -130,12 +133,4 @@ func (c *knownOrgFinder) standsAsName(v *view.View, i int, name string, upper bo
 		return false // a first name that is no ordinary word ("De PvdA" is an article)
 	}
 	return !c.ordinary[name] || !upper && !opensSentence(v, i)
-}
-
-// indexFrom is strings.IndexByte of s from byte from on, or -1.
-func indexFrom(s string, b byte, from int) int {
-	if k := strings.IndexByte(s[from:], b); k >= 0 {
-		return from + k
-	}
-	return -1
 }
