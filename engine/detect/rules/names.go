@@ -567,6 +567,13 @@ func extend(toks []nameTok, s int, max int) int {
 		case t.initial && j+1 < len(toks) && toks[j+1].shaped:
 			continue
 		case t.particle && !t.stop && particleRun(toks, j):
+			if pairWords[t.low] {
+				// "e" and "y" may open a second person's name
+				// ("Moses Schönfinkel e Gottlob Frege"): its words
+				// count anew, so the name is not cut short before its
+				// surname; split-listed-names cuts the two apart.
+				words = 0
+			}
 			continue
 		default:
 			return e
