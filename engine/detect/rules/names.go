@@ -437,7 +437,7 @@ func rankedLower(gz *gazetteer.Gazetteers, toks []nameTok, i int) bool {
 	// must be a known name.
 	capitals := view.IsAllUpper(r.core) && view.IsAllUpper(t.core) &&
 		(t.first || t.surname || i+1 < len(toks) && !t.stop && (toks[i+1].first || toks[i+1].surname))
-	if view.IsAllUpper(t.core) && !capitals || r.punct != 0 || r.shaped && !r.opener && !capitals || !lowerRanks[r.low] {
+	if view.IsAllUpper(t.core) && !capitals || r.punct != 0 || r.shaped && !r.opener && !capitals || !lowerRanks[r.low] && !eponymNouns[r.low] {
 		return false
 	}
 	return rankHolder(gz, t)
@@ -812,8 +812,15 @@ func officeBeforeSurname(gz *gazetteer.Gazetteers, toks []nameTok, i, j int) boo
 		placeGenitive(gz, u.low) {
 		return false
 	}
-	return headedInAnyForm(t.low, germanOffices)
+	return headedInAnyForm(t.low, germanOffices) || headedInAnyForm(t.low, eponymNouns)
 }
+
+// eponymNouns are the things a parliament names after a person, written
+// before the surname: a report after its rapporteur ("der Bericht
+// Berend", "le rapport Lamassoure", "la relazione Koch"). The word after
+// one is judged as after an office (officeBeforeSurname, rankedLower);
+// the noun stays readable.
+var eponymNouns = gazetteer.MustWords("people", "eponym")
 
 // placeGenitive reports whether l is a town's or country's German
 // genitive ("frankreichs", "berlins").
