@@ -2,6 +2,7 @@ package rules
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/redactd/redactd/engine/detect/gazetteer"
 	"github.com/redactd/redactd/engine/detect/pattern"
@@ -72,7 +73,7 @@ func orgBefore(v *view.View, gz *gazetteer.Gazetteers, first int) int {
 		if k < 0 || v.LineOf(k) != ln || v.Text[v.CoreEnd(k):v.WordEnd(k)] != "" || !orgGrowWord(v, gz, k) {
 			break
 		}
-		if startsSentence(v, gz, k) {
+		if startsSentence(v, gz, k) || placeBeforeAcronym(v, gz, k, first) {
 			break
 		}
 		grown = k
@@ -89,6 +90,22 @@ func orgBefore(v *view.View, gz *gazetteer.Gazetteers, first int) int {
 		return f
 	}
 	return grown
+}
+
+// placeBeforeAcronym reports whether word k is a country or town after a
+// word in lower case (a preposition) and right before an organization
+// named by an acronym of three letters or more (word first, in
+// capitals): the place says where it is ("en Espagne CCOO", "in Berlin
+// DGB"). A club's town opening its name keeps it: at the start of a line
+// ("Olympique Lille OSC" / "Viborg FF"), or before a club's two letters
+// ("gegen Viborg FF").
+func placeBeforeAcronym(v *view.View, gz *gazetteer.Gazetteers, k, first int) bool {
+	if k == 0 || v.LineOf(k-1) != v.LineOf(k) || !lowerWord(v.CoreText(k-1)) {
+		return false
+	}
+	a := v.CoreText(first)
+	return view.IsAllUpper(a) && utf8.RuneCountInString(a) >= 3 && !view.IsAllUpper(v.CoreText(k)) &&
+		gz.Lex[v.CoreLower(k)]&(gazetteer.Country|gazetteer.City) != 0
 }
 
 // orgGrowWord reports whether word i may join an organization's name it
