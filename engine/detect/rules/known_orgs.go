@@ -14,7 +14,7 @@ const KnownOrgs = "org-known"
 
 // knownOrgUses are the uses of gazetteer words/known_organizations.txt:
 // the kinds of organization it lists.
-var knownOrgUses = []string{"company", "party", "international", "club", "media", "public"}
+var knownOrgUses = []string{"company", "party", "international", "club", "media", "public", "union"}
 
 // knownOrgFinder finds the organizations of gazetteer
 // words/known_organizations.txt written as each writes its name: the
