@@ -44,13 +44,16 @@ var dateGlue = union(gazetteer.MustWords("dates", "life-event-glue"), gazetteer.
 type nameFinder struct {
 	gz  *gazetteer.Gazetteers
 	org *orgFinder
+	// known are the organizations known by name: a name of two words or
+	// more of that list is no person's ("Real Madrid", "Carl Zeiss").
+	known *knownOrgFinder
 	// single enables lone first names; weak enables unknown word +
 	// surname. Both trade precision for recall (see the evaluation).
 	single, weak bool
 }
 
 func newNameFinder(gz *gazetteer.Gazetteers) *nameFinder {
-	return &nameFinder{gz: gz, org: newOrgFinder(gz), single: true, weak: true}
+	return &nameFinder{gz: gz, org: newOrgFinder(gz), known: newKnownOrgFinder(gz), single: true, weak: true}
 }
 
 // nameShaped reports whether w looks like a capitalised name: letters
@@ -312,6 +315,9 @@ func (n *nameFinder) find(v *view.View) []page.Span {
 			}
 			if inPlaceName(v, n.gz, first+s, first+e, first, end) {
 				continue // "San Diego", "Los Angeles": a town, not a person
+			}
+			if e > s && n.known.nameAt(v, first+s, end, false) >= e-s+1 {
+				continue // "Real Madrid", "Carl Zeiss": an organization's name
 			}
 			if e+1 < len(toks) && toks[e+1].shaped && toks[e+1].common && !toks[e].stop && !isPostNominal(toks[e+1].core) &&
 				toks[e+1].punct != ':' && !toks[e+1].noun { // "Name: Erica Smith Phone: 555 0101": the next field's label
@@ -600,6 +606,8 @@ func particleRun(toks []nameTok, j int) bool { return nameAfterParticles(toks, j
 func nameAfterParticles(toks []nameTok, j int) int {
 	for ; j < len(toks); j++ {
 		switch t := toks[j]; {
+		case t.particle && !t.stop && pairWords[t.low] && j+1 < len(toks) && pairArticles[toks[j+1].low]:
+			return -1 // "Real Madrid y el Barcelona": two names, not a double surname
 		case t.particle && !t.stop:
 			continue
 		case t.shaped && !t.noname && !t.common:
@@ -610,6 +618,12 @@ func nameAfterParticles(toks []nameTok, j int) int {
 	}
 	return -1
 }
+
+// pairArticles are the articles that follow "y" or "e" when they join
+// two names ("el Real Madrid y el Barcelona", "o Benfica e o Porto"); a
+// double surname has its second part right after the conjunction
+// ("Ortega y Gasset", "Sousa e Silva").
+var pairArticles = map[string]bool{"el": true, "la": true, "los": true, "las": true, "o": true, "a": true, "os": true, "as": true}
 
 // particlesToName reports whether toks[s] opens a run of particles that
 // leads to a name word (particleRun): "von Stauffenberg", "de Marelle".
