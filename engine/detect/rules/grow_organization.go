@@ -39,8 +39,14 @@ func (growOrganization) grow(rc ruleContext, ss []page.Span) []page.Span {
 const orgGrowMax = 3
 
 // orgAfter returns the last word of the organization ending at last
-// grown over the capitalised words after it.
+// grown over the capitalised words after it. A name joined to a noun by
+// a hyphen ends there ("SPD-Vorsitzende Oskar Lafontaine", "VW-Werk
+// Wolfsburg": the compound names an office or a place of the firm, and
+// what follows is its holder or its town).
 func orgAfter(v *view.View, gz *gazetteer.Gazetteers, last int) int {
+	if nounCompoundEnd(gz, v.CoreText(last)) {
+		return last
+	}
 	ln := v.LineOf(last)
 	for n := 0; n < orgGrowMax; n++ {
 		k := last + 1
@@ -56,6 +62,19 @@ func orgAfter(v *view.View, gz *gazetteer.Gazetteers, last int) int {
 		last = k
 	}
 	return last
+}
+
+// nounCompoundEnd reports whether w joins a name to a German noun, or a
+// German office, with a hyphen: the part after its last hyphen is one,
+// a surname too or not ("SPD-Vorsitzende", "Airbus-Chef", "VW-Werk"; not
+// "Mercedes-Benz").
+func nounCompoundEnd(gz *gazetteer.Gazetteers, w string) bool {
+	i := strings.LastIndexByte(w, '-')
+	if i <= 0 || i == len(w)-1 {
+		return false
+	}
+	h := strings.ToLower(w[i+1:])
+	return gz.Lex[h]&(gazetteer.NounDE|gazetteer.NounDEInNames) != 0 || nounDE(gz, h) || headedInAnyForm(h, germanOffices)
 }
 
 // orgBefore returns the first word of the organization starting at first
