@@ -36,7 +36,7 @@ func (newsAgencies) grow(rc ruleContext, _ []page.Span) []page.Span {
 	v := rc.v
 	var out []page.Span
 	for i := 0; i < v.Len(); i++ {
-		if agencyNamed(v.CoreLower(i)) {
+		if agencyNamed(v.CoreLower(i)) || agencyAfterNoun(v, i) {
 			out = appendCore(out, v, i, i, page.Organization, 0.6, "news-agency")
 			continue
 		}
@@ -71,6 +71,47 @@ func agencyNamed(w string) bool {
 		}
 	}
 	return named
+}
+
+// agencyNouns are the nouns for a news agency in the seven languages.
+var agencyNouns = map[string]bool{"agency": true, "agencia": true, "agência": true, "agence": true, "agenzia": true,
+	"agentur": true, "persbureau": true, "agentschap": true}
+
+// agencyAfterNoun reports whether word i is an agency's name
+// (news-agency, news-agency-dateline) right after a noun for a news
+// agency ("la agencia EFE", "l'agence AFP", "die Nachrichtenagentur AP",
+// "o agência Lusa"): there it names the agency, whatever else it
+// abbreviates.
+func agencyAfterNoun(v *view.View, i int) bool {
+	if i == 0 || v.LineOf(i-1) != v.LineOf(i) || v.CoreEnd(i-1) != v.WordEnd(i-1) {
+		return false
+	}
+	if ws, _ := v.WordRange(i); ws != coreStart(v, i) {
+		return false // "The agency (AFP reported)": a credit's parenthesis, judged as one
+	}
+	a := v.CoreLower(i)
+	if !agencies[a] && !datelineAgencies[a] && !agencyNames[a] {
+		return false
+	}
+	n := v.CoreLower(i - 1)
+	if _, rest, ok := elided(n); ok {
+		n = rest // "l'agence"
+	}
+	if agencyNouns[n] {
+		return true
+	}
+	for h := range agencyNouns {
+		if len(n) > len(h)+2 && strings.HasSuffix(n, h) {
+			return true // "Nachrichtenagentur", "nieuwsagentschap"
+		}
+	}
+	return false
+}
+
+// coreStart is where word i's core starts.
+func coreStart(v *view.View, i int) int {
+	cs, _ := v.Core(i)
+	return cs
 }
 
 // datelineBefore reports whether the words of its line before word open
