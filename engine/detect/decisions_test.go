@@ -184,6 +184,10 @@ func TestRuleExamples(t *testing.T) {
 			// A model that reads a German headline as one firm's name
 			// stands in beside the recognizers.
 			rds = append(slices.Clip(recognizers), modelReads{c: page.Organization, word: "Lufthansa streicht acht Prozent der Arbeitsplätze"})
+		case "trim-portfolios":
+			// A model that reads the portfolio and the minister's name
+			// as one person stands in beside the recognizers.
+			rds = append(slices.Clip(recognizers), modelReads{c: page.Person, word: "Financiën, Gerrit Zalm,"})
 		case "trim-address-sentences":
 			// A model that runs an address on into the French sentence
 			// after it stands in beside the recognizers.

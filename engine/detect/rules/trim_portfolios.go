@@ -1,0 +1,122 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/redactd/redactd/engine/detect/gazetteer"
+	"github.com/redactd/redactd/engine/detect/view"
+	"github.com/redactd/redactd/engine/page"
+)
+
+// trimPortfolios takes a minister's portfolio out of Person spans (the
+// NER model's, and the name recognizer's word no list holds): "De minister van Financiën, Gerrit Zalm", "Der Minister
+// der Finanzen, Hans Eichel", "O ministro das Finanças" — the model
+// reads the capitalised word after "minister" and a genitive particle as
+// a name, and growth then joins it to the minister's name listed after
+// the comma. The portfolio names an office, not a person: a span that
+// holds only it (and the office and particles before it) is dropped; one
+// that runs on past a comma into the minister's name starts after the
+// comma. The portfolio's first word must be an ordinary word of some
+// language and no name of the lists: after the particle a surname stands
+// too ("el ministro de Guindos", "le ministre de Villepin").
+type trimPortfolios struct{}
+
+// ministers are the words for a minister whose portfolio follows a
+// genitive particle, and portfolioParticles those particles.
+var (
+	ministers          = map[string]bool{"minister": true, "ministerin": true, "ministre": true, "ministra": true, "ministro": true}
+	portfolioParticles = map[string]bool{"van": true, "der": true, "des": true, "de": true, "del": true, "della": true, "delle": true,
+		"dello": true, "degli": true, "dei": true, "do": true, "da": true, "das": true, "dos": true, "du": true, "of": true, "for": true, "für": true}
+)
+
+func (trimPortfolios) apply(rc ruleContext, ss []page.Span) []page.Span {
+	v, gz := rc.v, rc.gz
+	out := ss[:0]
+	for _, s := range ss {
+		f, l := s.First-v.First, s.Last-v.First
+		if s.Category != page.Person || f < 0 || l >= v.Len() {
+			out = append(out, s)
+			continue
+		}
+		k, ok := portfolioStart(v, f, l)
+		if !ok || !portfolioWord(gz, v.CoreLower(k)) {
+			// "el ministro de Guindos": a surname's particle
+			out = append(out, s)
+			continue
+		}
+		e := portfolioEnd(v, gz, k, l)
+		switch {
+		case e >= l:
+			continue // the portfolio alone
+		case strings.HasPrefix(v.Text[v.CoreEnd(e):v.WordEnd(e)], ","):
+			out = append(out, cutTo(v, s, e+1, l)) // "Financiën, Gerrit Zalm"
+		default:
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// portfolioStart returns the first word after a minister and the
+// genitive particles after it, where the span [f, l] holds that word and
+// opens at most at the minister: "minister [van Financiën]", "[Minister
+// van Financien]".
+func portfolioStart(v *view.View, f, l int) (int, bool) {
+	if ministers[v.CoreLower(f)] {
+		k := f + 1
+		for k <= l && portfolioParticles[v.CoreLower(k)] {
+			k++
+		}
+		return k, k > f+1 && k <= l
+	}
+	k := f
+	for k <= l && portfolioParticles[v.CoreLower(k)] {
+		k++
+	}
+	if k > l {
+		return 0, false
+	}
+	p := k - 1
+	for p >= 0 && v.LineOf(p) == v.LineOf(k) && portfolioParticles[v.CoreLower(p)] {
+		p--
+	}
+	if p < 0 || p == k-1 || v.LineOf(p) != v.LineOf(k) || !ministers[v.CoreLower(p)] {
+		return 0, false
+	}
+	return k, true
+}
+
+// portfolioEnd returns the last word of the portfolio from word k: the
+// capitalised words up to a punctuation mark or a known first name,
+// within the span's last word l.
+func portfolioEnd(v *view.View, gz *gazetteer.Gazetteers, k, l int) int {
+	e := k
+	for ; e <= l; e++ {
+		if e > k && (firstName(v, gz, e) || !view.IsCapitalised(v.CoreText(e)) && !portfolioParticles[v.CoreLower(e)]) {
+			return e - 1
+		}
+		if v.CoreEnd(e) != v.WordEnd(e) {
+			return e
+		}
+	}
+	return l
+}
+
+// portfolioWord reports whether l (lower case) may open a portfolio: an
+// ordinary word of a lower-case list or a German noun ("finanzen",
+// "financiën", "hacienda"), and no first name or surname.
+func portfolioWord(gz *gazetteer.Gazetteers, l string) bool {
+	f := gz.Lex[l]
+	if f&(gazetteer.FirstName|gazetteer.Surname) != 0 {
+		return false
+	}
+	if f&(gazetteer.LowerAny|gazetteer.NounDE|gazetteer.Common) != 0 {
+		return true
+	}
+	for _, c := range []string{"fr", "es", "it", "nl", "pt"} {
+		if inLang(gz, gazetteer.LowerIn(c), l) {
+			return true // a plural of a listed singular: "finanze", "finanças"
+		}
+	}
+	return false
+}
