@@ -1,24 +1,24 @@
 package rules
 
 import (
-	"strings"
-
 	"github.com/redactd/redactd/engine/detect/gazetteer"
 	"github.com/redactd/redactd/engine/detect/view"
 	"github.com/redactd/redactd/engine/page"
 )
 
 // trimPortfolios takes a minister's portfolio out of Person spans (the
-// NER model's, and the name recognizer's word no list holds): "De minister van Financiën, Gerrit Zalm", "Der Minister
-// der Finanzen, Hans Eichel", "O ministro das Finanças" — the model
-// reads the capitalised word after "minister" and a genitive particle as
-// a name, and growth then joins it to the minister's name listed after
-// the comma. The portfolio names an office, not a person: a span that
-// holds only it (and the office and particles before it) is dropped; one
-// that runs on past a comma into the minister's name starts after the
-// comma. The portfolio's first word must be an ordinary word of some
-// language and no name of the lists: after the particle a surname stands
-// too ("el ministro de Guindos", "le ministre de Villepin").
+// NER model's, and the name recognizer's word no list holds): "De
+// minister van Financiën, Gerrit Zalm", "Der Minister der Finanzen, Hans
+// Eichel", "O ministro das Finanças". The model reads the capitalised
+// word after "minister" and a genitive particle as a name, and growth
+// then joins it to the minister's name after the comma. The portfolio
+// names an office, not a person: a span that holds only it (and the
+// office and particles before it) is dropped; one that runs on past it
+// into the minister's name ("Financiën, Gerrit Zalm", "Staat Rouher")
+// starts at the name. The portfolio's first word must be a portfolio of
+// the list, or an ordinary word of some language and no name of the
+// lists: after the particle a surname stands too ("el ministro de
+// Guindos", "le ministre de Villepin").
 type trimPortfolios struct{}
 
 // ministers are the words for a minister whose portfolio follows a
@@ -45,14 +45,10 @@ func (trimPortfolios) apply(rc ruleContext, ss []page.Span) []page.Span {
 			continue
 		}
 		e := portfolioEnd(v, gz, k, l)
-		switch {
-		case e >= l:
+		if e >= l {
 			continue // the portfolio alone
-		case strings.HasPrefix(v.Text[v.CoreEnd(e):v.WordEnd(e)], ","):
-			out = append(out, cutTo(v, s, e+1, l)) // "Financiën, Gerrit Zalm"
-		default:
-			out = append(out, s)
 		}
+		out = append(out, cutTo(v, s, e+1, l)) // "Financiën, Gerrit Zalm", "Staat Rouher"
 	}
 	return out
 }
@@ -86,13 +82,14 @@ func portfolioStart(v *view.View, f, l int) (int, bool) {
 	return k, true
 }
 
-// portfolioEnd returns the last word of the portfolio from word k: the
-// capitalised words up to a punctuation mark or a known first name,
-// within the span's last word l.
+// portfolioEnd returns the last word of the portfolio from word k: its
+// words (portfolioWord, or words in lower case: "Buitenlandse Zaken",
+// "Affaires étrangères") up to a punctuation mark, within the span's last
+// word l. A name ends it ("minister van Justitie Smit": "Smit" is the
+// minister).
 func portfolioEnd(v *view.View, gz *gazetteer.Gazetteers, k, l int) int {
-	e := k
-	for ; e <= l; e++ {
-		if e > k && (firstName(v, gz, e) || !view.IsCapitalised(v.CoreText(e)) && !portfolioParticles[v.CoreLower(e)]) {
+	for e := k; e <= l; e++ {
+		if e > k && !portfolioWord(gz, v.CoreLower(e)) && !lowerWord(v.CoreText(e)) {
 			return e - 1
 		}
 		if v.CoreEnd(e) != v.WordEnd(e) {
@@ -102,10 +99,18 @@ func portfolioEnd(v *view.View, gz *gazetteer.Gazetteers, k, l int) int {
 	return l
 }
 
-// portfolioWord reports whether l (lower case) may open a portfolio: an
+// portfolios are the portfolios' first words the lower-case lists lack
+// ("sanidad", "innern", "defensie").
+var portfolios = gazetteer.MustWords("people", "portfolio")
+
+// portfolioWord reports whether l (lower case) may open a portfolio: a
+// portfolio of the list ("sanidad", "Marine" too, a first name), or an
 // ordinary word of a lower-case list or a German noun ("finanzen",
-// "financiën", "hacienda"), and no first name or surname.
+// "financiën") that is no first name or surname.
 func portfolioWord(gz *gazetteer.Gazetteers, l string) bool {
+	if portfolios[l] {
+		return true // "Marine", "Justice": first names and surnames too
+	}
 	f := gz.Lex[l]
 	if f&(gazetteer.FirstName|gazetteer.Surname) != 0 {
 		return false
