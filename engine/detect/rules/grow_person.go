@@ -147,8 +147,23 @@ func coordinatedBefore(v *view.View, gz *gazetteer.Gazetteers, first int) int {
 		if k < lf || isConjunction(v.CoreLower(k)) || !knownName(v, gz, k) && !(k > lf && !view.EndsSentence(v, k-1) && coordName(v, gz, first, k)) {
 			return first
 		}
+		if townAfterPreposition(v, gz, k) {
+			return first // "el alcalde de Madrid, José María ...": the town is his office's
+		}
 		first = k
 	}
+}
+
+// townAfterPreposition reports whether word k is a town or country
+// right after a preposition in lower case ("de Madrid", "van Amsterdam",
+// "of Leeds"): an office's place before an appositive name, not a name
+// listed with it.
+func townAfterPreposition(v *view.View, gz *gazetteer.Gazetteers, k int) bool {
+	if k == 0 || v.LineOf(k-1) != v.LineOf(k) || gz.Lex[v.CoreLower(k)]&(gazetteer.City|gazetteer.Country) == 0 {
+		return false
+	}
+	p := v.CoreText(k - 1)
+	return lowerWord(p) && (portfolioParticles[p] || particles[p] || p == "in" || p == "à" || p == "a")
 }
 
 // Coordination with surnames that are also ordinary words or towns:
