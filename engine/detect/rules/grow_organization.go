@@ -88,6 +88,9 @@ func orgBefore(v *view.View, gz *gazetteer.Gazetteers, first int) int {
 	ln := v.LineOf(first)
 	grown, common := first, false
 	for n := 0; n < orgGrowMax; n++ {
+		if strings.ContainsAny(firstRune(v.WordText(grown)), "([{«„“\"'") {
+			break // "Gerhard Schröder (SPD)": a party in parentheses after its member
+		}
 		k := grown - 1
 		if k < 0 || v.LineOf(k) != ln || v.Text[v.CoreEnd(k):v.WordEnd(k)] != "" || !orgGrowWord(v, gz, k) {
 			break
@@ -147,4 +150,10 @@ func orgGrowWord(v *view.View, gz *gazetteer.Gazetteers, i int) bool {
 		return !isUpperLine(v, first, end)
 	}
 	return true
+}
+
+// firstRune is w's first character.
+func firstRune(w string) string {
+	_, n := utf8.DecodeRuneInString(w)
+	return w[:n]
 }
