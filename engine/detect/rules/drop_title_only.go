@@ -32,8 +32,8 @@ func titlesOnly(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
 	}
 	for i := f; i <= l; i++ {
 		w := strings.TrimSuffix(v.CoreLower(i), ".")
-		if i > f && i < l && titleArticles[w] {
-			continue // "Monsieur le Président", "Signor il Presidente"
+		if i < l && titleArticles[w] {
+			continue // "Monsieur le Président", "Signor il Presidente", "Le Premier (ministre)"
 		}
 		if w == "" || !isTitleWord(gz, w) {
 			return false
@@ -43,5 +43,6 @@ func titlesOnly(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
 }
 
 // titleArticles may stand between two titles ("Monsieur le Président",
-// "Señor el Presidente") in a span of titles only.
+// "Señor el Presidente") or before one ("Le Premier", of "Le Premier
+// ministre") in a span of titles only.
 var titleArticles = map[string]bool{"le": true, "la": true, "el": true, "il": true, "lo": true, "der": true, "die": true, "de": true}

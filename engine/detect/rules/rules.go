@@ -212,7 +212,7 @@ var Rules = []Rule{
 	{Name: "drop-title-only", File: "drop_title_only.go", Testdata: "drop-title-only",
 		Kind: "drop", Category: page.Person,
 		Example: "Thank you, Mr President.", Effect: `Person "Mr President" is dropped`,
-		Scope: "Person spans made only of honorifics, ranks and offices",
+		Scope: "Person spans made only of honorifics, ranks and offices, and the articles before or between them (\"Le Premier\", \"Monsieur le Président\")",
 		impl:  dropTitleOnly{}},
 	{Name: "trim-office-of", File: "trim_office_of.go", Testdata: "trim-office-of",
 		Kind: "trim", Category: page.Organization,
