@@ -45,7 +45,8 @@ type nameFinder struct {
 	gz  *gazetteer.Gazetteers
 	org *orgFinder
 	// known are the organizations known by name: a name of two words or
-	// more of that list is no person's ("Real Madrid", "Carl Zeiss").
+	// more of that list is no person's ("Real Madrid"), unless it is a
+	// first name and a surname ("Carl Zeiss").
 	known *knownOrgFinder
 	// single enables lone first names; weak enables unknown word +
 	// surname. Both trade precision for recall (see the evaluation).
@@ -316,8 +317,11 @@ func (n *nameFinder) find(v *view.View) []page.Span {
 			if inPlaceName(v, n.gz, first+s, first+e, first, end) {
 				continue // "San Diego", "Los Angeles": a town, not a person
 			}
-			if e > s && n.known.nameAt(v, first+s, end, false) >= e-s+1 {
-				continue // "Real Madrid", "Carl Zeiss": an organization's name
+			if e > s && (!toks[s].first || toks[e].city) && n.known.nameAt(v, first+s, end, false) >= e-s+1 {
+				// "Real Madrid": an organization's name. A first name and
+				// a surname that is no town name a founder too ("Carl
+				// Zeiss", "Robert Bosch"), and stay a person's as well.
+				continue
 			}
 			if e+1 < len(toks) && toks[e+1].shaped && toks[e+1].common && !toks[e].stop && !isPostNominal(toks[e+1].core) &&
 				toks[e+1].punct != ':' && !toks[e+1].noun { // "Name: Erica Smith Phone: 555 0101": the next field's label
