@@ -86,7 +86,7 @@ var Rules = []Rule{
 	{Name: "trim-portfolios", File: "trim_portfolios.go", Testdata: "trim-portfolios",
 		Kind: "trim", Category: page.Person, beforeMerge: true,
 		Example: "De minister van Financiën, Gerrit Zalm, zei dat de begroting klopt.", Effect: `a model Person "Financiën, Gerrit Zalm," becomes "Gerrit Zalm," (TestRuleExamples feeds the span)`,
-		Scope: `Person spans that open with a minister's portfolio: the capitalised words after "minister", "Ministerin", "ministre", "ministra" or "ministro" and a genitive particle ("van", "der", "des", "de", "delle", "das", "of", "for", ...), up to a punctuation mark or a known first name, the first an ordinary word of a lower-case list or a German noun and no name of the lists; a span of the portfolio only (with the office and particles before it) is dropped, one that runs on past a comma starts after it`,
+		Scope: `Person spans that open with a minister's portfolio: the capitalised words after "minister", "Ministerin", "ministre", "ministra" or "ministro" and a genitive particle ("van", "der", "des", "de", "delle", "das", "of", "for", ...), its first word a portfolio of people.txt (use portfolio) or an ordinary word of a lower-case list or a German noun and no name of the lists, then portfolio words and words in lower case up to a punctuation mark; a span of the portfolio only (with the office and particles before it) is dropped, one that runs on past it starts at the name after it`,
 		impl:  trimPortfolios{}},
 	{Name: "trim-address-sentences", File: "trim_address_sentences.go", Testdata: "trim-address-sentences",
 		Kind: "trim", Category: page.Address, beforeMerge: true,

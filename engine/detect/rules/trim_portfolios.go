@@ -7,7 +7,7 @@ import (
 )
 
 // trimPortfolios takes a minister's portfolio out of Person spans (the
-// NER model's, and the name recognizer's word no list holds): "De
+// NER model's and the recognizers'): "De
 // minister van Financiën, Gerrit Zalm", "Der Minister der Finanzen, Hans
 // Eichel", "O ministro das Finanças". The model reads the capitalised
 // word after "minister" and a genitive particle as a name, and growth
@@ -58,28 +58,25 @@ func (trimPortfolios) apply(rc ruleContext, ss []page.Span) []page.Span {
 // opens at most at the minister: "minister [van Financiën]", "[Minister
 // van Financien]".
 func portfolioStart(v *view.View, f, l int) (int, bool) {
+	from := f
 	if ministers[v.CoreLower(f)] {
-		k := f + 1
-		for k <= l && portfolioParticles[v.CoreLower(k)] {
-			k++
-		}
-		return k, k > f+1 && k <= l
+		from = f + 1
 	}
-	k := f
+	k := from
 	for k <= l && portfolioParticles[v.CoreLower(k)] {
 		k++
 	}
 	if k > l {
 		return 0, false
 	}
+	if from > f {
+		return k, k > from // the span holds the minister and its particles
+	}
 	p := k - 1
 	for p >= 0 && v.LineOf(p) == v.LineOf(k) && portfolioParticles[v.CoreLower(p)] {
 		p--
 	}
-	if p < 0 || p == k-1 || v.LineOf(p) != v.LineOf(k) || !ministers[v.CoreLower(p)] {
-		return 0, false
-	}
-	return k, true
+	return k, p >= 0 && p < k-1 && v.LineOf(p) == v.LineOf(k) && ministers[v.CoreLower(p)]
 }
 
 // portfolioEnd returns the last word of the portfolio from word k: its
