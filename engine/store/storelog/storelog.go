@@ -306,21 +306,39 @@ func (l *Log) SharedAuditKey(candidate []byte) ([]byte, error) {
 
 // sharedMeta creates the record key with candidate (hex) unless it
 // exists, and returns what it holds: written once, the same on every node.
+//
+// Nodes of a new cluster start together, so most lose the create, and a
+// loser's read can still find nothing: a stream leader refuses a create
+// while another for the same key is proposed but not yet applied, so the
+// conflict can come before the winner's record is readable (seen once in
+// CI: a node's start failed with "meta.upload-secret" not found). So a
+// missing record is read again, and the create tried again, until
+// opTimeout: the create is a compare-and-set, so a retry never replaces
+// a record another node wrote, and every node ends with the one record.
 func (l *Log) sharedMeta(key string, candidate []byte) ([]byte, error) {
 	c, cancel := ctx()
 	defer cancel()
-	_, err := l.s.Docs.Create(c, key, []byte(hex.EncodeToString(candidate)))
-	if err != nil && !errors.Is(err, store.ErrConflict) {
-		return nil, err
+	for pause := 50 * time.Millisecond; ; pause = min(2*pause, time.Second) {
+		_, err := l.s.Docs.Create(c, key, []byte(hex.EncodeToString(candidate)))
+		if err != nil && !errors.Is(err, store.ErrConflict) {
+			return nil, err
+		}
+		r, err := l.s.Docs.Get(c, key)
+		if err == nil {
+			if err := l.sync(); err != nil {
+				return nil, err
+			}
+			return hex.DecodeString(string(r.Value))
+		}
+		if !errors.Is(err, store.ErrNotFound) {
+			return nil, err
+		}
+		select {
+		case <-c.Done():
+			return nil, fmt.Errorf("storelog: %s still missing after its create: %w", key, err)
+		case <-time.After(pause):
+		}
 	}
-	r, err := l.s.Docs.Get(c, key)
-	if err != nil {
-		return nil, err
-	}
-	if err := l.sync(); err != nil {
-		return nil, err
-	}
-	return hex.DecodeString(string(r.Value))
 }
 
 // Lease takes the next document from the shared queue.

@@ -1,6 +1,7 @@
 package storelog_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -433,5 +434,41 @@ func TestPartialReads(t *testing.T) {
 	}
 	if _, err := l.Doc(uuid(1999)); !record.IsNotFound(err) {
 		t.Fatalf("a document never stored: %v", err)
+	}
+}
+
+// laggingReads answers "not found" to the next misses reads of key, as a
+// replica that has not yet applied another node's create would.
+type laggingReads struct {
+	store.Docs
+	key    string
+	misses int
+}
+
+func (d *laggingReads) Get(ctx context.Context, key string) (store.Record, error) {
+	if key == d.key && d.misses > 0 {
+		d.misses--
+		return store.Record{}, &store.NotFoundError{Key: key}
+	}
+	return d.Docs.Get(ctx, key)
+}
+
+// TestSharedSecretReadAgain: a node that loses the create of the shared
+// upload secret and then reads nothing for a moment reads again and
+// gets the secret the winner stored, not an error and not its own.
+func TestSharedSecretReadAgain(t *testing.T) {
+	docs := &laggingReads{key: "meta.upload-secret"}
+	l, _ := accountStore(t, func(s *store.Store) { docs.Docs, s.Docs = s.Docs, docs })
+	first := bytes.Repeat([]byte{1}, 32)
+	if got, err := l.SharedSecret(first); err != nil || !bytes.Equal(got, first) {
+		t.Fatalf("first node: %x, %v", got, err)
+	}
+	docs.misses = 3
+	got, err := l.SharedSecret(bytes.Repeat([]byte{2}, 32))
+	if err != nil || !bytes.Equal(got, first) {
+		t.Fatalf("node that lost the create, its reads lagging: %x, %v; want %x", got, err, first)
+	}
+	if docs.misses != 0 {
+		t.Fatalf("%d lagging reads left", docs.misses)
 	}
 }
