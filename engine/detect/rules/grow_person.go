@@ -16,8 +16,9 @@ import (
 // the name: honorifics, ranks and offices before it (also one wrapped
 // from the line before), initials and a known first name before it, the
 // surname after a lone known first name, the names listed with it
-// (coordinatedBefore, coordinatedAfter), post-nominals after it and the
-// name's part wrapped onto the next line.
+// (coordinatedBefore, coordinatedAfter), post-nominals after it, the
+// name's part wrapped onto the next line, and the quotation marks that
+// enclose its end (quotesAfter).
 type growPerson struct{}
 
 func (growPerson) grow(rc ruleContext, ss []page.Span) []page.Span {
@@ -31,9 +32,86 @@ func (growPerson) grow(rc ruleContext, ss []page.Span) []page.Span {
 		f = coordinatedBefore(v, gz, f)
 		l := wrappedAfter(v, gz, surnameAfter(v, gz, nameLineAfter(v, gz, s.First, s.Last)))
 		l = postNominalsAfter(v, gz, coordinatedAfter(v, gz, l))
-		if f < s.First || l > s.Last {
-			out = appendCore(out, v, f, l, page.Person, s.Score, s.Recognizer)
+		q := quotesAfter(v, ss, f, l)
+		if f < s.First || q > s.Last {
+			out = appendQuoted(out, v, f, l, q, s.Score, s.Recognizer)
 		}
+	}
+	return out
+}
+
+// quotesAfter returns the last word of the name first..last grown over
+// a quote that encloses its end, in tokenized text where quotation marks
+// are words of their own: wiki markup sets a surname in bold after the
+// first name, and the marks belong to the name they enclose:
+//
+//	Hassan ' '' Rohani '' ' won
+//
+// The quote opens inside the name, or right after it before a Person
+// span on its line, and the same marks in reverse order close it after
+// the name, or after that span. Other marks between two names stay out:
+// those that close one quote and open the next (two people in bold), and
+// those that close nothing.
+func quotesAfter(v *view.View, ss []page.Span, first, last int) int {
+	if n := closingMarks(v, first, last); n > 0 {
+		return last + n
+	}
+	k := last + 1
+	for k < v.Len() && v.LineOf(k) == v.LineOf(last) && quoteMarks(v.WordText(k)) {
+		k++
+	}
+	if k == last+1 || k >= v.Len() || v.LineOf(k) != v.LineOf(last) {
+		return last
+	}
+	for _, s := range ss {
+		if s.Category == page.Person && s.First == k {
+			if n := closingMarks(v, last, s.Last); n == k-last-1 {
+				return s.Last + n
+			}
+		}
+	}
+	return last
+}
+
+// closingMarks returns how many quotation marks after word last close a
+// quote opened after word first and before word last: a run of marks
+// between two words that are none, the same in reverse order. 0 if
+// none do.
+func closingMarks(v *view.View, first, last int) int {
+	n := 0
+	for n < 3 && last+n+1 < v.Len() && v.LineOf(last+n+1) == v.LineOf(last) && quoteMarks(v.WordText(last+n+1)) {
+		n++
+	}
+	for ; n > 0; n-- {
+	opening:
+		for i := first + 1; i+n <= last; i++ {
+			if quoteMarks(v.WordText(i-1)) || quoteMarks(v.WordText(i+n)) {
+				continue
+			}
+			for j := 0; j < n; j++ {
+				if v.WordText(i+j) != v.WordText(last+n-j) {
+					continue opening
+				}
+			}
+			return n
+		}
+	}
+	return 0
+}
+
+// quoteMarks reports whether w is quotation marks only.
+func quoteMarks(w string) bool {
+	return w != "" && strings.Trim(w, "'`\"‘’“”«»„‚‹›") == ""
+}
+
+// appendQuoted appends the Person span of words first..last, core only,
+// grown to word q (quotesAfter) where q lies beyond last: quotation marks
+// have no core, so the span takes those words whole.
+func appendQuoted(out []page.Span, v *view.View, first, last, q int, score float32, rec string) []page.Span {
+	n := len(out)
+	out = appendCore(out, v, first, max(last, q), page.Person, score, rec)
+	if q > last && len(out) > n {
+		out[n].Last, out[n].End = q, 0
 	}
 	return out
 }

@@ -102,7 +102,7 @@ var Rules = []Rule{
 	{Name: "grow-person", File: "grow_person.go", Testdata: "grow-person",
 		Kind: "grow", Category: page.Person,
 		Example: "Please ask Dr. Jacob Smith today.", Effect: `"Jacob Smith" grows over "Dr."`,
-		Scope: "words next to a Person span: honorifics, ranks and offices before it, initials before it, a known first name before it, the surname after a lone known first name, names listed with it, post-nominals, a name wrapped onto the next line, the one unknown word after a lone first name on a line of two",
+		Scope: "words next to a Person span: honorifics, ranks and offices before it, initials before it, a known first name before it, the surname after a lone known first name, names listed with it, post-nominals, a name wrapped onto the next line, the one unknown word after a lone first name on a line of two, and (in tokenized text) the quotation marks that enclose the name's end (\"Hassan ' '' Rohani '' '\", wiki markup)",
 		impl:  growPerson{}},
 	{Name: "grow-organization", File: "grow_organization.go", Testdata: "grow-organization",
 		Kind: "grow", Category: page.Organization,
