@@ -232,7 +232,7 @@ var Rules = []Rule{
 	{Name: "split-listed-names", File: "split_listed_names.go", Testdata: "split-listed-names",
 		Kind: "trim", Category: page.Person,
 		Example: "It starred Carol Cleveland and Libby Morris.", Effect: `one Person "Carol Cleveland and Libby Morris" becomes "Carol Cleveland" and "Libby Morris"`,
-		Scope: `"and", "or", "&", "und" and "en" inside a Person span, between two of its words, and "e", "y" and "et" before a capitalised first name or title of the lists and another capitalised word of the span: the names stay masked, the word that lists them does not`,
+		Scope: `"and", "or", "&", "und" and "en" inside a Person span, between two of its words, and "e", "y" and "et" before a capitalised first name or title of the lists and another capitalised word of the span, and a dash or an ellipsis written as a word of its own between two names (a hyphen only after two words of the span, both sides capitalised: "al - Sadr" is one tokenized name): the names stay masked, the word that lists them does not`,
 		impl:  splitListedNames{}},
 }
 

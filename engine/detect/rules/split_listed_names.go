@@ -77,10 +77,28 @@ func capitalisedWords(v *view.View, f, l int) int {
 	return n
 }
 
+// dashCut reports whether view word i, inside a Person span opening at
+// word f, is a dash or an ellipsis written as a word of its own that
+// separates two names: an actor from a role, a name from the next in a
+// list ("Natalia Cigliuti - Scarlett"). A dash stands in no name, but a
+// tokenizer writes a name's hyphen as a word of its own ("al - Sadr",
+// "Sacher - Masoch"): a hyphen cuts only after two words or more of the
+// span, the last capitalised, and before a capitalised word; a dash
+// ("–", "—") and an ellipsis cut wherever they stand.
+func dashCut(v *view.View, i, f int) bool {
+	switch w := v.WordText(i); {
+	case w == "–" || w == "—" || w == "..." || w == "…":
+		return true
+	case w != "-":
+		return false
+	}
+	return i-f >= 2 && i+1 < v.Len() && view.IsCapitalised(v.CoreText(i-1)) && view.IsCapitalised(v.CoreText(i+1))
+}
+
 // splitListedNames cuts Person spans at the listWords (and pairWords
-// before a full name) strictly inside them, so that the conjunction
-// between two names is not masked. It runs last, after the drop rules
-// have judged the whole span.
+// before a full name) and at dashes between names (dashCut) strictly
+// inside them, so that the word between two names is not masked. It
+// runs last, after the drop rules have judged the whole span.
 type splitListedNames struct{}
 
 func (splitListedNames) apply(rc ruleContext, ss []page.Span) []page.Span {
@@ -96,7 +114,7 @@ func (splitListedNames) apply(rc ruleContext, ss []page.Span) []page.Span {
 			if k == s.First || i <= 0 || i >= v.Len() {
 				continue
 			}
-			if w := v.WordLower(i); !listWords[w] && !(pairWords[w] && pairCut(v, rc.gz, i, s.First-v.First, s.Last-v.First)) {
+			if w := v.WordLower(i); !listWords[w] && !dashCut(v, i, s.First-v.First) && !(pairWords[w] && pairCut(v, rc.gz, i, s.First-v.First, s.Last-v.First)) {
 				continue
 			}
 			left := s
