@@ -136,10 +136,11 @@ func Open(ctx context.Context, s store.Store, o Options) (*Log, error) {
 		o.LeaseTime = 30 * time.Second
 	}
 	l := &Log{s: s, opts: o}
-	if _, err := s.Docs.Create(ctx, "meta.schema", []byte(fmt.Sprint(SchemaVersion))); err != nil && !errors.Is(err, store.ErrConflict) {
+	schema, err := l.createOrGet(ctx, "meta.schema", []byte(fmt.Sprint(SchemaVersion)))
+	if err != nil {
 		return nil, fmt.Errorf("storelog: %w", err)
 	}
-	if err := l.migrateListing(ctx); err != nil {
+	if err := l.migrateListing(ctx, schema); err != nil {
 		return nil, err
 	}
 	if _, err := l.SchemaVersionOf(); err != nil {
@@ -160,17 +161,13 @@ func (l *Log) sync() error {
 	return l.opts.Sync()
 }
 
-// migrateListing moves a layout-1 store to layout 2: it adds the listing
-// index entry (listKey) of every job the account index (ajob.) names,
-// then records version 2. Every node of a cluster may run it at once:
+// migrateListing moves a layout-1 store (r: its layout record) to layout
+// 2: it adds the listing index entry (listKey) of every job the account
+// index (ajob.) names, then records version 2. Every node of a cluster may run it at once:
 // each entry is created once (a Create that finds it is done), and the
 // version moves by compare-and-set. A binary of layout 1 then refuses
 // the store (Ready fails), so no job is created without its entry.
-func (l *Log) migrateListing(ctx context.Context) error {
-	r, err := l.s.Docs.Get(ctx, "meta.schema")
-	if err != nil {
-		return fmt.Errorf("storelog: %w", err)
-	}
+func (l *Log) migrateListing(ctx context.Context, r store.Record) error {
 	if string(r.Value) != "1" {
 		return nil // new, migrated, or a layout SchemaVersionOf refuses
 	}
@@ -306,36 +303,43 @@ func (l *Log) SharedAuditKey(candidate []byte) ([]byte, error) {
 
 // sharedMeta creates the record key with candidate (hex) unless it
 // exists, and returns what it holds: written once, the same on every node.
+func (l *Log) sharedMeta(key string, candidate []byte) ([]byte, error) {
+	r, err := l.createOrGet(context.Background(), key, []byte(hex.EncodeToString(candidate)))
+	if err != nil {
+		return nil, err
+	}
+	if err := l.sync(); err != nil {
+		return nil, err
+	}
+	return hex.DecodeString(string(r.Value))
+}
+
+// createOrGet creates the record key with value unless it exists, and
+// returns the record stored: the first node's value on every node.
 //
 // Nodes of a new cluster start together, so most lose the create, and a
 // loser's read can still find nothing: a stream leader refuses a create
 // while another for the same key is proposed but not yet applied, so the
 // conflict can come before the winner's record is readable (seen once in
 // CI: a node's start failed with "meta.upload-secret" not found). So a
-// missing record is read again, and the create tried again, until
-// opTimeout: the create is a compare-and-set, so a retry never replaces
-// a record another node wrote, and every node ends with the one record.
-func (l *Log) sharedMeta(key string, candidate []byte) ([]byte, error) {
-	c, cancel := ctx()
+// missing record is read again, and the create tried again, for up to
+// opTimeout: the create is a compare-and-set, so a retry never replaces a
+// record another node wrote, and every node ends with the one record.
+func (l *Log) createOrGet(ctx context.Context, key string, value []byte) (store.Record, error) {
+	c, cancel := context.WithTimeout(ctx, opTimeout)
 	defer cancel()
 	for pause := 50 * time.Millisecond; ; pause = min(2*pause, time.Second) {
-		_, err := l.s.Docs.Create(c, key, []byte(hex.EncodeToString(candidate)))
+		_, err := l.s.Docs.Create(c, key, value)
 		if err != nil && !errors.Is(err, store.ErrConflict) {
-			return nil, err
+			return store.Record{}, err
 		}
 		r, err := l.s.Docs.Get(c, key)
-		if err == nil {
-			if err := l.sync(); err != nil {
-				return nil, err
-			}
-			return hex.DecodeString(string(r.Value))
-		}
 		if !errors.Is(err, store.ErrNotFound) {
-			return nil, err
+			return r, err
 		}
 		select {
 		case <-c.Done():
-			return nil, fmt.Errorf("storelog: %s still missing after its create: %w", key, err)
+			return store.Record{}, fmt.Errorf("storelog: %s still missing after its create: %w", key, err)
 		case <-time.After(pause):
 		}
 	}
