@@ -712,10 +712,13 @@ func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 	j, ok := next(i)
 	if !ok {
 		if n.single && t.first && !t.common && (!t.city || t.top) && !t.poss && !celestial[t.low] && !(t.opener && !t.top) &&
-			!view.IsAllUpper(t.core) && !placeAfter(n.gz, toks, i) && !(t.city && inPlace(n.gz, toks, i)) {
+			!view.IsAllUpper(t.core) && !placeAfter(n.gz, toks, i) && !(t.city && inPlace(n.gz, toks, i)) &&
+			!(t.german() && !t.top && n.gz.Lex[t.low]&nounsDE != 0) {
 			// A lone known first name: "Why is David so impulsive?";
 			// not a word of the block's language opening its
-			// sentence ("Dann kam der Bus", "Está ameaçada").
+			// sentence ("Dann kam der Bus", "Está ameaçada"), nor in
+			// German a noun of any list that is no common first name
+			// ("drei Tage", "nach seinem Tod").
 			return i, i, 0.4
 		}
 		if n.single && loneSurnameDE(n.gz, toks, i) {
@@ -1686,3 +1689,7 @@ func inSpans(ss []page.Span, i int) bool {
 	}
 	return false
 }
+
+// nounsDE are the flags of the German noun lists, the nouns that are
+// names too and Wiktionary's lexicon included.
+const nounsDE = gazetteer.NounDE | gazetteer.NounDEInNames | gazetteer.NounDENamed | gazetteer.NounDELexicon
