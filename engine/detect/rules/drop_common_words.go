@@ -52,6 +52,10 @@ import (
 //     "Mittelpunkt des Motorsport-Wochenendes" is not one: the last word
 //     is in no list).
 //
+//   - in a German block, an Organization of one German noun alone, the
+//     nouns the name and place lists hold too included ("im Sommer",
+//     "die gleiche Saison"; loneNounDE).
+//
 //   - in a German block, a Person of one word that is a German noun by
 //     any list, the nouns that are surnames too included ("Mann",
 //     "Fischer"), after a determiner, directly or across words in lower
@@ -112,6 +116,7 @@ func (dropCommonWords) apply(rc ruleContext, ss []page.Span) []page.Span {
 			s.Category == page.Person && !touchesOther(p, ss, i) && !germanInstitution(v, s) && lexiconNounAlone(v, gz, s),
 			s.Category == page.Person && !germanInstitution(v, s) && articledNounDE(v, gz, s),
 			(s.Category == page.Person || s.Category == page.Organization) && !germanInstitution(v, s) && germanPhrase(v, gz, s),
+			s.Category == page.Organization && !touchesOther(p, ss, i) && !germanInstitution(v, s) && loneNounDE(v, gz, s),
 			(s.Category == page.Person || s.Category == page.Organization) && courtesyOpened(v, s),
 			s.Category == page.Person && thingOpened(v, gz, s),
 			s.Category == page.Person && loneInitial(v, s):
@@ -336,6 +341,35 @@ func germanPhrase(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
 	}
 	return words > 0
 }
+
+// loneNounDE reports whether span s is one capitalised word of a block
+// read as German that a German noun list holds, the nouns that name and
+// place lists hold too included ("im Sommer", "der Band", "die Saison",
+// "Ende des Jahres"): read alone as an organization it is the noun;
+// germanPhrase leaves these to the name lists, which matter for a person
+// only. The nouns names often hold (NounDEInNames: "Regierung"), the
+// heads of bodies ("Union"), a word before a capitalised word, a number
+// or a word that links it to one (a name cut short: "Hertz 87,9", "Sturm
+// der Liebe"),
+// one beside another detection and known organizations (their own
+// recognizer's spans) stay.
+func loneNounDE(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
+	i := s.First - v.First
+	if s.First != s.Last || i < 0 || i >= v.Len() || langFlag(v, i) != gazetteer.LowerDE {
+		return false
+	}
+	t := v.CoreText(i)
+	if !view.IsCapitalised(t) || view.IsAllUpper(t) || gz.Lex[v.CoreLower(i)]&(gazetteer.NounDE|gazetteer.NounDENamed) == 0 {
+		return false
+	}
+	n := i + 1 // a name the model cut short runs on: "Hertz 87,9", "Sturm der Liebe"
+	return n >= v.Len() || v.LineOf(n) != v.LineOf(i) || v.CoreEnd(i) != v.WordEnd(i) ||
+		!view.IsCapitalised(v.CoreText(n)) && !view.HasDigit(v.CoreText(n)) && !nameLinksDE[v.CoreLower(n)]
+}
+
+// nameLinksDE link the words of a German name: "Sturm der Liebe",
+// "Verband für Sport".
+var nameLinksDE = setOf("der", "des", "von", "vom", "und", "für", "zur", "zum")
 
 // phraseNoun reports whether t (lower case l) is capitalised and a noun
 // of nouns_de.txt that the surname lists hold too ("Jahr", "Ende"): in a
