@@ -76,7 +76,7 @@ var Rules = []Rule{
 	{Name: "trim-lowercase-names", File: "trim_lowercase_names.go", Testdata: "trim-lowercase-names",
 		Kind: "trim", Category: page.Person, beforeMerge: true,
 		Example: "Contacto de emergência: a Maria Santos e o Dr. Costa.", Effect: `a model Person "a Maria Santos e" becomes "Maria Santos" (TestRuleExamples feeds the span)`,
-		Scope: "the NER model's Person spans in blocks read as German, French, Spanish, Italian, Dutch or Portuguese: function words in lower case at either end (particles at the end only), salutations at the start, and spans of such words only",
+		Scope: "the NER model's Person spans in blocks read as German, French, Spanish, Italian, Dutch or Portuguese: function words in lower case at either end (particles at the end only), salutations at the start, function words, conjunctions and adverbs opening a sentence capitalised (\"Mais Duroy\", \"Quand Georges Duroy\") at the start, and spans of such words only",
 		impl:  trimLowercaseNames{}},
 	{Name: "trim-noun-of", File: "trim_noun_of.go", Testdata: "trim-noun-of",
 		Kind: "trim", beforeMerge: true,

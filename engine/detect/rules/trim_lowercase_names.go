@@ -84,7 +84,8 @@ func (trimLowercaseNames) apply(rc ruleContext, ss []page.Span) []page.Span {
 		beginsNoName := func(i int) bool {
 			w := v.CoreLower(i)
 			return lowerWord(v.CoreText(i)) && leadForeign[w] || ordinary(i) && !endParticles[w] ||
-				leadSalutations[w] || leadSalutations[genderBase(w)] || capitalisedOpener(v, rc.gz, i, l, leadForeign)
+				leadSalutations[w] || leadSalutations[genderBase(w)] ||
+				capitalisedOpener(v, rc.gz, i, l+1, leadForeign) || capitalisedOpener(v, rc.gz, i, l+1, sentenceOpeners)
 		}
 		l = beforeNextLine(v, rc.gz, sureLangFlag(v, f), f, l)
 		for l >= f && endsNoName(l) {
@@ -230,6 +231,29 @@ var leadForeign = setOf(
 	// Dutch
 	"of", "het", "een", "op", "bij", "met", "naar", "voor", "uit", "aan", "is", "zijn", "wordt", "heeft", "wij",
 	"uw", "hij", "zij", "wonende", "te", "getekend",
+)
+
+// sentenceOpeners are conjunctions and adverbs that open a sentence of
+// narrative or news, capitalised there, before a name the model reads
+// them with or beside ("Mais Duroy ne s'occupait guère", "Quand Georges
+// Duroy parvint", "Aber Merkel sagte"): no name begins with one, and
+// alone they are no name either, so they go from the start of a span and
+// a span of one alone goes, as do leadForeign's (capitalisedOpener is
+// asked with the span read one word longer: "Et Duroy fut pris").
+var sentenceOpeners = setOf(
+	// German
+	"aber", "dann", "doch", "denn", "wenn", "jedoch", "auch", "nun", "da", "damals", "später",
+	// French
+	"mais", "quand", "alors", "puis", "donc", "lorsque", "car", "pourtant", "cependant", "ainsi", "enfin", "ensuite",
+	"aussitôt", "soudain",
+	// Spanish
+	"pero", "cuando", "entonces", "pues", "luego", "después", "también", "aunque",
+	// Italian
+	"ma", "quando", "allora", "poi", "però", "dopo", "anche", "mentre",
+	// Portuguese
+	"mas", "então", "depois", "também", "porém", "enquanto",
+	// Dutch
+	"maar", "toen", "dan", "daarna", "ook", "want", "dus",
 )
 
 // beforeNextLine returns the last word of the span [f, l] before a line
