@@ -798,6 +798,12 @@ func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 			// Two nouns side by side may name a body or a campaign:
 			// the whole, as for any word.
 		}
+		if t.opener && !t.german() {
+			// A word of the block's language opening its sentence
+			// is no part of the name after it: "Alors Rachel les
+			// voyant fuir", "Ahora Fernández dice".
+			return j, extend(toks, j, 3), 0.45
+		}
 		return i, extend(toks, i, 3), 0.45
 	}
 	return n.afterOffice(toks, i, j)
