@@ -571,6 +571,8 @@ func extend(toks []nameTok, s int, max int) int {
 		switch {
 		case t.noname:
 			return e
+		case t.punct == ':' && !t.first && !t.surname:
+			return e // the next field's label: "Selas NºCol: 28 20943"
 		case t.shaped && (!t.common || t.surname || t.first):
 			e = j
 			words++
