@@ -1629,6 +1629,10 @@ func (o *orgFinder) legalAt(v *view.View, j, end int) (int, float32) {
 		return 0, 0
 	case len(norm) <= 3 && !lowerSurface && !lowerLegalOK[norm] && !view.IsAllUpper(surface) && !strings.Contains(surface, ".") && !view.IsCapitalised(surface):
 		return 0, 0
+	case len(norm) <= 2 && norm != "co" && !lowerLegalOK[norm] && !view.IsAllUpper(surface) && !strings.Contains(surface, "."):
+		// "Se practica", "Sa femme": a two-letter form is written in
+		// capitals or with its dots ("SE", "S.A."), but for "Co".
+		return 0, 0
 	}
 	if o.gz.Common.Has(norm) {
 		return n, 0.55
