@@ -715,12 +715,13 @@ func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 	if !ok {
 		if n.single && t.first && !t.common && (!t.city || t.top) && !t.poss && !celestial[t.low] && !(t.opener && !t.top) &&
 			!view.IsAllUpper(t.core) && !placeAfter(n.gz, toks, i) && !(t.city && inPlace(n.gz, toks, i)) &&
-			!(t.german() && !t.top && n.gz.Lex[t.low]&nounsDE != 0) {
+			!(t.german() && !t.top && n.gz.Lex[t.low]&nounsDE != 0) && !(t.sureLang != 0 && !t.top && n.gz.Lex[t.low]&t.sureLang != 0) {
 			// A lone known first name: "Why is David so impulsive?";
 			// not a word of the block's language opening its
 			// sentence ("Dann kam der Bus", "Está ameaçada"), nor in
 			// German a noun of any list that is no common first name
-			// ("drei Tage", "nach seinem Tod").
+			// ("drei Tage", "nach seinem Tod"), nor such a word of
+			// the block's language anywhere ("da Lei n.º 10.931").
 			return i, i, 0.4
 		}
 		if n.single && loneSurnameDE(n.gz, toks, i) {
