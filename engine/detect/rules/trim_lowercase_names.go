@@ -223,6 +223,10 @@ var leadForeign = setOf(
 	// French
 	"et", "ou", "au", "aux", "les", "un", "une", "est", "sont", "sur", "dans", "par", "pour", "avec", "chez", "nous",
 	"vous", "il", "elle", "ils", "qui", "que", "né", "née", "demeurant", "votre", "notre", "son", "sa", "ses", "ce",
+	// French and Italian elided articles and prepositions written as words
+	// of their own in tokenized text ("d' Auxerre", "dell' Italia"): their
+	// core, without the apostrophe
+	"d", "l", "qu", "dell", "all", "dall", "nell", "sull",
 	// Spanish, Italian, Portuguese
 	"y", "o", "u", "e", "a", "el", "los", "las", "en", "con", "por", "para", "sin", "su", "sus", "se", "al", "una",
 	"es", "son", "i", "gli", "lo", "per", "tra", "fra", "nel", "nella", "alla", "che", "è", "ha", "os", "as", "um",
