@@ -24,6 +24,8 @@ import (
 // contracts, and the model takes the preposition into the firm). The name
 // finder's spans lose such a preposition too: it reads "Zwischen der
 // Hoffmann" as a name with a particle, as "Peter von der Hoffmann".
+// Punctuation written as a word of its own goes from the model's spans
+// too (leadPunct: "( Jacques Rival", "d ' Afrique"), but quotation marks.
 // Every recognizer's spans lose a wiki's redirect keyword
 // (redirectWords: "WEITERLEITUNG Malta Football Association", a wiki page
 // exported as text), which the model reads as the first word of the
@@ -52,6 +54,7 @@ func (trimLeadingFunctionWords) apply(rc ruleContext, ss []page.Span) []page.Spa
 				switch {
 				case ner && leadsNoEntity(v.CoreText(i)):
 				case ner && leadArticle(v, rc.gz, i, s.Last-v.First):
+				case ner && i < s.Last-v.First && leadPunct(v, i):
 				case capitalisedOpener(v, rc.gz, i, s.Last-v.First, leadPrepositions):
 					opened = true
 				case opened && lowerWord(v.CoreText(i)):
@@ -75,6 +78,26 @@ func (trimLeadingFunctionWords) apply(rc ruleContext, ss []page.Span) []page.Spa
 	}
 	return out
 }
+
+// leadPunct reports whether word i is punctuation written as a word of
+// its own (tokenized text) that begins no entity: a bracket, a dash or a
+// comma opening the span, or the apostrophe of an elided article or
+// preposition before it ("d ' Afrique", "l ' Arabe"). Quotation marks
+// stay: they enclose names (grow-person, quotesAfter).
+func leadPunct(v *view.View, i int) bool {
+	w := v.WordText(i)
+	if hasLetter(w) || view.HasDigit(w) {
+		return false
+	}
+	if !quoteMarks(w) {
+		return true
+	}
+	return (w == "'" || w == "’") && i > 0 && v.LineOf(i-1) == v.LineOf(i) && elisions[v.WordLower(i-1)]
+}
+
+// elisions are the French and Italian words that elide before a vowel,
+// written apart from their apostrophe in tokenized text.
+var elisions = setOf("d", "l", "qu", "j", "n", "s", "c", "m", "t", "dell", "all", "dall", "nell", "sull", "un")
 
 // leadsNoEntity reports whether a word (its core) is one no entity starts
 // with (see trimLeadingFunctionWords).

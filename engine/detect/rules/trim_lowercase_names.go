@@ -85,7 +85,8 @@ func (trimLowercaseNames) apply(rc ruleContext, ss []page.Span) []page.Span {
 			w := v.CoreLower(i)
 			return lowerWord(v.CoreText(i)) && leadForeign[w] || ordinary(i) && !endParticles[w] ||
 				leadSalutations[w] || leadSalutations[genderBase(w)] ||
-				capitalisedOpener(v, rc.gz, i, l+1, leadForeign) || capitalisedOpener(v, rc.gz, i, l+1, sentenceOpeners)
+				capitalisedOpener(v, rc.gz, i, l+1, leadForeign) || capitalisedOpener(v, rc.gz, i, l+1, sentenceOpeners) ||
+				leadPunct(v, i)
 		}
 		l = beforeNextLine(v, rc.gz, sureLangFlag(v, f), f, l)
 		for l >= f && endsNoName(l) {
