@@ -715,13 +715,16 @@ func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 	if !ok {
 		if n.single && t.first && !t.common && (!t.city || t.top) && !t.poss && !celestial[t.low] && !(t.opener && !t.top) &&
 			!view.IsAllUpper(t.core) && !placeAfter(n.gz, toks, i) && !(t.city && inPlace(n.gz, toks, i)) &&
-			!(t.german() && !t.top && n.gz.Lex[t.low]&nounsDE != 0) && !(t.sureLang != 0 && !t.top && n.gz.Lex[t.low]&t.sureLang != 0) {
+			!(t.german() && !t.top && n.gz.Lex[t.low]&nounsDE != 0) && !(t.sureLang != 0 && !t.top && n.gz.Lex[t.low]&t.sureLang != 0) &&
+			!(i+1 < len(toks) && citedNumberSigns[toks[i+1].low]) {
 			// A lone known first name: "Why is David so impulsive?";
 			// not a word of the block's language opening its
 			// sentence ("Dann kam der Bus", "Está ameaçada"), nor in
 			// German a noun of any list that is no common first name
 			// ("drei Tage", "nach seinem Tod"), nor such a word of
-			// the block's language anywhere ("da Lei n.º 10.931").
+			// the block's language anywhere ("souriant : - Très
+			// bien"), nor a word before a number sign: a law or a
+			// form cited by its number ("da Lei n.º 10.931").
 			return i, i, 0.4
 		}
 		if n.single && loneSurnameDE(n.gz, toks, i) {
@@ -1702,6 +1705,11 @@ func inSpans(ss []page.Span, i int) bool {
 	}
 	return false
 }
+
+// citedNumberSigns are the cores, in lower case, of the number signs
+// that follow a thing cited by its number: "Lei n.º 10.931", "Gesetz
+// Nr. 5", "Loi n° 78-17" ("n°" and "n." leave "n").
+var citedNumberSigns = setOf("n.º", "nº", "n.°", "n", "nr", "núm", "num")
 
 // nounsDE are the flags of the German noun lists, the nouns that are
 // names too and Wiktionary's lexicon included.
