@@ -109,6 +109,7 @@ func (splitListedNames) apply(rc ruleContext, ss []page.Span) []page.Span {
 			out = append(out, s)
 			continue
 		}
+		cut := false
 		for k := s.First + 1; k < s.Last; k++ {
 			i := k - v.First
 			if k == s.First || i <= 0 || i >= v.Len() {
@@ -119,10 +120,25 @@ func (splitListedNames) apply(rc ruleContext, ss []page.Span) []page.Span {
 			}
 			left := s
 			left.Last, left.End = k-1, 0
-			out = append(out, left)
+			out = appendPiece(out, rc, left)
 			s.First, s.Start = k+1, 0
+			cut = true
 		}
-		out = append(out, s)
+		if cut {
+			out = appendPiece(out, rc, s)
+		} else {
+			out = append(out, s)
+		}
 	}
 	return out
+}
+
+// appendPiece appends a piece of a Person span cut apart, unless it is
+// titles only (titlesOnly: "RIBEIRO - Presidente" leaves the office
+// alone, which drop-title-only, having judged the whole span, kept).
+func appendPiece(out []page.Span, rc ruleContext, s page.Span) []page.Span {
+	if titlesOnly(rc.v, rc.gz, s) {
+		return out
+	}
+	return append(out, s)
 }
