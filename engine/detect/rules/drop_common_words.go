@@ -350,9 +350,8 @@ func germanPhrase(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
 // only. The nouns names often hold (NounDEInNames: "Regierung"), the
 // heads of bodies ("Union"), a word before a capitalised word, a number
 // or a word that links it to one (a name cut short: "Hertz 87,9", "Sturm
-// der Liebe"),
-// one beside another detection and known organizations (their own
-// recognizer's spans) stay.
+// der Liebe"), one beside another detection and known organizations
+// (their own recognizer's spans) stay.
 func loneNounDE(v *view.View, gz *gazetteer.Gazetteers, s page.Span) bool {
 	i := s.First - v.First
 	if s.First != s.Last || i < 0 || i >= v.Len() || langFlag(v, i) != gazetteer.LowerDE {

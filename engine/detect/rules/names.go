@@ -713,18 +713,10 @@ func (n *nameFinder) at(toks []nameTok, i int) (int, int, float32) {
 	}
 	j, ok := next(i)
 	if !ok {
-		if n.single && t.first && !t.common && (!t.city || t.top) && !t.poss && !celestial[t.low] && !(t.opener && !t.top) &&
+		if n.single && t.first && !t.common && (!t.city || t.top) && !t.poss && !celestial[t.low] &&
 			!view.IsAllUpper(t.core) && !placeAfter(n.gz, toks, i) && !(t.city && inPlace(n.gz, toks, i)) &&
-			!(t.german() && !t.top && n.gz.Lex[t.low]&nounsDE != 0) && !(t.sureLang != 0 && !t.top && n.gz.Lex[t.low]&t.sureLang != 0) &&
-			!(i+1 < len(toks) && citedNumberSigns[toks[i+1].low]) {
-			// A lone known first name: "Why is David so impulsive?";
-			// not a word of the block's language opening its
-			// sentence ("Dann kam der Bus", "Está ameaçada"), nor in
-			// German a noun of any list that is no common first name
-			// ("drei Tage", "nach seinem Tod"), nor such a word of
-			// the block's language anywhere ("souriant : - Très
-			// bien"), nor a word before a number sign: a law or a
-			// form cited by its number ("da Lei n.º 10.931").
+			!n.wordOfText(toks, i) {
+			// A lone known first name: "Why is David so impulsive?"
 			return i, i, 0.4
 		}
 		if n.single && loneSurnameDE(n.gz, toks, i) {
@@ -1704,6 +1696,25 @@ func inSpans(ss []page.Span, i int) bool {
 		}
 	}
 	return false
+}
+
+// wordOfText reports whether toks[i], a lone first name of the lists
+// that is no common one (TopFirstName), is rather a word of the text
+// around it: a word of the block's language opening its sentence ("Dann
+// kam der Bus", "Está ameaçada") or, where the language is sure, standing
+// anywhere ("souriant : - Très bien"); in German a noun of any list
+// ("drei Tage", "nach seinem Tod"); or a thing cited by its number, a law
+// or a form ("da Lei n.º 10.931"), whatever its rank.
+func (n *nameFinder) wordOfText(toks []nameTok, i int) bool {
+	t := toks[i]
+	if i+1 < len(toks) && citedNumberSigns[toks[i+1].low] {
+		return true
+	}
+	if t.top {
+		return false
+	}
+	f := n.gz.Lex[t.low]
+	return t.opener || t.german() && f&nounsDE != 0 || t.sureLang != 0 && f&t.sureLang != 0
 }
 
 // citedNumberSigns are the cores, in lower case, of the number signs
