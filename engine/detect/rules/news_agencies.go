@@ -86,7 +86,7 @@ func agencyAfterNoun(v *view.View, i int) bool {
 	if i == 0 || v.LineOf(i-1) != v.LineOf(i) || v.CoreEnd(i-1) != v.WordEnd(i-1) {
 		return false
 	}
-	if ws, _ := v.WordRange(i); ws != coreStart(v, i) {
+	if ws, _ := v.WordRange(i); ws != v.CoreStart(i) {
 		return false // "The agency (AFP reported)": a credit's parenthesis, judged as one
 	}
 	a := v.CoreLower(i)
@@ -106,12 +106,6 @@ func agencyAfterNoun(v *view.View, i int) bool {
 		}
 	}
 	return false
-}
-
-// coreStart is where word i's core starts.
-func coreStart(v *view.View, i int) int {
-	cs, _ := v.Core(i)
-	return cs
 }
 
 // datelineBefore reports whether the words of its line before word open

@@ -96,8 +96,10 @@ func leadPunct(v *view.View, i int) bool {
 }
 
 // elisions are the French and Italian words that elide before a vowel,
-// written apart from their apostrophe in tokenized text.
-var elisions = setOf("d", "l", "qu", "j", "n", "s", "c", "m", "t", "dell", "all", "dall", "nell", "sull", "un")
+// written apart from their apostrophe in tokenized text: the articles and
+// prepositions (elidedCores) and the pronouns and "un" ("j ' ai", "un '
+// amica").
+var elisions = union(setOf(elidedCores...), setOf("j", "n", "s", "c", "m", "t", "un"))
 
 // leadsNoEntity reports whether a word (its core) is one no entity starts
 // with (see trimLeadingFunctionWords).

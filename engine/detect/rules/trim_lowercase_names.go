@@ -216,7 +216,7 @@ var leadSalutations = setOf("geachte", "beste", "gentile", "gentili", "egregio",
 // running text. Particles that begin names ("de", "da", "do", "di", "del",
 // "della", "du", "des", "van", "von", "der", "den", "ter", "ten", "la",
 // "le", "zu") are not here.
-var leadForeign = setOf(
+var leadForeign = union(setOf(elidedCores...), setOf(
 	// German
 	"und", "oder", "am", "im", "an", "auf", "bei", "mit", "nach", "zum", "zur", "für", "wird", "ist", "sind", "hat",
 	"bitte", "das", "dem", "ein", "eine", "es", "sie", "er", "wir", "ihr", "uns", "nicht", "auch", "geboren", "wohnhaft",
@@ -224,10 +224,6 @@ var leadForeign = setOf(
 	// French
 	"et", "ou", "au", "aux", "les", "un", "une", "est", "sont", "sur", "dans", "par", "pour", "avec", "chez", "nous",
 	"vous", "il", "elle", "ils", "qui", "que", "né", "née", "demeurant", "votre", "notre", "son", "sa", "ses", "ce",
-	// French and Italian elided articles and prepositions written as words
-	// of their own in tokenized text ("d' Auxerre", "dell' Italia"): their
-	// core, without the apostrophe
-	"d", "l", "qu", "dell", "all", "dall", "nell", "sull",
 	// Spanish, Italian, Portuguese
 	"y", "o", "u", "e", "a", "el", "los", "las", "en", "con", "por", "para", "sin", "su", "sus", "se", "al", "una",
 	"es", "son", "i", "gli", "lo", "per", "tra", "fra", "nel", "nella", "alla", "che", "è", "ha", "os", "as", "um",
@@ -236,7 +232,13 @@ var leadForeign = setOf(
 	// Dutch
 	"of", "het", "een", "op", "bij", "met", "naar", "voor", "uit", "aan", "is", "zijn", "wordt", "heeft", "wij",
 	"uw", "hij", "zij", "wonende", "te", "getekend",
-)
+))
+
+// elidedCores are the French and Italian articles and prepositions that
+// elide before a vowel, without their apostrophe: tokenized text writes
+// them as words of their own ("d' Auxerre", "dell' Italia", "d ' Afrique"),
+// and they begin no name (leadForeign, leadPunct).
+var elidedCores = []string{"d", "l", "qu", "dell", "all", "dall", "nell", "sull"}
 
 // sentenceOpeners are conjunctions and adverbs that open a sentence of
 // narrative or news, capitalised there, before a name the model reads

@@ -156,6 +156,9 @@ func (v *View) LineFirst(i int) int { f, _ := v.Line(v.LineOf(i)); return f }
 // LineEnd is the index past the last word on word i's line.
 func (v *View) LineEnd(i int) int { _, e := v.Line(v.LineOf(i)); return e }
 
+// CoreStart is the byte offset in Text where word i's core starts (Core).
+func (v *View) CoreStart(i int) int { s, _ := v.Core(i); return s }
+
 // CoreEnd is the byte offset in Text where word i's core ends (Core).
 func (v *View) CoreEnd(i int) int { _, e := v.Core(i); return e }
 
