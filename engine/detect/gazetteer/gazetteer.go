@@ -211,13 +211,17 @@ func load() (*Gazetteers, error) {
 		}
 		*s.dst = m
 	}
+	// The US names first, by births; the six languages' names its lists
+	// lack after them, at the lowest ranks.
 	z.FirstNames = Ranked{}
-	if err := eachLine("first_names.txt", func(l string) {
-		if _, dup := z.FirstNames[l]; !dup {
-			z.FirstNames[l] = int32(len(z.FirstNames))
+	for _, f := range []string{"first_names.txt", "first_names_eu.txt"} {
+		if err := eachLine(f, func(l string) {
+			if _, dup := z.FirstNames[l]; !dup {
+				z.FirstNames[l] = int32(len(z.FirstNames))
+			}
+		}); err != nil {
+			return nil, err
 		}
-	}); err != nil {
-		return nil, err
 	}
 	if err := eachLine("us_zip3.txt", func(l string) {
 		if p, st, ok := strings.Cut(l, " "); ok {

@@ -214,8 +214,10 @@ type ltok struct {
 	text   string
 	start  bool
 	person bool
-	entity bool // part of any labelled entity (person, place, organization, ...)
-	doc    int  // the document (a novel) of an unlabelled source, from 1; 0 in labelled ones
+	// personStart marks the first word of a person's name.
+	personStart bool
+	entity      bool // part of any labelled entity (person, place, organization, ...)
+	doc         int  // the document (a novel) of an unlabelled source, from 1; 0 in labelled ones
 }
 
 // lowerToken splits text into words, an elided article apart with its
@@ -288,7 +290,7 @@ func columnsStrip(name, licence, path string, tok, lab int, prefix string) lower
 			return nil, err
 		}
 		var out []ltok
-		start := true
+		start, inPerson := true, false
 		for _, l := range strings.Split(string(b), "\n") {
 			if strings.HasPrefix(l, "#") {
 				continue
@@ -296,14 +298,20 @@ func columnsStrip(name, licence, path string, tok, lab int, prefix string) lower
 			f := strings.Fields(l)
 			if len(f) <= max(tok, lab) {
 				start = len(f) == 0 || start
+				inPerson = inPerson && len(f) > 0
 				continue
 			}
 			label := strings.ToUpper(f[lab])
+			person := strings.Contains(label, "PER") || strings.Contains(label, "PESSOA")
 			n := len(out)
-			out, start = tokens(out, strings.TrimPrefix(f[tok], prefix), start, strings.Contains(label, "PER") || strings.Contains(label, "PESSOA"))
+			out, start = tokens(out, strings.TrimPrefix(f[tok], prefix), start, person)
 			for i := n; i < len(out); i++ {
 				out[i].entity = label != "O"
 			}
+			if person && n < len(out) && (!inPerson || strings.HasPrefix(label, "B-")) {
+				out[n].personStart = true
+			}
+			inPerson = person
 		}
 		return out, nil
 	}}
@@ -351,7 +359,10 @@ func meddocanTrain() lowerSource {
 				for _, l := range strings.Split(string(ann), "\n") {
 					f := strings.Split(l, "\t")
 					if len(f) == 3 && strings.HasPrefix(f[1], "NOMBRE_") {
-						out, _ = tokens(out, f[2], true, true)
+						n := len(out)
+						if out, _ = tokens(out, f[2], true, true); n < len(out) {
+							out[n].personStart = true
+						}
 					}
 				}
 				for _, para := range strings.Split(string(text), "\n") {

@@ -38,7 +38,7 @@ func main() {
 	out := flag.String("out", "gazetteer/data", "output directory")
 	manual := flag.String("manual", "internal/gen/manual", "hand-written lists")
 	flag.Parse()
-	g := &gen{src: *src, out: *out, manual: *manual}
+	g := &gen{src: *src, out: *out, manual: *manual, committed: *out}
 	for _, s := range g.steps() {
 		if err := s(); err != nil {
 			log.Fatal(err)
@@ -48,16 +48,21 @@ func main() {
 
 // steps are the generation steps in order: proseWords reads the name
 // and common-word lists the steps before it wrote, the German noun
-// lists the name and place lists.
+// lists the name and place lists, the European first names every list
+// of words and places.
 func (g *gen) steps() []func() error {
 	return []func() error{
 		g.firstNames, g.surnames, g.commonWords, g.proseWords, g.cities, g.postal,
 		g.streetTypes, g.unitTypes, g.legalForms, g.titles, g.lowerWords, g.nounsDE, g.nounsDELexicon, g.places,
+		g.firstNamesEU,
 	}
 }
 
 type gen struct {
 	src, out, manual string
+	// committed is the directory of the committed lists, where a step
+	// reads a list a step before it left unwritten (skipped).
+	committed string
 	// skipped names the files not written, their sources absent (a
 	// fetched repository not on this machine), and why.
 	skipped map[string]string

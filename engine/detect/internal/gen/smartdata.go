@@ -27,28 +27,34 @@ func smartDataTrain() lowerSource {
 }
 
 // smartTokens appends the document's words, each line opening a
-// sentence, those inside a name mention marked.
+// sentence, those inside a name mention marked (and those of a person's
+// name as such, its first word too).
 func smartTokens(out []ltok, d smartdata.Doc) []ltok {
 	text := d.Text
-	inName := make([]bool, len(text)+1)
-	for _, m := range d.Mentions {
+	// mention[b] is 1 + the index of the name mention holding byte b.
+	mention := make([]int, len(text)+1)
+	for k, m := range d.Mentions {
 		if smartdata.Types[m.Type] == "" {
 			continue
 		}
 		for b := m.Start; b < m.End; b++ {
-			inName[b] = true
+			mention[b] = k + 1
 		}
 	}
 	start := true
 	for s := 0; s < len(text); {
 		e := s
-		for e < len(text) && inName[e] == inName[s] && text[e] != '\n' {
+		for e < len(text) && mention[e] == mention[s] && text[e] != '\n' {
 			e++
 		}
+		person := mention[s] > 0 && smartdata.Types[d.Mentions[mention[s]-1].Type] == "PER"
 		n := len(out)
-		out, start = tokens(out, text[s:e], start, false)
+		out, start = tokens(out, text[s:e], start, person)
 		for k := n; k < len(out); k++ {
-			out[k].entity = inName[s]
+			out[k].entity = mention[s] > 0
+		}
+		if person && n < len(out) && s == d.Mentions[mention[s]-1].Start {
+			out[n].personStart = true
 		}
 		if e < len(text) && text[e] == '\n' {
 			start = true
